@@ -1,0 +1,48 @@
+import pytest
+
+from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.identification import chinese_script, default_identifier
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("en", "en"),
+        ("EN-us", "en-US"),
+        ("fr-FR", "fr"),
+        ("pt-br", "pt-BR"),
+        ("pt_BR", "pt-BR"),
+        ("zh-cn", "zh-Hans"),
+        ("zh_CN", "zh-Hans"),
+        ("zh-tw", "zh-Hant"),
+        ("zh-Hant-HK", "zh-Hant"),
+        ("zh", "zh"),
+        ("eng", "en"),
+        ("jp", "ja"),
+        ("", None),
+        ("x", None),
+        ("english", None),
+        ("日本語", None),
+    ],
+)
+def test_normalize(raw: str, code: str | None) -> None:
+    assert normalize_language_code(raw) == code
+
+
+def test_base_language() -> None:
+    assert base_language("pt-BR") == "pt" and base_language("zh-Hant") == "zh"
+
+
+def test_chinese_script() -> None:
+    assert chinese_script("这个国家的经济发展") == "zh-Hans"
+    assert chinese_script("這個國家的經濟發展") == "zh-Hant"
+
+
+def test_identifier_loads_offline_and_speaks_project_codes() -> None:
+    identifier = default_identifier()
+    guesses = identifier.identify_many(
+        ["La documentation du serveur HTTP Apache", "這個國家的經濟發展很快", "", "12345"]
+    )
+    assert guesses[0][0].lang == "fr" and 0.5 < guesses[0][0].score <= 1.0
+    assert guesses[1][0].lang == "zh-Hant"
+    assert guesses[2] == [] and guesses[3] == []
