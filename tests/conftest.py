@@ -1,0 +1,144 @@
+"""Fixtures shared by the tests: a small sandbox web with every fault, a real Redis key prefix."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
+
+REDIS_URL = os.environ.get("BILINGUAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def write_small_web(root: Path) -> Path:
+    """A bilingual site (en/fr directories with switchers), a Korean EUC-KR page, and a
+    monolingual site linking out, plus the TOML config that mounts them with faults."""
+    bilingual = root / "bilingual"
+    for lang, other, word in (("en", "fr", "Français"), ("fr", "en", "English")):
+        (bilingual / lang).mkdir(parents=True)
+        for i in range(1, 6):
+            nxt = f'<a href="/{lang}/p{i + 1}.html">next</a>' if i < 5 else ""
+            (bilingual / lang / f"p{i}.html").write_text(
+                f'<html lang="{lang}"><head><meta charset="utf-8"><title>p{i}</title></head><body>'
+                f'<p>page {i}</p>{nxt} <a href="/{other}/p{i}.html" hreflang="{other}">{word}</a>'
+                f' <a href="/private/secret.html">secret</a></body></html>',
+                encoding="utf-8",
+            )
+    (bilingual / "private").mkdir()
+    (bilingual / "private" / "secret.html").write_text("<html><body>secret</body></html>")
+    (bilingual / "index.html").write_text(
+        '<html><body><a href="/en/p1.html">English</a> <a href="/fr/p1.html">Français</a>'
+        ' <a href="http://mono.example/">partner</a></body></html>'
+    )
+    (bilingual / "list.php?lang=fr").write_text("<html lang=fr><body>liste</body></html>")
+    korean = root / "korean"
+    korean.mkdir()
+    (korean / "index.html").write_bytes(
+        '<html lang="ko"><head><meta http-equiv="Content-Type" content="text/html; charset=EUC-KR">'
+        "</head><body><p>아파치 웹서버 문서입니다</p></body></html>".encode("euc-kr")
+    )
+    mono = root / "mono"
+    mono.mkdir()
+    (mono / "index.html").write_text(
+        '<html lang="en"><body><a href="http://www.bilingual.example/">a bilingual site</a>'
+        ' <a href="/calendar/2020/01/">calendar</a> <a href="/huge/page.html">big</a>'
+        ' <a href="/loop/a">loop</a></body></html>'
+    )
+    config = root / "sandbox.toml"
+    config.write_text(
+        textwrap.dedent(
+            f"""
+            seed = 7
+            [[mount]]
+            host = "www.bilingual.example"
+            prefix = "/"
+            dirs = ["{bilingual}"]
+            [[mount]]
+            host = "www.korean.example"
+            prefix = "/docs/"
+            dirs = ["{korean}"]
+            [[mount]]
+            host = "mono.example"
+            dirs = ["{mono}"]
+            [[mount]]
+            host = "slow.example"
+            dirs = ["{mono}"]
+            [[mount]]
+            host = "flaky.example"
+            dirs = ["{mono}"]
+            [[mount]]
+            host = "reset.example"
+            dirs = ["{mono}"]
+            [[mount]]
+            host = "latin.example"
+            dirs = ["{korean}"]
+            [[mount]]
+            host = "soft404.example"
+            dirs = ["{mono}"]
+
+            [hosts."www.bilingual.example"]
+            robots_txt = "User-agent: *\\nDisallow: /private/\\n"
+            [hosts."mono.example"]
+            calendar_trap_prefix = "/calendar/"
+            huge_page_prefix = "/huge/"
+            huge_page_bytes = 3000000
+            redirect_loop_prefix = "/loop/"
+            [hosts."slow.example"]
+            latency_ms = 300
+            [hosts."flaky.example"]
+            error_rate = 0.5
+            error_status = 503
+            [hosts."reset.example"]
+            reset_rate = 1.0
+            [hosts."latin.example"]
+            charset_header = "iso-8859-1"
+            strip_meta_charset = true
+            [hosts."soft404.example"]
+            soft_404 = true
+            """
+        )
+    )
+    return config
+
+
+def missing(message: str) -> None:
+    """Something a test needs is missing: skip on a developer's machine, fail in CI (which must
+    have everything)."""
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def small_web_config(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_small_web(tmp_path_factory.mktemp("smallweb"))
+
+
+@pytest.fixture(scope="session")
+def small_sandbox(small_web_config: Path) -> Iterator[SandboxServer]:
+    with SandboxServer(["--config", str(small_web_config)]) as server:
+        yield server
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own on the real Redis; every key under it is deleted after."""
+    redis = pytest.importorskip("redis")
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.exceptions.ConnectionError:
+        missing(f"no Redis at {REDIS_URL}: .ci/run starts one; start one to run this test")
+    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    yield prefix
+    keys = list(client.scan_iter(f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
