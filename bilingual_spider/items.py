@@ -1,0 +1,59 @@
+"""What the crawl produces. Plain dataclasses: Scrapy's feeds and pipelines take them as items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class BilingualSiteItem:
+    """A site judged bilingual (or multilingual), with why and how it was reached."""
+
+    site: str
+    """The site's host name (``www.example.es``)."""
+    languages: list[str]
+    """Project language codes found on the site, most pages first."""
+    evidence: list[str] = field(default_factory=list)
+    """URLs (or short descriptions) of what decided the verdict."""
+    score: float = 0.0
+    """Confidence of the verdict in [0, 1]."""
+    found_by: str = ""
+    """How the site was reached: ``seed``, ``forward link of http://hub/``, ``search``, ..."""
+
+
+@dataclass
+class UrlPairItem:
+    """Two URLs holding the same content in two languages."""
+
+    source_url: str
+    target_url: str
+    source_lang: str
+    target_lang: str
+    pattern: str = ""
+    """The pairing pattern that matched, e.g. ``<en,fr>``; empty when none did."""
+    local_credibility: float = 0.0
+    global_credibility: float = 0.0
+    method: str = ""
+    """How the pair was found: ``local``, ``rescue``, ``deep``, ``search``, ``hreflang``, ..."""
+    verification: str = ""
+    """What was checked: ``langid``, ``http``, ``similarity``, ... (comma-separated)."""
+    score: float = 0.0
+
+
+@dataclass
+class FetchedPageItem:
+    """A record of one fetched page: the forward crawl's output and the baseline of benchmarks."""
+
+    url: str
+    status: int
+    host: str
+    content_type: str
+    length: int
+    role: str
+    """Why it was requested: ``seed``, ``forward``, ``probe``, ``backlink``, ``api``."""
+    depth: int = 0
+    declared_lang: str | None = None
+    """The page's ``<html lang>``, normalised; None when absent or not a language code."""
+    alternates: dict[str, str] = field(default_factory=dict)
+    """``hreflang`` alternates: normalised language -> absolute URL."""
+    outlinks: int = 0
