@@ -1,0 +1,548 @@
+"""The real sites of the sandbox web: site list, fetching, language indexes and gold pairs.
+
+Unit tests build tiny trees in tmp_path and never need apt; the tests marked by the ``real``
+fixture run over the fetched Debian packages (``prepare()`` into the default cache).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import re
+import stat
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.sandbox import realsites
+from bilingual_spider.sandbox.config import SandboxConfig
+from bilingual_spider.sandbox.realsites import (
+    AptUnavailable,
+    FetchError,
+    PageFile,
+    RealSite,
+    build,
+    english_share,
+    fetch,
+    load_sites,
+    render_language_index,
+    same_language,
+    start_pages,
+    text_segments,
+)
+from bilingual_spider.sandbox.server import Sandbox
+from tests.conftest import missing
+
+ENGLISH = [
+    "The server listens on every address of the machine by default.",
+    "You can restrict it to some addresses and ports with the Listen directive.",
+    "Several Listen directives may be given; the server then accepts requests on all of them.",
+]
+FRENCH = [
+    "Par défaut, le serveur écoute sur toutes les adresses de la machine.",
+    "Vous pouvez le restreindre à certaines adresses et à certains ports avec la directive Listen.",
+    "Plusieurs directives Listen peuvent être données ; le serveur accepte alors les requêtes "
+    "sur chacune d'entre elles.",
+]
+GERMAN = [
+    "Standardmäßig lauscht der Server auf allen Adressen der Maschine.",
+    "Mit der Listen-Direktive können Sie ihn auf einige Adressen und Ports beschränken.",
+]
+JAPANESE = [
+    "サーバはデフォルトでマシンのすべてのアドレスで待ち受けます。",
+    "Listen ディレクティブでアドレスとポートを制限できます。",
+]
+
+
+def page(lang: str, paragraphs: list[str], encoding: str = "utf-8") -> bytes:
+    body = "".join(f"<p>{p}</p>\n" for p in paragraphs)
+    return (
+        f'<html lang="{lang}"><head><meta http-equiv="Content-Type" '
+        f'content="text/html; charset={encoding}"><title>Listen</title>'
+        f"<script>var english = 'some script text that is not prose';</script>"
+        f"<style>p {{ color: black; }}</style></head><body>\n{body}"
+        f"<pre>Listen 192.0.2.1:80\nListen [2001:db8::a00:20ff:fea7:ccea]:80</pre></body></html>"
+    ).encode(encoding)
+
+
+def tiny_site(root: Path) -> RealSite:
+    """An Apache-like tree: en/ originals; fr/ translated; de/ a symlink to the English file;
+    es/ labelled Spanish but German; ja/ a "translation" that is mostly English; it/ a page with
+    no English original."""
+    manual = root / "usr/share/doc/tiny/manual"
+    for lang in ("en", "fr", "de", "es", "ja", "it"):
+        (manual / lang).mkdir(parents=True)
+    (manual / "en/listen.html").write_bytes(page("en", ENGLISH))
+    (manual / "en/index.html").write_bytes(page("en", ENGLISH[:2]))
+    (manual / "fr/listen.html").write_bytes(page("fr", FRENCH))
+    (manual / "fr/index.html").write_bytes(page("fr", FRENCH[:2]))
+    (manual / "de/listen.html").symlink_to("../en/listen.html")
+    (manual / "es/listen.html").write_bytes(page("es", GERMAN))
+    (manual / "ja/listen.html").write_bytes(page("ja", JAPANESE + ENGLISH))
+    (manual / "it/only-italian.html").write_bytes(
+        page("it", ["Questa pagina esiste soltanto in italiano e non ha un originale inglese."])
+    )
+    (manual / "index.html").write_text("<html><body>an index that the overlay replaces</body>")
+    (manual / "style.css").write_text("p { color: black }")
+    return RealSite(
+        name="tiny-manual",
+        kind="multilingual",
+        host="tiny.example",
+        prefix="/docs/",
+        packages=("tiny-doc",),
+        dirs=("usr/share/doc/tiny/manual",),
+        page_pattern=r"^(?P<lang>[a-z]{2})/(?P<page>.+\.html)$",
+        source_lang="en",
+        language_index=True,
+    )
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> tuple[Path, Path, list[dict]]:
+    root, cache = tmp_path / "root", tmp_path / "cache"
+    summaries = build(cache, root, [tiny_site(root)])
+    return root, cache, summaries
+
+
+def gold_lines(cache: Path) -> list[list[str]]:
+    lines = (cache / "gold_pairs.tsv").read_text(encoding="utf-8").splitlines()
+    return [line.split("\t") for line in lines]
+
+
+# --- the site list ------------------------------------------------------------------------------
+
+
+def test_shipped_site_list_loads() -> None:
+    sites = {site.name: site for site in load_sites()}
+    assert {s.kind for s in sites.values()} == {"multilingual", "monolingual"}
+    assert sites["apache-httpd-manual"].host == "httpd.apache.org"
+    assert sites["apache-httpd-manual"].prefix == "/docs/2.4/"
+    assert not sites["apache-httpd-manual"].language_index
+    assert sites["debian-reference"].language_index
+    assert len(sites["debian-maint-guide"].dirs) == 6
+    assert {sites["python-docs"].kind, sites["git-docs"].kind} == {"monolingual"}
+    for site in sites.values():
+        assert site.seed_url == f"http://{site.host}{site.prefix}"
+
+
+@pytest.mark.parametrize(
+    ("site", "relative", "expected"),
+    [
+        ("apache-httpd-manual", "fr/platform/ebcdic.html", ("fr", "platform/ebcdic.html")),
+        ("apache-httpd-manual", "pt-br/bind.html", ("pt-BR", "bind.html")),
+        ("apache-httpd-manual", "zh-cn/mod/core.html", ("zh-Hans", "mod/core.html")),
+        ("apache-httpd-manual", "index.html", None),
+        ("debian-reference", "ch01.zh-tw.html", ("zh-Hant", "ch01")),
+        ("debian-reference", "index.en.html", ("en", "index")),
+        ("debian-installation-guide", "zh_CN/ch01s02.html", ("zh-Hans", "ch01s02.html")),
+        ("debian-installation-guide", "en/index.html", ("en", "index.html")),
+        ("debian-faq", "basic-defs.en.html", ("en", "basic-defs")),
+        ("debian-faq", "fr/basic-defs.fr.html", ("fr", "basic-defs")),
+        ("debian-faq", "basic-defs.html", None),  # a symlink to basic-defs.en.html
+        ("debian-maint-guide", "start.zh-tw.html", ("zh-Hant", "start")),
+        ("python-docs", "library/os.html", ("en", "library/os.html")),
+    ],
+)
+def test_page_patterns_identify_language_and_page(
+    site: str, relative: str, expected: tuple[str, str] | None
+) -> None:
+    sites = {s.name: s for s in load_sites()}
+    assert sites[site].match(relative) == expected
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"prefix": "/docs"}, "prefix"),
+        ({"kind": "bilingual"}, "kind"),
+        ({"page_pattern": r"(?P<lang>\w+)/.*"}, "page"),
+        ({"page_pattern": "(unclosed"}, "page_pattern"),
+        ({"dirs": ["/usr/share/doc"]}, "relative"),
+        ({"colour": "red"}, "unknown"),
+    ],
+)
+def test_bad_site_entries_are_refused(tmp_path: Path, change: dict, message: str) -> None:
+    entry = {
+        "name": "x",
+        "kind": "multilingual",
+        "host": "x.example",
+        "prefix": "/docs/",
+        "packages": ["x-doc"],
+        "dirs": ["usr/share/doc/x"],
+        "page_pattern": r"^(?P<lang>[a-z]{2})/(?P<page>.+)$",
+    } | change
+    with pytest.raises(ValueError, match=message):
+        RealSite.from_dict(entry)
+
+
+# --- text, language and the English share -------------------------------------------------------
+
+
+def test_text_segments_drop_scripts_styles_and_code_and_keep_blocks() -> None:
+    segments = text_segments(page("en", ENGLISH))
+    assert segments == ["Listen", *ENGLISH]
+
+
+def test_text_segments_decode_the_declared_charset() -> None:
+    korean = "주소와 포트 지정: 아파치 웹서버는 여러 주소에서 요청을 기다립니다."
+    assert text_segments(page("ko", [korean], encoding="euc-kr"))[1] == korean
+    xml = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<html><body><p>Déjà vu</p></body></html>'
+    assert text_segments(xml.encode("latin-1")) == ["Déjà vu"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400) | st.text(max_size=400).map(lambda t: t.encode("utf-8")))
+def test_text_segments_never_fail_and_are_normalised(data: bytes) -> None:
+    for segment in text_segments(data):
+        assert segment and segment == " ".join(segment.split())
+
+
+@pytest.mark.parametrize(
+    ("found", "expected", "same"),
+    [
+        ("pt", "pt-BR", True),  # lid.176 has no Brazilian Portuguese
+        ("en", "en-GB", True),
+        ("zh-Hans", "zh-Hant", False),  # the script heuristic tells these apart
+        ("zh-Hant", "zh", True),
+        ("fr", "fr", True),
+        ("de", "fr", False),
+        (None, "fr", False),
+    ],
+)
+def test_same_language(found: str | None, expected: str, same: bool) -> None:
+    assert same_language(found, expected) is same
+
+
+def test_english_share_counts_copied_and_identified_blocks_by_letters() -> None:
+    copied, identified_english, translated = "a" * 30, "b" * 20, "c" * 50
+    short = "too short"
+
+    def identify(texts: list[str]) -> list[str | None]:
+        assert copied not in texts and short not in texts  # verbatim copies need no language ID
+        return ["en" if t == identified_english else "fr" for t in texts]
+
+    share = english_share([copied, identified_english, translated, short], {copied}, identify)
+    assert share == pytest.approx(50 / 100)
+    assert english_share([short], set(), identify) == 0.0
+
+
+# --- gold pairs over a tiny tree -----------------------------------------------------------------
+
+
+def test_tiny_site_gold_pairs_and_drops(tiny: tuple[Path, Path, list[dict]]) -> None:
+    _, cache, (summary,) = tiny
+    assert gold_lines(cache) == [
+        [
+            "http://tiny.example/docs/en/index.html",
+            "http://tiny.example/docs/fr/index.html",
+            "en",
+            "fr",
+            "tiny-manual",
+        ],
+        [
+            "http://tiny.example/docs/en/listen.html",
+            "http://tiny.example/docs/fr/listen.html",
+            "en",
+            "fr",
+            "tiny-manual",
+        ],
+    ]
+    assert summary["dropped"] == {
+        "untranslated_symlink": 1,  # de/listen.html -> ../en/listen.html
+        "wrong_language": 1,  # es/listen.html is German
+        "mostly_english": 1,  # ja/listen.html: Japanese, but most of its text is English
+        "source_not_english": 0,
+        "no_source_page": 1,  # it/only-italian.html
+    }
+    assert summary["languages"] == ["en", "fr"]
+    # 8 .html files of the tree + the root index.html, replaced by the language index
+    assert summary["pages"] == 9
+    assert summary["gold_pairs"] == 2
+    assert summary["seed_url"] == "http://tiny.example/docs/"
+    assert json.loads((cache / "sites.json").read_text()) == tiny[2]
+
+
+def test_untranslated_file_that_is_the_english_file_is_no_pair(tmp_path: Path) -> None:
+    """A hard link (or a bind mount) is no symlink, but it is the very English file."""
+    root = tmp_path / "root"
+    site = tiny_site(root)
+    manual = root / site.dirs[0]
+    os.link(manual / "en/listen.html", manual / "it/listen.html")
+    (summary,) = build(tmp_path / "cache", root, [site])
+    assert summary["dropped"]["untranslated_symlink"] == 2  # de/ (symlink) and it/ (hard link)
+    assert summary["dropped"]["wrong_language"] == 1  # es/ only
+    assert summary["gold_pairs"] == 2
+
+
+def test_page_pattern_groups_files_of_one_page() -> None:
+    files = [
+        PageFile(rel, Path(rel), lang, page_id, False, (0, i))
+        for i, (rel, lang, page_id) in enumerate(
+            [
+                ("ch01.en.html", "en", "ch01"),
+                ("ch01.fr.html", "fr", "ch01"),
+                ("ch02.en.html", "en", "ch02"),
+                ("ch01.zh-tw.html", "zh-Hant", "ch01"),
+            ]
+        )
+    ]
+    groups = realsites.group_by_page(files)
+    assert {page_id: sorted(by_lang) for page_id, by_lang in groups.items()} == {
+        "ch01": ["en", "fr", "zh-Hant"],
+        "ch02": ["en"],
+    }
+
+
+def test_monolingual_site_has_no_pairs(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    site = tiny_site(root)
+    mono = dataclasses.replace(site, kind="monolingual", language_index=False)
+    (summary,) = build(tmp_path / "cache", root, [mono])
+    assert summary["gold_pairs"] == 0 and gold_lines(tmp_path / "cache") == []
+    assert summary["languages"] == ["en"]
+    assert not (tmp_path / "cache/overlays").exists()
+
+
+# --- language index -----------------------------------------------------------------------------
+
+
+def test_start_pages_prefer_index_pages_and_skip_symlinked_languages() -> None:
+    files = [
+        PageFile("en/b.html", Path(), "en", "b.html", False, (0, 1)),
+        PageFile("en/index.html", Path(), "en", "index.html", False, (0, 2)),
+        PageFile("fr/b.html", Path(), "fr", "b.html", False, (0, 3)),
+        PageFile("fr/a/index.html", Path(), "fr", "a/index.html", False, (0, 4)),
+        PageFile("de/index.html", Path(), "de", "index.html", True, (0, 2)),
+        PageFile("index.ja.html", Path(), "ja", "index", False, (0, 5)),
+    ]
+    assert start_pages(files) == {
+        "en": "en/index.html",
+        "fr": "fr/a/index.html",
+        "ja": "index.ja.html",
+    }
+
+
+def test_language_index_lists_languages_by_native_name(tiny: tuple[Path, Path, list]) -> None:
+    _, cache, _ = tiny
+    html = (cache / "overlays/tiny-manual/index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="([^"]+)"[^>]*hreflang="([^"]+)"[^>]*>([^<]+)</a> \((\S+)\)', html)
+    assert links == [
+        ("en/index.html", "en", "English", "en"),
+        ("es/listen.html", "es", "español", "es"),
+        ("fr/index.html", "fr", "français", "fr"),
+        ("it/only-italian.html", "it", "Italiano", "it"),
+        ("ja/listen.html", "ja", "日本語", "ja"),
+    ]  # de has only a symlink to English: no language of the site
+    assert render_language_index("t", {"xx": "xx/a b.html"}).count('href="xx/a%20b.html"') == 1
+
+
+# --- the sandbox config -------------------------------------------------------------------------
+
+
+def test_sandbox_toml_has_absolute_dirs_overlay_first(tiny: tuple[Path, Path, list]) -> None:
+    root, cache, _ = tiny
+    with (cache / "sandbox.toml").open("rb") as f:
+        data = tomllib.load(f)
+    assert set(data) == {"mount"}
+    (mount,) = data["mount"]
+    assert mount == {
+        "host": "tiny.example",
+        "prefix": "/docs/",
+        "dirs": [
+            str((cache / "overlays/tiny-manual").resolve()),
+            str((root / "usr/share/doc/tiny/manual").resolve()),
+        ],
+    }
+    assert all(Path(d).is_absolute() for d in mount["dirs"])
+
+
+def test_sandbox_serves_the_language_index_and_the_pairs(tiny: tuple[Path, Path, list]) -> None:
+    _, cache, _ = tiny
+    config = SandboxConfig()
+    config.add_file(cache / "sandbox.toml")
+    sandbox = Sandbox(config)
+    root = sandbox.handle("GET", "http://tiny.example/docs/", "")
+    assert root.status == 200 and b'hreflang="fr"' in root.body
+    for source, target, *_ in gold_lines(cache):
+        assert sandbox.handle("GET", source, "").status == 200
+        assert sandbox.handle("GET", target, "").status == 200
+
+
+# --- fetching, with stand-ins for apt-get and dpkg ----------------------------------------------
+
+
+def fake_tool(path: Path, script: str) -> str:
+    path.write_text("#!/bin/sh\n" + textwrap.dedent(script))
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def fake_site(packages: tuple[str, ...]) -> RealSite:
+    return RealSite(
+        "fake", "monolingual", "fake.example", "/", packages, ("usr/share/doc",), "(?P<page>.+)"
+    )
+
+
+def test_fetch_without_apt_get_says_so(tmp_path: Path) -> None:
+    with pytest.raises(AptUnavailable, match="not on PATH"):
+        fetch(tmp_path, [fake_site(("foo-doc",))], apt_get=str(tmp_path / "no-apt-get"))
+
+
+def test_fetch_failure_names_the_package_and_apt_get_update(tmp_path: Path) -> None:
+    apt_get = fake_tool(
+        tmp_path / "apt-get",
+        """
+        echo "E: Unable to locate package foo-doc-fr" >&2
+        exit 100
+        """,
+    )
+    with pytest.raises(FetchError) as failure:
+        fetch(tmp_path / "cache", [fake_site(("foo-doc", "foo-doc-fr"))], apt_get=apt_get)
+    message = str(failure.value)
+    assert "foo-doc-fr" in message and "foo-doc," not in message
+    assert "apt-get update" in message
+    assert not list((tmp_path / "cache/debs").glob("*.deb"))
+
+
+def test_fetch_downloads_and_unpacks_once(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.log"
+    apt_get = fake_tool(
+        tmp_path / "apt-get",
+        f"""
+        echo "apt-get $*" >> {calls}
+        shift
+        for p in "$@"; do echo deb > "${{p}}_1.0_all.deb"; done
+        """,
+    )
+    dpkg = fake_tool(
+        tmp_path / "dpkg",
+        f"""
+        echo "dpkg $*" >> {calls}
+        mkdir -p "$3/usr/share/doc" && touch "$3/usr/share/doc/$(basename "$2" .deb)"
+        """,
+    )
+    cache = tmp_path / "cache"
+    (cache / "debs").mkdir(parents=True)
+    (cache / "debs/foo-doc_0.9_all.deb").write_text("already downloaded")
+    sites = [fake_site(("foo-doc", "foo-doc-fr")), fake_site(("foo-doc-de", "foo-doc"))]
+    root = fetch(cache, sites, apt_get=apt_get, dpkg=dpkg)
+    fetch(cache, sites, apt_get=apt_get, dpkg=dpkg)  # the second time, nothing to do
+    log = calls.read_text().splitlines()
+    assert log[0] == "apt-get download foo-doc-fr foo-doc-de"
+    assert sorted(line.split()[2].rsplit("/", 1)[1] for line in log[1:]) == [
+        "foo-doc-de_1.0_all.deb",
+        "foo-doc-fr_1.0_all.deb",
+        "foo-doc_0.9_all.deb",
+    ]
+    assert len(log) == 4
+    assert (root / "usr/share/doc/foo-doc-fr_1.0_all").exists()
+
+
+# --- the real sites (fetched Debian packages) ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real() -> dict[str, dict]:
+    try:
+        summaries = realsites.prepare()
+    except AptUnavailable as exc:
+        missing(f"the real sites need apt-get and dpkg (Debian/Ubuntu): {exc}")
+    return {site["name"]: site for site in summaries}
+
+
+@pytest.fixture(scope="module")
+def real_gold(real: dict[str, dict]) -> set[tuple[str, str, str, str, str]]:
+    lines = realsites.gold_pairs_path().read_text(encoding="utf-8").splitlines()
+    return {tuple(line.split("\t")) for line in lines}  # type: ignore[misc]
+
+
+@pytest.fixture(scope="module")
+def apache_files(real: dict[str, dict]) -> list[PageFile]:
+    site = next(s for s in load_sites() if s.name == "apache-httpd-manual")
+    root = realsites.resolve_cache_dir() / "root"
+    return realsites.page_files(site, realsites.served_html([root / d for d in site.dirs]))
+
+
+APACHE = "http://httpd.apache.org/docs/2.4/"
+REFERENCE = "http://www.debian.org/doc/manuals/debian-reference/"
+
+
+def declared_lang(path: Path) -> str | None:
+    found = re.search(rb'<html[^>]*\blang="([^"]+)"', path.read_bytes()[:2048])
+    return normalize_language_code(found.group(1).decode()) if found else None
+
+
+def test_real_apache_pairs(real_gold: set, apache_files: list[PageFile]) -> None:
+    pairs = {(s, t) for s, t, *_ in real_gold}
+    assert (APACHE + "en/caching.html", APACHE + "fr/caching.html") in pairs
+    assert (APACHE + "en/mod/core.html", APACHE + "fr/mod/core.html") in pairs
+    targets = {t for _, t in pairs}
+    assert APACHE + "fr/platform/ebcdic.html" not in targets  # a symlink to the English page
+    # Debian's en/bind.html is the Brazilian Portuguese page (apache2-doc 2.4.71-1~deb12u1), so
+    # en/bind.html <-> fr/bind.html is a pair only where en/bind.html is really English.
+    english_bind = next(f for f in apache_files if f.relative == "en/bind.html")
+    is_english = declared_lang(english_bind.path) == "en"
+    assert ((APACHE + "en/bind.html", APACHE + "fr/bind.html") in pairs) is is_english
+
+
+def test_real_debian_reference_pairs(real_gold: set) -> None:
+    assert (REFERENCE + "ch01.en.html", REFERENCE + "ch01.fr.html", "en", "fr") in {
+        g[:4] for g in real_gold
+    }
+    zh_tw = [g for g in real_gold if g[1].endswith(".zh-tw.html")]
+    assert zh_tw and {g[3] for g in zh_tw} == {"zh-Hant"}
+    assert (REFERENCE + "ch01.en.html", REFERENCE + "ch01.zh-tw.html") in {g[:2] for g in zh_tw}
+
+
+def test_real_sites_summaries(real: dict[str, dict], real_gold: set) -> None:
+    for name in ("python-docs", "git-docs"):
+        assert real[name]["kind"] == "monolingual"
+        assert real[name]["gold_pairs"] == 0 and real[name]["pages"] > 100
+        assert not any(g[4] == name for g in real_gold)
+    for site in real.values():
+        assert site["gold_pairs"] == sum(g[4] == site["name"] for g in real_gold)
+        if site["kind"] == "multilingual":
+            assert site["gold_pairs"] > 0 and len(site["languages"]) >= 2
+    for _, _, source_lang, target_lang, _ in real_gold:
+        assert source_lang == "en" and target_lang != "en"
+        assert normalize_language_code(target_lang) == target_lang
+
+
+def test_real_gold_pages_are_served(real: dict[str, dict], real_gold: set) -> None:
+    config = SandboxConfig()
+    config.add_file(realsites.sandbox_config_path())
+    sandbox = Sandbox(config)
+    for site in real.values():
+        answer = sandbox.handle("GET", site["seed_url"], "")
+        assert answer.status == 200 and b"<a " in answer.body.lower(), site["name"]
+    for source, target, *_ in random.Random(0).sample(sorted(real_gold), 100):
+        assert sandbox.handle("GET", source, "").status == 200, source
+        assert sandbox.handle("GET", target, "").status == 200, target
+
+
+def test_real_apache_hreflang_alternates_are_the_real_translations(
+    apache_files: list[PageFile],
+) -> None:
+    """The "Available languages" of an English page are exactly the languages that have a real
+    (non-symlink) file of it. (Only true for pages whose en/ file is English: see
+    test_real_apache_pairs.)"""
+    groups = realsites.group_by_page(apache_files)
+    checked = 0
+    for page_id in random.Random(1).sample(sorted(groups), 80):
+        by_lang = groups[page_id]
+        english = by_lang.get("en")
+        if english is None or declared_lang(english.path) != "en":
+            continue
+        real_langs = {lang for lang, f in by_lang.items() if not f.symlink}
+        html = english.path.read_text(encoding="utf-8", errors="replace")
+        alternates = {normalize_language_code(h) for h in re.findall(r'hreflang="([^"]+)"', html)}
+        assert alternates | {"en"} == real_langs, page_id
+        checked += 1
+    assert checked >= 60
