@@ -1,0 +1,32 @@
+# Two commands for a fresh machine:  make demo  (crawl the sandbox web)  and  make test.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+export TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS :=
+
+.PHONY: install realsites demo test lint clean
+
+$(BIN)/bilingual-spider: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(BIN)/bilingual-spider
+
+# Debian's documentation packages, fetched with apt-get download (never installed) + gold pairs.
+realsites: install
+	$(BIN)/bilingual-spider sandbox fetch
+
+demo: realsites
+	$(BIN)/bilingual-spider demo
+
+test: realsites
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

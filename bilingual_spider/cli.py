@@ -1,0 +1,115 @@
+"""The ``bilingual-spider`` command: the sandbox web, the demo crawl, and offline tools."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s: %(message)s"
+    )
+    try:
+        return int(args.run(args) or 0)
+    except (ValueError, FileNotFoundError, RuntimeError) as exc:
+        print(f"bilingual-spider: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bilingual-spider", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    sandbox = commands.add_parser("sandbox", help="the offline sandbox web")
+    sandbox_commands = sandbox.add_subparsers(dest="sandbox_command", required=True)
+
+    serve = sandbox_commands.add_parser("serve", help="run the sandbox proxy server")
+    serve.add_argument("--bind", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8399, help="port (0: any free port)")
+    serve.add_argument("--config", action="append", default=[], help="TOML config (repeatable)")
+    serve.add_argument(
+        "--mount", action="append", default=[], metavar="HOST[/PREFIX]=DIR",
+        help="serve DIR at http://HOST/PREFIX/ (repeatable)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--real-sites", action="store_true", help="mount the fetched Debian documentation sites"
+    )
+    serve.add_argument("--cache", help="real-sites cache (default $BILINGUAL_SANDBOX_CACHE)")
+    serve.add_argument("--access-log", help="append one TSV line per request to this file")
+    serve.add_argument("--seed", type=int, help="seed of the fault generator")
+    serve.set_defaults(run=run_serve)
+
+    fetch = sandbox_commands.add_parser(
+        "fetch", help="download the real sites (Debian docs) and derive their gold pairs"
+    )
+    fetch.add_argument("--cache", help="where to put them (default $BILINGUAL_SANDBOX_CACHE)")
+    fetch.add_argument("--sites", help="site list (TOML; default: the shipped real_sites.toml)")
+    fetch.set_defaults(run=run_fetch)
+
+    demo = commands.add_parser(
+        "demo", help="start the sandbox web, crawl it, and print what was found"
+    )
+    demo.add_argument("--pages", type=int, default=400, help="page budget of the crawl")
+    demo.add_argument("--out", default="out/demo", help="directory for the crawl's outputs")
+    demo.set_defaults(run=run_demo)
+    return parser
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from bilingual_spider.sandbox.config import Mount, SandboxConfig
+    from bilingual_spider.sandbox.server import serve
+
+    config = SandboxConfig()
+    if args.real_sites:
+        from bilingual_spider.sandbox.realsites import sandbox_config_path
+
+        config.add_file(sandbox_config_path(args.cache))
+    for path in args.config:
+        config.add_file(path)
+    for spec in args.mount:
+        config.mounts.append(Mount.parse(spec))
+    if args.seed is not None:
+        config.seed = args.seed
+    if not config.mounts and not config.faults:
+        raise ValueError("nothing to serve: give --real-sites, --config or --mount")
+    asyncio.run(serve(config, args.bind, args.port, args.access_log))
+    return 0
+
+
+def run_fetch(args: argparse.Namespace) -> int:
+    from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+
+    try:
+        sites = prepare(args.cache, args.sites)
+    except AptUnavailable as exc:
+        print(f"bilingual-spider: real sites skipped: {exc}", file=sys.stderr)
+        return 3
+    width = max(len(s["name"]) for s in sites)
+    print(f"{'site':<{width}}  {'kind':<12} {'pages':>6} {'gold pairs':>10}  languages")
+    for site in sites:
+        print(
+            f"{site['name']:<{width}}  {site['kind']:<12} {site['pages']:>6} "
+            f"{site['gold_pairs']:>10}  {','.join(site['languages'])}"
+        )
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from bilingual_spider.sandbox.demo import run_demo as demo
+
+    return demo(pages=args.pages, out_dir=args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
