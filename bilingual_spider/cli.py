@@ -8,6 +8,10 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bilingual_spider.sandbox.webgraph_params import WorldParams
 
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
@@ -25,6 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into `head`: not an error
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (silence the flush at exit)
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +63,29 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--cache", help="where to put them (default $BILINGUAL_SANDBOX_CACHE)")
     fetch.add_argument("--sites", help="site list (TOML; default: the shipped real_sites.toml)")
     fetch.set_defaults(run=run_fetch)
+
+    generate = sandbox_commands.add_parser(
+        "generate", help="generate a web graph with ground truth (serve it with its sandbox.toml)"
+    )
+    generate.add_argument("--out", default="out/world", help="directory to write (replaced)")
+    generate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    generate.add_argument("--sites", type=int, default=1000, help="number of sites (default 1000)")
+    generate.add_argument(
+        "--param", action="append", default=[], metavar="NAME=JSON",
+        help="override a world parameter, e.g. share_bilingual=0.3 (see `sandbox params`)",
+    )  # fmt: skip
+    generate.add_argument("--locale-dir", default=None, help="gettext catalogs (/usr/share/locale)")
+    generate.set_defaults(run=run_generate)
+
+    params = sandbox_commands.add_parser(
+        "params", help="list the generator's parameters, defaults and where each comes from"
+    )
+    params.set_defaults(run=run_params)
+
+    stats = sandbox_commands.add_parser("stats", help="print the figures of a generated world")
+    stats.add_argument("dir", help="a directory written by `sandbox generate`")
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    stats.set_defaults(run=run_stats)
 
     demo = commands.add_parser(
         "demo", help="start the sandbox web, crawl it, and print what was found"
@@ -102,6 +132,61 @@ def run_fetch(args: argparse.Namespace) -> int:
             f"{site['name']:<{width}}  {site['kind']:<12} {site['pages']:>6} "
             f"{site['gold_pairs']:>10}  {','.join(site['languages'])}"
         )
+    return 0
+
+
+def world_params(seed: int, sites: int, overrides: Sequence[str]) -> WorldParams:
+    """Parameters from the command line: ``--param name=JSON`` overrides one default."""
+    import json
+
+    from bilingual_spider.sandbox.webgraph_params import WorldParams
+
+    values: dict[str, object] = {"seed": seed, "sites": sites}
+    for override in overrides:
+        name, sep, raw = override.partition("=")
+        if not sep:
+            raise ValueError(f"--param {override!r}: expected NAME=JSON")
+        try:
+            values[name.strip()] = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"--param {override!r}: the value is not JSON ({exc})") from None
+    return WorldParams.from_dict(values)
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    from bilingual_spider.sandbox.textsource import DEFAULT_LOCALE_DIR, TextSource
+    from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate
+
+    params = world_params(args.seed, args.sites, args.param)
+    print("reading the gettext catalogs ...", flush=True)
+    text = TextSource.from_catalogs(
+        ["en", *params.language_weights], args.locale_dir or DEFAULT_LOCALE_DIR
+    )
+    summary = generate(args.out, params, text, progress=lambda m: print(m, flush=True))
+    print(
+        f"wrote {summary['sites']} sites ({summary['hosts']} hosts, {summary['pages']} pages, "
+        f"{summary['links']} links, {summary['gold_pairs']} gold pairs) to {args.out} "
+        f"in {summary['seconds']} s\nserve it: bilingual-spider sandbox serve --config "
+        f"{os.path.join(args.out, CONFIG_FILE)}"
+    )
+    return 0
+
+
+def run_params(args: argparse.Namespace) -> int:
+    from bilingual_spider.sandbox.webgraph_params import parameter_table
+
+    for name, value, source in parameter_table():
+        print(f"{name} = {value}\n    {source}")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    import json
+
+    from bilingual_spider.sandbox.webgraph_stats import format_stats, world_stats
+
+    stats = world_stats(args.dir)
+    print(json.dumps(stats, indent=1) if args.json else format_stats(stats))
     return 0
 
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Iterable, Iterator
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from pathlib import Path
 
 PAGES_FILE = "pages.tsv.gz"
@@ -51,7 +52,7 @@ def _write(path: Path, header: list[str], rows: Iterable[tuple]) -> int:
     # mtime=0: the same rows give the same bytes (the generator is deterministic for a seed).
     with (
         open(path, "wb") as raw,
-        gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=5) as gz,
+        gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=1) as gz,
     ):
         gz.write(("\t".join(header) + "\n").encode())
         for row in rows:
@@ -74,16 +75,18 @@ def _read(path: Path, expected: list[str]) -> Iterator[list[str]]:
 
 _PAGE_FIELDS = [f.name for f in fields(EnginePage)]
 _LINK_FIELDS = [f.name for f in fields(EngineLink)]
+_page_row = attrgetter(*_PAGE_FIELDS)
+_link_row = attrgetter(*_LINK_FIELDS)
 
 
 def write_pages(directory: Path, pages: Iterable[EnginePage]) -> int:
     directory.mkdir(parents=True, exist_ok=True)
-    return _write(directory / PAGES_FILE, _PAGE_FIELDS, (astuple(p) for p in pages))
+    return _write(directory / PAGES_FILE, _PAGE_FIELDS, map(_page_row, pages))
 
 
 def write_links(directory: Path, links: Iterable[EngineLink]) -> int:
     directory.mkdir(parents=True, exist_ok=True)
-    return _write(directory / LINKS_FILE, _LINK_FIELDS, (astuple(link) for link in links))
+    return _write(directory / LINKS_FILE, _LINK_FIELDS, map(_link_row, links))
 
 
 def read_pages(directory: Path) -> Iterator[EnginePage]:

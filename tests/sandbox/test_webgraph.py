@@ -1,0 +1,258 @@
+"""The generated web: determinism, and a ground truth that matches what is served."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from lxml import html as lxml_html
+
+from bilingual_spider.language.identification import default_identifier
+from bilingual_spider.sandbox.engine_files import read_links, read_pages
+from bilingual_spider.sandbox.page_pack import PagePack, url_key
+from bilingual_spider.sandbox.textsource import TextSource, is_prose, is_translation
+from bilingual_spider.sandbox.webgraph import plan_world
+from bilingual_spider.sandbox.webgraph_params import LANGUAGES, WorldParams, parameter_table
+from bilingual_spider.sandbox.webgraph_render import (
+    page_url,
+    render_site,
+    sentence,
+    switcher_link,
+)
+from bilingual_spider.sandbox.webgraph_stats import power_law_exponent, world_stats
+from bilingual_spider.sandbox.webgraph_write import (
+    ENGINE_DIR,
+    PACK_DIR,
+    generate,
+    load_gold_pairs,
+    load_ground_truth,
+)
+
+WORLD_LANGUAGES = ["en", "es", "fr", "de", "ja", "zh-Hans", "zh-Hant"]
+
+
+@pytest.fixture(scope="session")
+def text_source() -> TextSource:
+    text = TextSource.from_catalogs(WORLD_LANGUAGES)
+    text.require(WORLD_LANGUAGES)
+    return text
+
+
+@pytest.fixture(scope="session")
+def world_dir(tmp_path_factory: pytest.TempPathFactory, text_source: TextSource) -> Path:
+    out = tmp_path_factory.mktemp("world") / "w"
+    generate(out, WorldParams(seed=11, sites=400), text_source)
+    return out
+
+
+@pytest.fixture(scope="session")
+def pack(world_dir: Path) -> PagePack:
+    return PagePack(world_dir / PACK_DIR)
+
+
+def _digest(directory: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(directory)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file() and p.name != "sandbox.toml"  # the config names its own directory
+    }
+
+
+def test_same_seed_same_world_other_seed_other_world(tmp_path: Path, text_source: TextSource):
+    generate(tmp_path / "a", WorldParams(seed=5, sites=60), text_source)
+    generate(tmp_path / "b", WorldParams(seed=5, sites=60), text_source)
+    generate(tmp_path / "c", WorldParams(seed=6, sites=60), text_source)
+    assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
+    differing = [k for k, v in _digest(tmp_path / "a").items() if _digest(tmp_path / "c")[k] != v]
+    assert "gold_pairs.tsv" in differing and "pages/pages.pack" in differing
+
+
+def test_regenerating_replaces_the_world_and_never_a_foreign_directory(
+    tmp_path: Path, text_source: TextSource
+):
+    generate(tmp_path / "w", WorldParams(seed=1, sites=20), text_source)
+    generate(tmp_path / "w", WorldParams(seed=2, sites=30), text_source)
+    assert len(load_ground_truth(tmp_path / "w")["sites"]) == 30
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    with pytest.raises(ValueError, match="refusing"):
+        generate(foreign, WorldParams(sites=20), text_source)
+    assert (foreign / "notes.txt").read_text() == "keep me"
+
+
+def test_every_gold_pair_is_served_in_the_languages_it_claims(world_dir: Path, pack: PagePack):
+    pairs = load_gold_pairs(world_dir)
+    assert len(pairs) > 300
+    identifier = default_identifier()
+    for source, target, source_lang, target_lang, _site in random.Random(0).sample(pairs, 120):
+        for url, lang in ((source, source_lang), (target, target_lang)):
+            found = pack.get(url_key(url))
+            assert found is not None, url
+            text = lxml_html.fromstring(found[0]).xpath("string(//div[@id='content'])")
+            assert identifier.identify(text)[0].lang == lang, (url, text[:80])
+
+
+def test_sites_kinds_languages_and_pairs_agree_with_ground_truth(world_dir: Path, pack: PagePack):
+    truth = load_ground_truth(world_dir)
+    pairs_by_site = Counter(pair[4] for pair in load_gold_pairs(world_dir))
+    for site in truth["sites"]:
+        if site["bilingual"]:
+            assert pairs_by_site[site["name"]] >= len(site["languages"]) - 1, site["name"]
+            assert site["languages"][0] == "en" and len(site["languages"]) >= 2
+        else:
+            assert pairs_by_site[site["name"]] == 0, site["name"]
+        root = pack.get(url_key(site["root_url"]))
+        assert root is not None and root[1].startswith("text/html"), site["root_url"]
+
+
+def test_the_world_has_every_pair_layout_switcher_and_decoy_the_issue_asks_for(
+    text_source: TextSource,
+):
+    truth_sites = plan_world(WorldParams(seed=3, sites=1500), text_source).sites
+    targets = [s for s in truth_sites if s.is_target]
+    pairs = {f"en-{lang}" for s in targets for lang in s.languages[1:]}
+    assert {"en-es", "en-fr", "en-de", "en-ja", "en-zh-Hans", "en-zh-Hant"} <= pairs
+    assert {"directory", "parameter", "subdomain", "suffix", "filename", "cctld"} <= {
+        s.layout for s in targets
+    }
+    assert {"native", "code", "word", "flag"} <= {s.switcher for s in targets}
+    assert {"switcher_without_translation", "mostly_untranslated", "mixed_language"} <= {
+        s.decoy for s in truth_sites
+    }
+    assert any(s.domain.endswith((".ca", ".hk", ".ch")) for s in truth_sites if s.decoy)
+    tlds = Counter(s.domain.rsplit(".", 1)[1] for s in truth_sites)
+    assert tlds["com"] and tlds["es"] and tlds["jp"] and (tlds["cn"] or tlds["tw"])
+    assert {"hk_style", "name", "code"} <= {s.url_tokens for s in targets}
+
+
+LAYOUT_URL = {
+    "directory": re.compile(r"^http://[^/]+/([\w-]+/)?([\w-]+\.html)?$"),
+    "filename": re.compile(r"^http://[^/]+/[\w-]+_[\w-]+\.html$"),
+    "parameter": re.compile(r"^http://[^/]+/[\w-]+\.php\?lang=[\w-]+$"),
+    "suffix": re.compile(r"^http://[^/]+/[\w-]+\.html\.[\w-]+$"),
+}
+
+
+def test_urls_follow_each_sites_layout(world_dir: Path, text_source: TextSource):
+    world = plan_world(WorldParams(seed=11, sites=400), text_source)
+    for site in (s for s in world.sites if s.is_target):
+        lang = site.languages[1]
+        page = max(site.pages_in(lang))
+        url, token = page_url(site, lang, page), LANGUAGES[lang].url_tokens[site.url_tokens]
+        if site.layout in LAYOUT_URL:
+            assert LAYOUT_URL[site.layout].match(url), (site.layout, url)
+            assert token in url
+        elif site.layout == "subdomain":
+            assert url.startswith(f"http://{token}.")
+        elif site.layout == "cctld":
+            assert url.split("/")[2] != page_url(site, "en", page).split("/")[2]
+
+
+def test_decoys_offer_no_translation(world_dir: Path, pack: PagePack, text_source: TextSource):
+    world = plan_world(WorldParams(seed=11, sites=400), text_source)
+    identifier = default_identifier()
+    seen: Counter[str] = Counter()
+    untranslated: Counter[str] = Counter()  # language ID of "translations" that are not
+    for site in (s for s in world.sites if s.decoy):
+        seen[site.decoy] += 1
+        if site.decoy == "switcher_without_translation":
+            for page in range(min(3, len(site.slugs))):
+                link = switcher_link(site, site.second_language, page)
+                assert pack.get(url_key(link.url)) is None, link.url
+                assert pack.get(url_key(page_url(site, site.primary, page))) is not None
+        elif site.decoy == "mostly_untranslated":
+            texts = [p.text for p in render_site(world, site) if p.language == site.languages[1]]
+            untranslated.update(g[0].lang for g in identifier.identify_many(texts))
+        elif site.decoy == "mixed_language":
+            texts = [sentence(world, site, site.primary, 0, i) for i in range(len(site.text[0]))]
+            found = Counter(guess[0].lang for guess in identifier.identify_many(texts))
+            expected = {site.primary, site.second_language}
+            assert sum(found[lang] for lang in expected) >= 0.7 * len(texts), found
+            assert all(found[lang] for lang in expected), found
+    assert len(seen) >= 3
+    assert untranslated["en"] >= 0.8 * sum(untranslated.values()), untranslated
+
+
+def test_engine_links_are_exactly_the_links_of_the_served_html(world_dir: Path, pack: PagePack):
+    by_source: dict[str, set[str]] = {}
+    for link in read_links(world_dir / ENGINE_DIR):
+        by_source.setdefault(link.source, set()).add(link.target)
+    pages = [p for p in read_pages(world_dir / ENGINE_DIR) if p.status == 200]
+    assert len(pages) == len(pack)
+    for page in random.Random(1).sample(pages, 150):
+        body, _ = pack.get(url_key(page.url))
+        hrefs = set(lxml_html.fromstring(body).xpath("//a/@href"))
+        assert hrefs == by_source.get(page.url, set()), page.url
+
+
+def test_hub_pages_list_the_sites_the_ground_truth_says(world_dir: Path, pack: PagePack):
+    truth = load_ground_truth(world_dir)
+    root_of = {s["name"]: s["root_url"] for s in truth["sites"]}
+    assert truth["hubs"]
+    for hub in truth["hubs"]:
+        body, _ = pack.get(url_key(hub["url"]))
+        hrefs = set(lxml_html.fromstring(body).xpath("//ul[@class='directory']//a/@href"))
+        assert hrefs == {root_of[name] for name in hub["sites"]}
+
+
+def test_stats_count_what_was_written(world_dir: Path):
+    stats = world_stats(world_dir)
+    truth = load_ground_truth(world_dir)
+    assert stats["sites"] == 400 == sum(stats["sites_by_kind"].values())
+    assert stats["sites_by_kind"]["bilingual"] == sum(
+        1 for s in truth["sites"] if s["kind"] == "bilingual"
+    )
+    assert stats["gold_pairs"] == len(load_gold_pairs(world_dir))
+    assert stats["bilingual_sites_by_layout"]
+    reach = stats["bilingual_reachable_from_hubs"]
+    assert stats["bilingual_listed_by_hubs"]["count"] <= reach["count"] <= reach["of"]
+    assert stats["site_in_degree"]["max"] > 4 * stats["site_in_degree"]["median"]
+
+
+def test_power_law_exponent_recovers_a_known_exponent():
+    rng = random.Random(0)
+    # A discrete power law with exponent 2.5 from x_min = 2 (Clauset et al. 2009, eq. D.6).
+    values = [int(1.5 * (1 - rng.random()) ** (-1 / 1.5) + 0.5) for _ in range(20000)]
+    assert 2.3 < power_law_exponent(values) < 2.7
+    assert power_law_exponent([1, 1, 1]) is None
+
+
+def test_every_parameter_says_where_its_default_comes_from():
+    rows = parameter_table()
+    assert len(rows) > 20
+    assert all(source for _, _, source in rows)
+
+
+def test_bad_parameters_are_refused():
+    with pytest.raises(ValueError, match="unknown world parameter"):
+        WorldParams.from_dict({"share_bilinguall": 0.3})
+    with pytest.raises(ValueError):
+        WorldParams(share_bilingual=0.9, share_decoys=0.5)
+    with pytest.raises(ValueError, match="unknown languages"):
+        WorldParams(language_weights={"xx": 1.0})
+
+
+@pytest.mark.parametrize(
+    "english, ok",
+    [
+        ("Display architecture specific information, if any", True),
+        ("Print Preview", True),
+        ("  --help     display this help and exit", False),
+        ("Cannot open %s: %s", False),
+        ("usage: tar [OPTION...]", False),
+        ("x", False),
+    ],
+)
+def test_prose_filter(english: str, ok: bool):
+    assert is_prose(" ".join(english.split())) is ok
+
+
+def test_a_translation_must_be_in_its_script():
+    assert is_translation("Open the file", "ファイルを開く", "ja")
+    assert not is_translation("Open the file", "Open the file", "fr")
+    assert not is_translation("Open the file", "Open file", "ja")
