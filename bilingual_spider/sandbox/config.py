@@ -7,6 +7,8 @@ A config is one or more TOML files::
     prefix = "/docs/2.4/"
     dirs = ["/cache/overlays/apache", "/cache/root/usr/share/doc/apache2-doc/manual"]
 
+    packs = ["pages"]               # page packs (generated worlds), relative to this file
+
     [hosts."slow.example"]          # faults of one host; [hosts."*"] applies to every other host
     latency_ms = 200
     error_rate = 0.1                # share of requests answered with error_status
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ANY_HOST = "*"
+_EXTRA_SECTIONS = {"api"}  # read by the search/backlink API
 
 
 @dataclass(frozen=True)
@@ -103,13 +106,15 @@ class SandboxConfig:
     mounts: list[Mount] = field(default_factory=list)
     faults: dict[str, HostFaults] = field(default_factory=dict)
     seed: int = 0
+    packs: list[Path] = field(default_factory=list)
+    """Page-pack directories (:mod:`bilingual_spider.sandbox.page_pack`), e.g. generated worlds."""
 
     def add_file(self, path: str | Path) -> None:
         """Merge a TOML config file (see the module docstring)."""
         path = Path(path)
         with path.open("rb") as f:
             data = tomllib.load(f)
-        unknown = sorted(set(data) - {"mount", "hosts", "seed"})
+        unknown = sorted(set(data) - {"mount", "hosts", "seed", "packs", *_EXTRA_SECTIONS})
         if unknown:
             raise ValueError(f"{path}: unknown section(s) {', '.join(unknown)}")
         for entry in data.get("mount", []):
@@ -122,6 +127,11 @@ class SandboxConfig:
         for host, values in data.get("hosts", {}).items():
             self.faults[host.lower()] = HostFaults.from_dict(host, values)
         self.seed = int(data.get("seed", self.seed))
+        for entry in data.get("packs", []):
+            pack = (path.parent / entry).resolve()  # relative to the config file
+            if not pack.is_dir():
+                raise ValueError(f"{path}: packs: not a directory: {pack}")
+            self.packs.append(pack)
 
     def faults_for(self, host: str) -> HostFaults:
         return self.faults.get(host) or self.faults.get(ANY_HOST) or _NO_FAULTS

@@ -26,6 +26,7 @@ from typing import IO
 from urllib.parse import unquote, urlsplit
 
 from bilingual_spider.sandbox.config import HostFaults, Mount, SandboxConfig
+from bilingual_spider.sandbox.page_pack import PagePack, pack_key
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ class Sandbox:
             self._mounts[mount.host].append(mount)
         for mounts in self._mounts.values():
             mounts.sort(key=lambda m: len(m.prefix), reverse=True)  # longest prefix first
+        self._packs = [PagePack(directory) for directory in config.packs]
         self._rng = random.Random(config.seed)
         self._files: dict[Path, bytes] = {}
         self._file_bytes = 0
@@ -98,7 +100,7 @@ class Sandbox:
 
     @property
     def hosts(self) -> list[str]:
-        return sorted(self._mounts)
+        return sorted({*self._mounts, *(h for pack in self._packs for h in pack.hosts)})
 
     def handle(self, method: str, target: str, host_header: str) -> Response:
         """Answer one request: ``target`` is an absolute URI, or a path on ``host_header``."""
@@ -148,6 +150,12 @@ class Sandbox:
         there is one (how generated sites store ``page.php?lang=fr``), else it is ignored."""
         if "\x00" in path or ".." in path.split("/"):
             return Response(400, b"bad path")
+        for pack in self._packs:
+            found = pack.lookup(host, path, query)
+            if found is not None:
+                return self._page_response(found[0], found[1], faults)
+            if not path.endswith("/") and pack_key(host, path + "/") in pack:
+                return Response(301, b"", headers={"Location": path + "/"})
         for mount in self._mounts.get(host, ()):
             if path + "/" == mount.prefix:
                 return Response(301, b"", headers={"Location": mount.prefix})
@@ -169,9 +177,11 @@ class Sandbox:
         return Response(404, NOT_FOUND_PAGE)
 
     def _file_response(self, path: Path, faults: HostFaults) -> Response:
-        body = self._read(path)
-        content_type = guess_content_type(path.name)
-        if content_type == "text/html":
+        return self._page_response(self._read(path), guess_content_type(path.name), faults)
+
+    def _page_response(self, body: bytes, content_type: str, faults: HostFaults) -> Response:
+        if content_type.startswith("text/html"):
+            content_type = "text/html"
             if faults.strip_meta_charset:
                 body = _META_CHARSET.sub(b"", body)
             if faults.charset_header:
