@@ -87,6 +87,18 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
     stats.set_defaults(run=run_stats)
 
+    langid = commands.add_parser(
+        "langid",
+        help="language of each input line (JSON lines), or of HTML pages with --html",
+    )
+    langid.add_argument(
+        "inputs", nargs="*", default=["-"],
+        help="a text file with one text a line, or - for standard input (default); with --html: "
+        "HTML files or http(s) URLs",
+    )  # fmt: skip
+    langid.add_argument("--html", action="store_true", help="judge whole pages")
+    langid.set_defaults(run=run_langid)
+
     demo = commands.add_parser(
         "demo", help="start the sandbox web, crawl it, and print what was found"
     )
@@ -188,6 +200,61 @@ def run_stats(args: argparse.Namespace) -> int:
     stats = world_stats(args.dir)
     print(json.dumps(stats, indent=1) if args.json else format_stats(stats))
     return 0
+
+
+def run_langid(args: argparse.Namespace) -> int:
+    import json
+
+    from bilingual_spider.language.identification import default_identifier
+
+    identifier = default_identifier()
+    if args.html:
+        from dataclasses import asdict
+
+        from bilingual_spider.language.page_language import page_language
+
+        for source in args.inputs:
+            result = asdict(page_language(read_page(source), identifier))
+            print(json.dumps({"source": source, **result}, ensure_ascii=False), flush=True)
+        return 0
+    for source in args.inputs:
+        stream = sys.stdin if source == "-" else open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
+        with stream:
+            batch: list[str] = []
+            for line in stream:
+                batch.append(line.rstrip("\n"))
+                if len(batch) >= 10_000:
+                    print_decisions(identifier, batch)
+                    batch = []
+            print_decisions(identifier, batch)
+    return 0
+
+
+def print_decisions(identifier: object, texts: list[str]) -> None:
+    import json
+
+    for decision in identifier.decide_many(texts):  # type: ignore[attr-defined]
+        print(
+            json.dumps(
+                {
+                    "lang": decision.lang,
+                    "score": round(decision.score, 4),
+                    "undetermined": decision.undetermined,
+                }
+            )
+        )
+    sys.stdout.flush()
+
+
+def read_page(source: str) -> bytes:
+    """An HTML file, or a URL fetched with the environment's proxy settings."""
+    if source.startswith(("http://", "https://")):
+        import urllib.request
+
+        with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310
+            return answer.read()
+    with open(source, "rb") as f:
+        return f.read()
 
 
 def run_demo(args: argparse.Namespace) -> int:

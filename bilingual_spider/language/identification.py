@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from bilingual_spider.language.codes import normalize_language_code
 
@@ -19,11 +20,9 @@ DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "lid.176.f
 MODEL_ENV_VAR = "BILINGUAL_LID_MODEL"
 
 _WHITESPACE = re.compile(r"\s+")
-# Frequent characters whose Simplified and Traditional forms differ (same order in both sets).
-_SIMPLIFIED_ONLY = set("这个们来时为说国过对发经后会学动么还进样长开现见关问间实与从东车门马书应题")
-_TRADITIONAL_ONLY = set(
-    "這個們來時為說國過對發經後會學動麼還進樣長開現見關問間實與從東車門馬書應題"
-)
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 
 
 @dataclass(frozen=True)
@@ -34,11 +33,35 @@ class LanguageGuess:
     score: float
 
 
+@lru_cache(maxsize=1)
+def _converters() -> tuple[Any, Any]:
+    import opencc  # OpenCC's character and phrase tables, the reference for Chinese scripts
+
+    return opencc.OpenCC("t2s"), opencc.OpenCC("s2t")
+
+
 def chinese_script(text: str) -> str:
-    """``zh-Hans`` or ``zh-Hant`` by counting characters that exist in one script only."""
-    simplified = sum(1 for ch in text if ch in _SIMPLIFIED_ONLY)
-    traditional = sum(1 for ch in text if ch in _TRADITIONAL_ONLY)
+    """``zh-Hans`` or ``zh-Hant``: count the characters OpenCC would change when converting
+    Traditional -> Simplified (they are Traditional-only) and Simplified -> Traditional (they are
+    Simplified-only). No distinguishing character: ``zh-Hans``, the more common script."""
+    to_simplified, to_traditional = _converters()
+    traditional = sum(a != b for a, b in zip(text, to_simplified.convert(text), strict=False))
+    simplified = sum(a != b for a, b in zip(text, to_traditional.convert(text), strict=False))
     return "zh-Hant" if traditional > simplified else "zh-Hans"
+
+
+def script_correction(lang: str, text: str) -> str:
+    """Fix what lid.176 gets wrong by script: Han-only text called Japanese is Chinese (Japanese
+    prose has kana), text with kana called Chinese is Japanese, Hangul is Korean."""
+    if lang == "ja" and not _KANA.search(text) and len(_HAN.findall(text)) >= 2:
+        return chinese_script(text)
+    if lang.startswith("zh") and len(_KANA.findall(text)) >= 2:
+        return "ja"
+    if lang in ("ja", "zh-Hans", "zh-Hant") and len(_HANGUL.findall(text)) > len(
+        _HAN.findall(text)
+    ):
+        return "ko"
+    return lang
 
 
 class LanguageIdentifier:
@@ -80,15 +103,88 @@ class LanguageIdentifier:
             ]
         return results
 
+    def decide_many(
+        self, texts: list[str], calibration: Calibration | None = None
+    ) -> list[LanguageDecision]:
+        """Languages of ``texts``, ``und`` where the model is not sure enough (see
+        :class:`Calibration`): for short strings such as anchors, titles and alt texts."""
+        calibration = calibration or default_calibration()
+        return [
+            decide(guesses, text, calibration)
+            for guesses, text in zip(self.identify_many(texts), texts, strict=True)
+        ]
+
     @staticmethod
     def _project_code(label: str, text: str) -> str:
         raw = label.removeprefix("__label__")
-        if raw == "zh":
-            return chinese_script(text)
-        return normalize_language_code(raw) or raw
+        lang = chinese_script(text) if raw == "zh" else normalize_language_code(raw) or raw
+        return script_correction(lang, text)
 
 
 @lru_cache(maxsize=1)
 def default_identifier() -> LanguageIdentifier:
     """One shared identifier per process (the model takes ~0.1 s and 1 MB to load)."""
     return LanguageIdentifier()
+
+
+UNDETERMINED = "und"
+CALIBRATION_PATH = DEFAULT_MODEL_PATH.with_name("lid.176.calibration.json")
+
+
+@dataclass(frozen=True)
+class LanguageDecision:
+    """A language, or ``und`` when the text is too ambiguous to say (a two-word anchor)."""
+
+    lang: str
+    score: float
+    undetermined: bool
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Minimum model probability to name a language, by text length in characters.
+
+    ``buckets`` are ``(max_chars, min_score)`` in increasing ``max_chars``; the last applies to
+    longer texts too. Made by ``benchmarks/langid_calibrate.py`` on held-out catalog text.
+    """
+
+    buckets: tuple[tuple[int, float], ...]
+
+    def min_score(self, length: int) -> float:
+        for max_chars, min_score in self.buckets:
+            if length <= max_chars:
+                return min_score
+        return self.buckets[-1][1]
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str] = CALIBRATION_PATH) -> Calibration:
+        import json
+
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return cls(tuple((int(m), float(s)) for m, s in data["buckets"]))
+
+
+def decide(guesses: list[LanguageGuess], text: str, calibration: Calibration) -> LanguageDecision:
+    """Name the top guess only when its probability clears the calibrated minimum for a text of
+    this length, and a short Han-only string (Chinese or Japanese?) is not named at all."""
+    if not guesses:
+        return LanguageDecision(UNDETERMINED, 0.0, True)
+    top = guesses[0]
+    length = len(_WHITESPACE.sub(" ", text).strip())
+    ambiguous_han = (
+        top.lang in ("ja", "zh-Hans", "zh-Hant")
+        and not _KANA.search(text)
+        and len(_HAN.findall(text)) < MIN_HAN_FOR_CHINESE
+    )
+    if top.score < calibration.min_score(length) or ambiguous_han:
+        return LanguageDecision(UNDETERMINED, top.score, True)
+    return LanguageDecision(top.lang, top.score, False)
+
+
+MIN_HAN_FOR_CHINESE = 3
+"""Fewer Han characters and no kana: Chinese or Japanese cannot be told apart."""
+
+
+@lru_cache(maxsize=1)
+def default_calibration() -> Calibration:
+    return Calibration.load()

@@ -1,0 +1,137 @@
+"""Language ID: script rules, "undetermined" for short ambiguous strings, page language with
+shares, odd input, and the ``langid`` command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bilingual_spider.language.identification import (
+    UNDETERMINED,
+    Calibration,
+    chinese_script,
+    default_calibration,
+    default_identifier,
+    script_correction,
+)
+from bilingual_spider.language.page_language import main_text_blocks, page_language
+
+identifier = default_identifier()
+
+
+def test_chinese_scripts_are_told_apart_by_opencc_tables():
+    assert chinese_script("設定並發連線數上限，無法執行內部合併") == "zh-Hant"
+    assert chinese_script("设置并发连接数上限，无法执行内部合并") == "zh-Hans"
+    assert (
+        identifier.identify("無效的字元類別名，固定長度陣列的切片更新未實作")[0].lang == "zh-Hant"
+    )
+
+
+def test_script_rules_correct_cjk_confusions():
+    assert script_correction("ja", "固定長度陣列的切片") == "zh-Hant"  # Han only: not Japanese
+    assert script_correction("zh-Hans", "データが受信されませんでした") == "ja"  # kana: Japanese
+    assert script_correction("ja", "데이터가 없습니다") == "ko"
+    assert script_correction("fr", "Bonjour") == "fr"
+
+
+def test_sentences_are_named_and_two_words_may_be_undetermined():
+    decisions = identifier.decide_many(
+        [
+            "Le fichier de configuration est introuvable, veuillez vérifier le chemin.",
+            "Die Datei konnte nicht geöffnet werden, weil der Zugriff verweigert wurde.",
+            "Hotel Central",
+            "",
+            "🙂🙂🙂",
+        ]
+    )
+    assert [d.lang for d in decisions[:2]] == ["fr", "de"]
+    assert not decisions[0].undetermined
+    assert decisions[2].undetermined and decisions[2].lang == UNDETERMINED
+    assert decisions[3].undetermined and decisions[4].undetermined
+
+
+def test_calibration_is_stricter_for_shorter_texts():
+    calibration = default_calibration()
+    assert calibration.min_score(8) >= calibration.min_score(30) >= calibration.min_score(500)
+    assert Calibration(((10, 0.9), (100, 0.2))).min_score(1000) == 0.2
+
+
+def test_page_language_ignores_scripts_and_navigation_and_shows_mixed_pages():
+    page = (
+        "<html><head><script>var english = 'this is javascript code in the page';</script>"
+        "<style>body { color: red }</style></head><body>"
+        "<nav><a href='/'>Home page of the English site</a>"
+        " <a href='/x'>About us and contact</a></nav>"
+        "<p>Le conseil municipal a adopté hier soir le budget de la ville pour l'année"
+        " prochaine.</p>"
+        "<p>Les travaux de rénovation de la bibliothèque commenceront au printemps prochain.</p>"
+        "<p>Der Stadtrat hat gestern Abend den Haushalt der Stadt für das nächste Jahr"
+        " beschlossen.</p>"
+        "</body></html>"
+    )
+    result = page_language(page, identifier)
+    assert result.lang == "fr" and not result.undetermined
+    assert set(result.shares) == {"fr", "de"}  # no English: script and nav removed
+    assert 0.25 < result.shares["de"] < 0.5
+
+
+def test_page_bytes_are_decoded_by_their_declared_charset():
+    korean = "아파치 웹서버 문서입니다. 이 문서는 웹서버 설정 방법을 설명합니다."
+    page = (
+        '<?xml version="1.0" encoding="EUC-KR"?>\n<html><head>'
+        '<meta http-equiv="Content-Type" content="text/html; charset=EUC-KR"></head>'
+        f"<body><p>{korean}</p></body></html>"
+    ).encode("euc-kr")
+    assert page_language(page, identifier).lang == "ko"
+    xhtml = f'<?xml version="1.0" encoding="UTF-8"?>\n<html><body><p>{korean}</p></body></html>'
+    assert main_text_blocks(xhtml)[0] == [korean]
+
+
+def test_a_huge_page_is_cut_and_says_so_in_bounded_time():
+    paragraph = b"<p>The council approved the budget of the city for the next year.</p>"
+    page = b"<html><body>" + paragraph * 1_500_000 + b"</body></html>"  # ~100 MB
+    started = time.monotonic()
+    result = page_language(page, identifier)
+    assert time.monotonic() - started < 20
+    assert result.lang == "en" and result.truncated
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(st.binary(max_size=2000), st.text(max_size=2000)))
+def test_odd_input_never_raises(data):
+    result = page_language(data, identifier)
+    assert result.lang == UNDETERMINED or 0.0 < result.score <= 1.0
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    (decision,) = identifier.decide_many([text])
+    assert decision.undetermined or decision.lang
+
+
+def test_langid_command_prints_one_json_line_per_input_line(tmp_path: Path):
+    texts = "Ceci est une phrase en français, assez longue pour être sûre.\n\nok\n"
+    result = subprocess.run(
+        [sys.executable, "-m", "bilingual_spider.cli", "langid", "-"],
+        input=texts,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 3
+    assert lines[0]["lang"] == "fr" and lines[0]["undetermined"] is False
+    assert lines[1] == {"lang": UNDETERMINED, "score": 0.0, "undetermined": True}
+    page = tmp_path / "p.html"
+    page.write_text("<html><body><p>Das ist eine deutsche Seite mit genug Text.</p></body></html>")
+    result = subprocess.run(
+        [sys.executable, "-m", "bilingual_spider.cli", "langid", "--html", str(page)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    record = json.loads(result.stdout)
+    assert record["lang"] == "de" and record["shares"] == {"de": 1.0}
