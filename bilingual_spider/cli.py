@@ -123,7 +123,7 @@ def run_serve(args: argparse.Namespace) -> int:
         config.mounts.append(Mount.parse(spec))
     if args.seed is not None:
         config.seed = args.seed
-    if not config.mounts and not config.faults and not config.packs:
+    if not (config.mounts or config.faults or config.packs or config.api):
         raise ValueError("nothing to serve: give --real-sites, --config or --mount")
     asyncio.run(serve(config, args.bind, args.port, args.access_log))
     return 0

@@ -4,7 +4,9 @@ Scrapy's HttpProxyMiddleware sends it absolute URIs (``GET http://www.example.es
 client may also send ``GET /a.html`` with a ``Host`` header. Either way the answer comes from the
 directories mounted at that host and path prefix, with that host's faults applied (see
 :mod:`bilingual_spider.sandbox.config`). The control host ``sandbox.internal`` answers
-``/_health`` and ``/_stats`` (requests and statuses per host, as JSON).
+``/_health`` and ``/_stats`` (requests and statuses per host, as JSON), and the API host
+``api.sandbox.internal`` the search/backlink API (:mod:`bilingual_spider.sandbox.search_api`),
+which gets request bodies; the ``[hosts."*"]`` faults do not apply to it.
 
 It is a small asyncio protocol rather than a framework server so that it is never the bottleneck
 of a crawl benchmark: files are read once and kept in memory, and a request costs a dict lookup.
@@ -27,10 +29,13 @@ from urllib.parse import unquote, urlsplit
 
 from bilingual_spider.sandbox.config import HostFaults, Mount, SandboxConfig
 from bilingual_spider.sandbox.page_pack import PagePack, pack_key
+from bilingual_spider.sandbox.search_api import API_HOST, SearchApi, not_configured
 
 logger = logging.getLogger(__name__)
 
 CONTROL_HOST = "sandbox.internal"
+# Dynamic pages stored as files: their names (maybe with "?query") are served as HTML.
+DYNAMIC_PAGE_EXTENSIONS = (".php", ".asp", ".aspx", ".jsp", ".jspx", ".cgi", ".pl", ".cfm")
 MAX_HEADER_BYTES = 64 * 1024
 MAX_BODY_BYTES = 8 * 1024 * 1024
 FILE_CACHE_BYTES = 512 * 1024 * 1024
@@ -52,6 +57,7 @@ _REASONS = {
     502: "Bad Gateway",
     503: "Service Unavailable",
 }
+_NO_FAULTS = HostFaults()
 NOT_FOUND_PAGE = (
     b"<!DOCTYPE html><html><head><title>404 Not Found</title></head><body>"
     b"<h1>Not Found</h1><p>The requested URL was not found on this server.</p></body></html>"
@@ -97,13 +103,15 @@ class Sandbox:
         self._huge_pages: dict[int, bytes] = {}
         self.requests: Counter[str] = Counter()
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
+        self.api = SearchApi.load(config.api, config.seed) if config.api is not None else None
 
     @property
     def hosts(self) -> list[str]:
         return sorted({*self._mounts, *(h for pack in self._packs for h in pack.hosts)})
 
-    def handle(self, method: str, target: str, host_header: str) -> Response:
-        """Answer one request: ``target`` is an absolute URI, or a path on ``host_header``."""
+    def handle(self, method: str, target: str, host_header: str, body: bytes = b"") -> Response:
+        """Answer one request: ``target`` is an absolute URI, or a path on ``host_header``;
+        ``body`` is the request body (read by the API host only)."""
         if target.startswith(("http://", "https://")):
             parts = urlsplit(target)
             host, path, query = (parts.hostname or ""), (parts.path or "/"), parts.query
@@ -112,10 +120,19 @@ class Sandbox:
             host = host_header.rsplit(":", 1)[0] if "]" not in host_header else host_header
         host = host.lower().rstrip(".")
         self.requests[host] += 1
-        response = self._answer(method, host, unquote(path), query)
-        response.delay = self.config.faults_for(host).latency_ms / 1000.0
+        if host == API_HOST:
+            response = self._api_answer(method, unquote(path), query, body)
+            faults = self.config.faults.get(API_HOST, _NO_FAULTS)  # not those of "*"
+        else:
+            response = self._answer(method, host, unquote(path), query)
+            faults = self.config.faults_for(host)
+        response.delay = faults.latency_ms / 1000.0
         self.statuses[host][response.status] += 1
         return response
+
+    def _api_answer(self, method: str, path: str, query: str, body: bytes) -> Response:
+        answer = self.api.handle(method, path, query, body) if self.api else not_configured()
+        return Response(answer.status, answer.body, answer.content_type, answer.headers)
 
     def _answer(self, method: str, host: str, path: str, query: str) -> Response:
         if host == CONTROL_HOST:
@@ -220,9 +237,12 @@ class Sandbox:
 
 
 def guess_content_type(name: str) -> str:
-    """Content type by file name; ``page.html.es``-style language suffixes count as HTML."""
-    lowered = name.lower()
+    """Content type by file name. HTML: ``page.html.es``-style language suffixes, and dynamic
+    pages stored as files (``page.php``, ``list.asp?lang=fr``: the query is part of the name)."""
+    lowered = name.lower().partition("?")[0]
     if lowered.endswith((".html", ".htm")) or ".html." in lowered or ".htm." in lowered:
+        return "text/html"
+    if lowered.endswith(DYNAMIC_PAGE_EXTENSIONS):
         return "text/html"
     guessed, _ = mimetypes.guess_type(lowered)
     return guessed or "application/octet-stream"
@@ -284,6 +304,7 @@ class SandboxProtocol(asyncio.Protocol):
                 return
             if len(self.buffer) < end + 4 + length:
                 return  # body not complete yet
+            body = self.buffer[end + 4 : end + 4 + length]
             self.buffer = self.buffer[end + 4 + length :]
             request_line = lines[0].split(" ")
             if len(request_line) != 3:
@@ -295,7 +316,7 @@ class SandboxProtocol(asyncio.Protocol):
                 if version == "HTTP/1.1"
                 else headers.get("connection", "").lower() == "keep-alive"
             )
-            response = self.sandbox.handle(method, target, headers.get("host", ""))
+            response = self.sandbox.handle(method, target, headers.get("host", ""), body)
             self._log(method, target, headers.get("host", ""), response.status)
             if response.delay > 0:
                 self.waiting = True

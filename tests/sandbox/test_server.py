@@ -67,6 +67,22 @@ def test_content_types() -> None:
     assert guess_content_type("robots.txt") == "text/plain"
 
 
+def test_dynamic_pages_stored_as_files_are_html() -> None:
+    for name in ("page.php?lang=fr", "page.php", "list.ASP?l=en&x=1", "a.aspx", "b.jsp?x"):
+        assert guess_content_type(name) == "text/html", name
+    assert guess_content_type("run.cgi") == "text/html"
+    assert guess_content_type("index.html?lang=fr") == "text/html"
+    assert guess_content_type("flag.png?v=2") == "image/png"  # a query is no reason for HTML
+    assert guess_content_type("notes.txt?x=1.php") == "text/plain"
+
+
+def test_generated_dynamic_page_is_served_as_html(tmp_path: Path) -> None:
+    (tmp_path / "page.php?lang=fr").write_text("<html lang=fr><body>bonjour</body></html>")
+    sandbox = Sandbox(SandboxConfig(mounts=[Mount.make("dyn.example", "/", [tmp_path])]))
+    answer = sandbox.handle("GET", "http://dyn.example/page.php?lang=fr", "")
+    assert (answer.status, answer.headers["Content-Type"]) == (200, "text/html")
+
+
 def test_calendar_trap_never_ends() -> None:
     page = calendar_page("/calendar/", "/calendar/1999/12/").decode()
     assert 'href="/calendar/2000/01/"' in page and 'href="/calendar/1999/11/"' in page
