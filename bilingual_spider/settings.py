@@ -54,8 +54,18 @@ BILINGUAL_ALLOWED_NETWORKS: list[str] = []
 BILINGUAL_ALLOWED_HOSTS: list[str] = []
 """Host names admitted whatever they resolve to."""
 
+# --- charsets: HTML pages are decoded in the charset their bytes are in (stats ``charset/*``).
+BILINGUAL_CHARSET_ENABLED = True
+"""Detect the charset of HTML pages that declare none, and replace a declaration the bytes
+contradict (see :mod:`bilingual_spider.middlewares.charset`)."""
+BILINGUAL_CHARSET_MAX_ERROR_SHARE = 0.2
+"""A declared charset is distrusted when more than this share of the non-ASCII characters it reads
+are decoding errors (a wrong charset: 54-100 %; a stray bad byte in a UTF-8 page is tolerated)."""
+
 DOWNLOADER_MIDDLEWARES = {
     "bilingual_spider.middlewares.network_safety.NetworkSafetyMiddleware": 50,
+    # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
+    "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
     "bilingual_spider.middlewares.sandbox_proxy.SandboxProxyMiddleware": 740,
 }
 
