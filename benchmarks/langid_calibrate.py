@@ -27,9 +27,10 @@ from bilingual_spider.language.identification import (  # noqa: E402
     default_identifier,
 )
 
-# (max characters, accuracy wanted among determined answers): above the goals of issue 4
-# (two-word strings >= 0.92, sentences >= 0.985) by a margin, as held-out text is harder.
-BUCKETS = ((12, 0.93), (24, 0.93), (40, 0.97), (80, 0.99), (10**9, 0.995))
+# (max characters, accuracy wanted among determined answers, macro-averaged over languages): the
+# goals of issue 4 (two-word strings >= 0.92, sentences >= 0.985). A higher target for short
+# strings pushes two-word strings past the 35 % undetermined the issue allows.
+BUCKETS = ((12, 0.92), (24, 0.92), (40, 0.97), (80, 0.985), (10**9, 0.995))
 
 
 def main() -> int:
@@ -73,19 +74,25 @@ def main() -> int:
 
 
 def choose_threshold(rows: list, target: float) -> tuple[float, float, float]:
-    """The smallest threshold (0.00, 0.01, ...) whose determined answers reach ``target``."""
+    """The smallest threshold (0.00, 0.01, ...) whose determined answers reach ``target``,
+    accuracy macro-averaged over languages as the benchmark reports it."""
     best = (0.99, 0.0, 0.0)
     for step in range(100):
         threshold = step / 100
         calibration = Calibration(((10**9, threshold),))
-        decisions = [(decide(g, text, calibration), lang) for g, text, lang in rows]
-        determined = [(d, lang) for d, lang in decisions if not d.undetermined]
+        right: dict[str, list[int]] = {}
+        determined = 0
+        for g, text, lang in rows:
+            decision = decide(g, text, calibration)
+            if not decision.undetermined:
+                right.setdefault(lang, []).append(decision.lang == lang)
+                determined += 1
         if not determined:
             break
-        accuracy = sum(d.lang == lang for d, lang in determined) / len(determined)
+        accuracy = sum(sum(r) / len(r) for r in right.values()) / len(right)
         if accuracy >= target:
-            return threshold, accuracy, len(determined) / len(rows)
-        best = (threshold, accuracy, len(determined) / len(rows))
+            return threshold, accuracy, determined / len(rows)
+        best = (threshold, accuracy, determined / len(rows))
     return best
 
 

@@ -234,15 +234,14 @@ def print_decisions(identifier: object, texts: list[str]) -> None:
     import json
 
     for decision in identifier.decide_many(texts):  # type: ignore[attr-defined]
-        print(
-            json.dumps(
-                {
-                    "lang": decision.lang,
-                    "score": round(decision.score, 4),
-                    "undetermined": decision.undetermined,
-                }
-            )
-        )
+        line = {
+            "lang": decision.lang,
+            "score": round(decision.score, 4),
+            "undetermined": decision.undetermined,
+        }
+        if decision.truncated:
+            line["truncated"] = True
+        print(json.dumps(line))
     sys.stdout.flush()
 
 

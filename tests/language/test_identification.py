@@ -33,6 +33,13 @@ def test_chinese_scripts_are_told_apart_by_opencc_tables():
     )
 
 
+def test_taiwan_vocabulary_in_shared_characters_counts_as_traditional():
+    # every character exists in both scripts; the words (位址, 光碟, 支援) are Taiwan's
+    assert chinese_script("找不到有效的位址") == "zh-Hant"
+    assert chinese_script("空白光碟") == "zh-Hant"
+    assert chinese_script("找不到有效的地址") == "zh-Hans"  # mainland word, same characters
+
+
 def test_script_rules_correct_cjk_confusions():
     assert script_correction("ja", "固定長度陣列的切片") == "zh-Hant"  # Han only: not Japanese
     assert script_correction("zh-Hans", "データが受信されませんでした") == "ja"  # kana: Japanese
@@ -100,6 +107,16 @@ def test_a_huge_page_is_cut_and_says_so_in_bounded_time():
     result = page_language(page, identifier)
     assert time.monotonic() - started < 20
     assert result.lang == "en" and result.truncated
+
+
+def test_odd_strings_are_undetermined_and_100_mb_are_read_in_part_saying_so():
+    empty, one, emoji, binary = identifier.decide_many(["", "a", "😀🎉😀", "\x00\xff\ufffd" * 9])
+    assert all(d.undetermined and not d.truncated for d in (empty, one, emoji, binary))
+    huge = "The council approved the budget of the city for the next year. " * 1_600_000
+    started = time.monotonic()
+    (decision,) = identifier.decide_many([huge])
+    assert time.monotonic() - started < 2
+    assert decision.lang == "en" and decision.truncated
 
 
 @settings(max_examples=60, deadline=None)
