@@ -18,8 +18,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from langid_corpus import catalog_sentences, short_strings  # noqa: E402
+from langid_corpus import (  # noqa: E402
+    CLOSE_RELATIVES,
+    LANGUAGES,
+    catalog_sentences,
+    short_strings,
+)
 
+from bilingual_spider.language.close_languages import (  # noqa: E402
+    CLOSE_LANGUAGE_GROUPS,
+    MODEL_PATH,
+    CloseLanguageClassifier,
+    default_close_language_classifier,
+)
 from bilingual_spider.language.identification import (  # noqa: E402
     CALIBRATION_PATH,
     Calibration,
@@ -28,12 +39,30 @@ from bilingual_spider.language.identification import (  # noqa: E402
 )
 
 # (max characters, accuracy wanted among determined answers, macro-averaged over languages): the
-# goals of issue 4 (two-word strings >= 0.92, sentences >= 0.985). A higher target for short
-# strings pushes two-word strings past the 35 % undetermined the issue allows.
-BUCKETS = ((12, 0.92), (24, 0.92), (40, 0.97), (80, 0.985), (10**9, 0.995))
+# goals of issue 4 (two-word strings >= 0.92, sentences >= 0.985) plus half a point, as held-out
+# catalogs came out that much harder; higher targets for short strings push two-word strings past
+# the 35 % undetermined the issue allows.
+BUCKETS = ((12, 0.925), (24, 0.93), (40, 0.975), (80, 0.99), (10**9, 0.995))
+
+
+def build_close_language_model() -> None:
+    """Train the close-language model on every calibration-half sentence of its languages."""
+    members = {lang for group in CLOSE_LANGUAGE_GROUPS for lang in group}
+    locales = {
+        lang: loc for lang, loc in {**LANGUAGES, **CLOSE_RELATIVES}.items() if lang in members
+    }
+    sentences = catalog_sentences("calibration", 10**6, languages={"en": "en", **locales})
+    texts = [text for lang in members for text in sentences[lang]]
+    langs = [lang for lang in members for _ in sentences[lang]]
+    CloseLanguageClassifier().fit(texts, langs).save(MODEL_PATH)
+    default_close_language_classifier.cache_clear()
+    sizes = ", ".join(f"{lang} {len(sentences[lang])}" for lang in sorted(members))
+    size = MODEL_PATH.stat().st_size
+    print(f"close-language model: {len(texts)} sentences ({sizes}), {size:,} bytes")
 
 
 def main() -> int:
+    build_close_language_model()
     sentences = catalog_sentences("calibration", 1500)
     examples: list[tuple[str, str]] = []
     for data in (sentences, short_strings(sentences, 2), short_strings(sentences, 1)):

@@ -46,6 +46,16 @@ LANGUAGES: dict[str, str] = {
     "uk": "uk",
     "sv": "sv",
 }
+# Close relatives of those languages, for the close-language model (close_languages.py) only.
+CLOSE_RELATIVES: dict[str, str] = {
+    "ms": "ms",
+    "gl": "gl",
+    "be": "be",
+    "sk": "sk",
+    "da": "da",
+    "no": "nb",  # lid.176 says "no" for Norwegian Bokmål
+    "af": "af",
+}
 _NOT_PROSE = re.compile(r"%|--|[<>{}$\\@=|#*/\[\]_&]|https?:|\.\.\.")
 _SPACELESS = {"ja", "zh-Hans", "zh-Hant"}
 
@@ -54,11 +64,17 @@ def _half(catalog: str) -> str:
     return "calibration" if zlib.crc32(catalog.encode()) % 2 == 0 else "evaluation"
 
 
-def catalog_sentences(half: str, per_language: int = 2000, seed: int = 0) -> dict[str, list[str]]:
+def catalog_sentences(
+    half: str,
+    per_language: int = 2000,
+    seed: int = 0,
+    languages: dict[str, str] = LANGUAGES,
+) -> dict[str, list[str]]:
     """Up to ``per_language`` distinct prose strings of >= 4 words (>= 8 characters for
-    Chinese/Japanese) per language, from the catalogs of one half."""
+    Chinese/Japanese) per language (project code -> gettext locale), from the catalogs of one
+    half. English comes from the msgids."""
     found: dict[str, set[str]] = defaultdict(set)
-    for lang, locale in LANGUAGES.items():
+    for lang, locale in languages.items():
         if lang == "en":
             continue
         for path in sorted((LOCALE_DIR / locale / "LC_MESSAGES").glob("*.mo")):
@@ -78,7 +94,7 @@ def catalog_sentences(half: str, per_language: int = 2000, seed: int = 0) -> dic
                     found[lang].add(translation)
     rng = random.Random(seed)
     out = {}
-    for lang in LANGUAGES:
+    for lang in languages:
         texts = sorted(found[lang])
         rng.shuffle(texts)
         out[lang] = texts[:per_language]

@@ -12,8 +12,13 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from bilingual_spider.language.close_languages import (
+    CloseLanguageClassifier,
+    combine,
+    default_close_language_classifier,
+)
 from bilingual_spider.language.codes import normalize_language_code
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "lid.176.ftz"
@@ -24,9 +29,9 @@ _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 
 
-@dataclass(frozen=True)
-class LanguageGuess:
-    """A language (project code) with the model's probability for it."""
+class LanguageGuess(NamedTuple):
+    """A language (project code) with the model's probability for it. (A named tuple: made for
+    every text identified, and ten times cheaper to build than a frozen dataclass.)"""
 
     lang: str
     score: float
@@ -121,12 +126,64 @@ class LanguageIdentifier:
             return results
         labels, probs = self._model.predict([flat[i] for i in todo], k=k)
         for i, lab, pr in zip(todo, labels, probs, strict=True):
-            text = flat[i]
-            results[i] = [
-                LanguageGuess(_project_code(label, text), min(1.0, float(p)))
-                for label, p in zip(lab, pr, strict=True)
-            ]
+            results[i] = self._guesses(flat[i], lab, pr)
+        close = default_close_language_classifier()
+        if close:
+            self._separate_close_languages(close, flat, results, k)
         return results
+
+    @staticmethod
+    def _guesses(text: str, labels: Any, probs: Any) -> list[LanguageGuess]:
+        return [
+            LanguageGuess(_project_code(label, text), min(1.0, float(p)))
+            for label, p in zip(labels, probs, strict=True)
+        ]
+
+    def _separate_close_languages(
+        self,
+        close: CloseLanguageClassifier,
+        flat: list[str],
+        results: list[list[LanguageGuess]],
+        k: int,
+    ) -> None:
+        """Where the best guess is in a group of close languages and lid.176 gives a rival of the
+        same group some probability, let the group's n-gram model re-weigh its languages (see
+        :mod:`bilingual_spider.language.close_languages`)."""
+        candidates = [
+            i
+            for i, guesses in enumerate(results)
+            if guesses
+            and guesses[0].score < 1 - MIN_RIVAL_SCORE  # else no rival can reach MIN_RIVAL_SCORE
+            and close.group_of(guesses[0].lang) is not None
+        ]
+        if not candidates:
+            return
+        labels, probs = self._model.predict([flat[i] for i in candidates], k=max(k, 3))
+        by_group: dict[int, list[int]] = {}
+        for i, lab, pr in zip(candidates, labels, probs, strict=True):
+            guesses = self._guesses(flat[i], lab, pr)
+            group = close.group_of(guesses[0].lang)
+            if group is not None and any(
+                close.group_of(g.lang) == group and g.score >= MIN_RIVAL_SCORE for g in guesses[1:]
+            ):
+                results[i] = guesses
+                by_group.setdefault(group, []).append(i)
+        for group, rows in by_group.items():
+            texts = [flat[i][:NGRAM_MAX_CHARS] for i in rows]
+            langs, probabilities = close.predict_proba(texts, group)
+            for i, row in zip(rows, probabilities, strict=True):
+                in_group = {g.lang: g.score for g in results[i] if g.lang in langs}
+                best, score = combine(in_group, dict(zip(langs, row.tolist(), strict=True)))
+                others = [g for g in results[i] if g.lang not in langs]
+                results[i] = [LanguageGuess(best, score), *others][:k]
+
+
+NGRAM_MAX_CHARS = 1_000
+"""The close-language model reads at most this many characters: plenty to tell close languages
+apart, and it keeps long pages fast."""
+MIN_RIVAL_SCORE = 0.02
+"""The close-language model is asked only when lid.176 gives another language of the group at
+least this probability: when lid.176 sees no rival, there is nothing to separate."""
 
 
 MAX_TEXT_CHARS = 100_000
