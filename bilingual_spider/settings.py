@@ -69,6 +69,46 @@ DOWNLOADER_MIDDLEWARES = {
     "bilingual_spider.middlewares.sandbox_proxy.SandboxProxyMiddleware": 740,
 }
 
+# --- the bilingual-site detector (Barbosa et al. 2011, sec. 2.1): bilingual_spider/detection/ and
+# spiders/site_detection.py. Stats ``detector/*``; one INFO line per verdict.
+BILINGUAL_DETECTOR_LANGS = "any"
+"""Languages of interest, comma-separated (``en,es``): a site is bilingual when two of them each
+have a page of their own. ``any``: any two languages."""
+BILINGUAL_DETECTOR_MIN_LIKELIHOOD = 0.8
+"""Links whose Link Predictor score reaches this are probed (the paper's crawl used 0.8)."""
+BILINGUAL_DETECTOR_MAX_PROBES = 5
+"""At most this many probe pages per site (None: every candidate link)."""
+BILINGUAL_DETECTOR_PROBE_BATCH = 2
+"""At most this many probes of one site in flight at once; a round asks only as many as languages
+are still missing, and detection stops at the first bilingual evidence."""
+BILINGUAL_DETECTOR_MIN_TEXT_CHARS = 100
+"""A page counts for its language only with this many characters of main text in it (a Chinese
+character counts as 2.5, a Japanese or Korean one as 2: see detection/detector.py)."""
+BILINGUAL_DETECTOR_MIN_SHARE = 0.6
+"""... and when that language is at least this share of the page's main text (mixed pages and
+mostly-untranslated stubs count for no language)."""
+BILINGUAL_DETECTOR_HOSTS = "related"
+"""Links that may be probed: ``host`` (same host), ``domain`` (same registered domain) or
+``related`` (also the same name under another suffix: example.com -> example.es)."""
+BILINGUAL_DETECTOR_MODE = "detector"
+"""``detector`` (Link Predictor + language identification) or ``link_predictor`` (the Link
+Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""
+BILINGUAL_DETECTOR_SITE_KEY = "host"
+"""What one verdict is about: ``host``, or ``url`` (every first URL is a site of its own)."""
+BILINGUAL_DETECTOR_PROBE_PRIORITY = 10_000
+"""Priority of probe requests: above anything else the crawl schedules."""
+BILINGUAL_DETECTOR_PROBE_TIMEOUT = 15.0
+"""Download timeout of a probe, seconds (a verdict should not wait for a slow page)."""
+BILINGUAL_DETECTOR_PROBE_RETRIES = 1
+"""Retries of a probe that failed with a retryable error."""
+BILINGUAL_DETECTOR_LINK_SCORER = "bilingual_spider.spiders.site_detection.PredictorLinkScorer"
+"""Class that scores a page's links (``from_settings(settings)``, ``score(html, url)``)."""
+BILINGUAL_DETECTOR_MODEL = None
+"""A Link Predictor saved by ``LinkPredictor.save`` (``.npz``) to use instead of the shipped
+``models/link_predictor.npz``."""
+BILINGUAL_DETECTOR_AROUND_WORDS = 10
+"""Words each side of a link that make its "around" context."""
+
 # --- outputs. JSONL through Scrapy feeds (-O found.jsonl); the TSV is for Bitextor.
 ITEM_PIPELINES = {
     "bilingual_spider.pipelines.duplicates.DuplicatesPipeline": 100,
@@ -80,3 +120,79 @@ BILINGUAL_TSV_PATH = None
 EXTENSIONS = {"bilingual_spider.extensions.stats_file.StatsFile": 500}
 BILINGUAL_STATS_FILE = None
 """Write the final crawl stats as JSON here (off when unset)."""
+
+# --- search and backlink adapters (bilingual_spider/search/). Stats ``search/<adapter>/*``.
+# With BILINGUAL_SANDBOX_PROXY set, every adapter speaks to the sandbox's fake of its service
+# (http://api.sandbox.internal/...) with no rate limit of our own; else to the real service.
+# Keys: these settings or the environment (MOZ_TOKEN, MOZ_ACCESS_ID, MOZ_SECRET_KEY,
+# GOOGLE_CSE_KEY, GOOGLE_CSE_CX); they are added to a request at the last moment and redacted
+# from every log line.
+EXTENSIONS["bilingual_spider.search.service.SearchService"] = 100
+DOWNLOADER_MIDDLEWARES.update(
+    {
+        # before network safety (50) and robots.txt (100): cached and local answers never leave
+        "bilingual_spider.search.service.SearchMiddleware": 40,
+        # after the proxy (750) and stats (850): the key exists only inside the download
+        "bilingual_spider.search.credentials.SearchCredentialsMiddleware": 990,
+    }
+)
+BILINGUAL_SEARCH_ENABLED = True
+BILINGUAL_SEARCH_BACKLINKS = None
+"""Adapter for backlinks: ``moz``, ``cc_hostgraph`` or ``embedded``. None: ``moz`` when Moz keys
+are set or the sandbox is configured, else ``embedded`` (the crawl's own link graph)."""
+BILINGUAL_SEARCH_WEB = "google_cse"
+"""Adapter for ``site:``/``inurl:``/``filetype:`` searches."""
+BILINGUAL_SEARCH_URL_INDEX = "cc_index"
+"""Adapter for URL-index lookups."""
+BILINGUAL_SEARCH_RATES: dict[str, float] = {}
+"""Requests a second per adapter (``{"moz": 1}``; 0: no limit). Unset: the real service's limit
+(moz 0.1, google_cse 1, cc_index 1, cc_hostgraph 1); the sandbox's fakes: no limit."""
+BILINGUAL_SEARCH_MAX_IN_FLIGHT = 2
+"""Calls of one adapter out at once (the others wait in the service, not in the downloader)."""
+BILINGUAL_SEARCH_MAX_PAGES = 3
+"""Answer pages asked per query (Moz: 50 links a page, Google: 10, CDX: one index page)."""
+BILINGUAL_SEARCH_PRIORITY = 1000
+"""Priority of search requests (below the detector's probes, above pages)."""
+BILINGUAL_SEARCH_CACHE_SIZE = 20_000
+"""Answer pages kept in memory; the same query is never asked twice while cached."""
+BILINGUAL_SEARCH_RETRY_TIMES = 3
+"""Calls sent again after a 429, 5xx or network error, each after the server's Retry-After
+(else BILINGUAL_SEARCH_BACKOFF seconds, doubling, at most BILINGUAL_SEARCH_MAX_BACKOFF)."""
+BILINGUAL_SEARCH_BACKOFF = 2.0
+BILINGUAL_SEARCH_MAX_BACKOFF = 600.0
+BILINGUAL_SEARCH_LATER_DELAY = 300.0
+"""A query whose call still failed is asked again this many seconds later (doubling)..."""
+BILINGUAL_SEARCH_LATER_ROUNDS = 2
+"""... this many times; then its callback gets a page with ``error`` set (stats ``gave_up``)."""
+BILINGUAL_SEARCH_CACHE_DIR = os.environ.get("BILINGUAL_SEARCH_CACHE_DIR") or None
+"""Where downloaded host graphs are indexed (default ``~/.cache/bilingual_spider/search``)."""
+BILINGUAL_MOZ_URL = None
+"""Moz Links API v2 ``links`` endpoint (default https://lsapi.seomoz.com/v2/links)."""
+BILINGUAL_MOZ_TOKEN = None
+"""Moz API token (``x-moz-token``), or BILINGUAL_MOZ_ACCESS_ID + BILINGUAL_MOZ_SECRET_KEY."""
+BILINGUAL_MOZ_ACCESS_ID = None
+BILINGUAL_MOZ_SECRET_KEY = None
+BILINGUAL_GOOGLE_CSE_URL = None
+"""Custom Search JSON API (default https://www.googleapis.com/customsearch/v1)."""
+BILINGUAL_GOOGLE_CSE_KEY = None
+BILINGUAL_GOOGLE_CSE_CX = None
+BILINGUAL_CC_INDEX_URL = None
+"""Common Crawl's index server (default https://index.commoncrawl.org)."""
+BILINGUAL_CC_INDEX_COLLECTION = None
+"""``CC-MAIN-YYYY-WW``; None: the newest one in ``collinfo.json``."""
+BILINGUAL_HOSTGRAPH_URL = None
+"""Common Crawl's host graphs (default https://data.commoncrawl.org/projects/hyperlinkgraph)."""
+BILINGUAL_HOSTGRAPH_NAME = "cc-main-2024-aug-sep-oct"
+"""The host graph release the ``cc_hostgraph`` adapter downloads (once) and indexes."""
+BILINGUAL_HOSTGRAPH_PAGES = None
+"""How a referring host becomes pages: ``index`` (its shallowest pages in the Common Crawl
+index; the default for ``cc_hostgraph``) or ``home`` (its home page; the default of
+``embedded``)."""
+BILINGUAL_HOSTGRAPH_PAGES_PER_HOST = 5
+BILINGUAL_HOSTGRAPH_DIR = None
+"""A host graph on disk for the embedded backlinks: an index directory, or one holding a
+release's ``vertices.txt.gz`` and ``edges.txt.gz`` (indexed there on first use)."""
+BILINGUAL_CRAWL_GRAPH_MAX_HOSTS = 200_000
+"""The crawl's link graph remembers links into at most this many hosts ..."""
+BILINGUAL_CRAWL_GRAPH_MAX_SOURCES = 50
+"""... and at most this many linking pages per host."""

@@ -1,0 +1,124 @@
+"""Rate limits, Retry-After and back-off arithmetic, the answer cache, secret redaction in logs,
+and how settings choose the adapters (all without a crawl)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bilingual_spider.search.answer_cache import AnswerCache
+from bilingual_spider.search.configuration import build_setup
+from bilingual_spider.search.credentials import REDACTED, SecretRedaction, redact
+from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
+from bilingual_spider.search.values import SearchPage, SearchQuery
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_rate_limiter_spaces_calls_and_pauses() -> None:
+    clock = Clock()
+    limiter = RateLimiter(2.0, clock)  # a call every 0.5 s
+    assert [limiter.reserve() for _ in range(3)] == [0.0, 0.5, 1.0]
+    assert limiter.delay() == pytest.approx(1.5)
+    clock.now += 2.0
+    assert limiter.delay() == 0.0 and limiter.reserve() == 0.0
+    limiter.pause(10.0)
+    limiter.pause(3.0)  # a shorter pause never shortens the one set
+    assert limiter.delay() == pytest.approx(10.0)
+    assert limiter.reserve() == pytest.approx(10.0)
+    unlimited = RateLimiter(None, clock)
+    assert [unlimited.reserve() for _ in range(5)] == [0.0] * 5
+    with pytest.raises(ValueError):
+        RateLimiter(-1.0)
+
+
+@given(st.floats(0.01, 100.0), st.lists(st.floats(0.0, 5.0), min_size=1, max_size=30))
+def test_reserved_calls_are_never_closer_than_the_interval(rate: float, gaps: list[float]) -> None:
+    clock = Clock()
+    limiter = RateLimiter(rate, clock)
+    starts = []
+    for gap in gaps:
+        clock.now += gap
+        starts.append(clock.now + limiter.reserve())
+    assert all(b - a >= 1.0 / rate - 1e-9 for a, b in zip(starts, starts[1:], strict=False))
+
+
+def test_retry_after_and_backoff() -> None:
+    assert parse_retry_after("7") == 7.0
+    assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412470.0) == 10.0
+    assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now=1445412490.0) == 0.0
+    assert parse_retry_after(None) is None and parse_retry_after("") is None
+    assert [backoff_delay(n, None, 1.0, 5.0) for n in (1, 2, 3, 4)] == [1.0, 2.0, 4.0, 5.0]
+    assert backoff_delay(5, 3.0, 1.0, 5.0) == 3.0  # the server's word wins
+
+
+def test_answer_cache_is_bounded_and_never_keeps_failures() -> None:
+    cache = AnswerCache(2)
+    pages = [SearchPage(SearchQuery.search(f"q{i}"), "google_cse") for i in range(3)]
+    keys = [("google_cse", p.query, None) for p in pages]
+    cache.put(keys[0], pages[0])
+    cache.put(keys[1], pages[1])
+    assert cache.get(keys[0]) == pages[0]  # now the most recently used
+    cache.put(keys[2], pages[2])
+    assert keys[1] not in cache and keys[0] in cache and len(cache) == 2
+    failed = SearchPage(SearchQuery.search("x"), "google_cse", error="HTTP 500")
+    cache.put(("google_cse", failed.query, None), failed)
+    assert ("google_cse", failed.query, None) not in cache
+
+
+def test_secrets_are_redacted_from_messages_arguments_and_tracebacks(caplog) -> None:
+    secret = "AIza-very-secret"
+    redaction = SecretRedaction([secret, ""])
+    log = logging.getLogger("tests.search.redaction")
+    redaction.install()
+    try:
+        with caplog.at_level(logging.DEBUG):
+            log.info("Crawled (200) <GET %s>", f"http://api/?q=x&key={secret}")
+            try:
+                raise TimeoutError(f"Getting http://api/?key={secret} took longer than 1 s")
+            except TimeoutError:
+                log.exception("download failed")
+            log.warning("nothing secret here: %d", 3)
+    finally:
+        redaction.uninstall()
+    text = caplog.text
+    assert secret not in text and text.count(REDACTED) == 2
+    assert "nothing secret here: 3" in text
+    assert logging.getLogRecordFactory() is logging.LogRecord  # uninstalled
+    assert redact("a-b-ab", ["ab", "a-b"]) == f"{REDACTED}-{REDACTED}"
+
+
+def test_settings_choose_adapters_urls_and_rates() -> None:
+    sandbox = build_setup({"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:1"}, environ={})
+    assert sandbox.defaults == {
+        "backlinks": "moz",
+        "search": "google_cse",
+        "url_index": "cc_index",
+    }
+    assert sandbox.remote["moz"].base_url == "http://api.sandbox.internal/moz/v2/links"
+    assert set(sandbox.rates.values()) == {None}  # the fakes limit themselves
+    real = build_setup({}, environ={"GOOGLE_CSE_KEY": "k", "GOOGLE_CSE_CX": "c"})
+    assert real.defaults["backlinks"] == "embedded"  # no Moz keys: the crawl's own graph
+    assert real.remote["moz"].base_url == "https://lsapi.seomoz.com/v2/links"
+    assert real.rates["moz"] == 0.1 and real.rates["google_cse"] == 1.0
+    assert real.remote["google_cse"].secrets() == ("k",)  # from the environment
+    assert real.rates["embedded"] is None
+    assert real.hostgraph_pages == {"cc_hostgraph": "index", "embedded": "home"}
+    moz = build_setup({"BILINGUAL_SEARCH_RATES": '{"moz": 5}'}, environ={"MOZ_TOKEN": "t"})
+    assert moz.defaults["backlinks"] == "moz" and moz.rates["moz"] == 5.0
+    for bad in (
+        {"BILINGUAL_SEARCH_BACKLINKS": "google_cse"},
+        {"BILINGUAL_SEARCH_RATES": {"altavista": 1}},
+        {"BILINGUAL_HOSTGRAPH_PAGES": "all"},
+    ):
+        with pytest.raises(ValueError):
+            build_setup(bad, environ={})
