@@ -1,0 +1,199 @@
+"""Link contexts from tricky HTML: flags, nested images, relative URLs, <base>, alternates,
+skipped schemes, charsets, and pages no parser should choke on."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bilingual_spider.links.contexts import LinkContext, absolute_url, extract_link_contexts
+
+PAGE = "http://www.example.com/en/about/team.html"
+
+
+def links(html: str | bytes, page_url: str = PAGE, around_words: int = 10) -> list[LinkContext]:
+    return extract_link_contexts(html, page_url, around_words)
+
+
+def test_flag_only_link_has_no_anchor_but_its_image_alt_and_absolute_src():
+    (link,) = links('<a href="/es/"><img src="../img/flags/es.png" alt="Español"></a>')
+    assert link.url == "http://www.example.com/es/"
+    assert link.anchor == ""
+    assert link.img_alt == "Español"
+    assert link.img_src == "http://www.example.com/en/img/flags/es.png"
+
+
+def test_nested_images_are_all_collected_and_text_between_them_is_the_anchor():
+    (link,) = links(
+        '<a href="x.html"><span><img alt="flag" src="a.gif"></span> Deutsch '
+        '<b><img src="b.gif" alt=" de "></b></a>'
+    )
+    assert link.anchor == "Deutsch"
+    assert link.img_alt == "flag de"
+    assert link.img_src.split() == [
+        "http://www.example.com/en/about/a.gif",
+        "http://www.example.com/en/about/b.gif",
+    ]
+
+
+def test_relative_and_protocol_relative_urls_are_resolved_without_fragment():
+    found = links(
+        '<a href="../../fr/team.html#top">fr</a> <a href="//es.example.com/x?a=1">es</a>'
+        '<a href=" \n/de/\tteam.html ">de</a>',
+        page_url="https://www.example.com/en/about/team.html",
+    )
+    assert [c.url for c in found] == [
+        "https://www.example.com/fr/team.html",
+        "https://es.example.com/x?a=1",
+        "https://www.example.com/de/team.html",
+    ]
+
+
+def test_base_href_is_the_base_of_every_link_and_image():
+    found = links(
+        '<html><head><base href="/site/v2/"></head><body>'
+        '<a href="es/index.html"><img src="flags/es.png"></a></body></html>'
+    )
+    assert found[0].url == "http://www.example.com/site/v2/es/index.html"
+    assert found[0].img_src == "http://www.example.com/site/v2/flags/es.png"
+
+
+def test_hreflang_alternates_in_head_are_links_without_anchor():
+    found = links(
+        '<html lang="en"><head><link rel="stylesheet" href="a.css">'
+        '<link rel="alternate" type="application/rss+xml" href="/feed">'
+        '<link rel="alternate" hreflang="zh-TW" href="/zh-tw/about/team.html">'
+        '<link rel="Alternate" hreflang="x-default" href="/"></head>'
+        "<body><p>Words here</p></body></html>"
+    )
+    assert [(c.url, c.hreflang, c.anchor, c.around) for c in found] == [
+        ("http://www.example.com/zh-tw/about/team.html", "zh-Hant", "", ""),
+        ("http://www.example.com/", "", "", ""),
+    ]
+    assert found[0].page_lang == "en"
+
+
+def test_links_that_lead_to_no_page_are_skipped():
+    found = links(
+        '<a href="javascript:void(0)">js</a> <a href="JavaScript:go()">js</a>'
+        '<a href="mailto:a@example.com">mail</a> <a href="tel:+100">tel</a>'
+        '<a href="#top">top</a> <a href="">empty</a> <a>no href</a> <a href="http://">bad</a>'
+        '<a href="ftp://example.com/f">ftp</a> <a href="http://[::1">broken</a>'
+        '<a href="/ok.html">ok</a>'
+    )
+    assert [c.anchor for c in found] == ["ok"]
+
+
+def test_around_has_n_words_each_side_without_the_anchor_and_without_scripts():
+    html = (
+        "<p>one two three four <a href=x>the link</a> five six "
+        "<script>var hidden = 1;</script>seven eight</p>"
+    )
+    (link,) = links(html, around_words=3)
+    assert link.anchor == "the link"
+    assert link.around == "two three four five six seven"
+
+
+def test_around_counts_chinese_by_characters():
+    (link,) = links("<p>这是一个很长的中文句子<a href=x>链接</a>后面还有文字</p>", around_words=4)
+    assert link.around == "中文句子 后面还有"
+
+
+def test_block_text_is_the_enclosing_block_and_page_lang_is_normalised():
+    (link,) = links(
+        '<html lang="pt-br"><body><ul><li>Read <a href="/x" title=" The  title ">this</a> '
+        "now</li><li>other</li></ul></body></html>"
+    )
+    assert link.block_text == "Read this now"
+    assert link.page_lang == "pt-BR"
+    assert link.title == "The title"
+
+
+def test_hreflang_attribute_of_a_link_and_area_alt():
+    found = links(
+        '<a href="/ja/" hreflang="ja-JP">日本語</a><map><area href="/ko/" alt="한국어"></map>'
+    )
+    assert (found[0].hreflang, found[0].anchor) == ("ja", "日本語")
+    assert (found[1].url, found[1].img_alt, found[1].anchor) == (
+        "http://www.example.com/ko/",
+        "한국어",
+        "",
+    )
+
+
+def test_shift_jis_and_euc_kr_bytes_are_decoded_from_their_meta_charset():
+    japanese = (
+        '<html><head><meta charset="shift_jis"></head><body>'
+        '<a href="/ja/">日本語</a> ようこそ</body></html>'
+    ).encode("shift_jis")
+    korean = (
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=euc-kr">'
+        '</head><body><a href="/ko/">한국어</a> 환영합니다</body></html>'
+    ).encode("euc-kr")
+    assert [(c.anchor, c.around) for c in links(japanese)] == [("日本語", "ようこそ")]
+    assert [(c.anchor, c.around) for c in links(korean)] == [("한국어", "환영합니다")]
+
+
+def test_malformed_html_is_read_as_browsers_do():
+    found = links(
+        "<html><body><p>start <a href=one.html>one <a href=two.html>two</b></p>"
+        "<div><a href='three.html'>th<i>ree</div><!-- <a href=hidden.html>x</a> -->tail"
+    )
+    assert [(c.url.rsplit("/", 1)[1], c.anchor) for c in found] == [
+        ("one.html", "one"),
+        ("two.html", "two"),
+        ("three.html", "th ree"),
+    ]
+
+
+def test_xml_declaration_non_ascii_urls_and_empty_pages():
+    declaration = '<?xml version="1.0" encoding="utf-8"?>'
+    found = links(declaration + '<html><a href="/中文/页.html">x</a></html>')
+    assert found[0].url == "http://www.example.com/%E4%B8%AD%E6%96%87/%E9%A1%B5.html"
+    assert links("") == [] and links(b"") == [] and links("   ") == []
+
+
+def test_absolute_url_keeps_http_and_https_only():
+    assert absolute_url("http://a.example/x/", "y") == "http://a.example/x/y"
+    assert absolute_url("http://a.example/x/", "data:text/html,hi") is None
+    assert absolute_url("http://a.example/x/", "HTTPS://B.example/") == "HTTPS://B.example/"
+
+
+_TAGS = st.sampled_from(
+    ["a", "img", "p", "div", "base", "link", "script", "li", "td", "area", "html", "head", "b"]
+)
+_ATTRS = st.sampled_from(["href", "src", "alt", "hreflang", "rel", "lang", "title"])
+_VALUES = st.one_of(
+    st.sampled_from(
+        ["//x.example/", "javascript:x", "#", "", "../..", "http://[", "alternate", "zh_TW",
+         "http://a.example/é", "mailto:x", "\x00", "\ud800", "es", " \n "]
+    ),
+    st.text(max_size=20),
+)  # fmt: skip
+_ELEMENT = st.builds(
+    lambda tag, attrs, text, close: (
+        f"<{tag} "
+        + " ".join(f'{name}="{value}"' for name, value in attrs)
+        + f">{text}"
+        + (f"</{tag}>" if close else "")
+    ),
+    _TAGS,
+    st.lists(st.tuples(_ATTRS, _VALUES), max_size=3),
+    st.text(max_size=15),
+    st.booleans(),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(_ELEMENT, st.text(max_size=20)), max_size=12))
+def test_odd_html_never_raises_and_gives_absolute_http_urls(parts: list[str]):
+    for context in links("".join(parts)):
+        assert context.url.lower().startswith(("http://", "https://"))
+        assert "#" not in context.url
+        assert context.page_url == PAGE
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(max_size=300), st.sampled_from([PAGE, "https://h.example", "not a url"]))
+def test_any_bytes_never_raise(body: bytes, page_url: str):
+    links(body, page_url)
