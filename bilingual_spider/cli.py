@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from bilingual_spider.sandbox.webgraph_params import WorldParams
 
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
@@ -105,6 +108,65 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--pages", type=int, default=400, help="page budget of the crawl")
     demo.add_argument("--out", default="out/demo", help="directory for the crawl's outputs")
     demo.set_defaults(run=run_demo)
+
+    detect = commands.add_parser(
+        "detect",
+        help="judge sites with the bilingual-site detector; one JSON verdict per site",
+        description="Fetch each site's first page, score its links with the Link Predictor, "
+        "probe the best ones and identify languages (Barbosa et al. 2011, sec. 2.1). Goes through "
+        "the sandbox web when $BILINGUAL_SANDBOX_PROXY is set or --real-sites/--sandbox-config "
+        "start one.",
+    )
+    detect.add_argument("urls", nargs="+", metavar="URL", help="a page of each site (its home)")
+    detect.add_argument("--langs", help="languages of interest, e.g. en,es; any: any two (default)")
+    detect.add_argument("--min-likelihood", type=float, help="probe links scoring >= this (0.8)")
+    detect.add_argument(
+        "--max-probes", type=max_probes_value, default=argparse.SUPPRESS,
+        help="probe pages per site at most (default 5; all: no limit)",
+    )  # fmt: skip
+    detect.add_argument("--mode", choices=("detector", "link_predictor"), help="default detector")
+    detect.add_argument(
+        "--site-key", choices=("host", "url"), help="one verdict per host (default) or per URL"
+    )
+    detect.add_argument("--model", help="a saved Link Predictor (.npz) instead of the shipped one")
+    detect.add_argument(
+        "--real-sites",
+        action="store_true",
+        help="start a sandbox web of the real sites for this run",
+    )
+    detect.add_argument(
+        "--sandbox-config", action="append", default=[], metavar="TOML",
+        help="start a sandbox web with this config for this run (repeatable)",
+    )  # fmt: skip
+    detect.add_argument(
+        "-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="any Scrapy or BILINGUAL_* setting (repeatable)",
+    )  # fmt: skip
+    detect.add_argument("--log-level", default="WARNING", help="of the crawl (default WARNING)")
+    detect.set_defaults(run=run_detect)
+
+    train = commands.add_parser("train", help="train a shipped model")
+    train_commands = train.add_subparsers(dest="train_command", required=True)
+    predictor = train_commands.add_parser(
+        "link-predictor",
+        help="train the Link Predictor on generated worlds and the real sites; write its card",
+    )
+    predictor.add_argument(
+        "--seeds", default="101,102,103", help="seeds of the generated worlds (not 0-9)"
+    )
+    predictor.add_argument("--sites", type=int, default=1000, help="sites per world (1000)")
+    predictor.add_argument(
+        "--no-real-sites", action="store_true", help="leave the real sites out of the data"
+    )
+    predictor.add_argument("--cache", help="real-sites cache (default $BILINGUAL_SANDBOX_CACHE)")
+    predictor.add_argument(
+        "--worlds-dir", default="out/train_worlds", help="where the worlds are generated (reused)"
+    )
+    predictor.add_argument("--folds", type=int, default=5, help="grouped CV folds (0: none)")
+    predictor.add_argument(
+        "--out", default="models/link_predictor.npz", help="the model; its card goes beside it"
+    )
+    predictor.set_defaults(run=run_train_link_predictor)
     return parser
 
 
@@ -260,6 +322,193 @@ def run_demo(args: argparse.Namespace) -> int:
     from bilingual_spider.sandbox.demo import run_demo as demo
 
     return demo(pages=args.pages, out_dir=args.out)
+
+
+def max_probes_value(text: str) -> int | None:
+    if text.strip().lower() in ("all", "none"):
+        return None
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be >= 0 (or 'all')")
+    return value
+
+
+def detect_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The crawl settings the ``detect`` options ask for (checked here, so errors are early)."""
+    from bilingual_spider.detection.detector import parse_langs
+
+    settings: dict[str, object] = {"LOG_LEVEL": args.log_level.upper()}
+    if args.langs is not None:
+        parse_langs(args.langs)  # ValueError: a clear message
+        settings["BILINGUAL_DETECTOR_LANGS"] = args.langs
+    if args.min_likelihood is not None:
+        if not 0 <= args.min_likelihood <= 1:
+            raise ValueError("--min-likelihood must be between 0 and 1")
+        settings["BILINGUAL_DETECTOR_MIN_LIKELIHOOD"] = args.min_likelihood
+    if "max_probes" in args:  # given (None: "all")
+        settings["BILINGUAL_DETECTOR_MAX_PROBES"] = args.max_probes
+    for option, name in (
+        ("mode", "BILINGUAL_DETECTOR_MODE"),
+        ("site_key", "BILINGUAL_DETECTOR_SITE_KEY"),
+        ("model", "BILINGUAL_DETECTOR_MODEL"),
+    ):
+        if getattr(args, option) is not None:
+            settings[name] = getattr(args, option)
+    if args.model is not None and not os.path.isfile(args.model):
+        raise FileNotFoundError(f"--model {args.model}: no such file")
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--set {item!r}: expected NAME=VALUE")
+        settings[name.strip()] = value
+    return settings
+
+
+def detect_urls(texts: Sequence[str]) -> list[str]:
+    """The sites' URLs, normalised; every bad one reported at once."""
+    from bilingual_spider.seeds import normalize_seed
+
+    urls, errors = [], []
+    for text in texts:
+        try:
+            url = normalize_seed(text)
+        except ValueError as exc:
+            errors.append(f"{text!r}: {exc}")
+            continue
+        if not url.startswith(("http://", "https://")):
+            errors.append(f"{text!r}: not an http(s) URL")
+        elif url not in urls:
+            urls.append(url)
+    if errors:
+        raise ValueError("bad URL(s):\n  " + "\n  ".join(errors))
+    return urls
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import asdict
+
+    from bilingual_spider.items import SiteVerdictItem
+    from bilingual_spider.spiders.detect import detect_sites
+    from bilingual_spider.spiders.site_detection import site_key_of
+
+    urls = detect_urls(args.urls)
+    settings = detect_settings(args)
+    if (
+        "BILINGUAL_DETECTOR_MODEL" not in settings
+        and "BILINGUAL_DETECTOR_LINK_SCORER" not in settings
+    ):
+        from bilingual_spider.detection.link_predictor import DEFAULT_MODEL_PATH
+
+        if not DEFAULT_MODEL_PATH.is_file():
+            raise FileNotFoundError(
+                f"{DEFAULT_MODEL_PATH} is missing: bilingual-spider train link-predictor"
+            )
+    for handler in list(logging.root.handlers):  # Scrapy installs its own, at --log-level
+        logging.root.removeHandler(handler)
+    seen: set[str] = set()
+
+    def show(item: SiteVerdictItem) -> None:
+        seen.add(item.site)
+        print(json.dumps(asdict(item), ensure_ascii=False), flush=True)
+
+    with contextlib.ExitStack() as stack:
+        if args.real_sites or args.sandbox_config:
+            proxy = stack.enter_context(detect_sandbox(args.real_sites, args.sandbox_config))
+            settings.update({"BILINGUAL_SANDBOX_PROXY": proxy, "DOWNLOAD_DELAY": 0})
+        detect_sites(urls, settings, show)
+    key = str(settings.get("BILINGUAL_DETECTOR_SITE_KEY") or "host")
+    missing = sorted({site_key_of(url, key) for url in urls} - seen)
+    if missing:
+        print(f"bilingual-spider: no verdict for {', '.join(missing)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+@contextlib.contextmanager
+def detect_sandbox(real_sites: bool, configs: Sequence[str]) -> Iterator[str]:
+    """A sandbox web for one ``detect`` run: yields its proxy URL."""
+    from bilingual_spider.sandbox.process import SandboxServer
+
+    arguments: list[str] = []
+    if real_sites:
+        from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+
+        try:
+            prepare()
+        except AptUnavailable as exc:
+            raise RuntimeError(f"the real sites cannot be fetched here: {exc}") from None
+        arguments.append("--real-sites")
+    for config in configs:
+        if not os.path.isfile(config):
+            raise FileNotFoundError(f"--sandbox-config {config}: no such file")
+        arguments += ["--config", config]
+    with SandboxServer(arguments) as server:
+        yield server.proxy_url
+
+
+BENCHMARK_SEEDS = range(10)
+"""World seeds of the benchmarks and of the default world: never training data."""
+
+
+def run_train_link_predictor(args: argparse.Namespace) -> int:
+    import json
+    import time
+    from pathlib import Path
+
+    from bilingual_spider.detection.link_predictor import LinkPredictor
+    from bilingual_spider.detection.training import (
+        build_training_set,
+        model_card,
+        train_link_predictor,
+    )
+
+    started = time.monotonic()
+    seeds = [int(seed) for seed in args.seeds.split(",") if seed.strip()]
+    if any(seed in BENCHMARK_SEEDS for seed in seeds):
+        raise ValueError("seeds 0-9 are the benchmarks' worlds: train on others (101,102,103)")
+    worlds = [training_world(seed, args.sites, Path(args.worlds_dir)) for seed in seeds]
+    print("reading and labelling the links ...", flush=True)
+    data = build_training_set(
+        worlds, real_sites=not args.no_real_sites, real_sites_cache=args.cache
+    )
+    print(json.dumps(data.describe()), flush=True)
+    model, training = train_link_predictor(data, folds=args.folds)
+    command = f"bilingual-spider train link-predictor --seeds {','.join(map(str, seeds))} "
+    command += f"--sites {args.sites}{' --no-real-sites' if args.no_real_sites else ''} "
+    training["command"] = command + f"--folds {args.folds} --out {args.out}"
+    training["sources"] = (
+        f"generated worlds of {args.sites} sites, seeds {', '.join(map(str, seeds))}"
+        + ("" if args.no_real_sites else "; the real sites of `bilingual-spider sandbox fetch`")
+    )
+    training["total_seconds"] = round(time.monotonic() - started, 1)
+    out = model.save(args.out, training)
+    training["file_bytes"] = out.stat().st_size
+    model.save(out, training)
+    card = out.with_suffix(".md")
+    card.write_text(model_card(out, LinkPredictor.load(out).meta_), encoding="utf-8")
+    print(json.dumps(training.get("cross_validation", {}).get("scores", {}), indent=1))
+    print(f"wrote {out} and {card} in {training['total_seconds']} s")
+    return 0
+
+
+def training_world(seed: int, sites: int, directory: Path) -> Path:
+    """The generated world of ``seed`` under ``directory``, generated unless already there."""
+    import json
+
+    from bilingual_spider.sandbox.textsource import TextSource
+    from bilingual_spider.sandbox.webgraph_write import WORLD_FILE, generate
+
+    params = world_params(seed, sites, [])
+    out = directory / f"seed-{seed}-sites-{sites}"
+    summary = out / WORLD_FILE
+    wanted = json.loads(json.dumps(params.to_dict()))  # as world.json has it (lists, not tuples)
+    if summary.is_file() and json.loads(summary.read_text())["params"] == wanted:
+        return out
+    print(f"generating world {seed} ({sites} sites) in {out} ...", flush=True)
+    text = TextSource.from_catalogs(["en", *params.language_weights])
+    generate(out, params, text)
+    return out
 
 
 if __name__ == "__main__":

@@ -22,6 +22,36 @@ class BilingualSiteItem:
 
 
 @dataclass
+class SiteVerdictItem:
+    """The bilingual-site detector's verdict on one site, bilingual or not (one per site).
+
+    The fields are those of :class:`bilingual_spider.detection.detector.SiteVerdict`."""
+
+    site: str
+    """The site's key: its host name (or its first URL with ``BILINGUAL_DETECTOR_SITE_KEY=url``)."""
+    url: str
+    """The first page the verdict started from."""
+    bilingual: bool
+    languages: list[str]
+    """Languages found with enough text, in the order the pages showed them."""
+    reason: str
+    pages_downloaded: int
+    """The first page + the probes requested."""
+    best_score: float | None = None
+    """The best Link Predictor score among the first page's links to the same site."""
+    links: int = 0
+    candidates: int = 0
+    """Links at or above the minimum likelihood."""
+    mode: str = "detector"
+    min_likelihood: float = 0.8
+    langs: list[str] = field(default_factory=list)
+    """The languages of interest (empty: any two)."""
+    evidence: list[dict] = field(default_factory=list)
+    """Every page looked at: url, score, ok, reason, final_url, lang, shares, text_chars,
+    counted."""
+
+
+@dataclass
 class UrlPairItem:
     """Two URLs holding the same content in two languages."""
 

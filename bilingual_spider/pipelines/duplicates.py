@@ -1,4 +1,5 @@
-"""Drop items already emitted in this crawl: one per site, per (unordered) URL pair, per URL."""
+"""Drop items already emitted in this crawl: one per site (and one verdict per site), per
+(unordered) URL pair, per URL."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.statscollectors import StatsCollector
 
-from bilingual_spider.items import BilingualSiteItem, FetchedPageItem, UrlPairItem
+from bilingual_spider.items import (
+    BilingualSiteItem,
+    FetchedPageItem,
+    SiteVerdictItem,
+    UrlPairItem,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -17,6 +23,8 @@ def item_key(item: object) -> tuple[str, ...] | None:
     """The identity of an item for de-duplication (None: never a duplicate)."""
     if isinstance(item, BilingualSiteItem):
         return ("site", item.site.lower())
+    if isinstance(item, SiteVerdictItem):
+        return ("verdict", item.site.lower())
     if isinstance(item, UrlPairItem):
         first, second = sorted((item.source_url, item.target_url))
         return ("pair", first, second)

@@ -1,0 +1,426 @@
+"""The bilingual-site detector's decisions (Barbosa et al. 2011, sec. 2.1), without a crawl."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bilingual_spider.detection.detector import (
+    BilingualSiteDetector,
+    DetectorConfig,
+    LinkScore,
+    ProbeResult,
+    SiteVerdict,
+    Step,
+    candidate_links,
+    counted_language,
+    decide,
+    link_language_hint,
+    parse_langs,
+    probe_order,
+    same_site,
+    score_links,
+)
+from bilingual_spider.detection.store import InMemorySiteStore
+
+SITE = "www.example.com"
+HOME = "http://www.example.com/"
+
+
+@dataclass
+class Lang:
+    """What page_language returns, reduced to what the detector reads."""
+
+    lang: str
+    chars: int = 800
+    shares: dict[str, float] = field(default_factory=dict)
+    undetermined: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.shares and self.lang != "und":
+            self.shares = {self.lang: 1.0}
+        self.undetermined = self.lang == "und"
+
+
+def detector(**options: object) -> BilingualSiteDetector:
+    return BilingualSiteDetector(DetectorConfig(**options))  # type: ignore[arg-type]
+
+
+def links(*pairs: tuple[str, float]) -> list[LinkScore]:
+    return [LinkScore(url, score, link_language_hint(url)) for url, score in pairs]
+
+
+def run(
+    bsd: BilingualSiteDetector,
+    start: Lang | None,
+    page_links: list[LinkScore],
+    pages: dict[str, Lang | str],
+) -> tuple[SiteVerdict, list[str]]:
+    """Drive the detector to its verdict; ``pages`` answers each probe with a language or, as a
+    string, a failure reason. Returns the verdict and the probes in the order they were asked."""
+    asked: list[str] = []
+    step = bsd.begin(SITE, bsd.page(HOME, start), page_links)
+    while step.verdict is None:
+        assert step.state is not None
+        assert step.probes or step.state.pending, "a detection waits for nothing"
+        for probe in step.probes:
+            asked.append(probe.url)
+            answer = pages.get(probe.url, "HTTP 404")
+            if isinstance(answer, str):
+                result = bsd.failed(probe.url, answer, probe.score)
+            else:
+                result = bsd.page(probe.url, answer, probe.score)
+            step = bsd.record(step.state, result)
+            if step.verdict is not None:
+                break
+    return step.verdict, asked
+
+
+# --- the decision -------------------------------------------------------------------------
+
+
+def test_both_languages_of_interest_make_a_bilingual_site() -> None:
+    verdict, asked = run(
+        detector(langs=("en", "es")),
+        Lang("en"),
+        links(("http://www.example.com/es/", 0.95), ("http://www.example.com/about.html", 0.1)),
+        {"http://www.example.com/es/": Lang("es")},
+    )
+    assert verdict.bilingual
+    assert verdict.languages == ("en", "es")
+    assert asked == ["http://www.example.com/es/"]
+    assert verdict.pages_downloaded == 2
+    assert [p.url for p in verdict.evidence] == [HOME, "http://www.example.com/es/"]
+    assert verdict.evidence[1].score == 0.95
+    assert "es at http://www.example.com/es/" in verdict.reason
+    json.dumps(verdict.to_dict())  # travels as JSON
+
+
+def test_one_language_only_is_not_bilingual() -> None:
+    verdict, asked = run(
+        detector(langs=("en", "es")),
+        Lang("en"),
+        links(("http://www.example.com/es/", 0.9)),
+        {"http://www.example.com/es/": Lang("en")},  # a switcher to an untranslated page
+    )
+    assert not verdict.bilingual
+    assert verdict.languages == ("en",)
+    assert verdict.pages_downloaded == 2
+    assert verdict.reason.startswith("only en in 2 page(s)")
+
+
+def test_languages_not_of_interest_do_not_count() -> None:
+    pages = {"http://www.example.com/fr/": Lang("fr")}
+    page_links = links(("http://www.example.com/fr/", 0.9))
+    en_es, _ = run(detector(langs=("en", "es")), Lang("en"), page_links, pages)
+    any_two, _ = run(detector(langs=()), Lang("en"), page_links, pages)
+    assert not en_es.bilingual and en_es.languages == ("en", "fr")
+    assert any_two.bilingual and any_two.languages == ("en", "fr")
+
+
+def test_zh_takes_either_chinese_script() -> None:
+    verdict, _ = run(
+        detector(langs=("en", "zh")),
+        Lang("en"),
+        links(("http://www.example.com/zh-tw/", 0.9)),
+        {"http://www.example.com/zh-tw/": Lang("zh-Hant")},
+    )
+    assert verdict.bilingual and verdict.languages == ("en", "zh-Hant")
+
+
+def test_a_language_needs_a_page_of_its_own_with_enough_text() -> None:
+    config = DetectorConfig(min_text_chars=100, min_share=0.6)
+    assert counted_language({"en": 1.0}, 99, config) == ""  # a language index: a few words
+    assert counted_language({"en": 1.0}, 100, config) == "en"
+    assert counted_language({"fr": 0.55, "es": 0.45}, 5000, config) == ""  # a mixed page
+    assert counted_language({"en": 0.85, "es": 0.15}, 5000, config) == "en"  # a stub
+    assert counted_language({"zh-Hans": 1.0}, 45, config) == "zh-Hans"  # Chinese is dense
+    assert counted_language({"ja": 0.45, "en": 0.55}, 3000, config) == "ja"  # code samples
+    # a mixed page is no evidence for either of its languages
+    verdict, _ = run(
+        detector(),
+        Lang("fr", shares={"fr": 0.5, "es": 0.5}),
+        links(("http://www.example.com/guide.html", 0.9)),
+        {"http://www.example.com/guide.html": Lang("es", shares={"es": 0.55, "fr": 0.45})},
+    )
+    assert not verdict.bilingual and verdict.languages == ()
+
+
+def test_a_start_page_without_text_needs_two_probes_at_once() -> None:
+    chooser = links(
+        ("http://www.example.com/en/", 0.97),
+        ("http://www.example.com/es/", 0.96),
+        ("http://www.example.com/fr/", 0.95),
+    )
+    bsd = detector(langs=())
+    step = bsd.begin(SITE, bsd.page(HOME, Lang("und")), chooser)
+    assert [p.url for p in step.probes] == [
+        "http://www.example.com/en/",
+        "http://www.example.com/es/",
+    ]
+    verdict, asked = run(
+        bsd,
+        Lang("en", chars=40),  # "Choose your language": too little text to count
+        chooser,
+        {"http://www.example.com/en/": Lang("en"), "http://www.example.com/es/": Lang("es")},
+    )
+    assert verdict.bilingual and verdict.pages_downloaded == 3
+    assert len(asked) == 2  # the French page was never needed
+
+
+def test_probes_go_best_first_and_stop_at_the_first_bilingual_evidence() -> None:
+    verdict, asked = run(
+        detector(langs=(), max_probes=None),
+        Lang("en"),
+        links(
+            ("http://www.example.com/a.html", 0.81),
+            ("http://www.example.com/b.html", 0.99),
+            ("http://www.example.com/c.html", 0.90),
+        ),
+        {
+            "http://www.example.com/b.html": Lang("en"),
+            "http://www.example.com/c.html": Lang("de"),
+            "http://www.example.com/a.html": Lang("fr"),
+        },
+    )
+    assert asked == ["http://www.example.com/b.html", "http://www.example.com/c.html"]
+    assert verdict.bilingual and verdict.pages_downloaded == 3
+
+
+def test_links_naming_a_missing_language_go_first() -> None:
+    queue = links(
+        ("http://www.example.com/en/", 0.99),
+        ("http://www.example.com/page.html", 0.95),
+        ("http://www.example.com/fr/", 0.93),
+        ("http://www.example.com/es/", 0.90),
+    )
+    order = [link.url.split("/")[3] for link in probe_order(queue, ["en"], ("en", "es"))]
+    assert order == ["es", "page.html", "en", "fr"]
+    order = [link.url.split("/")[3] for link in probe_order(queue, ["en"], ())]
+    assert order == ["fr", "es", "page.html", "en"]
+
+
+def test_failed_probes_still_give_a_verdict_with_the_reason() -> None:
+    verdict, asked = run(
+        detector(langs=("en", "es")),
+        Lang("en"),
+        links(("http://www.example.com/es/", 0.9), ("http://es.example.com/", 0.85)),
+        {"http://es.example.com/": "timeout"},  # the other one: HTTP 404
+    )
+    assert not verdict.bilingual
+    assert len(asked) == 2 and verdict.pages_downloaded == 3
+    assert "2 probe(s) failed (HTTP 404; timeout)" in verdict.reason
+    assert [p.ok for p in verdict.evidence] == [True, False, False]
+    assert verdict.evidence[2].reason == "timeout"
+
+
+def test_a_failed_first_page_gives_a_verdict() -> None:
+    verdict = detector().fail_start(SITE, HOME, "connection failed (ConnectionLost)")
+    assert not verdict.bilingual
+    assert verdict.pages_downloaded == 1
+    assert verdict.reason == "first page failed: connection failed (ConnectionLost)"
+    assert verdict.evidence[0].ok is False
+
+
+def test_cost_is_the_first_page_plus_the_probes_and_is_capped() -> None:
+    many = links(*((f"http://www.example.com/p{i}.html", 0.9) for i in range(10)))
+    verdict, asked = run(detector(max_probes=3), Lang("en"), many, {})
+    assert len(asked) == 3 and verdict.pages_downloaded == 4
+    assert "7 candidate(s) not probed (max_probes 3)" in verdict.reason
+    verdict, asked = run(detector(max_probes=None), Lang("en"), many, {})
+    assert len(asked) == 10 and verdict.pages_downloaded == 11
+    verdict, asked = run(detector(max_probes=0), Lang("en"), many, {})
+    assert asked == [] and verdict.pages_downloaded == 1
+
+
+def test_no_candidate_no_probe() -> None:
+    verdict, asked = run(
+        detector(min_likelihood=0.8),
+        Lang("en"),
+        links(("http://www.example.com/about.html", 0.3)),
+        {},
+    )
+    assert asked == [] and verdict.pages_downloaded == 1 and not verdict.bilingual
+    assert verdict.reason == "no link scored >= 0.8 (best 0.30)"
+    verdict, _ = run(detector(), Lang("en"), [], {})
+    assert verdict.reason == "no link to another page of the site"
+
+
+def test_minimum_likelihood_zero_probes_every_link() -> None:
+    page_links = links(("http://www.example.com/a.html", 0.0), ("http://www.example.com/b", 0.1))
+    verdict, asked = run(detector(min_likelihood=0.0, max_probes=None), Lang("en"), page_links, {})
+    assert len(asked) == 2 and verdict.candidates == 2
+
+
+def test_link_predictor_alone_decides_from_the_scores_with_one_page() -> None:
+    bsd = detector(mode="link_predictor", min_likelihood=0.5)
+    step = bsd.begin(SITE, bsd.page(HOME, None), links(("http://www.example.com/es/", 0.6)))
+    assert step.probes == () and step.verdict is not None
+    assert step.verdict.bilingual and step.verdict.pages_downloaded == 1
+    assert step.verdict.mode == "link_predictor"
+    step = bsd.begin(SITE, bsd.page(HOME, None), links(("http://www.example.com/es/", 0.4)))
+    assert step.verdict is not None and not step.verdict.bilingual
+
+
+# --- which links may be probed --------------------------------------------------------------
+
+
+def test_candidates_are_links_of_the_same_site_best_first() -> None:
+    page_links = [
+        LinkScore("http://www.example.com/es/#top", 0.90),
+        LinkScore("http://www.example.com/es/", 0.95),  # the same page: its best score
+        LinkScore("http://es.example.com/", 0.92),  # same registered domain
+        LinkScore("http://www.example.es/", 0.91),  # same name, another suffix
+        LinkScore("http://www.other.es/", 0.99),  # another site: never
+        LinkScore("http://www.example.com/#main", 0.99),  # the page itself
+        LinkScore("http://www.example.com/flags/es.png", 0.99),  # no page
+        LinkScore("mailto:info@example.com", 0.99),
+        LinkScore("http://www.example.com/about.html", 0.2),
+    ]
+    config = DetectorConfig(min_likelihood=0.8)
+    candidates, count, best = candidate_links(HOME, page_links, config)
+    assert [c.url for c in candidates] == [
+        "http://www.example.com/es/",
+        "http://es.example.com/",
+        "http://www.example.es/",
+    ]
+    assert count == 4 and best == 0.95
+    same_host, _, _ = candidate_links(HOME, page_links, DetectorConfig(hosts="host"))
+    assert [c.url for c in same_host] == ["http://www.example.com/es/"]
+    same_domain, _, _ = candidate_links(HOME, page_links, DetectorConfig(hosts="domain"))
+    assert len(same_domain) == 2
+
+
+def test_same_site() -> None:
+    assert same_site("http://example.co.uk/", "http://www.example.fr/")
+    assert same_site("http://www.example.com/", "https://fr.example.com/x")
+    assert not same_site("http://www.example.com/", "http://www.example2.com/")
+    assert not same_site("http://10.0.0.1/", "http://10.0.0.2/")
+    assert not same_site("http://a.github.io/", "http://b.github.io/", "domain")  # PSL private
+    assert not same_site("http://www.example.com/", "http://es.example.com/", "host")
+
+
+def test_link_language_hints() -> None:
+    assert link_language_hint("http://x.org/a", hreflang="es-MX") == "es"
+    assert link_language_hint("http://x.org/a", anchor="Deutsch") == "de"
+    assert link_language_hint("http://x.org/a", img_alt="Español") == "es"
+    assert link_language_hint("http://fr.x.org/") == "fr"
+    assert link_language_hint("http://x.org/index.html.ja") == "ja"
+    assert link_language_hint("http://x.org/docs/faq.html") == ""
+
+
+def test_score_links_reads_column_one_of_the_predictor() -> None:
+    @dataclass
+    class Context:
+        url: str
+        hreflang: str = ""
+        anchor: str = ""
+        img_alt: str = ""
+
+    class Predictor:
+        def predict_proba(self, contexts: list[Context]) -> list[list[float]]:
+            return [[0.25, 0.75] if "es" in c.url else [0.9, 0.1] for c in contexts]
+
+    scored = score_links([Context("http://x.org/es/"), Context("http://x.org/a")], Predictor())
+    assert scored == [LinkScore("http://x.org/es/", 0.75, "es"), LinkScore("http://x.org/a", 0.1)]
+    assert score_links([], Predictor()) == []
+
+
+def test_parse_langs() -> None:
+    assert parse_langs("en,es") == ("en", "es")
+    assert parse_langs(" any ") == parse_langs("") == parse_langs(None) == ()
+    assert parse_langs("zh-tw,EN,en") == ("zh-Hant", "en")
+    with pytest.raises(ValueError, match="two languages"):
+        parse_langs("en")
+    with pytest.raises(ValueError, match="not a language code"):
+        parse_langs("en,español!")
+
+
+def test_config_is_checked() -> None:
+    with pytest.raises(ValueError):
+        DetectorConfig(min_likelihood=1.5)
+    with pytest.raises(ValueError):
+        DetectorConfig(mode="oracle")
+    with pytest.raises(ValueError):
+        DetectorConfig(hosts="anywhere")
+    with pytest.raises(ValueError):
+        DetectorConfig(langs=("en",))
+
+
+# --- one verdict per site -------------------------------------------------------------------
+
+
+def test_the_store_gives_one_verdict_per_site() -> None:
+    store = InMemorySiteStore()
+    bsd = detector()
+    assert store.claim(SITE)
+    assert not store.claim(SITE)  # under way
+    step = bsd.begin(SITE, bsd.page(HOME, Lang("en")), links(("http://www.example.com/es/", 0.9)))
+    assert step.state is not None
+    store.save(step.state)
+    assert store.load(SITE) == step.state and store.unfinished() == [SITE]
+    verdict = bsd.fail_start(SITE, HOME, "timeout")
+    assert store.finish(verdict)
+    assert not store.finish(verdict)  # a second verdict is refused
+    assert store.verdict(SITE) == verdict and store.load(SITE) is None
+    assert not store.claim(SITE)  # judged
+    assert store.unfinished() == [] and len(store) == 1
+
+
+def test_a_probe_must_be_pending() -> None:
+    bsd = detector()
+    step = bsd.begin(SITE, bsd.page(HOME, Lang("en")), links(("http://www.example.com/es/", 0.9)))
+    assert step.state is not None
+    with pytest.raises(ValueError, match="no pending probe"):
+        bsd.record(step.state, bsd.failed("http://www.example.com/xx/", "HTTP 404"))
+
+
+# --- properties -----------------------------------------------------------------------------
+
+LANGUAGES = st.sampled_from(["en", "es", "fr", "zh-Hans", "und"])
+ANSWERS = st.one_of(
+    st.builds(Lang, LANGUAGES, st.integers(0, 3000)),
+    st.sampled_from(["HTTP 404", "timeout", "redirected off-site to x.org"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    scores=st.lists(st.floats(0, 1), max_size=12),
+    answers=st.lists(ANSWERS, min_size=12, max_size=12),
+    start=st.builds(Lang, LANGUAGES, st.integers(0, 3000)),
+    min_likelihood=st.sampled_from([0.0, 0.2, 0.5, 0.8, 0.9]),
+    max_probes=st.sampled_from([None, 0, 1, 3, 5]),
+    batch=st.integers(1, 3),
+    langs=st.sampled_from([(), ("en", "es"), ("es", "fr", "zh")]),
+)
+def test_every_detection_ends_in_one_consistent_verdict(
+    scores, answers, start, min_likelihood, max_probes, batch, langs
+) -> None:
+    bsd = detector(
+        min_likelihood=min_likelihood, max_probes=max_probes, probe_batch=batch, langs=langs
+    )
+    urls = [f"http://www.example.com/p{i}.html" for i in range(len(scores))]
+    pages = dict(zip(urls, answers, strict=False))
+    page_links = [LinkScore(u, s) for u, s in zip(urls, scores, strict=True)]
+    verdict, asked = run(bsd, start, page_links, pages)
+    candidates = [u for u, s in zip(urls, scores, strict=True) if s >= min_likelihood]
+    assert len(asked) == len(set(asked)) and set(asked) <= set(candidates)
+    assert verdict.pages_downloaded == 1 + len(asked)
+    assert max_probes is None or len(asked) <= max_probes
+    assert verdict.candidates == len(candidates)
+    assert len(verdict.evidence) == 1 + len(asked)
+    bilingual, found = decide(verdict.evidence, langs)
+    assert verdict.bilingual == bilingual and list(verdict.languages) == found
+    if not verdict.bilingual and max_probes is None:
+        assert sorted(asked) == sorted(candidates)  # gave up only when nothing was left
+
+
+def test_step_of_a_verdict_has_no_state() -> None:
+    step = detector().begin(SITE, ProbeResult(HOME, None, False, reason="HTTP 500"), [])
+    assert isinstance(step, Step) and step.state is None and step.verdict is not None
+    assert step.verdict.reason == "first page failed: HTTP 500"

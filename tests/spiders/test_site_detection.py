@@ -1,0 +1,230 @@
+"""The detector's Scrapy adapter, driven by hand-made responses and failures (no network)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+import scrapy
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.settings import Settings
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.error import DNSLookupError, TimeoutError
+from twisted.python.failure import Failure
+
+from bilingual_spider import settings as project_settings
+from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
+from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.language.identification import default_identifier
+from bilingual_spider.spiders.site_detection import (
+    SiteDetection,
+    detector_config,
+    failure_reason,
+)
+from tests.spiders.fake_scorer import FakeLinkScorer
+from tests.spiders.pages import ENGLISH, SPANISH, page
+
+HOME = "http://www.museo.example/"
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.values: Counter[str] = Counter()
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        self.values[key] += count
+
+
+def callback(response: Response) -> None: ...
+
+
+def errback(failure: Failure) -> None: ...
+
+
+def make_detection(**options: Any) -> tuple[SiteDetection, Stats]:
+    stats = Stats()
+    site_key = options.pop("site_key", "host")
+    detection = SiteDetection(
+        BilingualSiteDetector(DetectorConfig(**options)),
+        FakeLinkScorer(),
+        stats=stats,  # type: ignore[arg-type]
+        identifier=default_identifier(),
+        site_key=site_key,
+        probe_callback=callback,
+        probe_errback=errback,
+    )
+    return detection, stats
+
+
+def response(url: str, body: str, request: scrapy.Request | None = None, **meta: Any) -> Response:
+    request = request or scrapy.Request(url, meta=meta)
+    return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=request)
+
+
+def failure(error: Exception, request: scrapy.Request) -> Failure:
+    result = Failure(error)
+    result.request = request  # type: ignore[attr-defined]
+    return result
+
+
+def test_probe_then_verdict() -> None:
+    detection, stats = make_detection(langs=("en", "es"))
+    first = response(HOME, page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About")))
+    [probe] = list(detection.examine(first))
+    assert isinstance(probe, scrapy.Request)
+    assert probe.url == "http://www.museo.example/es/"
+    assert probe.priority == 10_000 and probe.dont_filter
+    assert probe.callback is callback and probe.errback is errback
+    assert probe.meta["role"] == "probe" and probe.meta["detector_site"] == "www.museo.example"
+    [item] = list(detection.probe_answered(response(probe.url, page("es", SPANISH), probe)))
+    assert isinstance(item, SiteVerdictItem)
+    assert item.bilingual and item.languages == ["en", "es"] and item.pages_downloaded == 2
+    assert item.site == "www.museo.example" and item.url == HOME
+    assert [e["counted"] for e in item.evidence] == ["en", "es"]
+    assert stats.values == {
+        "detector/sites": 1,
+        "detector/links_scored": 2,
+        "detector/probes": 1,
+        "detector/pages": 2,
+        "detector/sites_bilingual": 1,
+    }
+
+
+def test_one_verdict_per_site() -> None:
+    detection, stats = make_detection()
+    english = page("en", ENGLISH, ("/about.html", "About"))
+    [item] = list(detection.examine(response(HOME, english)))
+    assert not item.bilingual and item.reason.startswith("no link scored >= 0.8")
+    assert list(detection.examine(response(HOME + "about.html", english))) == []
+    assert stats.values["detector/sites_already_judged"] == 1
+    assert stats.values["detector/sites_monolingual"] == 1
+    assert stats.values["detector/sites_no_candidates"] == 1
+
+
+def test_site_key_url_judges_each_first_url() -> None:
+    detection, _ = make_detection(site_key="url")
+    english = page("en", ENGLISH)
+    [first] = list(detection.examine(response(HOME + "a/#x", english)))
+    [second] = list(detection.examine(response(HOME + "b/", english)))
+    assert (first.site, second.site) == (HOME + "a/", HOME + "b/")
+
+
+@pytest.mark.parametrize(
+    ("error", "reason", "key"),
+    [
+        ("404", "HTTP 404", "http_404"),
+        (TimeoutError(), "timeout", "timeout"),
+        (DNSLookupError(), "DNS lookup failed", "dns"),
+        (IgnoreRequest("Forbidden by robots.txt"), "Forbidden by robots.txt", "robots"),
+    ],
+)
+def test_failed_probes_give_a_verdict_with_the_reason(error: Any, reason: str, key: str) -> None:
+    detection, stats = make_detection()
+    first = response(HOME, page("en", ENGLISH, ("/es/", "Español")))
+    [probe] = list(detection.examine(first))
+    if error == "404":
+        error = HttpError(TextResponse(probe.url, status=404, request=probe), "Ignoring")
+    [item] = list(detection.probe_failed(failure(error, probe)))
+    assert not item.bilingual and item.pages_downloaded == 2
+    assert item.evidence[1]["ok"] is False and item.evidence[1]["reason"] == reason
+    assert f"1 probe(s) failed ({reason})" in item.reason
+    assert stats.values["detector/probes_failed"] == 1
+    assert stats.values[f"detector/probes_failed/{key}"] == 1
+    assert failure_reason(failure(error, probe)) == (reason, key)
+
+
+def test_a_probe_redirected_to_another_site_fails() -> None:
+    detection, stats = make_detection()
+    [probe] = list(detection.examine(response(HOME, page("en", ENGLISH, ("/es/", "Español")))))
+    elsewhere = HtmlResponse(
+        "http://www.other.example/es/", body=page("es", SPANISH).encode(), request=probe
+    )
+    [item] = list(detection.probe_answered(elsewhere))
+    assert not item.bilingual
+    assert item.evidence[1]["reason"] == "redirected off-site to www.other.example"
+    assert stats.values["detector/probes_failed/offsite_redirect"] == 1
+
+
+def test_a_probe_that_is_no_web_page_fails() -> None:
+    detection, _ = make_detection()
+    [probe] = list(detection.examine(response(HOME, page("en", ENGLISH, ("/es/", "Español")))))
+    pdf = Response(probe.url, body=b"%PDF-1.4", request=probe)
+    [item] = list(detection.probe_answered(pdf))
+    assert item.evidence[1]["reason"] == "not a web page"
+
+
+def test_a_failed_first_page_gives_a_verdict() -> None:
+    detection, stats = make_detection()
+    request = scrapy.Request(HOME)
+    [item] = list(detection.first_page_failed(failure(TimeoutError(), request)))
+    assert not item.bilingual and item.reason == "first page failed: timeout"
+    assert item.pages_downloaded == 1 and stats.values["detector/first_page_failed"] == 1
+    assert list(detection.first_page_failed(failure(TimeoutError(), request))) == []
+
+
+def test_a_first_page_redirected_elsewhere_is_no_evidence() -> None:
+    detection, _ = make_detection()
+    request = scrapy.Request(
+        "http://www.elsewhere.example/es/", meta={"redirect_urls": ["http://short.example/x"]}
+    )
+    [item] = list(detection.examine(response(request.url, page("es", SPANISH), request)))
+    assert item.site == "short.example" and item.url == "http://short.example/x"
+    assert item.reason == "first page failed: redirected off-site to www.elsewhere.example"
+
+
+def test_late_probe_answers_are_ignored() -> None:
+    detection, stats = make_detection(probe_batch=2)
+    first = response(HOME, page("und", "", ("/en/", "English"), ("/es/", "Español")))
+    probes = list(detection.examine(first))
+    assert [p.url for p in probes] == [HOME + "en/", HOME + "es/"]
+    english = response(probes[0].url, page("en", ENGLISH), probes[0])
+    assert list(detection.probe_answered(english)) == []  # waits for the Spanish page
+    [item] = list(detection.probe_answered(response(probes[1].url, page("es", SPANISH), probes[1])))
+    assert item.bilingual and item.pages_downloaded == 3
+    assert list(detection.probe_answered(response(probes[1].url, "", probes[1]))) == []
+    assert stats.values["detector/probes_late"] == 1
+
+
+def test_unfinished_sites_are_counted_when_the_crawl_closes() -> None:
+    detection, stats = make_detection()
+    list(detection.examine(response(HOME, page("en", ENGLISH, ("/es/", "Español")))))
+    detection.spider_closed()
+    assert stats.values["detector/sites_unfinished"] == 1
+
+
+def test_settings_make_the_config() -> None:
+    settings = Settings()
+    settings.setmodule(project_settings)
+    assert detector_config(settings) == DetectorConfig()  # documented defaults == the code's
+    settings.setdict(
+        {
+            "BILINGUAL_DETECTOR_LANGS": "en,es",
+            "BILINGUAL_DETECTOR_MIN_LIKELIHOOD": "0.5",
+            "BILINGUAL_DETECTOR_MAX_PROBES": "None",
+            "BILINGUAL_DETECTOR_MODE": "link_predictor",
+        }
+    )
+    config = detector_config(settings)
+    assert config.langs == ("en", "es") and config.min_likelihood == 0.5
+    assert config.max_probes is None and config.mode == "link_predictor"
+    with pytest.raises(ValueError):
+        SiteDetection(BilingualSiteDetector(), FakeLinkScorer(), site_key="domain")
+
+
+def test_a_page_that_cannot_be_read_still_gives_a_verdict() -> None:
+    class BrokenScorer:
+        def score(self, html: str, page_url: str) -> list:
+            raise ValueError("bad markup")
+
+    stats = Stats()
+    detection = SiteDetection(
+        BilingualSiteDetector(),
+        BrokenScorer(),
+        stats=stats,  # type: ignore[arg-type]
+        identifier=default_identifier(),
+    )
+    [item] = list(detection.examine(response(HOME, page("en", ENGLISH))))
+    assert not item.bilingual and item.reason == "first page failed: unreadable page (ValueError)"
+    assert stats.values["detector/pages_unreadable"] == 1
