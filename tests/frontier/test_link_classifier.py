@@ -1,0 +1,55 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bilingual_spider.frontier.link_classifier import (
+    UNTRAINED_SCORE,
+    OnlineLinkClassifier,
+    neighbourhood_tokens,
+)
+from bilingual_spider.links.contexts import extract_link_contexts
+
+
+def test_neighbourhood_is_url_host_anchor_and_around_only():
+    page = (
+        '<html lang="en"><body><p>Cheap rooms near the beach: '
+        '<a href="http://www.hotel-playa.es/links.html" title="Links">'
+        '<img src="/flags/es.png" alt="Spain">hotel links</a> for travellers</p></body></html>'
+    )
+    (context,) = extract_link_contexts(page, "http://directory.example.com/travel/")
+    tokens = neighbourhood_tokens(context)
+    assert {"url:link", "host:hotel-playa", "host:es", "anchor:hotel"} <= set(tokens)
+    assert any(t.startswith("around:") for t in tokens)
+    assert not any(t.startswith(("alt:", "src:", "title:", "site:", "tld:")) for t in tokens)
+
+
+def test_no_prioritisation_before_the_first_learning_iteration():
+    classifier = OnlineLinkClassifier()
+    assert classifier.version == 0
+    assert list(classifier.predict_proba([["url:a"], []])) == [UNTRAINED_SCORE] * 2
+    classifier.add_example(["url:links"], True)
+    assert not classifier.retrain()  # one class only: nothing to learn yet
+    assert classifier.version == 0
+
+
+def test_learning_ranks_links_like_the_relevant_ones_first_and_bumps_the_version():
+    classifier = OnlineLinkClassifier()
+    for i in range(50):
+        classifier.add_example(["url:links", "host:es", f"anchor:hotel{i % 5}"], True)
+        classifier.add_example(["url:news", "host:com", f"anchor:sport{i % 5}"], False)
+    assert classifier.retrain() and classifier.version == 1
+    hub, news = classifier.predict_proba([["url:links", "host:es"], ["url:news", "host:com"]])
+    assert hub > 0.9 > 0.1 > news
+    assert classifier.retrain() and classifier.version == 2
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=400))
+def test_memory_stays_bounded_whatever_the_number_of_examples(labels):
+    classifier = OnlineLinkClassifier(max_examples_per_class=16, random_state=1)
+    for i, relevant in enumerate(labels):
+        classifier.add_example([f"url:w{i}"], relevant)
+    kept = classifier._reservoirs
+    assert len(kept[True]) <= 16 and len(kept[False]) <= 16
+    assert classifier.examples_seen == {
+        "relevant": sum(labels),
+        "non_relevant": len(labels) - sum(labels),
+    }

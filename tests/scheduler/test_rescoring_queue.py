@@ -1,0 +1,67 @@
+from scrapy import Request, Spider
+from scrapy.squeues import FifoMemoryQueue
+from scrapy.utils.test import get_crawler
+
+from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierScorer
+from bilingual_spider.scheduler.rescoring_queue import RescoringPriorityQueue
+
+
+class FakeModel:
+    def __init__(self) -> None:
+        self.version = 0
+        self.scores: dict[str, float] = {}
+
+    def score(self, tokens):
+        return self.scores.get(tokens[0], 0.5)
+
+
+class ScoredSpider(Spider):
+    name = "scored"
+
+
+def make_queue(scorer):
+    crawler = get_crawler(ScoredSpider)
+    crawler.spider = crawler._create_spider()
+    crawler.spider.frontier_scorer = scorer
+    return crawler, RescoringPriorityQueue.from_crawler(crawler, FifoMemoryQueue, "")
+
+
+def scored_request(scorer, name, role="forward"):
+    priority, tag = scorer.tag(role, [name])
+    return Request(
+        f"http://{name}.example/", priority=priority, meta={FRONTIER_META: tag.to_meta()}
+    )
+
+
+def test_requests_scored_by_an_old_model_are_reranked_lazily_at_the_head():
+    model = FakeModel()
+    scorer = FrontierScorer({"forward": model})
+    crawler, queue = make_queue(scorer)
+    for name in ("a", "b", "c"):
+        queue.push(scored_request(scorer, name))  # all 500 under the untrained model
+    model.version, model.scores = 1, {"a": 0.1, "b": 0.2, "c": 0.9}
+    queue.push(scored_request(scorer, "d"))  # scored by the new model: 500
+    popped = [queue.pop() for _ in range(4)]
+    assert [r.url[7] for r in popped] == ["c", "d", "b", "a"]
+    assert popped[0].priority == 900 and popped[0].meta[FRONTIER_META]["version"] == 1
+    assert queue.pop() is None and len(queue) == 0
+    assert crawler.stats.get_value("frontier/rescored") == 3
+    assert crawler.stats.get_value("frontier/requeued") == 2
+
+
+def test_probes_are_never_rescored_and_come_first():
+    model = FakeModel()
+    scorer = FrontierScorer({"forward": model})
+    _, queue = make_queue(scorer)
+    queue.push(scored_request(scorer, "link"))
+    queue.push(scored_request(scorer, "probe", role="probe"))
+    model.version = 5
+    assert queue.pop().url == "http://probe.example/"
+    assert queue.pop().meta[FRONTIER_META]["version"] == 5
+
+
+def test_a_spider_without_a_scorer_gets_a_plain_priority_queue():
+    _, queue = make_queue(None)
+    queue.push(Request("http://low.example/", priority=1))
+    queue.push(Request("http://high.example/", priority=9))
+    assert [queue.pop().url, queue.pop().url] == ["http://high.example/", "http://low.example/"]
