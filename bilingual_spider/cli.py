@@ -105,7 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser(
         "demo", help="start the sandbox web, crawl it, and print what was found"
     )
-    demo.add_argument("--pages", type=int, default=400, help="page budget of the crawl")
+    demo.add_argument("--pages", type=int, default=2000, help="page budget of the crawl (2000)")
+    demo.add_argument(
+        "--strategy", default="cobfc", choices=["fc", "focc", "obfc", "cobfc"], help="(cobfc)"
+    )
     demo.add_argument("--out", default="out/demo", help="directory for the crawl's outputs")
     demo.set_defaults(run=run_demo)
 
@@ -167,6 +170,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default="models/link_predictor.npz", help="the model; its card goes beside it"
     )
     predictor.set_defaults(run=run_train_link_predictor)
+    topic = train_commands.add_parser(
+        "topic-classifier",
+        help="train the focused crawler's page classifier on a generated world's topics",
+    )
+    topic.add_argument("--topic", default="travel", help="the topic (travel)")
+    topic.add_argument("--seed", type=int, default=104, help="seed of the world (not 0-9)")
+    topic.add_argument("--sites", type=int, default=1000, help="sites in the world (1000)")
+    topic.add_argument(
+        "--worlds-dir", default="out/train_worlds", help="where the world is generated (reused)"
+    )
+    topic.add_argument("--out", help="the model (default models/topic_<topic>.npz)")
+    topic.set_defaults(run=run_train_topic_classifier)
     return parser
 
 
@@ -321,7 +336,7 @@ def read_page(source: str) -> bytes:
 def run_demo(args: argparse.Namespace) -> int:
     from bilingual_spider.sandbox.demo import run_demo as demo
 
-    return demo(pages=args.pages, out_dir=args.out)
+    return demo(pages=args.pages, out_dir=args.out, strategy=args.strategy)
 
 
 def max_probes_value(text: str) -> int | None:
@@ -489,6 +504,52 @@ def run_train_link_predictor(args: argparse.Namespace) -> int:
     card.write_text(model_card(out, LinkPredictor.load(out).meta_), encoding="utf-8")
     print(json.dumps(training.get("cross_validation", {}).get("scores", {}), indent=1))
     print(f"wrote {out} and {card} in {training['total_seconds']} s")
+    return 0
+
+
+def run_train_topic_classifier(args: argparse.Namespace) -> int:
+    import json
+    import time
+    from pathlib import Path
+
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import GroupKFold
+
+    from bilingual_spider.frontier.topic import (
+        TopicPageClassifier,
+        topic_model_path,
+        topic_training_set,
+    )
+
+    if args.seed in BENCHMARK_SEEDS:
+        raise ValueError("seeds 0-9 are the benchmarks' worlds: train on another (104)")
+    started = time.monotonic()
+    world = training_world(args.seed, args.sites, Path(args.worlds_dir))
+    documents, labels, groups = topic_training_set(world, args.topic)
+    scores = [0.0] * len(documents)
+    for train, test in GroupKFold(n_splits=5).split(documents, labels, groups):
+        fold = TopicPageClassifier(args.topic).fit(
+            [documents[i] for i in train], [labels[i] for i in train]
+        )
+        for i, p in zip(test, fold.predict_proba([documents[i] for i in test]), strict=True):
+            scores[i] = float(p)
+    right = sum((p >= 0.5) == y for p, y in zip(scores, labels, strict=True)) / len(labels)
+    out = Path(args.out) if args.out else topic_model_path(args.topic)
+    TopicPageClassifier(args.topic).fit(documents, labels).save(out)
+    report = {
+        "topic": args.topic,
+        "world": f"seed {args.seed}, {args.sites} sites",
+        "pages": len(documents),
+        "on_topic_pages": sum(labels),
+        "cv_grouped_by_site": {
+            "roc_auc": round(roc_auc_score(labels, scores), 4),
+            "accuracy_at_0.5": round(right, 4),
+        },
+        "seconds": round(time.monotonic() - started, 1),
+        "file_bytes": out.stat().st_size,
+    }
+    print(json.dumps(report, indent=1))
+    out.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -109,6 +109,24 @@ BILINGUAL_DETECTOR_MODEL = None
 BILINGUAL_DETECTOR_AROUND_WORDS = 10
 """Words each side of a link that make its "around" context."""
 
+# --- the back-and-forth crawl (Barbosa et al. 2011, sec. 2.2-3): spiders/backforth.py over
+# bilingual_spider/frontier/. Spider arguments (-a) override these.
+BILINGUAL_BACKFORTH_BUDGET = None
+"""Pages to download (first pages, probes, backlink and forward pages; API answers do not count)
+before the crawl ends. None: until the frontier is empty."""
+BILINGUAL_BACKFORTH_LEARNING_INTERVAL = 500
+"""COBFC retrains its Backlink and Forward-Link classifiers every this many pages (the paper
+waited 20,000 pages of a 100,000-page crawl; sandbox worlds are smaller)."""
+BILINGUAL_BACKFORTH_MAX_EXAMPLES = 20_000
+"""Training examples kept per classifier and class (uniform reservoir: memory stays flat)."""
+BILINGUAL_BACKFORTH_SEED = 0
+"""Seed of FC's random order and of the reservoirs: a crawl of the sandbox is reproducible."""
+BILINGUAL_FOCC_TOPIC = "travel"
+"""Topic of the focused-crawler baseline FocC (its page classifier: models/topic_<topic>.npz,
+made by ``bilingual-spider train topic-classifier --topic T``)."""
+BILINGUAL_PROGRESS_INTERVAL = 30.0
+"""Seconds between progress lines (pages, bilingual sites, harvest rate); 0: none."""
+
 # --- outputs. JSONL through Scrapy feeds (-O found.jsonl); the TSV is for Bitextor.
 ITEM_PIPELINES = {
     "bilingual_spider.pipelines.duplicates.DuplicatesPipeline": 100,

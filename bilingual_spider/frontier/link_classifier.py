@@ -16,12 +16,17 @@ seen, Vitter's algorithm R), so memory stays flat however long the crawl runs.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
-from sklearn.feature_extraction import FeatureHasher
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
 from sklearn.naive_bayes import MultinomialNB
+from sklearn.utils import murmurhash3_32
 
 from bilingual_spider.links.contexts import LinkContext
 from bilingual_spider.links.features import link_tokens
@@ -30,11 +35,18 @@ NEIGHBOURHOOD_CONTEXTS = ("url:", "host:", "anchor:", "around:")
 """The four contexts of the paper's link neighbourhood (``url:`` holds no host words)."""
 UNTRAINED_SCORE = 0.5
 """Relevance of every link before the first learning iteration: no prioritisation."""
+CALIBRATION_FOLDS = 3
+"""Folds of the sigmoid calibration of the Naive Bayes' probabilities."""
 
 
 def neighbourhood_tokens(context: LinkContext) -> list[str]:
-    """The link-neighbourhood features of a link: ``url:``, ``host:``, ``anchor:``, ``around:``."""
-    return [token for token in link_tokens(context) if token.startswith(NEIGHBOURHOOD_CONTEXTS)]
+    """The link-neighbourhood features of a link: ``url:``, ``host:``, ``anchor:``, ``around:``.
+
+    "Text around the link" is taken within the link's own block element: in a list of links
+    (the hubs these classifiers learn from) a 10-word window would mix every entry with its
+    neighbours'; the Link Predictor keeps the window it was trained with."""
+    own = replace(context, around=context.block_around)
+    return [token for token in link_tokens(own) if token.startswith(NEIGHBOURHOOD_CONTEXTS)]
 
 
 class OnlineLinkClassifier:
@@ -50,11 +62,21 @@ class OnlineLinkClassifier:
         Additive smoothing of the Naive Bayes.
     random_state:
         Seed of the reservoirs (a crawl is reproducible for a seed).
+    calibrated:
+        Calibrate the Naive Bayes' probabilities (Platt scaling of its log-odds, fitted on
+        out-of-fold log-odds): Naive Bayes ranks links well but its probabilities crowd at 0 and
+        1, and the frontier compares them with a harvest rate
+        (:class:`~bilingual_spider.frontier.rescoring.DiscountedBacklinkModel`). The order of the
+        links is the same either way (an increasing sigmoid of the Naive Bayes fitted on all
+        examples).
 
     Attributes
     ----------
     version:
         0 before the first learning iteration, then the number of iterations that trained a model.
+    relevant_share:
+        Share of relevant links among all examples seen, frozen at the last learning iteration
+        (the harvest rate of the links this classifier judges); ``None`` before the first.
     """
 
     def __init__(
@@ -63,18 +85,20 @@ class OnlineLinkClassifier:
         max_examples_per_class: int = 20_000,
         alpha: float = 1.0,
         random_state: int = 0,
+        calibrated: bool = True,
     ) -> None:
         self.n_features = n_features
+        self.calibrated = calibrated
         self.max_examples_per_class = max_examples_per_class
         self.alpha = alpha
         self.version = 0
-        self._hasher = FeatureHasher(
-            n_features=n_features, input_type="string", alternate_sign=False
-        )
+        self.relevant_share: float | None = None
         self._rng = random.Random(random_state)
         self._reservoirs: dict[bool, list[tuple[str, ...]]] = {True: [], False: []}
         self._seen: dict[bool, int] = {True: 0, False: 0}
-        self._model: MultinomialNB | None = None
+        self._weights: np.ndarray | None = None  # log P(w|relevant) - log P(w|other)
+        self._bias = 0.0
+        self._slope, self._intercept = 1.0, 0.0
 
     def add_example(self, tokens: Sequence[str], relevant: bool) -> None:
         """Remember one labelled link (its neighbourhood tokens) for the next iteration."""
@@ -97,20 +121,62 @@ class OnlineLinkClassifier:
         relevant, other = self._reservoirs[True], self._reservoirs[False]
         if not relevant or not other:
             return False
-        features = self._hasher.transform(relevant + other)
+        features = self._features(relevant + other)
         labels = np.array([1] * len(relevant) + [0] * len(other))
-        self._model = MultinomialNB(alpha=self.alpha).fit(features, labels)
+        model = MultinomialNB(alpha=self.alpha).fit(features, labels)
+        log_probs = model.feature_log_prob_
+        self._weights = log_probs[1] - log_probs[0]
+        self._bias = float(model.class_log_prior_[1] - model.class_log_prior_[0])
+        self._slope, self._intercept = 1.0, 0.0
+        folds = min(CALIBRATION_FOLDS, len(relevant), len(other))
+        if self.calibrated and folds >= 2:
+            self._calibrate(features, labels, folds)
+        self.relevant_share = self._seen[True] / (self._seen[True] + self._seen[False])
         self.version += 1
         return True
 
+    def _calibrate(self, features: sparse.csr_matrix, labels: np.ndarray, folds: int) -> None:
+        """Platt scaling of the Naive Bayes' log-odds, fitted on out-of-fold log-odds."""
+        log_odds = np.zeros(len(labels))
+        splits = StratifiedKFold(n_splits=folds, shuffle=True, random_state=0)
+        for train, test in splits.split(np.zeros(len(labels)), labels):
+            fold = MultinomialNB(alpha=self.alpha).fit(features[train], labels[train])
+            fold_log_probs = fold.feature_log_prob_
+            fold_weights = fold_log_probs[1] - fold_log_probs[0]
+            fold_bias = fold.class_log_prior_[1] - fold.class_log_prior_[0]
+            log_odds[test] = features[test] @ fold_weights + fold_bias
+        platt = LogisticRegression(C=1e4).fit(log_odds.reshape(-1, 1), labels)
+        slope = float(platt.coef_[0, 0])
+        if slope > 0:  # a sigmoid that keeps the order of the Naive Bayes
+            self._slope, self._intercept = slope, float(platt.intercept_[0])
+
     def predict_proba(self, token_lists: Sequence[Sequence[str]]) -> np.ndarray:
         """P(relevant) of each link; :data:`UNTRAINED_SCORE` before the first iteration."""
-        if self._model is None:
+        if self._weights is None:
             return np.full(len(token_lists), UNTRAINED_SCORE)
         if not token_lists:
             return np.zeros(0)
-        return self._model.predict_proba(self._hasher.transform(token_lists))[:, 1]
+        log_odds = self._features(token_lists) @ self._weights + self._bias
+        return 1.0 / (1.0 + np.exp(-(self._slope * log_odds + self._intercept)))
 
     def score(self, tokens: Sequence[str]) -> float:
-        """P(relevant) of one link."""
-        return float(self.predict_proba([tokens])[0])
+        """P(relevant) of one link (the frontier's hot path: no matrix is built)."""
+        if self._weights is None:
+            return UNTRAINED_SCORE
+        weights = self._weights
+        log_odds = self._bias + sum(weights[self._index(token)] for token in tokens)
+        return float(1.0 / (1.0 + math.exp(-(self._slope * log_odds + self._intercept))))
+
+    def _index(self, token: str) -> int:
+        return murmurhash3_32(token, positive=True) % self.n_features
+
+    def _features(self, token_lists: Sequence[Sequence[str]]) -> sparse.csr_matrix:
+        """Token counts as a sparse matrix over the hashed feature space."""
+        rows, columns = [], []
+        for row, tokens in enumerate(token_lists):
+            for token in tokens:
+                rows.append(row)
+                columns.append(self._index(token))
+        values = np.ones(len(rows))
+        shape = (len(token_lists), self.n_features)
+        return sparse.csr_matrix((values, (rows, columns)), shape=shape)

@@ -67,6 +67,41 @@ class RelevanceModel(Protocol):
 
 
 @dataclass
+class DiscountedBacklinkModel:
+    """The relevance of a backlink on the same scale as a forward link's.
+
+    The two classifiers answer different questions: the Forward-Link classifier, "does this link
+    lead to a bilingual site?" (an immediate benefit: a site per page); the Backlink classifier,
+    "does this page link to bilingual sites?" (a delayed benefit: the page gives links, not a
+    site). Compared as they are, backlinks win (nearly every backlink page of a bilingual site
+    links to another one) and the crawl fetches hub after hub while their links wait.
+
+    So a backlink's relevance is discounted to the crawl's harvest rate (bilingual sites per
+    page so far): the marginal value theorem of foraging (Charnov 1976) says to leave a patch when
+    what it still yields drops below the average yield of the environment. Forward links whose
+    calibrated probability beats the harvest rate go first; when none is left, the hubs most
+    likely to bring new ones; then the weak forward links. Before the first learning iteration
+    every link is equal (OBFC's order).
+
+    ``harvest_rate`` is set at each learning iteration, when the backlink classifier's version
+    changes too, so a lazily re-scored backlink always sees the rate frozen with its model.
+    """
+
+    backlink: Any
+    harvest_rate: float | None = None
+
+    @property
+    def version(self) -> int:
+        return int(self.backlink.version)
+
+    def score(self, tokens: Sequence[str]) -> float:
+        relevance = float(self.backlink.score(tokens))
+        if self.harvest_rate is None or not self.version:
+            return relevance
+        return relevance * self.harvest_rate
+
+
+@dataclass
 class FrontierScorer:
     """Gives requests their priority: fixed by role, or from the role's link classifier.
 

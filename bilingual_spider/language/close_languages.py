@@ -21,9 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from scipy import sparse
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.naive_bayes import MultinomialNB
+
+from bilingual_spider.naive_bayes_counts import naive_bayes_arrays, naive_bayes_from_arrays
 
 CLOSE_LANGUAGE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("id", "ms"),  # Malayic: Indonesian and Malay
@@ -102,34 +103,18 @@ class CloseLanguageClassifier:
         """Store the n-gram counts per language (sparse), enough to rebuild every model."""
         arrays: dict[str, np.ndarray] = {"alpha": np.array(self.alpha)}
         for index, model in self._models.items():
-            counts = sparse.csr_matrix(model.feature_count_.astype(np.float32))
-            arrays[f"g{index}_classes"] = np.array(model.classes_)
-            arrays[f"g{index}_data"] = counts.data
-            arrays[f"g{index}_indices"] = counts.indices
-            arrays[f"g{index}_indptr"] = counts.indptr
+            arrays.update(naive_bayes_arrays(model, f"g{index}"))
         np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str] = MODEL_PATH) -> CloseLanguageClassifier:
-        """Rebuild the models from stored counts: fitting Naive Bayes on one row of summed
-        counts per language gives back exactly the fitted model."""
+        """Rebuild the models from their stored counts."""
         stored = np.load(path, allow_pickle=False)
         classifier = cls(alpha=float(stored["alpha"]))
         for index in range(len(classifier.groups)):
-            if f"g{index}_classes" not in stored:
-                continue
-            classes = [str(c) for c in stored[f"g{index}_classes"]]
-            counts = sparse.csr_matrix(
-                (
-                    stored[f"g{index}_data"],
-                    stored[f"g{index}_indices"],
-                    stored[f"g{index}_indptr"],
-                ),
-                shape=(len(classes), N_FEATURES),
-            )
-            classifier._models[index] = MultinomialNB(alpha=classifier.alpha, fit_prior=False).fit(
-                counts, classes
-            )
+            model = naive_bayes_from_arrays(stored, f"g{index}", N_FEATURES, classifier.alpha)
+            if model is not None:
+                classifier._models[index] = model
         return classifier
 
 

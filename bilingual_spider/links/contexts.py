@@ -78,6 +78,9 @@ class LinkContext:
     """Text of the enclosing block element (p, li, td, div, nav, ...), for a boilerplate score."""
     page_lang: str
     """Project code of the page's ``<html lang>`` (``""`` if none)."""
+    block_around: str = ""
+    """The words of ``around`` that lie in the link's own block: a list item's own text (a
+    directory entry's description, its languages), not its neighbours'."""
 
 
 @dataclass
@@ -282,8 +285,11 @@ def _context(
     around_words = max(0, around_words) if link.in_text else 0
     before = words[max(0, link.start - around_words) : link.start]
     after = words[link.end : link.end + around_words]
-    block_text = ""
+    block_text = block_around = ""
     if link.block is not None:
+        block_before = words[max(link.block.start, link.start - around_words) : link.start]
+        block_after = words[link.end : min(link.block.end, link.end + around_words)]
+        block_around = " ".join(p for p in (_join(block_before), _join(block_after)) if p)
         start = max(link.block.start, link.start - MAX_BLOCK_WORDS // 2)
         end = min(link.block.end, start + MAX_BLOCK_WORDS)
         block_text = _join(words[start:end])
@@ -298,6 +304,7 @@ def _context(
         hreflang=link.hreflang,
         block_text=block_text,
         page_lang=page_lang,
+        block_around=block_around,
     )
 
 

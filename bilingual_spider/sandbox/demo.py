@@ -1,17 +1,29 @@
-"""``bilingual-spider demo``: fetch the real sites if needed, serve the sandbox web, crawl it, and
-print what the crawl found next to the sandbox's ground truth."""
+"""``bilingual-spider demo``: fetch the real sites if needed, generate the default world, serve
+the sandbox web, crawl it back and forth, and print the bilingual sites found next to the ground
+truth."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
 from pathlib import Path
 
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
-from bilingual_spider.sandbox.realsites import AptUnavailable, gold_pairs_path, prepare
+from bilingual_spider.sandbox.realsites import (
+    AptUnavailable,
+    prepare,
+    sandbox_seed_urls,
+)
+from bilingual_spider.sandbox.textsource import TextSource
+from bilingual_spider.sandbox.webgraph_params import WorldParams
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
+
+DEMO_WORLD_SEED = 0
+DEMO_WORLD_SITES = 1000
 
 
-def run_demo(pages: int = 400, out_dir: str | Path = "out/demo") -> int:
+def run_demo(pages: int = 2000, out_dir: str | Path = "out/demo", strategy: str = "cobfc") -> int:
+    """The main job on the embedded default: a back-and-forth crawl of the sandbox web (the real
+    sites + the default generated world), then what it found next to the ground truth."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     try:
@@ -19,55 +31,78 @@ def run_demo(pages: int = 400, out_dir: str | Path = "out/demo") -> int:
     except AptUnavailable as exc:
         print(f"demo: the real sites cannot be fetched here: {exc}")
         return 3
-    print(f"sandbox web: {len(sites)} real sites; crawling {pages} pages ...", flush=True)
-    pages_file, stats_file = out / "pages.jsonl", out / "stats.json"
-    with SandboxServer(["--real-sites"]) as sandbox:
+    world = demo_world(out / "world")
+    seeds = out / "seeds.txt"
+    seeds.write_text(
+        "\n".join([*sandbox_seed_urls(), *(world / "seed_urls.txt").read_text().split()]) + "\n"
+    )
+    print(
+        f"sandbox web: {len(sites)} real sites + a generated world of {DEMO_WORLD_SITES} sites; "
+        f"back-and-forth crawl ({strategy}) of {pages} pages ...",
+        flush=True,
+    )
+    items_file, stats_file = out / "sites.jsonl", out / "stats.json"
+    with SandboxServer(["--real-sites", "--config", str(world / CONFIG_FILE)]) as sandbox:
         crawl = run_spider(
-            "forward",
+            "backforth",
             settings={
                 "BILINGUAL_SANDBOX_PROXY": sandbox.proxy_url,
                 "DOWNLOAD_DELAY": 0,
                 "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "CLOSESPIDER_PAGECOUNT": pages,
                 "BILINGUAL_STATS_FILE": stats_file,
                 "LOG_LEVEL": "WARNING",
             },
-            output=pages_file,
+            arguments={"seeds": seeds, "langs": "any", "strategy": strategy, "budget": pages},
+            output=items_file,
         )
     if crawl.returncode != 0:
         print(crawl.stderr[-3000:])
         return crawl.returncode
-    records = [json.loads(line) for line in pages_file.read_text().splitlines() if line]
-    print(summary(records, gold_pairs_path()))
+    items = [json.loads(line) for line in items_file.read_text().splitlines() if line]
     stats = json.loads(stats_file.read_text())
-    print(
-        f"\n{stats.get('item_scraped_count', 0)} pages recorded in {pages_file}; "
-        f"finish reason: {stats.get('finish_reason')}; stats in {stats_file}"
-    )
+    print(found_sites_report(items, load_ground_truth(world), stats, sites))
+    print(f"\nitems in {items_file}; stats in {stats_file}")
     return 0
 
 
-def summary(records: list[dict], gold_file: Path) -> str:
-    """A table per host: pages, declared languages, translation links seen, gold pairs covered."""
-    fetched = {r["url"] for r in records if r["status"] == 200}
-    by_host: dict[str, list[dict]] = defaultdict(list)
-    for record in records:
-        by_host[record["host"]].append(record)
-    gold_by_host: Counter[str] = Counter()
-    covered: Counter[str] = Counter()
-    for line in gold_file.read_text().splitlines():
-        source, target = line.split("\t")[:2]
-        host = source.split("/")[2]
-        gold_by_host[host] += 1
-        covered[host] += source in fetched and target in fetched
-    lines = [
-        f"{'host':<22} {'pages':>5}  {'hreflang links':>14}  {'gold pairs fetched':>18}  languages"
-    ]
-    for host in sorted(by_host, key=lambda h: -len(by_host[h])):
-        host_records = by_host[host]
-        langs = Counter(r["declared_lang"] for r in host_records if r["declared_lang"])
-        alternates = sum(len(r["alternates"]) for r in host_records)
-        gold = f"{covered[host]}/{gold_by_host[host]}" if gold_by_host[host] else "-"
-        top = " ".join(f"{lang}:{n}" for lang, n in langs.most_common(6)) or "(none declared)"
-        lines.append(f"{host:<22} {len(host_records):>5}  {alternates:>14}  {gold:>18}  {top}")
+def demo_world(directory: Path) -> Path:
+    """The default generated world (seed 0), generated once and reused."""
+    if not (directory / CONFIG_FILE).is_file():
+        params = WorldParams(seed=DEMO_WORLD_SEED, sites=DEMO_WORLD_SITES)
+        generate(directory, params, TextSource.from_catalogs(["en", *params.language_weights]))
+    return directory
+
+
+def found_sites_report(
+    items: list[dict], truth: dict, stats: dict, real_sites: list[dict] = ()
+) -> str:
+    """The bilingual sites the crawl reported, checked against the ground truth of the world
+    and the kinds of the real sites (``sites.json``: multilingual or monolingual)."""
+    host_site = {host: site for site in truth["sites"] for host in site["hosts"].values()}
+    for real in real_sites:
+        bilingual = real["kind"] != "monolingual"
+        host_site[real["host"]] = {"bilingual": bilingual, "kind": f"real {real['kind']}"}
+    found = [item for item in items if "found_by" in item]
+    lines = [f"{'site':<34} {'languages':<22} {'truth':<14} found by"]
+    right = 0
+    for item in found:
+        site = host_site.get(item["site"])
+        if site is None:
+            verdict = "unknown host"
+        elif site["kind"].startswith("real"):
+            verdict = site["kind"]
+        else:
+            verdict = "bilingual" if site["bilingual"] else site["kind"]
+        right += site is not None and bool(site["bilingual"])
+        languages = " ".join(item["languages"])
+        lines.append(f"{item['site']:<34} {languages:<22} {verdict:<14} {item['found_by'][:60]}")
+    pages = stats.get("backforth/pages", 0)
+    judged = sum(1 for item in items if "found_by" not in item and "bilingual" in item)
+    world_bilingual = sum(1 for site in truth["sites"] if site["bilingual"])
+    lines.append(
+        f"\n{len(found)} bilingual sites reported ({right} right by the ground truth) out of "
+        f"{judged} sites judged, in {pages} pages (harvest rate {len(found) / max(pages, 1):.3f}); "
+        f"the generated world holds {world_bilingual} bilingual sites. "
+        f"Finish reason: {stats.get('finish_reason')}."
+    )
     return "\n".join(lines)

@@ -1,3 +1,7 @@
+import random
+
+import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,9 +26,22 @@ def test_neighbourhood_is_url_host_anchor_and_around_only():
     assert not any(t.startswith(("alt:", "src:", "title:", "site:", "tld:")) for t in tokens)
 
 
+def test_around_is_the_links_own_directory_entry_not_its_neighbours():
+    page = (
+        "<ul><li><a href=http://www.sol.es/>Hotel Sol</a> (English, Español)</li>"
+        "<li><a href=http://www.berg.de/>Pension Berg</a> (Deutsch)</li></ul>"
+    )
+    first, second = extract_link_contexts(page, "http://directory.example.com/travel/")
+    assert "around:deutsch" not in neighbourhood_tokens(first)
+    assert {"around:english", "around:español"} <= set(neighbourhood_tokens(first))
+    assert [t for t in neighbourhood_tokens(second) if t.startswith("around:")] == [
+        "around:deutsch"
+    ]
+
+
 def test_no_prioritisation_before_the_first_learning_iteration():
     classifier = OnlineLinkClassifier()
-    assert classifier.version == 0
+    assert classifier.version == 0 and classifier.relevant_share is None
     assert list(classifier.predict_proba([["url:a"], []])) == [UNTRAINED_SCORE] * 2
     classifier.add_example(["url:links"], True)
     assert not classifier.retrain()  # one class only: nothing to learn yet
@@ -37,6 +54,7 @@ def test_learning_ranks_links_like_the_relevant_ones_first_and_bumps_the_version
         classifier.add_example(["url:links", "host:es", f"anchor:hotel{i % 5}"], True)
         classifier.add_example(["url:news", "host:com", f"anchor:sport{i % 5}"], False)
     assert classifier.retrain() and classifier.version == 1
+    assert classifier.relevant_share == 0.5
     hub, news = classifier.predict_proba([["url:links", "host:es"], ["url:news", "host:com"]])
     assert hub > 0.9 > 0.1 > news
     assert classifier.retrain() and classifier.version == 2
@@ -53,3 +71,34 @@ def test_memory_stays_bounded_whatever_the_number_of_examples(labels):
         "relevant": sum(labels),
         "non_relevant": len(labels) - sum(labels),
     }
+
+
+CONTEXTS = ("url", "host", "anchor", "around")
+
+
+def noisy_examples(classifier: OnlineLinkClassifier, count: int = 400) -> None:
+    """Links whose words say little, several times over (what Naive Bayes counts as independent
+    evidence): 'links' pages lead to bilingual sites 60 % of the time, others 10 %."""
+    rng = random.Random(3)
+    for i in range(count):
+        hub = i % 2 == 0
+        relevant = rng.random() < (0.6 if hub else 0.1)
+        words = [f"{context}:{'links' if hub else 'news'}" for context in CONTEXTS]
+        words.append(f"anchor:w{rng.randrange(50)}")
+        classifier.add_example(words, relevant)
+
+
+def test_calibrated_probabilities_match_the_observed_rates_and_keep_the_order():
+    calibrated, raw = OnlineLinkClassifier(), OnlineLinkClassifier(calibrated=False)
+    for classifier in (calibrated, raw):
+        noisy_examples(classifier)
+        assert classifier.retrain()
+    links = [[f"{c}:links" for c in CONTEXTS] + [f"anchor:w{i}"] for i in range(50)]
+    links += [[f"{c}:news" for c in CONTEXTS] + [f"anchor:w{i}"] for i in range(50)]
+    fair, naive = calibrated.predict_proba(links), raw.predict_proba(links)
+
+    assert naive[50:].mean() < 0.01  # Naive Bayes counts the same evidence four times
+    assert abs(fair[:50].mean() - 0.6) < 0.1 and abs(fair[50:].mean() - 0.1) < 0.07
+    assert list(np.argsort(fair, kind="stable")) == list(np.argsort(naive, kind="stable"))
+    # the one-link path the frontier uses gives the same numbers
+    assert [calibrated.score(tokens) for tokens in links[:5]] == pytest.approx(list(fair[:5]))

@@ -1,5 +1,6 @@
 from bilingual_spider.frontier.rescoring import (
     ROLE_PRIORITY,
+    DiscountedBacklinkModel,
     FrontierScorer,
     FrontierTag,
     keeps_head,
@@ -46,3 +47,17 @@ def test_a_rescored_request_keeps_the_head_unless_the_next_one_beats_it():
     assert keeps_head(700, None) and keeps_head(700, 700) and keeps_head(700, 300)
     assert not keeps_head(200, 300)
     assert link_priority(1.7) == 1000 and link_priority(-1) == 0
+
+
+def test_a_backlink_ranks_at_the_harvest_rate_once_trained():
+    backlink, forward = FakeModel(), FakeModel()
+    discounted = DiscountedBacklinkModel(backlink)
+    scorer = FrontierScorer({"backlink": discounted, "forward": forward})
+    assert scorer.tag("backlink", ["url:links"])[0] == scorer.tag("forward", ["url:x"])[0] == 500
+    backlink.version, backlink.scores = 1, {"url:links": 0.9}
+    forward.version, forward.scores = 1, {"url:hotel": 0.6, "url:news": 0.1}
+    discounted.harvest_rate = 0.2  # one bilingual site every five pages so far
+    hub = scorer.tag("backlink", ["url:links"])
+    assert hub == (180, FrontierTag("backlink", ("url:links",), 1))
+    # the promising forward link goes before the hub, the unpromising one after it
+    assert scorer.tag("forward", ["url:hotel"])[0] > hub[0] > scorer.tag("forward", ["url:news"])[0]

@@ -109,6 +109,15 @@ def test_block_text_is_the_enclosing_block_and_page_lang_is_normalised():
     assert link.title == "The title"
 
 
+def test_block_around_keeps_to_the_links_own_list_item():
+    first, second = links(
+        "<h1>Travel sites</h1><ul><li><a href=http://a.es/>Hotel Sol</a> (English, Español)</li>"
+        "<li><a href=http://b.de/>Pension Berg</a> (Deutsch)</li></ul>"
+    )
+    assert "Deutsch" in first.around and first.block_around == "(English, Español)"
+    assert "Travel" in second.around and second.block_around == "(Deutsch)"
+
+
 def test_hreflang_attribute_of_a_link_and_area_alt():
     found = links(
         '<a href="/ja/" hreflang="ja-JP">日本語</a><map><area href="/ko/" alt="한국어"></map>'

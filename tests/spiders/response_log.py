@@ -1,0 +1,36 @@
+"""A test extension: every response of a crawl, with its role and referer, as JSON lines in
+``RESPONSE_LOG_PATH`` (crawl tests assert on what was fetched, not on log lines)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+
+
+class ResponseLog:
+    def __init__(self, path: str) -> None:
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed at spider_closed
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ResponseLog:
+        log = cls(crawler.settings["RESPONSE_LOG_PATH"])
+        crawler.signals.connect(log.response_received, signal=signals.response_received)
+        crawler.signals.connect(log.spider_closed, signal=signals.spider_closed)
+        return log
+
+    def response_received(self, response: Any, request: Any, **_: Any) -> None:
+        referer = request.headers.get("Referer", b"").decode("latin-1")
+        record = {
+            "url": request.url,
+            "role": request.meta.get("role", ""),
+            "referer": referer,
+            "status": response.status,
+            "redirected_from": request.meta.get("redirect_urls", []),
+        }
+        self.file.write(json.dumps(record) + "\n")
+
+    def spider_closed(self) -> None:
+        self.file.close()
