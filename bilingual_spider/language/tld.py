@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import idna
@@ -34,6 +35,7 @@ _TLD = re.compile(r"[a-z]{2,63}|xn--[a-z0-9-]{1,59}")
 _DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})  # ideographic full stops
 
 
+@lru_cache(maxsize=1 << 16)  # a crawl asks for the same hosts again and again
 def host_of(host_or_url: str) -> str:
     """The host of a URL or host name, lower-case ASCII (IDN as punycode), without port, user
     or trailing dot; an IP address in its canonical form; ``""`` when there is none.

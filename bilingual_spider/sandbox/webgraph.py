@@ -190,7 +190,10 @@ def _draw_kinds(rng: random.Random, params: WorldParams) -> list[str]:
 def _plan_site(
     rng: random.Random, params: WorldParams, pools: _TextPools, site_id: int, kind: str
 ) -> Site:
-    topic = rng.choice(sorted(TOPICS))
+    if kind in TARGET_KINDS and params.target_topic_weights:
+        topic = _pick(rng, {t: params.target_topic_weights.get(t, 0.0) for t in TOPICS})
+    else:
+        topic = rng.choice(sorted(TOPICS))
     words = TOPICS[topic]
     stem = rng.choice(words) + rng.choice(("", "s", "plus", "world", "net", "one", "pro"))
     name = f"{stem}{_base36(site_id)}"

@@ -148,6 +148,14 @@ class WorldParams:
         "share of a hub page's entries that are bilingual sites of its language pair "
         "(co-citation, Barbosa et al. 2011); " + ASSUMPTION,
     )
+    target_topic_weights: dict[str, float] = _p(
+        {},
+        "topics of the bilingual and multilingual sites, relative weights (empty: as every "
+        "other site's, uniform). Barbosa et al. 2011 sec. 3: their crawl 'automatically "
+        "focuses on topics where there is a higher concentration of parallel data, as travel, "
+        "translator sites, etc.', and the Forward-Link classifier's frequent features were "
+        "'hotel', 'air', 'art' and 'language'; the weights themselves are an " + ASSUMPTION,
+    )
     sentences_per_page: tuple[int, int] = _p(
         (4, 14), "enough text for language ID on every page (lid.176 is reliable past ~50 chars)"
     )
@@ -168,6 +176,9 @@ class WorldParams:
             raise ValueError("share_bilingual + share_multilingual + share_hubs + share_decoys > 1")
         if not 1 <= self.pages_min <= self.pages_max:
             raise ValueError("need 1 <= pages_min <= pages_max")
+        if set(self.target_topic_weights) - set(TOPICS):
+            unknown_topics = sorted(set(self.target_topic_weights) - set(TOPICS))
+            raise ValueError(f"target_topic_weights: unknown topics {unknown_topics}")
         unknown = set(self.language_weights) - set(LANGUAGES)
         if unknown:
             raise ValueError(f"language_weights: unknown languages {sorted(unknown)}")

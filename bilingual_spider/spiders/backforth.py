@@ -158,16 +158,18 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def parse(self, response: Response) -> Iterator[Any]:
         role = response.meta.get("role", "forward")
         self._count_page(role)
-        contexts = self._contexts(response)
         on_topic = self._on_topic(response) if self.rules.topic_focus else True
+        contexts = None  # extracted once, for the links followed and the detector alike
         if role == "backlink":
+            contexts = self._contexts(response)
             site = self.detection.site_of(response.url)
             if self.graph.reach(site):  # a backlink page's own site is judged too
                 self._found_by[site] = f"backlink page of {response.meta.get('backlink_of')}"
             yield from self._forward_links(response, contexts)
         elif follows_links_of(role, self.rules, on_topic):
+            contexts = self._contexts(response)
             yield from self._out_links(response, contexts, role)
-        yield from self._judged(self.detection.examine(response))
+        yield from self._judged(self.detection.examine(response, contexts=contexts))
 
     def first_page_failed(self, failure: Failure) -> Iterator[Any]:
         self._count_page(failure.request.meta.get("role", "forward"))  # type: ignore[attr-defined]
@@ -348,7 +350,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def _contexts(self, response: Response) -> list[LinkContext]:
         if not isinstance(response, TextResponse):
             return []
-        return extract_link_contexts(response.text, response.url)
+        around_words = getattr(self.detection.scorer, "around_words", 10)
+        return extract_link_contexts(response.text, response.url, around_words)
 
     def _count_page(self, role: str) -> None:
         self.pages += 1

@@ -21,7 +21,7 @@ failures come back through the spider's ``detector_probe`` / ``detector_probe_fa
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, replace
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -66,6 +66,7 @@ from bilingual_spider.detection.detector import (
 from bilingual_spider.detection.store import InMemorySiteStore, SiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
+from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 
 logger = logging.getLogger(__name__)
 
@@ -104,10 +105,14 @@ class PredictorLinkScorer:
         predictor = LinkPredictor.load(path) if path else default_link_predictor()
         return cls(predictor, settings.getint("BILINGUAL_DETECTOR_AROUND_WORDS", 10))
 
-    def score(self, html: str, page_url: str) -> list[LinkScore]:
-        from bilingual_spider.links.contexts import extract_link_contexts
-
-        return score_links(extract_link_contexts(html, page_url, self.around_words), self.predictor)
+    def score(
+        self, html: str, page_url: str, contexts: Sequence[LinkContext] | None = None
+    ) -> list[LinkScore]:
+        """Scores of the page's links; ``contexts``: the page's link contexts when the caller
+        extracted them already with the same ``around_words``."""
+        if contexts is None:
+            contexts = extract_link_contexts(html, page_url, self.around_words)
+        return score_links(contexts, self.predictor)
 
 
 def site_key_of(url: str, site_key: str = "host") -> str:
@@ -293,9 +298,16 @@ class SiteDetection:
 
     # --- the first page ----------------------------------------------------------------------
 
-    def examine(self, response: Response, site: str | None = None) -> Iterator[Any]:
+    def examine(
+        self,
+        response: Response,
+        site: str | None = None,
+        contexts: Sequence[LinkContext] | None = None,
+    ) -> Iterator[Any]:
         """Start judging the site of ``response`` (a site's first page): yields probe requests,
-        or the verdict at once. Nothing when the site is judged or being judged already."""
+        or the verdict at once. Nothing when the site is judged or being judged already.
+        ``contexts``: the page's link contexts if the spider extracted them already (with the
+        scorer's ``around_words``)."""
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         site = site or self.site_of(first_url)
         if not self.store.claim(site):
@@ -306,7 +318,10 @@ class SiteDetection:
         try:
             start = self._first_page(first_url, response)
             if start.ok and isinstance(response, TextResponse):
-                links = self.scorer.score(response.text, response.url)
+                if contexts is not None and isinstance(self.scorer, PredictorLinkScorer):
+                    links = self.scorer.score(response.text, response.url, contexts)
+                else:
+                    links = self.scorer.score(response.text, response.url)
                 self._inc("detector/links_scored", len(links))
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)

@@ -258,3 +258,14 @@ def test_a_translation_must_be_in_its_script():
     assert is_translation("Open the file", "ファイルを開く", "ja")
     assert not is_translation("Open the file", "Open the file", "fr")
     assert not is_translation("Open the file", "Open file", "ja")
+
+
+def test_target_sites_can_crowd_into_topics_and_the_others_stay_uniform(text_source: TextSource):
+    params = WorldParams(seed=3, sites=300, target_topic_weights={"travel": 1.0})
+    world = plan_world(params, text_source)
+    targets = [s for s in world.sites if s.kind in ("bilingual", "multilingual")]
+    others = Counter(s.topic for s in world.sites if s.kind == "monolingual")
+    assert targets and {s.topic for s in targets} == {"travel"}
+    assert len(others) == 6
+    with pytest.raises(ValueError, match="unknown topics"):
+        WorldParams(target_topic_weights={"sport": 1.0})
