@@ -93,8 +93,12 @@ def run_wrk(address: str, urls: list[str], seconds: int, connections: int) -> di
     return {"pages_per_s": rate, "non_2xx": int(errors.group(1)) if errors else 0}
 
 
-def run_bare(proxy: str, seeds: list[str], pages: int, workdir: Path) -> dict:
+def run_bare(
+    proxy: str, seeds: list[str], pages: int, workdir: Path, settings: dict | None = None
+) -> dict:
+    """The bare spider until ``pages`` responses; ``settings``: extra ``-s`` options."""
     stats_file = workdir / "bare_stats.json"
+    extra = [arg for key, value in (settings or {}).items() for arg in ("-s", f"{key}={value}")]
     env = crawl_env()
     env.pop("SCRAPY_SETTINGS_MODULE", None)
     started = time.monotonic()
@@ -113,6 +117,7 @@ def run_bare(proxy: str, seeds: list[str], pages: int, workdir: Path) -> dict:
             f"BARE_STATS_FILE={stats_file}",
             "-s",
             f"CLOSESPIDER_PAGECOUNT={pages}",
+            *extra,
         ],  # fmt: skip
         cwd=workdir,
         env=env,

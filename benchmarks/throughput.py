@@ -1,0 +1,146 @@
+"""What the back-and-forth machinery costs: pages per second of a COBFC crawl against a bare
+Scrapy spider crawling the same sandbox world, in the same run.
+
+Both crawls go through one sandbox server with the same concurrency (``CONCURRENT_REQUESTS``
+16, 8 per host, no delay, robots.txt off: the bare spider has no robots middleware settings of
+ours). The bare spider (``bare_spider.py``, run outside the project) follows every link and
+does nothing else; ``scrapy crawl backforth -a strategy=cobfc`` runs the detector, language ID,
+link contexts, the two classifiers (retrained every ``budget/5`` pages), the re-ranking queue,
+and the backlink API calls. Rates are responses per second of the crawl's own elapsed time
+(start-up excluded), API answers included for COBFC; the rate of budget pages alone is reported
+too. Crawls alternate (bare, COBFC, bare, COBFC, ...) and the ratio is the median over rounds.
+
+Goal (issue 6): COBFC / bare >= 0.8.
+
+    python benchmarks/throughput.py [--sites 2000] [--pages 4000] [--seeds 300] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sandbox_throughput import rate_from_stats, run_bare
+from strategies import prepare_world, sample_seeds
+
+from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.webgraph_params import WorldParams
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+GOAL = 0.8
+CONCURRENCY = {
+    "CONCURRENT_REQUESTS": 16,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+    "DOWNLOAD_DELAY": 0,
+    "ROBOTSTXT_OBEY": False,
+}
+
+
+def run_cobfc(proxy: str, seeds_file: Path, pages: int, workdir: Path) -> dict[str, Any]:
+    stats_file = workdir / "cobfc_stats.json"
+    started = time.monotonic()
+    result = run_spider(
+        "backforth",
+        settings={
+            **CONCURRENCY,
+            "BILINGUAL_SANDBOX_PROXY": proxy,
+            "BILINGUAL_STATS_FILE": stats_file,
+            "BILINGUAL_PROGRESS_INTERVAL": 0,
+            "LOG_LEVEL": "WARNING",
+        },
+        arguments={
+            "seeds": seeds_file,
+            "langs": "any",
+            "strategy": "cobfc",
+            "budget": pages,
+            "learning_interval": max(1, pages // 5),
+        },
+        output=workdir / "cobfc.jsonl",
+        timeout=1800,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"cobfc crawl failed:\n{result.stderr[-3000:]}")
+    stats = json.loads(stats_file.read_text())
+    rate = rate_from_stats(stats, time.monotonic() - started)
+    rate["budget_pages"] = int(stats.get("backforth/pages", 0))
+    rate["budget_pages_per_s"] = rate["budget_pages"] / rate["elapsed_s"]
+    rate["sites_found"] = int(stats.get("backforth/sites_bilingual", 0))
+    rate["finish_reason"] = stats.get("finish_reason")
+    return rate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sites", type=int, default=2000)
+    parser.add_argument("--pages", type=int, default=4000, help="pages per crawl")
+    parser.add_argument("--seeds", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--world", help="world directory, reused when its parameters match")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    rounds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        world = Path(args.world) if args.world else work / "world"
+        params = WorldParams(seed=0, sites=args.sites)
+        world_info = prepare_world(world, params)
+        seeds = sample_seeds(world, args.seeds, 0)
+        seeds_file = work / "seeds.txt"
+        seeds_file.write_text("".join(url + "\n" for url in seeds))
+        with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
+            for number in range(args.rounds):
+                round_dir = work / f"round{number}"
+                round_dir.mkdir()
+                bare = run_bare(
+                    server.proxy_url, seeds, args.pages, round_dir, settings=CONCURRENCY
+                )
+                cobfc = run_cobfc(server.proxy_url, seeds_file, args.pages, round_dir)
+                ratio = cobfc["pages_per_s"] / bare["pages_per_s"]
+                rounds.append({"bare": bare, "cobfc": cobfc, "ratio": round(ratio, 3)})
+                print(
+                    f"round {number + 1}: bare {bare['pages_per_s']:.0f} pages/s, COBFC "
+                    f"{cobfc['pages_per_s']:.0f} responses/s "
+                    f"({cobfc['budget_pages_per_s']:.0f} budget pages/s): ratio {ratio:.2f}",
+                    flush=True,
+                )
+    ratio = statistics.median(r["ratio"] for r in rounds)
+    budget_ratio = statistics.median(
+        r["cobfc"]["budget_pages_per_s"] / r["bare"]["pages_per_s"] for r in rounds
+    )
+    result = {
+        "benchmark": "throughput",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "how": __doc__.split("\n\n")[1].replace("\n", " "),
+        "world": {k: world_info[k] for k in ("params", "reused") if k in world_info},
+        "seeds": len(seeds),
+        "pages": args.pages,
+        "settings": CONCURRENCY,
+        "rounds": rounds,
+        "cobfc_over_bare": round(ratio, 3),
+        "cobfc_budget_pages_over_bare": round(budget_ratio, 3),
+        "goal": GOAL,
+        "met": ratio >= GOAL,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    print(
+        f"COBFC / bare Scrapy = {ratio:.2f} (median of {len(rounds)} rounds; goal >= {GOAL}: "
+        f"{'met' if result['met'] else 'NOT met'}); budget pages only: {budget_ratio:.2f}"
+    )
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / "throughput.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"results in {path} ({result['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
