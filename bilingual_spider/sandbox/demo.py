@@ -99,10 +99,24 @@ def found_sites_report(
     pages = stats.get("backforth/pages", 0)
     judged = sum(1 for item in items if "found_by" not in item and "bilingual" in item)
     world_bilingual = sum(1 for site in truth["sites"] if site["bilingual"])
+    world_found = {
+        site["name"]
+        for item in found
+        if (site := host_site.get(item["site"])) is not None
+        and site.get("name")
+        and site["bilingual"]
+    }
+    real_found = {
+        item["site"]
+        for item in found
+        if (site := host_site.get(item["site"])) is not None
+        and site["kind"].startswith("real")
+        and site["bilingual"]
+    }
     lines.append(
-        f"\n{len(found)} bilingual sites reported ({right} right by the ground truth) out of "
-        f"{judged} sites judged, in {pages} pages (harvest rate {len(found) / max(pages, 1):.3f}); "
-        f"the generated world holds {world_bilingual} bilingual sites. "
-        f"Finish reason: {stats.get('finish_reason')}."
+        f"\n{len(found)} hosts reported bilingual ({right} right by the ground truth) out of "
+        f"{judged} judged, in {pages} pages: {len(world_found)} of the generated world's "
+        f"{world_bilingual} bilingual sites (a site can have a host per language) and "
+        f"{len(real_found)} multilingual real sites. Finish reason: {stats.get('finish_reason')}."
     )
     return "\n".join(lines)
