@@ -156,9 +156,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown strategies {sorted(unknown)}: choose from {STRATEGIES}")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(args.work or tmp)
+        work = Path(args.work or tmp).resolve()  # crawls run in their own directories
         work.mkdir(parents=True, exist_ok=True)
-        world = Path(args.world) if args.world else work / "world"
+        world = Path(args.world).resolve() if args.world else work / "world"
         params = WorldParams(seed=args.world_seed, sites=args.sites, **WORLD_CHANGES)
         world_info = prepare_world(world, params)
         truth = GroundTruth(load_ground_truth(world))

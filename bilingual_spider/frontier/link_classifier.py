@@ -29,12 +29,14 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils import murmurhash3_32
 
 from bilingual_spider.links.contexts import LinkContext
-from bilingual_spider.links.features import link_tokens
+from bilingual_spider.links.features import link_tokens, named_languages
 
 NEIGHBOURHOOD_CONTEXTS = ("url:", "host:", "anchor:", "around:")
 """The four contexts of the paper's link neighbourhood (``url:`` holds no host words)."""
 UNTRAINED_SCORE = 0.5
 """Relevance of every link before the first learning iteration: no prioritisation."""
+MAX_NAMED_LANGUAGES = 3
+"""``around:~langs=N``: how many languages the link's block names, counted up to this many."""
 CALIBRATION_FOLDS = 3
 """Folds of the sigmoid calibration of the Naive Bayes' probabilities."""
 
@@ -46,7 +48,11 @@ def neighbourhood_tokens(context: LinkContext) -> list[str]:
     (the hubs these classifiers learn from) a 10-word window would mix every entry with its
     neighbours'; the Link Predictor keeps the window it was trained with."""
     own = replace(context, around=context.block_around)
-    return [token for token in link_tokens(own) if token.startswith(NEIGHBOURHOOD_CONTEXTS)]
+    tokens = [token for token in link_tokens(own) if token.startswith(NEIGHBOURHOOD_CONTEXTS)]
+    named = len(named_languages(own.around))
+    if named:
+        tokens.append(f"around:~langs={min(named, MAX_NAMED_LANGUAGES)}")
+    return tokens
 
 
 class OnlineLinkClassifier:

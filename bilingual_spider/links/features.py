@@ -315,6 +315,12 @@ def _text_features(
     return tokens
 
 
+def named_languages(text: str) -> frozenset[str]:
+    """The languages a text names, word by word (``Site (English, Español)``: en, es)."""
+    return frozenset(n for word in text_words(text) if (n := _named_language(word)))
+
+
+@lru_cache(maxsize=65536)
 def _named_language(word: str) -> str | None:
     """The language a word names; in a short run of Chinese/Japanese characters, the language
     any part of it names (``日本語版``: ja)."""

@@ -35,8 +35,50 @@ def test_around_is_the_links_own_directory_entry_not_its_neighbours():
     assert "around:deutsch" not in neighbourhood_tokens(first)
     assert {"around:english", "around:español"} <= set(neighbourhood_tokens(first))
     assert [t for t in neighbourhood_tokens(second) if t.startswith("around:")] == [
-        "around:deutsch"
+        "around:deutsch",
+        "around:~langs=1",
     ]
+
+
+def test_the_block_says_how_many_languages_it_names():
+    page = (
+        "<ul><li><a href=http://a.es/>Sol</a> (English, Español)</li>"
+        "<li><a href=http://b.de/>Berg</a> (Deutsch)</li>"
+        "<li><a href=http://c.com/>Mundo</a> (English, Español, 日本語, Deutsch)</li>"
+        "<li><a href=http://d.com/>Noticias de hoy</a></li></ul>"
+    )
+    markers = [
+        [t for t in neighbourhood_tokens(c) if t.startswith("around:~langs")]
+        for c in extract_link_contexts(page, "http://directory.example.com/")
+    ]
+    assert markers == [["around:~langs=2"], ["around:~langs=1"], ["around:~langs=3"], []]
+
+
+def test_entries_naming_two_languages_outrank_entries_naming_one_whatever_the_languages():
+    """Every language name is as frequent in relevant entries as in the others, so single words
+    cannot tell them apart; the count of languages the entry names can."""
+    names = ["English", "Español", "Français", "Deutsch"]
+    entries = []
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            entries.append((f"({first}, {second})", True))
+        entries.append((f"({first})", False))
+        entries.append((f"({first})", False))
+        entries.append((f"({first})", False))
+    page = "<ul>" + "".join(
+        f"<li><a href=http://site{i}.example/>Site {i}</a> {text}</li>"
+        for i, (text, _) in enumerate(entries * 5)
+    )
+    contexts = extract_link_contexts(page + "</ul>", "http://directory.example.com/")
+    classifier = OnlineLinkClassifier(random_state=0)
+    for context, (_, relevant) in zip(contexts, entries * 5, strict=True):
+        classifier.add_example(neighbourhood_tokens(context), relevant)
+    assert classifier.retrain()
+    new = "<ul><li><a href=http://x.example/>X</a> (Italiano, Português)</li>"
+    new += "<li><a href=http://y.example/>Y</a> (Italiano)</li></ul>"
+    two, one = (neighbourhood_tokens(c) for c in extract_link_contexts(new, "http://d.example/"))
+    two_score, one_score = classifier.predict_proba([two, one])
+    assert two_score > 0.5 > one_score
 
 
 def test_no_prioritisation_before_the_first_learning_iteration():
