@@ -46,6 +46,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
@@ -333,6 +334,7 @@ _EXTRACT = tldextract.TLDExtract(
 )  # the bundled Public Suffix List, never fetched
 
 
+@lru_cache(maxsize=65536)
 def _site_domain(host: str) -> tuple[str, str]:
     """(name, suffix) of a host's registered domain: ``("example", "co.uk")``; ``("", "")`` for
     an IP address or a bare suffix. A TLD the list does not know is a suffix of one label."""
@@ -358,6 +360,11 @@ def probe_able(page_url: str, link_url: str, rule: str = "related") -> bool:
     return same_site(page_url, link_url, rule)
 
 
+def probe_able_from(page_urls: Sequence[str], link_url: str, rule: str = "related") -> bool:
+    """:func:`probe_able` from any of a page's URLs (the one asked for, the one redirected to)."""
+    return any(probe_able(page_url, link_url, rule) for page_url in page_urls)
+
+
 def _without_fragment(url: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
@@ -375,7 +382,7 @@ def candidate_links(
     best: dict[str, LinkScore] = {}
     for link in links:
         url = _without_fragment(link.url)
-        if url in itself or not any(probe_able(p, link.url, config.hosts) for p in page_urls):
+        if url in itself or not probe_able_from(page_urls, link.url, config.hosts):
             continue
         known = best.get(url)
         score = link.score if math.isfinite(link.score) else 0.0

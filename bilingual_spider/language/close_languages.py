@@ -74,6 +74,7 @@ class CloseLanguageClassifier:
         self.alpha = alpha
         self._vectorizer = _vectorizer()
         self._models: dict[int, MultinomialNB] = {}
+        self._weights: dict[int, np.ndarray] = {}
         self._group_of = {lang: i for i, group in enumerate(groups) for lang in group}
 
     def group_of(self, lang: str) -> int | None:
@@ -92,12 +93,19 @@ class CloseLanguageClassifier:
             self._models[index] = MultinomialNB(alpha=self.alpha, fit_prior=False).fit(
                 counts[rows], labels
             )
+        self._weights.clear()
         return self
 
     def predict_proba(self, texts: list[str], group: int) -> tuple[list[str], np.ndarray]:
         """The languages of ``group`` and, for each text, their probabilities."""
         model = self._models[group]
-        return list(model.classes_), model.predict_proba(self._vectorizer.transform(texts))
+        if group not in self._weights:
+            # n-gram x language, contiguous: scikit-learn's predict_proba multiplies by a
+            # transposed view of feature_log_prob_ and copies it (2^18 x languages) on every call
+            self._weights[group] = np.ascontiguousarray(model.feature_log_prob_.T)
+        joint = self._vectorizer.transform(texts) @ self._weights[group] + model.class_log_prior_
+        joint = np.exp(joint - joint.max(axis=1, keepdims=True))
+        return list(model.classes_), joint / joint.sum(axis=1, keepdims=True)
 
     def save(self, path: str | os.PathLike[str] = MODEL_PATH) -> None:
         """Store the n-gram counts per language (sparse), enough to rebuild every model."""

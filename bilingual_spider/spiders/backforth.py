@@ -226,9 +226,10 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     def _forward_request(self, context: LinkContext, found_by: str) -> Iterator[scrapy.Request]:
         site = self.detection.site_of(context.url)
-        tokens = neighbourhood_tokens(context) if self.classifiers else ()
-        if not self.graph.reach(site, tokens):
+        if self.graph.reached(site):  # one request per site: the features of the first link
             return
+        tokens = neighbourhood_tokens(context) if self.classifiers else ()
+        self.graph.reach(site, tokens)
         self._found_by[site] = found_by
         yield self._request(context.url, FORWARD, tokens, errback=self.first_page_failed)
 

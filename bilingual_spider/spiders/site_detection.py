@@ -60,6 +60,7 @@ from bilingual_spider.detection.detector import (
     SiteVerdict,
     Step,
     parse_langs,
+    probe_able_from,
     same_site,
     score_links,
 )
@@ -318,14 +319,27 @@ class SiteDetection:
         try:
             start = self._first_page(first_url, response)
             if start.ok and isinstance(response, TextResponse):
-                if contexts is not None and isinstance(self.scorer, PredictorLinkScorer):
-                    links = self.scorer.score(response.text, response.url, contexts)
-                else:
-                    links = self.scorer.score(response.text, response.url)
+                links = self._scored_links(response, (first_url, response.url), contexts)
                 self._inc("detector/links_scored", len(links))
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)
         yield from self._follow(self.detector.begin(site, start, links))
+
+    def _scored_links(
+        self,
+        response: TextResponse,
+        page_urls: Sequence[str],
+        contexts: Sequence[LinkContext] | None,
+    ) -> list[LinkScore]:
+        """The Link Predictor's scores of the page's probe-able links (the only ones the
+        detector can use: a hub's out-of-site links are never scored)."""
+        if not isinstance(self.scorer, PredictorLinkScorer):
+            return self.scorer.score(response.text, response.url)
+        if contexts is None:
+            contexts = extract_link_contexts(response.text, response.url, self.scorer.around_words)
+        rule = self.config.hosts
+        own = [c for c in contexts if probe_able_from(page_urls, c.url, rule)]
+        return self.scorer.score(response.text, response.url, own)
 
     def _unreadable(self, url: str, response: Response, error: Exception) -> ProbeResult:
         logger.warning("cannot read %s: %r", response.url, error, exc_info=True)

@@ -41,6 +41,24 @@ def test_the_shipped_model_round_trips_through_its_stored_counts(tmp_path):
     assert default_close_language_classifier() is not None  # shipped in models/
 
 
+def test_probabilities_are_scikit_learns_naive_bayes_and_follow_a_refit():
+    texts = ["uma casa muito bonita", "una casa muy bonita", "unha casa moi bonita"] * 3
+    langs = ["pt", "es", "gl"] * 3
+    classifier = CloseLanguageClassifier((("pt", "es", "gl"),)).fit(texts, langs)
+    probe = ["a casa bonita", "la casa bonita", "unha casa"]
+    classes, probabilities = classifier.predict_proba(probe, 0)
+    model = classifier._models[0]
+    assert classes == list(model.classes_)
+    expected = model.predict_proba(classifier._vectorizer.transform(probe))
+    np.testing.assert_allclose(probabilities, expected, rtol=1e-9)
+    classifier.fit(texts[:3] + ["una casa"] * 5, langs[:3] + ["es"] * 5)  # a new model
+    np.testing.assert_allclose(
+        classifier.predict_proba(probe, 0)[1],
+        classifier._models[0].predict_proba(classifier._vectorizer.transform(probe)),
+        rtol=1e-9,
+    )
+
+
 def test_a_group_needs_two_languages():
     with pytest.raises(ValueError, match="two languages"):
         CloseLanguageClassifier((("cs", "sk"),)).fit(["Dobrý den"], ["cs"])

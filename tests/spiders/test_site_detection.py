@@ -19,6 +19,7 @@ from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorC
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.identification import default_identifier
 from bilingual_spider.spiders.site_detection import (
+    PredictorLinkScorer,
     SiteDetection,
     detector_config,
     failure_reason,
@@ -228,3 +229,41 @@ def test_a_page_that_cannot_be_read_still_gives_a_verdict() -> None:
     [item] = list(detection.examine(response(HOME, page("en", ENGLISH))))
     assert not item.bilingual and item.reason == "first page failed: unreadable page (ValueError)"
     assert stats.values["detector/pages_unreadable"] == 1
+
+
+class RecordingPredictor:
+    """The shipped Link Predictor, recording which links it was asked to score."""
+
+    def __init__(self) -> None:
+        from bilingual_spider.detection.link_predictor import default_link_predictor
+
+        self.predictor = default_link_predictor()
+        self.scored: list[str] = []
+
+    def predict_proba(self, contexts: list[Any]) -> Any:
+        self.scored += [context.url for context in contexts]
+        return self.predictor.predict_proba(contexts)
+
+
+def test_only_links_the_detector_could_probe_are_scored() -> None:
+    """A first page's out-of-site links (a hub's entries) can never be probes: not scored."""
+    stats = Stats()
+    recording = RecordingPredictor()
+    detection = SiteDetection(
+        BilingualSiteDetector(DetectorConfig(langs=("en", "es"))),
+        PredictorLinkScorer(recording, around_words=10),
+        stats=stats,  # type: ignore[arg-type]
+        identifier=default_identifier(),
+        probe_callback=callback,
+        probe_errback=errback,
+    )
+    links = (
+        ("/es/", "Español"),
+        ("http://www.museo.es/", "España"),  # the same name under another suffix: related
+        ("http://www.partner.example/es/", "Español"),  # another site
+        ("http://www.hotel.example/", "Hotel"),
+    )
+    [probe] = list(detection.examine(response(HOME, page("en", ENGLISH, *links))))
+    assert probe.url == "http://www.museo.example/es/"
+    assert sorted(recording.scored) == ["http://www.museo.es/", "http://www.museo.example/es/"]
+    assert stats.values["detector/links_scored"] == 2
