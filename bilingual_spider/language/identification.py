@@ -219,7 +219,9 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 @lru_cache(maxsize=1)
 def default_identifier() -> LanguageIdentifier:
-    """One shared identifier per process (the model takes ~0.1 s and 1 MB to load)."""
+    """One shared identifier per process (the model takes ~0.1 s and 1 MB to load), with the
+    close-language model loaded now rather than on the first page in one of its languages."""
+    default_close_language_classifier()
     return LanguageIdentifier()
 
 

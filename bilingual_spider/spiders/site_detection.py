@@ -261,10 +261,17 @@ class SiteDetection:
             if hasattr(scorer_class, "from_settings")
             else scorer_class()
         )
+        config = detector_config(settings)
+        identifier = None
+        if config.mode == "detector":  # models loaded before the crawl, not on its first pages
+            from bilingual_spider.language.identification import default_identifier
+
+            identifier = default_identifier()
         detection = cls(
-            BilingualSiteDetector(detector_config(settings)),
+            BilingualSiteDetector(config),
             scorer,
             store=store,
+            identifier=identifier,
             site_key=settings.get("BILINGUAL_DETECTOR_SITE_KEY", "host"),
             probe_priority=settings.getint("BILINGUAL_DETECTOR_PROBE_PRIORITY", 10_000),
             probe_timeout=settings.getfloat("BILINGUAL_DETECTOR_PROBE_TIMEOUT", 15.0),
