@@ -1,0 +1,207 @@
+"""Candidate pairing patterns, mined in linear time (Zhang et al. 2018, definitions 1 and 2).
+
+Definition 1 (eq. 1): a unit pair k = <t, t'> is a candidate pairing pattern of the URL pair
+<u, u'> when removing t from u and t' from u' leaves the same units (``u - {t} = u' - {t'}``).
+
+Instead of comparing all pairs of URLs, every URL is hashed once per unit with that unit removed
+(and once per place where a unit could be missing: the "nothing" unit ``""``); the slot the unit
+came from is part of the key. URLs that share a key differ in exactly that slot, and their units
+there form the pattern. The cost is one key per unit (plus one per insertion slot) and a bounded
+amount of work per group, see :data:`DEFAULT_MAX_GROUP`.
+
+Keys are Python's 64-bit hashes of tuples, not the tuples, to keep memory linear and small. Two
+different remainders colliding in one site has a probability of about ``keys**2 / 2**64`` (1e-7
+for a million keys); a collision can only add a spurious pair, never lose one.
+
+Patterns are symmetric: <a, b> and <b, a> are one pattern, stored in sorted order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from bilingual_spider.patterns.units import UrlUnits, split_url
+
+DEFAULT_MAX_GROUP = 100
+"""Largest group of URLs sharing a key that is paired up. A slot that takes more than this many
+values on otherwise identical URLs is an identifier (``/news/<id>.html``, ``?page=<n>``), not a
+language: few pages have over a hundred language versions. Pairing inside a group is quadratic
+(10,000 article ids would make 50 million pairs, each with its own useless pattern <123, 456>);
+with the cap, each key costs at most ``DEFAULT_MAX_GROUP`` pair checks and mining stays linear."""
+
+UnitFilter = Callable[[str], bool]
+"""Which unit values may be part of a pattern; others are not even hashed."""
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class PairingPattern:
+    """A pairing pattern k = <t, t'>, its units in sorted order (``""`` is "nothing")."""
+
+    first: str
+    second: str
+
+    @classmethod
+    def of(cls, a: str, b: str) -> PairingPattern:
+        """The pattern of units ``a`` and ``b``, in either order."""
+        return cls(a, b) if a <= b else cls(b, a)
+
+    def __str__(self) -> str:
+        return f"<{self.first},{self.second}>"
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class CandidatePair:
+    """Two URLs of one site that pattern k matches; ``first_url`` carries ``pattern.first``."""
+
+    first_url: str
+    second_url: str
+    pattern: PairingPattern
+
+
+@dataclass(frozen=True, slots=True)
+class SiteMining:
+    """Candidate pairs of one site w, and its size |w| in pages (distinct URLs)."""
+
+    site: str
+    pages: int
+    pairs: tuple[CandidatePair, ...]
+
+    def pattern_counts(self) -> Counter[PairingPattern]:
+        return pair_counts(self.pairs)
+
+
+def pair_counts(pairs: Iterable[CandidatePair]) -> Counter[PairingPattern]:  # eq. 2
+    """p(k, w): how many URL pairs of the site each pattern matches."""
+    return Counter(pair.pattern for pair in pairs)
+
+
+def matched_pages(pair_count: int) -> int:
+    """N(k, w) = 2 p(k, w): pages the pattern matches (definition 3)."""
+    return 2 * pair_count
+
+
+def removal_keys(units: UrlUnits, keep: UnitFilter | None = None) -> list[tuple[int, str]]:
+    """(key, unit) for each unit of the URL: the hash of the URL without that unit, and its slot."""
+    host, dirs, tokens, seps = (
+        (units.host_unit, units.host_rest),
+        units.dirs,
+        units.tokens,
+        units.separators,
+    )
+    query = tuple(sorted(units.query))
+    path = (dirs, tokens, seps)
+    keys = []
+    if keep is None or keep(units.host_unit):
+        keys.append((hash(("h", units.host_rest, path, query)), units.host_unit))
+    file = (tokens, seps)
+    for i, value in enumerate(dirs):
+        if keep is None or keep(value):
+            keys.append((hash(("d", i, host, dirs[:i] + dirs[i + 1 :], file, query)), value))
+    for j, value in enumerate(tokens):
+        if keep is None or keep(value):
+            cut = max(j - 1, 0)
+            rest = (tokens[:j] + tokens[j + 1 :], seps[:cut] + seps[cut + 1 :])
+            keys.append((hash(("f", j, host, dirs, rest, query)), value))
+    for m, value in enumerate(query):
+        if keep is None or keep(value):
+            keys.append((hash(("q", host, path, query[:m] + query[m + 1 :])), value))
+    return keys
+
+
+def insertion_keys(units: UrlUnits) -> list[int]:
+    """The keys of the URL with a "nothing" unit in each slot where another URL may have one
+    more unit: before each directory and after the last, before each file-name token and after
+    the last, and among the query parameters. ``len(dirs) + len(tokens) + 3`` keys."""
+    host, dirs, tokens, seps = (
+        (units.host_unit, units.host_rest),
+        units.dirs,
+        units.tokens,
+        units.separators,
+    )
+    query = tuple(sorted(units.query))
+    file = (tokens, seps)
+    keys = [hash(("d", i, host, dirs, file, query)) for i in range(len(dirs) + 1)]
+    keys += [hash(("f", j, host, dirs, file, query)) for j in range(len(tokens) + 1)]
+    keys.append(hash(("q", host, (dirs, tokens, seps), query)))
+    return keys
+
+
+def mine_site(
+    urls: Iterable[str],
+    languages: Mapping[str, str] | None = None,
+    keep: UnitFilter | None = None,
+    max_group: int = DEFAULT_MAX_GROUP,
+) -> SiteMining:  # eq. 1
+    """Candidate pairs of one site's URLs.
+
+    Parameters
+    ----------
+    urls : the site's URLs; duplicates count once.
+    languages : the language of each URL, when known (page language ID). Then only URLs of two
+        different known languages pair up (the paper's U x U'); without it all URLs are pooled.
+    keep : unit values that may be part of a pattern (see :data:`UnitFilter`); all when None.
+    max_group : see :data:`DEFAULT_MAX_GROUP`.
+    """
+    unique = sorted(set(urls))
+    units = [split_url(u) for u in unique]
+    site = units[0].site if units else ""
+    return _mine(site, unique, units, languages, keep, max_group)
+
+
+def mine_sites(
+    urls: Iterable[str],
+    languages: Mapping[str, str] | None = None,
+    keep: UnitFilter | None = None,
+    max_group: int = DEFAULT_MAX_GROUP,
+) -> dict[str, SiteMining]:
+    """:func:`mine_site` for each site (registered domain) of ``urls``."""
+    by_site: dict[str, list[tuple[str, UrlUnits]]] = defaultdict(list)
+    for url in set(urls):
+        units = split_url(url)
+        by_site[units.site].append((url, units))
+    mined = {}
+    for site, items in sorted(by_site.items()):
+        items.sort()
+        unique = [u for u, _ in items]
+        mined[site] = _mine(site, unique, [x for _, x in items], languages, keep, max_group)
+    return mined
+
+
+def _mine(
+    site: str,
+    urls: list[str],
+    units: list[UrlUnits],
+    languages: Mapping[str, str] | None,
+    keep: UnitFilter | None,
+    max_group: int,
+) -> SiteMining:
+    groups: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for index, url_units in enumerate(units):
+        for key, value in removal_keys(url_units, keep):
+            groups[key].append((index, value))
+        if keep is None or keep(""):
+            for key in insertion_keys(url_units):
+                groups[key].append((index, ""))
+    langs = [languages.get(u) for u in urls] if languages is not None else None
+    found: set[CandidatePair] = set()
+    for members in groups.values():
+        if 1 < len(members) <= max_group:
+            found.update(_pairs_in_group(members, urls, langs))
+    return SiteMining(site, len(urls), tuple(sorted(found)))
+
+
+def _pairs_in_group(
+    members: list[tuple[int, str]], urls: list[str], langs: list[str | None] | None
+) -> Iterable[CandidatePair]:
+    for i, (a, unit_a) in enumerate(members):
+        for b, unit_b in members[i + 1 :]:
+            if unit_a == unit_b or a == b:
+                continue
+            if langs is not None and (not langs[a] or not langs[b] or langs[a] == langs[b]):
+                continue
+            if unit_a < unit_b:
+                yield CandidatePair(urls[a], urls[b], PairingPattern(unit_a, unit_b))
+            else:
+                yield CandidatePair(urls[b], urls[a], PairingPattern(unit_b, unit_a))

@@ -1,0 +1,180 @@
+"""A URL as PupSniffer's units, and whole-unit substitution (Zhang et al. 2018, section 3).
+
+The units of a URL are, in this order:
+
+- ``host``: the leftmost label of the host when the host has a subdomain (``en`` in
+  ``en.example.com``, ``www`` in ``www.example.com``), else the empty unit ``""``;
+- ``dir``: each directory segment of the path, whole (``yr99-00``, ``english``, ``english-news``);
+- ``file``: the tokens of the file name, split on ``_``, ``-`` and ``.`` (``en_rep_thai_04.htm``
+  gives ``en``, ``rep``, ``thai``, ``04``, ``htm``; the separators are kept to rebuild the URL);
+- ``query``: each query parameter as one unit, name and value together (``lang=en``).
+
+"Nothing" is the empty unit ``""``, so that a language marker present on one side only (an added
+``&lang=fr``, a ``/fr/`` directory on the translated side, ``page.html`` vs ``page.html.fr``) is the
+pattern <"", fr>. Scheme and fragment are not units: they never tell two languages apart.
+
+Substitution replaces a whole unit, never a substring: with <en, tc>, ``/en/`` becomes ``/tc/``
+but ``/english-news/`` is left alone (Ma & Zhang 2014, section 3.2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from bilingual_spider.language.tld import registered_domain
+
+HOST, DIR, FILE, QUERY = "host", "dir", "file", "query"
+_FILE_SPLIT = re.compile(r"([_.\-])")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit of a URL: its kind, its position among units of that kind, and its text."""
+
+    kind: str
+    position: int
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class UrlUnits:
+    """A URL split into units, with what is needed to rebuild it."""
+
+    scheme: str
+    host_unit: str
+    """The leftmost host label when the host has a subdomain, else ``""``."""
+    host_rest: str
+    """The rest of the host (and the port): ``example.com`` for ``en.example.com``."""
+    dirs: tuple[str, ...]
+    tokens: tuple[str, ...]
+    """The file name's tokens; ``()`` when the path ends with ``/``."""
+    separators: tuple[str, ...]
+    """The separators between tokens, one fewer than tokens."""
+    query: tuple[str, ...]
+    """Query parameters as ``name=value``, in the URL's order."""
+
+    @property
+    def site(self) -> str:
+        """The site the URL belongs to: the host without its subdomain unit."""
+        return self.host_rest
+
+    @property
+    def file_name(self) -> str:
+        return _join_file(self.tokens, self.separators)
+
+    def units(self) -> list[Unit]:
+        """All units, in URL order."""
+        found = [Unit(HOST, 0, self.host_unit)]
+        found += [Unit(DIR, i, d) for i, d in enumerate(self.dirs)]
+        found += [Unit(FILE, i, t) for i, t in enumerate(self.tokens)]
+        found += [Unit(QUERY, i, q) for i, q in enumerate(self.query)]
+        return found
+
+    def url(self) -> str:
+        """The URL again (fragment dropped)."""
+        host = f"{self.host_unit}.{self.host_rest}" if self.host_unit else self.host_rest
+        path = "/" + "/".join((*self.dirs, self.file_name))
+        query = "?" + "&".join(self.query) if self.query else ""
+        return f"{self.scheme}://{host}{path}{query}"
+
+
+def split_url(url: str) -> UrlUnits:
+    """Split ``url`` into its units.
+
+    >>> split_url("http://www.x.hk/en/en_rep_04.htm?lang=en").units()[1:4]
+    [Unit(kind='dir', position=0, value='en'), Unit(kind='file', position=0, value='en'), \
+Unit(kind='file', position=1, value='rep')]
+    """
+    parts = urlsplit(url.strip())
+    host_unit, host_rest = split_host(parts.netloc.rpartition("@")[2].lower())
+    segments = parts.path.lstrip("/").split("/")
+    tokens, separators = split_file_name(segments[-1])
+    query = tuple(q for q in parts.query.split("&") if q)
+    return UrlUnits(
+        parts.scheme.lower() or "http",
+        host_unit,
+        host_rest,
+        tuple(segments[:-1]),
+        tokens,
+        separators,
+        query,
+    )
+
+
+@lru_cache(maxsize=65536)
+def split_host(netloc: str) -> tuple[str, str]:
+    """``("en", "example.com")`` for ``en.example.com``; ``("", "example.com")`` without a
+    subdomain. The registered domain comes from the Public Suffix List (``gov.hk`` is a suffix)."""
+    host, colon, port = netloc.partition(":")
+    domain = registered_domain(host) or host
+    if host == domain or not host.endswith("." + domain):
+        return "", netloc
+    label, _, rest = host.partition(".")
+    return label, rest + colon + port
+
+
+def split_file_name(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Tokens and separators: ``page.html.fr`` -> ``(page, html, fr), (., .)``."""
+    if not name:
+        return (), ()
+    pieces = _FILE_SPLIT.split(name)
+    return tuple(pieces[0::2]), tuple(pieces[1::2])
+
+
+def _join_file(tokens: tuple[str, ...], separators: tuple[str, ...]) -> str:
+    if not tokens:
+        return ""
+    out = [tokens[0]]
+    for sep, token in zip(separators, tokens[1:], strict=True):
+        out += (sep, token)
+    return "".join(out)
+
+
+def replace_unit(units: UrlUnits, unit: Unit, value: str) -> UrlUnits:
+    """``units`` with ``unit`` replaced by ``value``; an empty ``value`` removes the unit (a file
+    token with its separator, a query parameter, a directory)."""
+    if unit.kind == HOST:
+        return replace(units, host_unit=value)
+    if unit.kind == DIR:
+        dirs = list(units.dirs)
+        dirs[unit.position : unit.position + 1] = [value] if value else []
+        return replace(units, dirs=tuple(dirs))
+    if unit.kind == QUERY:
+        query = list(units.query)
+        query[unit.position : unit.position + 1] = [value] if value else []
+        return replace(units, query=tuple(query))
+    tokens, separators = list(units.tokens), list(units.separators)
+    if value:
+        tokens[unit.position] = value
+    else:
+        del tokens[unit.position]
+        if separators:
+            del separators[max(unit.position - 1, 0)]
+    return replace(units, tokens=tuple(tokens), separators=tuple(separators))
+
+
+def insert_unit(units: UrlUnits, value: str) -> UrlUnits:
+    """``units`` with a unit that was "nothing" made ``value``: a query parameter when ``value``
+    is ``name=value``, else a first directory (``/page`` -> ``/fr/page``, the default-language
+    layout). Other insertion points are not guessed."""
+    if "=" in value:
+        return replace(units, query=(*units.query, value))
+    return replace(units, dirs=(value, *units.dirs))
+
+
+def substitute(url: str, old: str, new: str) -> list[str]:
+    """Every URL made from ``url`` by replacing one whole unit equal to ``old`` with ``new``.
+
+    ``old == ""`` inserts ``new`` (see :func:`insert_unit`); ``new == ""`` removes the unit.
+
+    >>> substitute("http://x.hk/en/english-news/a_en.htm", "en", "tc")
+    ['http://x.hk/tc/english-news/a_en.htm', 'http://x.hk/en/english-news/a_tc.htm']
+    """
+    units = split_url(url)
+    if not old:
+        return [insert_unit(units, new).url()] if new else []
+    made = [replace_unit(units, u, new).url() for u in units.units() if u.value == old]
+    return list(dict.fromkeys(m for m in made if m != units.url()))

@@ -1,0 +1,47 @@
+import pytest
+
+from bilingual_spider.patterns.markers import is_language_pattern, language_of_unit
+from bilingual_spider.patterns.mining import PairingPattern
+
+
+@pytest.mark.parametrize(
+    ("unit", "lang"),
+    [
+        ("en", "en"),
+        ("eng", "en"),
+        ("English", "en"),
+        ("francais", "fr"),
+        ("Français", "fr"),
+        ("tc", "zh-Hant"),
+        ("sc", "zh-Hans"),
+        ("tc_chi", "zh-Hant"),
+        ("zh-hk", "zh-Hant"),
+        ("lang=fr", "fr"),
+        ("page1", None),
+        ("04", None),
+        ("www", None),
+        ("", None),
+    ],
+)
+def test_language_of_unit(unit: str, lang: str | None) -> None:
+    assert language_of_unit(unit) == lang
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("english", "chinese", True),
+        ("tc_chi", "english", True),
+        ("en", "fr", True),
+        ("", "lang=fr", True),
+        ("", "fr", True),
+        ("tc", "sc", True),
+        ("en", "english", False),
+        ("page1", "page2", False),
+        ("en", "page", False),
+        ("", "", False),
+        ("", "news", False),
+    ],
+)
+def test_is_language_pattern(a: str, b: str, expected: bool) -> None:
+    assert is_language_pattern(PairingPattern.of(a, b)) is expected

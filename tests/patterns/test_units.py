@@ -1,0 +1,72 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bilingual_spider.patterns.units import (
+    DIR,
+    FILE,
+    HOST,
+    QUERY,
+    Unit,
+    split_file_name,
+    split_url,
+    substitute,
+)
+
+
+def test_units_of_a_legco_url() -> None:
+    units = split_url("http://www.legco.gov.hk/yr99-00/english/fc/esc/minutes/es061099.htm")
+    assert units.site == "legco.gov.hk"
+    assert [u.value for u in units.units()] == [
+        "www", "yr99-00", "english", "fc", "esc", "minutes", "es061099", "htm",
+    ]  # fmt: skip
+
+
+def test_file_name_tokens() -> None:
+    assert split_file_name("en_rep_thai_04.htm")[0] == ("en", "rep", "thai", "04", "htm")
+    assert split_file_name("page.html.fr") == (("page", "html", "fr"), (".", "."))
+    assert split_file_name("") == ((), ())
+
+
+def test_language_subdomain_and_query_are_units() -> None:
+    units = split_url("https://es.example.com/a/b.php?id=3&lang=es#top").units()
+    assert units[0] == Unit(HOST, 0, "es")
+    assert Unit(DIR, 0, "a") in units and Unit(FILE, 1, "php") in units
+    assert Unit(QUERY, 1, "lang=es") in units
+    assert split_url("http://example.com/").host_unit == ""
+    assert split_url("http://example.com/").site == split_url("http://fr.example.com/x").site
+
+
+def test_whole_directory_substituted_never_a_substring() -> None:
+    url = "http://www.x.gov.hk/en/english-news/index.html"
+    assert substitute(url, "en", "tc") == ["http://www.x.gov.hk/tc/english-news/index.html"]
+    assert substitute("http://www.x.gov.hk/english-news/a.html", "en", "tc") == []
+    assert substitute("http://www.x.gov.hk/english-news/a.html", "english", "chinese") == []
+
+
+def test_query_and_file_token_substitution() -> None:
+    assert substitute("http://x.org/p.aspx?lang=en&id=4", "lang=en", "lang=fr") == [
+        "http://x.org/p.aspx?lang=fr&id=4"
+    ]
+    assert substitute("http://x.org/p.aspx?language=en", "lang=en", "lang=fr") == []
+    assert substitute("http://x.com/rep_en.htm", "en", "fr") == ["http://x.com/rep_fr.htm"]
+    assert substitute("http://x.com/rep_en.htm", "e", "f") == []
+
+
+def test_nothing_is_inserted_or_removed() -> None:
+    assert substitute("http://x.org/a/p", "", "fr") == ["http://x.org/fr/a/p"]
+    assert substitute("http://x.org/p?id=1", "", "lang=fr") == ["http://x.org/p?id=1&lang=fr"]
+    assert substitute("http://x.org/fr/p", "fr", "") == ["http://x.org/p"]
+    assert substitute("http://x.org/page.html.fr", "fr", "") == ["http://x.org/page.html"]
+    assert substitute("http://en.x.org/p", "en", "fr") == ["http://fr.x.org/p"]
+
+
+segment = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=8)
+
+
+@given(
+    st.lists(segment, max_size=5),
+    st.lists(st.tuples(segment, segment).map("=".join), max_size=3),
+)
+def test_split_rebuilds_the_url(dirs: list[str], query: list[str]) -> None:
+    url = "http://www.example.com/" + "/".join(dirs) + ("?" + "&".join(query) if query else "")
+    assert split_url(url).url() == url
