@@ -80,6 +80,11 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+def is_language_unit(unit: str) -> bool:
+    """A unit that may be part of a language pattern: nothing, or a unit naming a language."""
+    return not unit or language_of_unit(unit) is not None
+
+
 def is_language_pattern(pattern: PairingPattern) -> bool:
     """Both units name different languages, or one names a language and the other is nothing.
 

@@ -33,6 +33,8 @@ with the cap, each key costs at most ``DEFAULT_MAX_GROUP`` pair checks and minin
 
 UnitFilter = Callable[[str], bool]
 """Which unit values may be part of a pattern; others are not even hashed."""
+PatternFilter = Callable[["PairingPattern"], bool]
+"""Which patterns are kept as candidates (URL-only mining: language patterns only)."""
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -132,6 +134,7 @@ def mine_site(
     urls: Iterable[str],
     languages: Mapping[str, str] | None = None,
     keep: UnitFilter | None = None,
+    accept: PatternFilter | None = None,
     max_group: int = DEFAULT_MAX_GROUP,
 ) -> SiteMining:  # eq. 1
     """Candidate pairs of one site's URLs.
@@ -142,18 +145,20 @@ def mine_site(
     languages : the language of each URL, when known (page language ID). Then only URLs of two
         different known languages pair up (the paper's U x U'); without it all URLs are pooled.
     keep : unit values that may be part of a pattern (see :data:`UnitFilter`); all when None.
+    accept : patterns that are kept (see :data:`PatternFilter`); all when None.
     max_group : see :data:`DEFAULT_MAX_GROUP`.
     """
     unique = sorted(set(urls))
     units = [split_url(u) for u in unique]
     site = units[0].site if units else ""
-    return _mine(site, unique, units, languages, keep, max_group)
+    return _mine(site, unique, units, languages, keep, accept, max_group)
 
 
 def mine_sites(
     urls: Iterable[str],
     languages: Mapping[str, str] | None = None,
     keep: UnitFilter | None = None,
+    accept: PatternFilter | None = None,
     max_group: int = DEFAULT_MAX_GROUP,
 ) -> dict[str, SiteMining]:
     """:func:`mine_site` for each site (registered domain) of ``urls``."""
@@ -165,7 +170,7 @@ def mine_sites(
     for site, items in sorted(by_site.items()):
         items.sort()
         unique = [u for u, _ in items]
-        mined[site] = _mine(site, unique, [x for _, x in items], languages, keep, max_group)
+        mined[site] = _mine(site, unique, [x for _, x in items], languages, keep, accept, max_group)
     return mined
 
 
@@ -175,6 +180,7 @@ def _mine(
     units: list[UrlUnits],
     languages: Mapping[str, str] | None,
     keep: UnitFilter | None,
+    accept: PatternFilter | None,
     max_group: int,
 ) -> SiteMining:
     groups: dict[int, list[tuple[int, str]]] = defaultdict(list)
@@ -189,6 +195,9 @@ def _mine(
     for members in groups.values():
         if 1 < len(members) <= max_group:
             found.update(_pairs_in_group(members, urls, langs))
+    if accept is not None:
+        verdicts = {k: accept(k) for k in {pair.pattern for pair in found}}
+        found = {pair for pair in found if verdicts[pair.pattern]}
     return SiteMining(site, len(urls), tuple(sorted(found)))
 
 

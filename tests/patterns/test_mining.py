@@ -117,3 +117,14 @@ def test_one_key_per_unit_and_per_insertion_slot(u: str) -> None:
 @given(st.text(max_size=60))
 def test_no_crash_on_any_text(text: str) -> None:
     mine_sites([text, "http://x.com/" + text])
+
+
+def test_accept_filter_drops_patterns() -> None:
+    from bilingual_spider.patterns.markers import is_language_pattern
+
+    urls = ["http://x.com/en/a", "http://x.com/english/a", "http://x.com/fr/a"]
+    mined = mine_site(urls, accept=is_language_pattern)
+    assert {p.pattern for p in mined.pairs} == {
+        PairingPattern("en", "fr"),
+        PairingPattern("english", "fr"),
+    }
