@@ -29,10 +29,15 @@ URL_MARKERS = {
     "big5": "zh-Hant",
     "cn": "zh-Hans",
     "chinese": "zh",
+    "us": "en-US",
 }
 """URL conventions that are neither codes nor names (``sc`` is Sardinian's code, but on the web
 ``/sc/`` is Simplified Chinese)."""
 _COMPOUND = re.compile(r"[-_]")
+_WORD = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")
+INITIALS = {"e": "en", "f": "fr"}
+"""Initials taken as languages only when both units of a pattern are initials: ``_e.html`` and
+``_f.html`` on Canadian sites. Alone, a letter names no language."""
 
 
 @lru_cache(maxsize=65536)
@@ -81,8 +86,13 @@ def _fold(text: str) -> str:
 
 
 def is_language_unit(unit: str) -> bool:
-    """A unit that may be part of a language pattern: nothing, or a unit naming a language."""
-    return not unit or language_of_unit(unit) is not None
+    """A unit that may be part of a language pattern: nothing, a unit naming a language, an
+    initial (``e``, ``f``), or a unit with a language word at one end (``winkler15EN``,
+    ``goto=en_US-Main``)."""
+    if not unit or unit in INITIALS or language_of_unit(unit) is not None:
+        return True
+    words = _words(unit)
+    return len(words) > 1 and (_names_language(words[0]) or _names_language(words[-1]))
 
 
 def is_language_pattern(pattern: PairingPattern) -> bool:
@@ -90,14 +100,51 @@ def is_language_pattern(pattern: PairingPattern) -> bool:
 
     ``<en, english>`` names one language twice and is not a language pattern; nor is ``<zh, tc>``
     (Chinese and Traditional Chinese: the first is not specific enough to tell them apart).
+    Two units that differ only in a run of words naming two languages are a language pattern
+    too (``<winkler15EN, winkler15FR>``, ``<goto=en_US-Home, goto=fr_CA-Home>``), and so is
+    ``<e, f>``, the English/French initials of Canadian sites (``index_e.html``).
     """
     first, second = pattern.first, pattern.second
-    a = language_of_unit(first) if first else None
-    b = language_of_unit(second) if second else None
     if not first or not second:
-        return (a or b) is not None
+        return language_of_unit(first or second) is not None
+    if {first, second} <= INITIALS.keys():
+        return INITIALS[first] != INITIALS[second]
+    if _different_languages(language_of_unit(first), language_of_unit(second)):
+        return True
+    return _differ_in_language_words(first, second)
+
+
+def _different_languages(a: str | None, b: str | None) -> bool:
     if a is None or b is None or a == b:
         return False
-    return not (
-        base_language(a) == base_language(b) and (a == base_language(a) or b == base_language(b))
+    same_base = base_language(a) == base_language(b)
+    return not (same_base and (a == base_language(a) or b == base_language(b)))
+
+
+def _differ_in_language_words(first: str, second: str) -> bool:
+    """The units' words differ in one run only, and the two runs name different languages."""
+    a, b = _words(first), _words(second)
+    if len(a) < 2 and len(b) < 2:
+        return False
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    run_a, run_b = a[head : len(a) - tail], b[head : len(b) - tail]
+    if not run_a or not run_b or len(run_a) > 2 or len(run_b) > 2:
+        return False
+    return _different_languages(
+        language_of_unit("-".join(run_a)), language_of_unit("-".join(run_b))
     )
+
+
+def _names_language(word: str) -> bool:
+    return language_of_unit(word) is not None
+
+
+def _words(unit: str) -> list[str]:
+    """Words of a unit, split at non-letters, digits and case changes: ``winkler15EN`` ->
+    ``winkler``, ``15``, ``EN``."""
+    return _WORD.findall(unit)

@@ -45,3 +45,19 @@ def test_language_of_unit(unit: str, lang: str | None) -> None:
 )
 def test_is_language_pattern(a: str, b: str, expected: bool) -> None:
     assert is_language_pattern(PairingPattern.of(a, b)) is expected
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("winkler15EN", "winkler15FR", True),
+        ("goto=en_US-Home", "goto=fr_CA-Home", True),
+        ("e", "f", True),
+        ("", "f", False),
+        ("e", "d", False),
+        ("page2EN", "page3FR", False),
+        ("garden", "gardfr", False),
+    ],
+)
+def test_language_words_inside_units(a: str, b: str, expected: bool) -> None:
+    assert is_language_pattern(PairingPattern.of(a, b)) is expected
