@@ -15,7 +15,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import urlsplit
 
+from bilingual_spider.patterns.credibility import Credibility
+from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import DEEP, UrlPair
 from bilingual_spider.patterns.resemblance import Fingerprint, fingerprint, resemblance
 from bilingual_spider.patterns.units import split_url, substitute
 
@@ -135,3 +138,21 @@ def _same_url(a: str, b: str) -> bool:
 def _is_home(url: str) -> bool:
     path = urlsplit(url).path.strip("/")
     return path in ("", "index.html", "index.htm", "index.php", "default.aspx")
+
+
+def candidate_url_pair(
+    candidate: DeepCandidate, credibility: Credibility, method: str = DEEP
+) -> UrlPair:
+    """The pair a generated URL makes once :func:`judge_candidate` says it exists: ``deep``
+    (4.3) or ``search`` (4.5). Languages are those the substituted units name, if any."""
+    site = split_url(candidate.source).site
+    return UrlPair(
+        candidate.source,
+        candidate.candidate,
+        candidate.pattern,
+        credibility.local_of(site, candidate.pattern),
+        credibility.global_credibility(candidate.pattern),
+        method,
+        language_of_unit(candidate.old) if candidate.old else None,
+        language_of_unit(candidate.new) if candidate.new else None,
+    )

@@ -61,3 +61,19 @@ def test_200_with_the_not_found_page_is_a_soft_404() -> None:
 def test_200_with_the_source_page_is_rejected() -> None:
     assert _judge(text=SOURCE) is CandidateStatus.SAME_AS_SOURCE
     assert _judge(final=FEHD_TC) is CandidateStatus.SAME_AS_SOURCE
+
+
+def test_an_existing_candidate_becomes_a_deep_pair() -> None:
+    from bilingual_spider.patterns.credibility import credibility
+    from bilingual_spider.patterns.deep_pages import candidate_url_pair
+    from bilingual_spider.patterns.mining import mine_sites
+
+    urls = [FEHD_TC, "http://www.fehd.gov.hk/english/LLB_web/x.htm"]
+    urls.append(urls[1].replace("english", "tc_chi"))
+    table = credibility(mine_sites(urls))
+    [candidate] = deep_candidates(FEHD_TC, table.top_patterns(10))
+    pair = candidate_url_pair(candidate, table)
+    assert pair.target == "http://www.fehd.gov.hk/english/LLB_web/cagenda_20070904.htm"
+    assert pair.method == "deep" and pair.pattern == PairingPattern("english", "tc_chi")
+    assert pair.local_credibility == 2 / 3  # N = 2 of |w| = 3 pages
+    assert (pair.source_language, pair.target_language) == ("zh-Hant", "en")
