@@ -25,6 +25,7 @@ from bilingual_spider.patterns.mining import (
     DEFAULT_MAX_GROUP,
     PairingPattern,
     SiteMining,
+    collector_paused,
     mine_sites,
 )
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair, discover_pairs
@@ -62,7 +63,8 @@ def mine_url_list(
         language_patterns_only = languages is None
     keep = is_language_unit if language_patterns_only else None
     accept = is_language_pattern if language_patterns_only else None
-    mined = mine_sites(urls, languages, keep, accept, max_group)
-    table = credibility(mined)
-    pairs = discover_pairs(mined, table, config, languages)
-    return UrlListResult(mined, table, tuple(pairs))
+    with collector_paused():
+        mined = mine_sites(urls, languages, keep, accept, max_group)
+        table = credibility(mined)
+        pairs = discover_pairs(mined, table, config, languages)
+        return UrlListResult(mined, table, tuple(pairs))

@@ -128,3 +128,19 @@ def test_accept_filter_drops_patterns() -> None:
         PairingPattern("en", "fr"),
         PairingPattern("english", "fr"),
     }
+
+
+def test_collector_is_restored() -> None:
+    import gc
+
+    from bilingual_spider.patterns.mining import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():
+            pass
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    mine_sites(["http://x.com/en/a", "http://x.com/fr/a"])
+    assert gc.isenabled()
