@@ -124,13 +124,13 @@ def measure(size: int, modes: list[str]) -> dict:
 
 
 def linearity(rows: list[dict], mode: str) -> dict:
-    """Time per URL at each size relative to the smallest size."""
+    """Time per URL at each size relative to the smallest size; linear if all within 20%."""
     key = f"{mode}_us_per_url"
     base = rows[0][key]
     ratios = {str(r["urls"]): round(r[key] / base, 3) for r in rows}
     return {
         "ratio_to_smallest": ratios,
-        "linear_within_20pct": all(v <= 1.2 for v in ratios.values()),
+        "linear_within_20pct": all(abs(v - 1) <= 0.2 for v in ratios.values()),
     }
 
 
