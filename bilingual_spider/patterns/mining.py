@@ -87,13 +87,10 @@ def matched_pages(pair_count: int) -> int:
 
 
 def removal_keys(units: UrlUnits, keep: UnitFilter | None = None) -> list[tuple[int, str]]:
-    """(key, unit) for each unit of the URL: the hash of the URL without that unit, and its slot."""
-    host, dirs, tokens, seps = (
-        (units.host_unit, units.host_rest),
-        units.dirs,
-        units.tokens,
-        units.separators,
-    )
+    """(key, unit) for each unit of the URL (that ``keep`` keeps): the key hashes the URL
+    without that unit together with the unit's slot (its kind and position)."""
+    host = (units.host_unit, units.host_rest)
+    dirs, tokens, seps = units.dirs, units.tokens, units.separators
     query = tuple(sorted(units.query))
     path = (dirs, tokens, seps)
     keys = []
@@ -118,12 +115,8 @@ def insertion_keys(units: UrlUnits) -> list[int]:
     """The keys of the URL with a "nothing" unit in each slot where another URL may have one
     more unit: before each directory and after the last, before each file-name token and after
     the last, and among the query parameters. ``len(dirs) + len(tokens) + 3`` keys."""
-    host, dirs, tokens, seps = (
-        (units.host_unit, units.host_rest),
-        units.dirs,
-        units.tokens,
-        units.separators,
-    )
+    host = (units.host_unit, units.host_rest)
+    dirs, tokens, seps = units.dirs, units.tokens, units.separators
     query = tuple(sorted(units.query))
     file = (tokens, seps)
     keys = [hash(("d", i, host, dirs, file, query)) for i in range(len(dirs) + 1)]
