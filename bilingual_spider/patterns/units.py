@@ -90,7 +90,7 @@ Unit(kind='file', position=1, value='rep')]
     """
     scheme, netloc, path, query_string = _split(url.strip())
     host_unit, host_rest = split_host(netloc.rpartition("@")[2].lower())
-    segments = path.lstrip("/").split("/")
+    segments = (path[1:] if path.startswith("/") else path).split("/")
     tokens, separators = split_file_name(segments[-1])
     query = tuple(q for q in query_string.split("&") if q)
     return UrlUnits(

@@ -60,6 +60,11 @@ def test_nothing_is_inserted_or_removed() -> None:
     assert substitute("http://en.x.org/p", "en", "fr") == ["http://fr.x.org/p"]
 
 
+def test_empty_segments_are_kept() -> None:
+    assert split_url("http://x.com//en//a").url() == "http://x.com//en//a"
+    assert split_url("http://x.com").url() == "http://x.com/"
+
+
 segment = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1, max_size=8)
 
 
