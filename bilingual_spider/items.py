@@ -68,6 +68,9 @@ class UrlPairItem:
     verification: str = ""
     """What was checked: ``langid``, ``http``, ``similarity``, ... (comma-separated)."""
     score: float = 0.0
+    similarity: float | None = None
+    """Link similarity of the two pages (PupSniffer's non-bilingual pair filter, eq. 7-9);
+    ``None`` when it was not computed."""
 
 
 @dataclass
