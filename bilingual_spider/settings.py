@@ -127,6 +127,15 @@ BILINGUAL_BACKFORTH_SEED = 0
 BILINGUAL_FOCC_TOPIC = "travel"
 """Topic of the focused-crawler baseline FocC (its page classifier: models/topic_<topic>.npz,
 made by ``bilingual-spider train topic-classifier --topic T``)."""
+# --- scrapy crawl pupsniffer (Zhang et al. 2018) ---
+BILINGUAL_PUPSNIFFER_SITE_BUDGET = 500
+"""Pages crawled per site (``-a site_budget=``): the paper crawled whole sites; patterns need
+enough pages of each language to be credible."""
+BILINGUAL_PUPSNIFFER_DEEP_PER_SITE = 50
+"""Deep-page candidates (4.3) checked per site and round, most credible patterns first."""
+BILINGUAL_PUPSNIFFER_NEXT_SITES = 20
+"""External sites crawled in each further round (``-a next_sites=``), best WPR first (4.4)."""
+
 BILINGUAL_PROGRESS_INTERVAL = 30.0
 """Seconds between progress lines (pages, bilingual sites, harvest rate); 0: none."""
 

@@ -109,7 +109,13 @@ def _blocks(root: etree._Element) -> list[str]:
 
 def page_language(page: str | bytes, identifier: LanguageIdentifier) -> PageLanguage:
     """The language of a page's main text and the share of each language in it."""
-    blocks, truncated = main_text_blocks(page)
+    return blocks_language(*main_text_blocks(page), identifier=identifier)
+
+
+def blocks_language(
+    blocks: list[str], truncated: bool = False, *, identifier: LanguageIdentifier
+) -> PageLanguage:
+    """:func:`page_language` of the main text blocks of a page (:func:`main_text_blocks`)."""
     judged = [b for b in blocks if len(b) >= MIN_BLOCK_CHARS]
     if not judged and blocks:  # a page of short blocks only: judge them together
         judged = [" ".join(blocks)]

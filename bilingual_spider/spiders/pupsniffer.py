@@ -1,0 +1,393 @@
+"""``scrapy crawl pupsniffer``: bilingual URL pairing patterns and the pairs they find (Kit & Ng
+2007; Zhang, Yao, Kit 2013; Zhang et al. 2018).
+
+    scrapy crawl pupsniffer [-a seeds=FILE|url,url] [-a site_budget=PAGES] [-a langs=any|en,fr]
+        [-a rounds=1] [-a next_sites=K] [-a deep_per_site=N] -O pairs.jsonl
+
+A round crawls each of its sites breadth-first within ``site_budget`` pages (robots.txt and the
+per-host limits of Scrapy's settings apply), identifies the language of every page's main text,
+and, once nothing is left to fetch, mines pairing patterns over all pages seen, emits the pairs
+that pass the language check and the link-similarity filter (methods ``local`` and ``rescue``),
+then checks the deep-page candidates of the pages left unpaired with a HEAD request, a GET when
+it answers, and the soft-404 judge (method ``deep``). With ``rounds`` > 1 the ``next_sites``
+external sites with the highest credibility-weighted PageRank (WPR) are crawled next.
+
+The research is in :mod:`bilingual_spider.patterns` (:mod:`~.patterns.crawl_round` for a round);
+this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.UrlPairItem` per pair
+and a :class:`~bilingual_spider.items.BilingualSiteItem` per site with a pair. Stats under
+``pupsniffer/``: ``pages``, ``sites``, ``round``, ``pairs/<method>``, ``rejected/<reason>``,
+``deep/<outcome>``, ``sites_bilingual``, ``soft_404_sites``.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import AsyncIterator, Iterable, Iterator
+from enum import Enum
+from typing import Any
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider, UsageError
+from scrapy.http import Response, TextResponse
+from scrapy.utils.defer import deferred_from_coro
+from twisted.python.failure import Failure
+
+from bilingual_spider.detection.detector import parse_langs
+from bilingual_spider.items import BilingualSiteItem, UrlPairItem
+from bilingual_spider.language.identification import UNDETERMINED, default_identifier
+from bilingual_spider.language.page_language import blocks_language, main_text_blocks
+from bilingual_spider.patterns.crawl_round import (
+    CrawledSites,
+    PageRecord,
+    RoundPairs,
+    deep_page_candidates,
+    judge_pair,
+    next_round_sites,
+    pair_round,
+    site_languages,
+)
+from bilingual_spider.patterns.deep_pages import (
+    CandidateStatus,
+    DeepCandidate,
+    candidate_url_pair,
+    judge_candidate,
+    not_found_fingerprint,
+)
+from bilingual_spider.patterns.pairing import DEEP, UrlPair
+from bilingual_spider.patterns.similarity import unit_weights
+from bilingual_spider.patterns.units import site_of
+from bilingual_spider.spiders.forward import default_or_given_seeds
+
+logger = logging.getLogger(__name__)
+
+MIN_LANGUAGE_SHARE = 0.6
+"""A page counts for its main language when that language has this share of its main text
+(the detector's ``BILINGUAL_DETECTOR_MIN_SHARE``): mixed pages count for none."""
+
+
+class Stage(Enum):
+    CRAWL = "crawl"
+    DEEP = "deep"
+
+
+class PupSnifferSpider(scrapy.Spider):
+    name = "pupsniffer"
+    custom_settings = {  # breadth-first within each site
+        "DEPTH_PRIORITY": 1,
+        "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+        "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+    }
+
+    def __init__(
+        self,
+        seeds: str | None = None,
+        site_budget: str | int | None = None,
+        langs: str = "any",
+        mode: str = "crawl",
+        rounds: str | int = 1,
+        next_sites: str | int | None = None,
+        deep_per_site: str | int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if mode != "crawl":
+            raise UsageError(
+                f"pupsniffer: mode={mode!r} is not available yet (search mode, section 4.5, "
+                "is still to be built); use mode=crawl"
+            )
+        try:
+            self.site_budget = int(site_budget) if site_budget not in (None, "") else None
+            self.rounds = int(rounds)
+            self.next_sites = int(next_sites) if next_sites not in (None, "") else None
+            self.deep_per_site = int(deep_per_site) if deep_per_site not in (None, "") else None
+            self.langs = parse_langs(langs)
+        except ValueError as exc:
+            raise UsageError(f"pupsniffer: {exc}") from None
+        if self.rounds < 1 or (self.site_budget is not None and self.site_budget < 1):
+            raise UsageError("pupsniffer: rounds and site_budget must be at least 1")
+        self.seeds_argument = seeds
+        self.seed_urls: list[str] = []
+        self.crawled = CrawledSites()
+        self.round = 1
+        self.stage = Stage.CRAWL
+        self.round_pairs: RoundPairs | None = None
+        self._found_by: dict[str, str] = {}
+        self._queued: dict[str, int] = {}  # page requests per site
+        self._seen: set[str] = set()  # page URLs requested or fetched
+        self._not_found: dict[str, Any] = {}  # site -> fingerprint of its soft-404 page
+        self._checked: set[str] = set()  # deep candidates requested
+        self._emitted_pairs: set[frozenset[str]] = set()
+        self._emitted_sites: set[str] = set()
+        self._emitting = 0
+        self.identifier: Any = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> PupSnifferSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
+        spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
+        spider.site_budget = spider.site_budget or settings.getint(
+            "BILINGUAL_PUPSNIFFER_SITE_BUDGET", 500
+        )
+        spider.next_sites = spider.next_sites or settings.getint(
+            "BILINGUAL_PUPSNIFFER_NEXT_SITES", 20
+        )
+        if spider.deep_per_site is None:
+            spider.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
+        spider.identifier = default_identifier()  # loaded before the crawl starts
+        crawler.signals.connect(spider._idle, signal=signals.spider_idle)
+        return spider
+
+    # --- crawling the sites of a round -----------------------------------------------------
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        for url in self.seed_urls:
+            for request in self._site_requests(url, "seed"):
+                yield request
+
+    def _site_requests(self, url: str, found_by: str) -> list[scrapy.Request]:
+        """The first page of a new site and a URL that cannot exist on it (its not-found page,
+        which the soft-404 judge compares deep pages with)."""
+        site = site_of(url)
+        if not site or site in self._found_by:
+            return []
+        self._found_by[site] = found_by
+        self.crawler.stats.inc_value("pupsniffer/sites")
+        parts = urlsplit(url)
+        missing = f"{parts.scheme}://{parts.netloc}/{uuid.uuid4().hex}-not-found.html"
+        return [
+            *self._page_requests(site, [url]),
+            scrapy.Request(
+                missing,
+                callback=self.parse_not_found,
+                errback=self.ignore_failure,
+                meta={"role": "not_found", "site": site, "handle_httpstatus_all": True},
+            ),
+        ]
+
+    def _page_requests(self, site: str, urls: Iterable[str]) -> Iterator[scrapy.Request]:
+        for url in urls:
+            if url in self._seen or self._queued.get(site, 0) >= (self.site_budget or 0):
+                continue
+            self._seen.add(url)
+            self._queued[site] = self._queued.get(site, 0) + 1
+            yield scrapy.Request(
+                url,
+                callback=self.parse,
+                errback=self.ignore_failure,
+                meta={"role": "page", "site": site},
+            )
+
+    def parse(self, response: Response) -> Iterator[scrapy.Request]:
+        """A page of a site: recorded with its language, text and links; its in-site links
+        followed within the site's budget."""
+        self.crawler.stats.inc_value("pupsniffer/pages")
+        if not isinstance(response, TextResponse):
+            return
+        site = response.meta.get("site") or site_of(response.url)
+        self._seen.add(response.url)
+        language, text = self._language_and_text(response)
+        links = self._links(response)
+        inside = [link for link in links if site_of(link) == site]
+        outside = [link for link in links if site_of(link) != site]
+        self.crawled.add(PageRecord.of(response.url, language, text, links), outside)
+        yield from self._page_requests(site, inside)
+
+    def parse_not_found(self, response: Response) -> None:
+        if 200 <= response.status < 300 and isinstance(response, TextResponse):
+            self._not_found[response.meta["site"]] = not_found_fingerprint(
+                self._language_and_text(response)[1]
+            )
+            self.crawler.stats.inc_value("pupsniffer/soft_404_sites")
+
+    def ignore_failure(self, failure: Failure) -> None:
+        role = failure.request.meta.get("role", "page")  # type: ignore[attr-defined]
+        self.crawler.stats.inc_value(f"pupsniffer/failed/{role}")
+
+    # --- the end of a stage ------------------------------------------------------------------
+
+    def _idle(self, spider: scrapy.Spider) -> None:
+        """Nothing left to fetch: mine and emit (after a crawl), or start the next round (after
+        the deep pages); the crawl ends after the last round's deep pages."""
+        if self._emitting:
+            raise DontCloseSpider
+        if self.stage is Stage.CRAWL:
+            self._end_crawl_stage()
+            raise DontCloseSpider
+        if self.round < self.rounds and self._start_next_round():
+            raise DontCloseSpider
+
+    def _end_crawl_stage(self) -> None:
+        self.round_pairs = pair_round(self.crawled)
+        stats = self.crawler.stats
+        for reason, count in self.round_pairs.rejected.items():
+            stats.inc_value(f"pupsniffer/rejected/{reason}", count)
+        self._emit(self._pair_items(self.round_pairs.pairs))
+        self._emit(self._site_items(self.round_pairs))
+        candidates = deep_page_candidates(
+            self.crawled, self.round_pairs, self.deep_per_site or 0, self._checked
+        )
+        logger.info(
+            "pupsniffer round %d: %d sites, %d pages, %d pairs (rejected: %s), %d deep candidates",
+            self.round,
+            len(self.crawled.site_pages),
+            len(self.crawled.pages),
+            len(self.round_pairs.pairs),
+            dict(self.round_pairs.rejected) or "none",
+            len(candidates),
+        )
+        self.stage = Stage.DEEP
+        for candidate in candidates:
+            self._checked.add(candidate.candidate)
+            self._crawl(self._deep_request(candidate, "HEAD"))
+
+    def _start_next_round(self) -> bool:
+        assert self.round_pairs is not None
+        picked = next_round_sites(self.crawled, self.round_pairs, self.next_sites or 0)
+        if not picked:
+            return False
+        self.round += 1
+        self.stage = Stage.CRAWL
+        self.crawler.stats.set_value("pupsniffer/round", self.round)
+        for external, url in picked:
+            found_by = (
+                f"round {self.round}: WPR {external.wpr:.3g} from {external.in_links} site(s)"
+            )
+            for request in self._site_requests(url, found_by):
+                self._crawl(request)
+        return True
+
+    def _crawl(self, request: scrapy.Request) -> None:
+        self.crawler.engine.crawl(request)
+
+    # --- deep pages (4.3) ----------------------------------------------------------------------
+
+    def _deep_request(self, candidate: DeepCandidate, method: str) -> scrapy.Request:
+        return scrapy.Request(
+            candidate.candidate,
+            method=method,
+            callback=self.deep_answered,
+            errback=self.deep_failed,
+            dont_filter=True,
+            meta={"role": "deep", "candidate": candidate, "handle_httpstatus_all": True},
+        )
+
+    def deep_answered(self, response: Response) -> Iterator[Any]:
+        candidate: DeepCandidate = response.meta["candidate"]
+        stats = self.crawler.stats
+        if response.request is not None and response.request.method == "HEAD":
+            if 200 <= response.status < 300 or response.status in (405, 501):  # or no HEAD
+                yield self._deep_request(candidate, "GET")
+            else:
+                stats.inc_value(f"pupsniffer/deep/{CandidateStatus.MISSING.value}")
+            return
+        source = self.crawled.pages[candidate.source]
+        language, text = (None, "")
+        if isinstance(response, TextResponse):
+            language, text = self._language_and_text(response)
+        outcome = judge_candidate(
+            candidate.candidate,
+            response.status,
+            response.url,
+            text,
+            candidate.source,
+            source.text,
+            self._not_found.get(site_of(candidate.source)),
+        )
+        stats.inc_value(f"pupsniffer/deep/{outcome.value}")
+        if outcome is not CandidateStatus.EXISTS or not isinstance(response, TextResponse):
+            return
+        target = PageRecord.of(response.url, language, text, self._links(response))
+        self.crawled.add(target)
+        assert self.round_pairs is not None
+        credibility = self.round_pairs.credibility
+        weights = unit_weights(credibility.top_patterns(30))
+        pair = candidate_url_pair(candidate, credibility, DEEP)
+        judged, why = judge_pair(pair, source, target, weights)
+        if judged is None:
+            stats.inc_value(f"pupsniffer/rejected/{why}")
+            return
+        yield from self._pair_items([judged])
+
+    def deep_failed(self, failure: Failure) -> None:
+        self.crawler.stats.inc_value(f"pupsniffer/deep/{CandidateStatus.MISSING.value}")
+
+    # --- items -----------------------------------------------------------------------------------
+
+    def _pair_items(self, pairs: Iterable[UrlPair]) -> Iterator[UrlPairItem]:
+        for pair in pairs:
+            key = frozenset((pair.source, pair.target))
+            if key in self._emitted_pairs:
+                continue
+            if self.langs and not {pair.source_language, pair.target_language} <= set(self.langs):
+                self.crawler.stats.inc_value("pupsniffer/pairs_other_languages")
+                continue
+            self._emitted_pairs.add(key)
+            self.crawler.stats.inc_value(f"pupsniffer/pairs/{pair.method}")
+            yield UrlPairItem(
+                source_url=pair.source,
+                target_url=pair.target,
+                source_lang=pair.source_language or UNDETERMINED,
+                target_lang=pair.target_language or UNDETERMINED,
+                pattern=str(pair.pattern),
+                local_credibility=round(pair.local_credibility, 4),
+                global_credibility=round(pair.global_credibility, 6),
+                method=pair.method,
+                verification="langid,similarity" + (",http" if pair.method == DEEP else ""),
+                score=round(max(pair.local_credibility, pair.global_credibility), 4),
+                similarity=pair.similarity,
+            )
+
+    def _site_items(self, round_pairs: RoundPairs) -> Iterator[BilingualSiteItem]:
+        credibility = round_pairs.credibility
+        for site, languages in site_languages(round_pairs.pairs).items():
+            if site in self._emitted_sites or len(languages) < 2:
+                continue
+            self._emitted_sites.add(site)
+            self.crawler.stats.inc_value("pupsniffer/sites_bilingual")
+            local = credibility.local.get(site, {})
+            best = sorted(local, key=lambda k: -local[k])[:3]
+            yield BilingualSiteItem(
+                site=site,
+                languages=languages,
+                evidence=[f"{k} C(k,w)={local[k]:.3f}" for k in best],
+                score=round(credibility.site.get(site, 0.0), 4),
+                found_by=self._found_by.get(site, ""),
+            )
+
+    def _emit(self, items: Iterable[Any]) -> None:
+        """Items made outside a callback (at the end of a stage) go through the pipelines and
+        feeds like any other; the crawl does not close before they are through."""
+        scraper = self.crawler.engine.scraper
+        for item in items:
+            self._emitting += 1
+            done = deferred_from_coro(scraper.start_itemproc_async(item, response=None))
+            done.addBoth(self._emitted)
+
+    def _emitted(self, result: Any) -> Any:
+        self._emitting -= 1
+        return result
+
+    # --- pages -----------------------------------------------------------------------------------
+
+    def _language_and_text(self, response: TextResponse) -> tuple[str | None, str]:
+        blocks, truncated = main_text_blocks(response.body)
+        found = blocks_language(blocks, truncated, identifier=self.identifier)
+        language = None
+        if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
+            language = found.lang
+        return language, " ".join(blocks)
+
+    @staticmethod
+    def _links(response: TextResponse) -> list[str]:
+        links = []
+        for href in response.css("a::attr(href), area::attr(href)").getall():
+            url = response.urljoin(href.strip()).split("#", 1)[0]
+            if url.startswith(("http://", "https://")):
+                links.append(url)
+        return links

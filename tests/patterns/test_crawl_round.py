@@ -1,0 +1,123 @@
+"""A PupSniffer round on hand-made pages: pairs judged by language, marker and shared links;
+deep-page candidates; the sites of the next round."""
+
+from bilingual_spider.patterns.crawl_round import (
+    NO_SHARED_LINKS,
+    NOT_AS_MARKED,
+    CrawledSites,
+    PageRecord,
+    as_marked,
+    deep_page_candidates,
+    next_round_sites,
+    pair_round,
+    site_languages,
+)
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import LOCAL
+
+ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
+FRENCH = "Le musée ouvre tous les jours de neuf heures du matin à six heures du soir."
+GERMAN = "Das Museum ist täglich von neun Uhr morgens bis sechs Uhr abends geöffnet."
+
+
+def page(url: str, language: str | None, text: str, *links: str) -> PageRecord:
+    return PageRecord.of(url, language, text + " " + url, links)
+
+
+def museum(pages: int = 4) -> CrawledSites:
+    """A site with /en/ and /fr/ versions of ``pages`` pages, each linking to the home pages."""
+    crawled = CrawledSites()
+    home = {lang: f"http://www.museum.example/{lang}/index.html" for lang in ("en", "fr")}
+    for i in range(pages):
+        for lang, text in (("en", ENGLISH), ("fr", FRENCH)):
+            url = f"http://www.museum.example/{lang}/p{i}.html"
+            crawled.add(page(url, lang, f"{text} {i}", home[lang], home["en"]))
+    return crawled
+
+
+def test_a_round_pairs_the_two_versions_of_each_page():
+    result = pair_round(museum())
+    assert {(p.source, p.target) for p in result.pairs} == {
+        (f"http://www.museum.example/en/p{i}.html", f"http://www.museum.example/fr/p{i}.html")
+        for i in range(4)
+    }
+    pair = result.pairs[0]
+    assert pair.method == LOCAL and pair.pattern == PairingPattern("en", "fr")
+    assert {pair.source_language, pair.target_language} == {"en", "fr"}
+    assert pair.similarity is not None and pair.similarity > 0
+    assert result.credibility.site["museum.example"] == 1.0  # every page paired
+    assert site_languages(result.pairs) == {"museum.example": ["en", "fr"]}
+
+
+def test_pages_of_one_language_never_pair_and_a_copied_translation_is_rejected():
+    crawled = museum(2)
+    home = "http://www.museum.example/en/index.html"
+    crawled.add(page("http://www.museum.example/en/p8.html", "en", ENGLISH + " eight", home))
+    crawled.add(page("http://www.museum.example/fr/p8.html", "en", ENGLISH + " huit", home))
+    crawled.add(page("http://www.museum.example/en/p9.html", "en", ENGLISH + " nine", home))
+    crawled.add(page("http://www.museum.example/fr/p9.html", "fr", ENGLISH + " nine", home))
+    result = pair_round(crawled)
+    assert not any(name in p.source for p in result.pairs for name in ("p8", "p9"))
+    assert set(result.rejected) == {"copied"}
+
+
+def test_a_page_that_is_not_in_the_language_its_url_names_is_an_untranslated_fallback():
+    crawled = museum(2)
+    crawled.add(page("http://www.museum.example/de/p0.html", "en", ENGLISH + " 0 copy"))
+    assert not as_marked("http://www.museum.example/de/p0.html", PairingPattern("de", "fr"), "en")
+    assert as_marked("http://www.museum.example/de/p0.html", PairingPattern("de", "fr"), "de")
+    assert as_marked("http://www.museum.example/p0.html", PairingPattern("", "fr"), "en")
+    result = pair_round(crawled)
+    assert not any("/de/" in url for p in result.pairs for url in (p.source, p.target))
+    assert result.rejected.get(NOT_AS_MARKED, 0) >= 1
+
+
+def test_pages_that_share_no_link_are_not_a_pair():
+    crawled = CrawledSites()
+    for i in range(3):
+        crawled.add(page(f"http://a.example/en/p{i}.html", "en", ENGLISH, "http://a.example/en/"))
+        crawled.add(page(f"http://a.example/fr/p{i}.html", "fr", FRENCH, "http://a.example/fr/"))
+    crawled.add(page("http://a.example/en/q.html", "en", ENGLISH + " q", "http://x.example/1"))
+    crawled.add(page("http://a.example/fr/q.html", "fr", FRENCH + " q", "http://y.example/2"))
+    result = pair_round(crawled)
+    assert len(result.pairs) == 3
+    assert result.rejected == {NO_SHARED_LINKS: 1}
+
+
+def test_deep_candidates_come_from_unpaired_pages_and_skip_what_was_fetched_or_checked():
+    crawled = museum(3)
+    lonely = "http://www.museum.example/en/lonely.html"
+    crawled.add(page(lonely, "en", ENGLISH + " lonely"))
+    result = pair_round(crawled)
+    candidates = deep_page_candidates(crawled, result, per_site=10)
+    assert [c.candidate for c in candidates] == ["http://www.museum.example/fr/lonely.html"]
+    assert candidates[0].source == lonely
+    checked = [candidates[0].candidate]
+    assert deep_page_candidates(crawled, result, per_site=10, checked=checked) == []
+    assert deep_page_candidates(crawled, result, per_site=0) == []
+
+
+def test_the_next_round_takes_the_best_external_sites_not_crawled_yet():
+    crawled = museum(2)
+    crawled.add(
+        page("http://www.museum.example/en/links.html", "en", ENGLISH, "http://hotel.example/")
+    )
+    crawled.add(
+        page("http://www.gallery.example/", "en", GERMAN, "http://hotel.example/x"),
+        ["http://hotel.example/x", "http://www.museum.example/", "http://shop.example/"],
+    )
+    crawled.add(
+        page("http://www.museum.example/en/partners.html", "en", ENGLISH),
+        ["http://hotel.example/", "http://www.gallery.example/"],
+    )
+    result = pair_round(crawled)
+    picked = next_round_sites(crawled, result, top=5)
+    assert [external.site for external, _ in picked][0] == "hotel.example"
+    assert {external.site for external, _ in picked} == {"hotel.example", "shop.example"}
+    assert dict((e.site, url) for e, url in picked)["hotel.example"] == "http://hotel.example/"
+    assert len(next_round_sites(crawled, result, top=1)) == 1
+
+
+def test_records_are_bounded():
+    record = PageRecord.of("http://a/", "en", "x" * 50_000, (f"http://a/{i}" for i in range(900)))
+    assert len(record.text) == 20_000 and len(record.links) == 500
