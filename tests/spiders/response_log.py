@@ -26,6 +26,7 @@ class ResponseLog:
         record = {
             "url": request.url,
             "role": request.meta.get("role", ""),
+            "method": request.method,
             "referer": referer,
             "status": response.status,
             "redirected_from": request.meta.get("redirect_urls", []),

@@ -1,0 +1,123 @@
+"""PupSniffer crawls of a generated world through the sandbox: pairs right by the world's gold,
+site budgets kept, deep pages checked over HTTP, a second round found by WPR, a clean end."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from bilingual_spider import settings as project_settings
+from bilingual_spider.patterns.units import site_of
+from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.textsource import TextSource
+from bilingual_spider.sandbox.webgraph_params import WorldParams
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
+
+BUDGET = 40
+
+
+@pytest.fixture(scope="module")
+def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    out = tmp_path_factory.mktemp("pupsniffer")
+    world = out / "w"
+    languages = ["en", *WorldParams().language_weights]
+    generate(world, WorldParams(seed=31, sites=60), TextSource.from_catalogs(languages))
+    seeds = (world / "seed_urls.txt").read_text().split()[:25]
+    (out / "seeds.txt").write_text("\n".join(seeds) + "\n")
+    files = {name: out / name for name in ("responses.jsonl", "stats.json", "items.jsonl")}
+    with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
+        result = run_spider(
+            "pupsniffer",
+            settings={
+                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
+                "DOWNLOAD_DELAY": 0,
+                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+                "EXTENSIONS": {
+                    **project_settings.EXTENSIONS,
+                    "tests.spiders.response_log.ResponseLog": 0,
+                },
+                "RESPONSE_LOG_PATH": files["responses.jsonl"],
+                "BILINGUAL_STATS_FILE": files["stats.json"],
+            },
+            arguments={
+                "seeds": out / "seeds.txt",
+                "site_budget": BUDGET,
+                "rounds": 2,
+                "next_sites": 5,
+            },
+            output=files["items.jsonl"],
+            timeout=300,
+        )
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = {name: path.read_text().splitlines() for name, path in files.items()}
+    yield {
+        "seeds": seeds,
+        "truth": load_ground_truth(world),
+        "gold": {
+            frozenset(line.split("\t")[:2])
+            for line in (world / "gold_pairs.tsv").read_text().splitlines()
+        },
+        "responses": [json.loads(line) for line in lines["responses.jsonl"]],
+        "stats": json.loads(files["stats.json"].read_text()),
+        "items": [json.loads(line) for line in lines["items.jsonl"]],
+    }
+
+
+def test_pairs_with_an_english_side_are_gold_pairs(crawled: dict) -> None:
+    """The world's gold pairs each page with its English version; pairs between two
+    translations of one page are parallel too but not listed, so precision is measured on pairs
+    with an English side."""
+    pairs = [item for item in crawled["items"] if "source_url" in item]
+    methods = Counter(item["method"] for item in pairs)
+    assert methods["local"] >= 20, methods
+    english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
+    right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in crawled["gold"]]
+    assert len(right) / len(english) >= 0.95, [p for p in english if p not in right][:5]
+    for pair in pairs:
+        assert pair["source_lang"] != pair["target_lang"] and pair["similarity"] > 0
+        assert pair["pattern"].startswith("<") and pair["local_credibility"] >= 0
+
+
+def test_site_items_are_bilingual_sites_of_the_world(crawled: dict) -> None:
+    bilingual = {
+        site_of(f"http://{host}/")
+        for site in crawled["truth"]["sites"]
+        if site["bilingual"]
+        for host in site["hosts"].values()
+    }
+    sites = [item for item in crawled["items"] if "found_by" in item]
+    assert sites and all(len(item["languages"]) >= 2 for item in sites)
+    assert all(item["site"] in bilingual for item in sites), [i["site"] for i in sites]
+
+
+def test_each_site_keeps_its_page_budget_and_deep_pages_are_checked_head_then_get(
+    crawled: dict,
+) -> None:
+    pages = Counter(site_of(r["url"]) for r in crawled["responses"] if r["role"] == "page")
+    assert pages and max(pages.values()) <= BUDGET
+    deep = [r for r in crawled["responses"] if r["role"] == "deep"]
+    heads = {r["url"] for r in deep if r["method"] == "HEAD"}
+    gets = {r["url"] for r in deep if r["method"] == "GET"}
+    assert heads and gets <= heads  # a GET only for a candidate whose HEAD answered
+    stats = crawled["stats"]
+    deep_pairs = stats.get("pupsniffer/pairs/deep", 0)
+    assert deep_pairs <= stats.get("pupsniffer/deep/exists", 0)
+    not_found = [r for r in crawled["responses"] if r["role"] == "not_found"]
+    assert len(not_found) == stats["pupsniffer/sites"]  # one not-found page asked per site
+
+
+def test_a_second_round_crawls_external_sites_ranked_by_wpr_and_the_crawl_ends(
+    crawled: dict,
+) -> None:
+    stats = crawled["stats"]
+    assert stats["finish_reason"] == "finished"
+    assert stats["pupsniffer/round"] == 2
+    seed_sites = {site_of(url) for url in crawled["seeds"]}
+    assert stats["pupsniffer/sites"] == len(seed_sites) + 5
+    later = {site_of(r["url"]) for r in crawled["responses"] if r["role"] == "page"} - seed_sites
+    assert len(later) == 5
+    found = [i["found_by"] for i in crawled["items"] if "found_by" in i]
+    assert all(f == "seed" or f.startswith("round 2: WPR") for f in found)
