@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from bilingual_spider.patterns.url_list import UrlListResult
     from bilingual_spider.sandbox.webgraph_params import WorldParams
 
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
@@ -101,6 +102,33 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     langid.add_argument("--html", action="store_true", help="judge whole pages")
     langid.set_defaults(run=run_langid)
+
+    patterns = commands.add_parser(
+        "patterns",
+        help="mine pairing patterns and translated page pairs from a list of URLs (offline)",
+        description="PupSniffer (Zhang et al. 2018) on a list of URLs, grouped by site: the top "
+        "pairing patterns with their global credibility and each site's local credibility, then "
+        "the pairs of URLs they match. Without page languages only language patterns "
+        "(en/fr, lang=en/lang=fr, /fr/ added) are mined.",
+    )
+    patterns.add_argument(
+        "urls_file", metavar="URLS_FILE",
+        help="one URL a line (# comments), optionally TAB and the page's language; - for stdin",
+    )  # fmt: skip
+    patterns.add_argument("--langs-file", metavar="TSV", help="page languages: url TAB lang")
+    patterns.add_argument(
+        "--format", choices=("jsonl", "tsv"), default="jsonl",
+        help="jsonl: one object a line (default); tsv: url1 url2 lang1 lang2 score (Bitextor), "
+        "the patterns as # comments",
+    )  # fmt: skip
+    patterns.add_argument(
+        "--patterns", type=int, default=10, metavar="N", help="top patterns to print (10; 0: none)"
+    )
+    patterns.add_argument(
+        "--min-local", type=float, default=0.1, metavar="C",
+        help="local credibility a pattern needs in its site (0.1, as in the paper)",
+    )  # fmt: skip
+    patterns.set_defaults(run=run_patterns)
 
     demo = commands.add_parser(
         "demo", help="start the sandbox web, crawl it, and print what was found"
@@ -310,7 +338,7 @@ def run_langid(args: argparse.Namespace) -> int:
 def print_decisions(identifier: object, texts: list[str]) -> None:
     import json
 
-    for decision in identifier.decide_many(texts):  # type: ignore[attr-defined]
+    for decision in identifier.decide_many(texts):
         line = {
             "lang": decision.lang,
             "score": round(decision.score, 4),
@@ -331,6 +359,110 @@ def read_page(source: str) -> bytes:
             return answer.read()
     with open(source, "rb") as f:
         return f.read()
+
+
+def run_patterns(args: argparse.Namespace) -> int:
+    from bilingual_spider.patterns.pairing import PairingConfig
+    from bilingual_spider.patterns.url_list import mine_url_list
+
+    if args.patterns < 0:
+        raise ValueError("--patterns must be >= 0")
+    if not 0 <= args.min_local <= 1:
+        raise ValueError("--min-local must be between 0 and 1")
+    urls, languages = read_url_list(args.urls_file)
+    if args.langs_file:
+        languages = {**read_languages(args.langs_file), **(languages or {})}
+    config = PairingConfig(local_threshold=args.min_local)
+    result = mine_url_list(urls, languages or None, config)
+    write = print_patterns_tsv if args.format == "tsv" else print_patterns_jsonl
+    write(result, args.patterns)
+    return 0
+
+
+def read_url_list(source: str) -> tuple[list[str], dict[str, str]]:
+    """URLs of a ``patterns`` input (``-``: stdin), and the languages of its second column."""
+    urls: list[str] = []
+    languages: dict[str, str] = {}
+    for _where, url, lang in _tsv_lines(source):
+        urls.append(url)
+        if lang:
+            languages[url] = lang
+    return urls, languages
+
+
+def read_languages(source: str) -> dict[str, str]:
+    """A ``--langs-file``: url TAB lang on every line."""
+    languages = {}
+    for where, url, lang in _tsv_lines(source):
+        if not lang:
+            raise ValueError(f"{where}: expected URL<TAB>language")
+        languages[url] = lang
+    return languages
+
+
+def _tsv_lines(source: str) -> Iterator[tuple[str, str, str]]:
+    """(``file:line``, URL, language or "") of every line that is not blank or a # comment."""
+    from urllib.parse import urlsplit
+
+    if source != "-" and not os.path.isfile(source):
+        raise FileNotFoundError(f"{source}: no such file")
+    stream = sys.stdin if source == "-" else open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
+    with stream:
+        for number, line in enumerate(stream, start=1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            url, _, lang = (field.strip() for field in text.partition("\t"))
+            where = f"{'<stdin>' if source == '-' else source}:{number}"
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.hostname or " " in url:
+                raise ValueError(f"{where}: not an http(s) URL: {url!r}")
+            yield where, url, lang
+
+
+def print_patterns_jsonl(result: UrlListResult, top: int) -> None:
+    """Pattern records (``type: pattern``), then pair records (``type: pair``)."""
+    import json
+    from dataclasses import asdict
+
+    for record in pattern_records(result, top):
+        print(json.dumps({"type": "pattern", **record}, ensure_ascii=False))
+    for pair in result.pairs:
+        record = {**asdict(pair), "pattern": str(pair.pattern)}
+        print(json.dumps({"type": "pair", **record}, ensure_ascii=False))
+
+
+def print_patterns_tsv(result: UrlListResult, top: int) -> None:
+    """Patterns as ``#`` comment lines, then url1 url2 lang1 lang2 score (local credibility)."""
+    for record in pattern_records(result, top):
+        sites = " ".join(f"{s}={c}" for s, c in list(record["local_credibility"].items())[:5])
+        more = len(record["local_credibility"]) - 5
+        print(
+            f"# {record['pattern']}\tglobal {record['global_credibility']}\t{sites}"
+            + (f" (+{more} sites)" if more > 0 else "")
+        )
+    for p in result.pairs:
+        langs = (p.source_language or "", p.target_language or "")
+        print("\t".join((p.source, p.target, *langs, f"{p.local_credibility:.4f}")))
+
+
+def pattern_records(result: UrlListResult, top: int) -> list[dict[str, object]]:
+    """The ``top`` patterns: global credibility (eq. 4) and local credibility (eq. 3) per site."""
+    table = result.credibility
+    records = []
+    for k in result.top_patterns(top) if top else ():
+        local = {site: c for site, by_k in table.local.items() if (c := by_k.get(k))}
+        records.append(
+            {
+                "pattern": str(k),
+                "units": [k.first, k.second],
+                "global_credibility": round(table.global_credibility(k), 6),
+                "local_credibility": {
+                    s: round(c, 4) for s, c in sorted(local.items(), key=lambda i: (-i[1], i[0]))
+                },
+            }
+        )
+    return records
 
 
 def run_demo(args: argparse.Namespace) -> int:
