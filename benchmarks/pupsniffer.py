@@ -1,0 +1,420 @@
+"""How right are PupSniffer's URL pairs? Precision, recall and F1 against gold, per method.
+
+Zhang et al. (2018) report 94.72% precision on 348,058 pairs. Here PupSniffer mines the list of
+all page URLs of each set (:func:`mine_url_list`, what ``bilingual-spider patterns`` runs) and
+its pairs are scored per method (``local``: 4.1, ``rescue``: 4.2, and ``all`` together), next to
+the comparator that strips language markers from both URLs and matches equal remainders
+(``patterns/stripping.py``). Sets:
+
+- ``wmt16``: the URLs of ``shared/data/wmt16/train.pairs`` (gold en-fr pairs), pooled by domain;
+  URL-only (every URL there is in a gold pair, so precision is flattered: no unpaired pages).
+- ``real_sites``: every served HTML page of the real sites (``bilingual-spider sandbox fetch``),
+  URL-only and with each page's language (the language its file name or directory declares, as
+  ``real_sites.toml``'s ``page_pattern`` reads it: what an ``hreflang`` or ``lang`` attribute
+  would say, not language ID); gold ``gold_pairs.tsv``.
+- ``generated``: every page of a generated world (seed 5, 1,000 sites by default), URL-only and
+  with each page's language; gold its ``gold_pairs.tsv``.
+
+A predicted pair is correct when it is a gold pair in either order. Both golds pair only the
+English page with each of its translations. A predicted pair of two non-English pages that are
+both gold translations of one English page (fr-de of one page) is arguably right, but the gold
+cannot say: it is counted as ``implied``, reported apart and left out of precision (neither right
+nor wrong); ``precision_strict`` counts it as wrong. Every other pair is wrong, including a pair
+with a page the gold dropped as untranslated (an Apache symlink to the English page, a page not in
+its language): a URL cannot tell, and the paper counts such pairs as errors too.
+
+``--crawl``: also crawls the real sites and the generated world with ``scrapy crawl pupsniffer``
+through the sandbox web and scores its items (:func:`score_pairs`).
+
+Goals: on the real sites precision >= 0.98 and recall >= 0.90; PupSniffer's F1 above the
+stripping matcher's on every set.
+
+    python benchmarks/pupsniffer.py [--sets wmt16 real_sites generated] [--wmt16 PATH]
+        [--world DIR] [--world-seed 5] [--world-sites 1000] [--crawl] [--site-budget N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from bilingual_spider.patterns.stripping import stripping_pairs
+from bilingual_spider.patterns.url_list import UrlListResult, mine_url_list
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+DEFAULT_WMT16 = Path("/work/shared/data/wmt16/train.pairs")
+METHODS = ("local", "rescue", "all")
+GOALS = {"real_sites_precision": 0.98, "real_sites_recall": 0.90, "f1_above_stripping": True}
+PAPER = {"pairs": 348_058, "precision": 0.9472}
+CRAWL = {"DOWNLOAD_DELAY": 0, "ROBOTSTXT_OBEY": False, "LOG_LEVEL": "INFO"}
+
+
+@dataclass
+class Gold:
+    """Gold pairs (sorted within a pair), and the non-English pairs they imply."""
+
+    pairs: set[tuple[str, str]]
+    implied: set[tuple[str, str]] = field(default_factory=set)
+    """Two translations of one source page (both gold targets of it)."""
+    urls: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Iterable[str]]) -> Gold:
+        """From (source_url, target_url, ...) rows: the source is the English page."""
+        pairs, targets = set(), defaultdict(set)
+        for row in rows:
+            source, target = list(row)[:2]
+            pairs.add(ordered(source, target))
+            targets[source].add(target)
+        implied = {
+            ordered(a, b) for group in targets.values() for a, b in combinations(sorted(group), 2)
+        }
+        return cls(pairs, implied - pairs, {u for p in pairs for u in p})
+
+    def judge(self, pair: tuple[str, str]) -> str:
+        """``correct``, ``implied`` or ``false``."""
+        if pair in self.pairs:
+            return "correct"
+        return "implied" if pair in self.implied else "false"
+
+
+def ordered(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def score_pairs(predicted: Iterable[tuple[str, str, str]], gold: Gold) -> dict[str, dict]:
+    """Scores of (source_url, target_url, method) triples, per method and for all together.
+
+    A pair found by several methods counts once in ``all`` (and in each of its methods).
+    """
+    by_method: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for source, target, method in predicted:
+        pair = ordered(source, target)
+        by_method[method].add(pair)
+        by_method["all"].add(pair)
+    methods = sorted(set(by_method) - {"all"}, key=lambda m: (m not in METHODS, m))
+    return {m: scores(by_method[m], gold) for m in (*methods, "all")}
+
+
+def scores(found: set[tuple[str, str]], gold: Gold) -> dict[str, Any]:
+    verdicts = Counter(gold.judge(p) for p in found)
+    correct, implied, false = verdicts["correct"], verdicts["implied"], verdicts["false"]
+    judged = correct + false
+    precision = correct / judged if judged else 0.0
+    recall = correct / len(gold.pairs) if gold.pairs else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if correct else 0.0
+    return {
+        "pairs": len(found),
+        "correct": correct,
+        "implied": implied,
+        "false": false,
+        "precision": round(precision, 4),
+        "precision_strict": round(correct / len(found), 4) if found else 0.0,
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+    }
+
+
+def evaluate(
+    urls: list[str], gold: Gold, languages: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """PupSniffer's scores per method, the stripping matcher's, and what went wrong."""
+    started = time.process_time()
+    result = mine_url_list(urls, languages)
+    seconds = time.process_time() - started
+    predicted = [(p.source, p.target, p.method) for p in result.pairs]
+    return {
+        "urls": len(set(urls)),
+        "gold_pairs": len(gold.pairs),
+        "mining_s": round(seconds, 2),
+        "pupsniffer": score_pairs(predicted, gold),
+        "stripping": scores({ordered(a, b) for a, b in stripping_pairs(urls)}, gold),
+        "top_patterns": [str(k) for k in result.top_patterns(10)],
+        "errors": errors(result, gold),
+    }
+
+
+def errors(result: UrlListResult, gold: Gold, examples: int = 3) -> dict[str, Any]:
+    """Missed gold pairs and false pairs, grouped by the kind of difference."""
+    found = {ordered(p.source, p.target): p for p in result.pairs}
+    candidates = {
+        ordered(c.first_url, c.second_url): (site, c.pattern)
+        for site, mined in result.mined.items()
+        for c in mined.pairs
+    }
+    missed: dict[str, Counter] = defaultdict(Counter)
+    missed_examples: dict[str, list] = defaultdict(list)
+    for pair in sorted(gold.pairs - set(found)):
+        if pair in candidates:
+            site, k = candidates[pair]
+            local = result.credibility.local_of(site, k)
+            kind = f"candidate, not credible enough: {k} C(k,w)={local:.3f} in {site}"
+            if local >= 0.1:
+                kind = f"candidate, lost to another partner: {k} in {site}"
+        else:
+            kind = f"no one-unit pattern (not a candidate) in {host_of(pair[0])}"
+        missed["by_kind"][kind] += 1
+        if len(missed_examples[kind]) < examples:
+            missed_examples[kind].append(pair)
+    false: Counter = Counter()
+    false_examples: dict[str, list] = defaultdict(list)
+    for pair, p in sorted(found.items()):
+        if gold.judge(pair) != "false":
+            continue
+        in_gold = sum(u in gold.urls for u in pair)
+        kind = f"{p.method} {p.pattern} in {host_of(pair[0])}: {in_gold} of 2 URLs in gold pairs"
+        false[kind] += 1
+        if len(false_examples[kind]) < examples:
+            false_examples[kind].append(pair)
+    return {
+        "missed": top_kinds(missed["by_kind"], missed_examples),
+        "false": top_kinds(false, false_examples),
+    }
+
+
+def top_kinds(counts: Counter, examples: Mapping[str, list], n: int = 12) -> list[dict]:
+    return [{"kind": k, "pairs": c, "examples": examples[k]} for k, c in counts.most_common(n)]
+
+
+def host_of(url: str) -> str:
+    return url.split("/")[2]
+
+
+# ---------------------------------------------------------------------------------------------
+# The sets
+
+
+def wmt16_set(path: Path) -> tuple[list[str], Gold]:
+    """The URLs of the WMT16 gold pairs (pooled: all domains in one list) and the gold."""
+    rows = [line.split("\t") for line in path.read_text().splitlines() if line.strip()]
+    gold = Gold.from_rows((a.strip(), b.strip()) for a, b, *_ in rows)
+    return sorted(gold.urls), gold
+
+
+def real_sites_set() -> tuple[list[str], dict[str, str], Gold]:
+    """Every served HTML page of the real sites, the declared language of each page file, gold."""
+    from bilingual_spider.sandbox import realsites
+
+    cache = realsites.resolve_cache_dir()
+    gold_path = realsites.gold_pairs_path()
+    urls, languages = [], {}
+    for site in realsites.load_sites():
+        dirs = [cache / "root" / d for d in site.dirs]
+        if site.language_index:
+            dirs.insert(0, cache / "overlays" / site.name)
+        served = realsites.served_html(dirs)
+        urls += [site.url(relative) for relative in served]
+        for page in realsites.page_files(site, served):
+            languages[site.url(page.relative)] = page.lang
+    rows = (line.split("\t") for line in gold_path.read_text().splitlines() if line.strip())
+    return urls, languages, Gold.from_rows(rows)
+
+
+def generated_set(world: Path) -> tuple[list[str], dict[str, str], Gold]:
+    """Every page (status 200) of a generated world, its language, and the world's gold."""
+    from bilingual_spider.sandbox.engine_files import read_pages
+    from bilingual_spider.sandbox.webgraph_write import ENGINE_DIR, load_gold_pairs
+
+    pages = [p for p in read_pages(world / ENGINE_DIR) if p.status == 200]
+    languages = {p.url: p.lang for p in pages if p.lang}
+    return [p.url for p in pages], languages, Gold.from_rows(load_gold_pairs(world))
+
+
+def prepare_generated(world: Path, seed: int, sites: int) -> dict[str, Any]:
+    from strategies import prepare_world
+
+    from bilingual_spider.sandbox.webgraph_params import WorldParams
+
+    return prepare_world(world, WorldParams(seed=seed, sites=sites))
+
+
+# ---------------------------------------------------------------------------------------------
+# The crawl (``scrapy crawl pupsniffer``)
+
+
+def spider_available(name: str = "pupsniffer") -> bool:
+    from bilingual_spider.sandbox.process import crawl_env
+
+    listed = subprocess.run(
+        [sys.executable, "-m", "scrapy", "list"], capture_output=True, text=True,
+        env=crawl_env(), check=False, timeout=300,
+    )  # fmt: skip
+    return name in listed.stdout.split()
+
+
+def run_crawl(server_args: list[str], seeds: list[str], site_budget: int, work: Path) -> list:
+    """``scrapy crawl pupsniffer`` through a sandbox web, as strategies.run_crawl runs backforth;
+    its items, read back."""
+    from bilingual_spider.sandbox.process import SandboxServer, crawl_env
+
+    work.mkdir(parents=True, exist_ok=True)
+    seeds_file, items = work / "seeds.txt", work / "items.jsonl"
+    seeds_file.write_text("".join(url + "\n" for url in seeds))
+    with SandboxServer(server_args) as server:
+        settings = {**CRAWL, "BILINGUAL_SANDBOX_PROXY": server.proxy_url}
+        command = [sys.executable, "-m", "scrapy", "crawl", "pupsniffer"]
+        for key, value in settings.items():
+            command += ["-s", f"{key}={value}"]
+        for key, value in (("seeds", seeds_file), ("site_budget", site_budget), ("langs", "any")):
+            command += ["-a", f"{key}={value}"]
+        command += ["-O", str(items)]
+        with (work / "crawl.log").open("w") as log:
+            result = subprocess.run(
+                command, stdout=log, stderr=subprocess.STDOUT, text=True, timeout=3600,
+                env=crawl_env(), check=False, cwd=work,
+            )  # fmt: skip
+    if result.returncode != 0 or not items.exists():
+        tail = (work / "crawl.log").read_text()[-3000:]
+        raise RuntimeError(f"pupsniffer crawl failed ({result.returncode}):\n{tail}")
+    return [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
+
+
+def crawl_scores(items: list[dict], gold: Gold) -> dict[str, Any]:
+    pairs = [
+        (i["source_url"], i["target_url"], i.get("method") or "?")
+        for i in items
+        if "source_url" in i and "target_url" in i
+    ]
+    return {"items": len(items), "pupsniffer": score_pairs(pairs, gold)}
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def goals(sets: Mapping[str, Mapping[str, Any]]) -> dict[str, bool]:
+    """Each goal, met or not, on every run that has it."""
+    met = {}
+    for name, run in sets.items():
+        ours, theirs = run["pupsniffer"]["all"], run["stripping"]
+        met[f"{name}: f1 above stripping"] = ours["f1"] > theirs["f1"]
+        if name.startswith("real_sites"):
+            met[f"{name}: precision >= 0.98"] = ours["precision"] >= GOALS["real_sites_precision"]
+            met[f"{name}: recall >= 0.90"] = ours["recall"] >= GOALS["real_sites_recall"]
+    return met
+
+
+def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
+    head = f"{'set':<22} {'method':<10} {'pairs':>7} {'correct':>7} {'implied':>7} {'false':>7}"
+    print(f"{head} {'P':>7} {'P strict':>8} {'R':>7} {'F1':>7}")
+    for name, run in sets.items():
+        rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
+        for label, s in [*rows, ("stripping", run["stripping"])]:
+            print(
+                f"{name:<22} {label:<10} {s['pairs']:>7} {s['correct']:>7} {s['implied']:>7} "
+                f"{s['false']:>7} {s['precision']:>7.4f} {s['precision_strict']:>8.4f} "
+                f"{s['recall']:>7.4f} {s['f1']:>7.4f}"
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--sets", nargs="+", default=["wmt16", "real_sites", "generated"],
+        choices=["wmt16", "real_sites", "generated"],
+    )  # fmt: skip
+    parser.add_argument("--wmt16", type=Path, default=DEFAULT_WMT16, help="wmt16/train.pairs")
+    parser.add_argument("--world", type=Path, help="generated world dir (made or reused)")
+    parser.add_argument("--world-seed", type=int, default=5)
+    parser.add_argument("--world-sites", type=int, default=1000)
+    parser.add_argument("--crawl", action="store_true", help="also score scrapy crawl pupsniffer")
+    parser.add_argument("--site-budget", type=int, default=500, help="pages per site (crawl)")
+    parser.add_argument("--work", type=Path, help="crawl outputs (default: a temporary dir)")
+    parser.add_argument("--out", type=Path, default=RESULTS / "pupsniffer.json")
+    args = parser.parse_args(argv)
+    if args.crawl and not spider_available():
+        print(
+            "--crawl: `scrapy list` does not show the pupsniffer spider (not on this branch?)",
+            file=sys.stderr,
+        )
+        return 2
+    with tempfile.TemporaryDirectory(prefix="pupsniffer-") as scratch:
+        world = args.world or Path(scratch) / "world"
+        result = run(args, world, args.work or Path(scratch) / "crawl")
+    print_table(result["sets"])
+    for goal, met in result["goals"].items():
+        print(f"goal {goal}: {'met' if met else 'MISSED'}")
+    args.out.parent.mkdir(exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print(f"\nresults in {args.out}")
+    return 0
+
+
+def run(args: argparse.Namespace, world: Path, work: Path) -> dict[str, Any]:
+    sets: dict[str, dict[str, Any]] = {}
+    parameters: dict[str, Any] = {"methods": list(METHODS), "sets": args.sets}
+    golds: dict[str, Gold] = {}
+    if "wmt16" in args.sets:
+        urls, gold = wmt16_set(args.wmt16)
+        sets["wmt16 url_only"] = evaluate(urls, gold)
+        parameters["wmt16"] = str(args.wmt16)
+    if "real_sites" in args.sets:
+        urls, languages, golds["real_sites"] = real_sites_set()
+        sets["real_sites url_only"] = evaluate(urls, golds["real_sites"])
+        sets["real_sites languages"] = evaluate(urls, golds["real_sites"], languages)
+    if "generated" in args.sets:
+        parameters["world"] = prepare_generated(world, args.world_seed, args.world_sites)
+        parameters["world"].pop("dir", None)  # a temporary dir by default: not a parameter
+        urls, languages, golds["generated"] = generated_set(world)
+        sets["generated url_only"] = evaluate(urls, golds["generated"])
+        sets["generated languages"] = evaluate(urls, golds["generated"], languages)
+    result: dict[str, Any] = {
+        "benchmark": "pupsniffer",
+        "date": datetime.now().isoformat(timespec="seconds"),
+        "parameters": parameters,
+        "gold_treatment": GOLD_TREATMENT,
+        "goals": goals(sets),
+        "goal_values": GOALS,
+        "paper": PAPER,
+        "sets": sets,
+    }
+    if args.crawl:
+        result["crawl"] = crawls(args, world, work, golds)
+    return result
+
+
+def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str, Gold]) -> dict:
+    """``scrapy crawl pupsniffer`` over the real sites and the generated world, scored."""
+    from bilingual_spider.sandbox import realsites
+    from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, SEEDS_FILE
+
+    scored = {"site_budget": args.site_budget}
+    if "real_sites" in golds:
+        seeds = realsites.sandbox_seed_urls()
+        items = run_crawl(["--real-sites"], seeds, args.site_budget, work / "real_sites")
+        scored["real_sites"] = crawl_scores(items, golds["real_sites"])
+    if "generated" in golds:
+        seeds = (world / SEEDS_FILE).read_text().split()
+        server = ["--config", str(world / CONFIG_FILE)]
+        items = run_crawl(server, seeds, args.site_budget, work / "generated")
+        scored["generated"] = crawl_scores(items, golds["generated"])
+    return scored
+
+
+GOLD_TREATMENT = (
+    "A predicted pair is correct when it is a gold pair in either order. The golds pair only "
+    "the English page with each translation (en x other). A pair of two non-English pages that "
+    "are both gold translations of one English page is 'implied': reported apart and left out "
+    "of precision (precision_strict counts it as wrong); recall is over the en x other gold "
+    "pairs only. Every other predicted pair is false, including pairs with a page the real "
+    "sites' gold dropped as untranslated (symlink to the English page, wrong language, mostly "
+    "English): a URL cannot tell, but the pair is no translation."
+)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE))  # strategies.prepare_world
+    os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+    sys.exit(main())
