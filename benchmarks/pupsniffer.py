@@ -10,8 +10,8 @@ the comparator that strips language markers from both URLs and matches equal rem
   URL-only (every URL there is in a gold pair, so precision is flattered: no unpaired pages).
 - ``real_sites``: every served HTML page of the real sites (``bilingual-spider sandbox fetch``),
   URL-only and with each page's language (the language its file name or directory declares, as
-  ``real_sites.toml``'s ``page_pattern`` reads it: what an ``hreflang`` or ``lang`` attribute
-  would say, not language ID); gold ``gold_pairs.tsv``.
+  ``real_sites.toml``'s ``page_pattern`` reads it, except that an untranslated symlink is in the
+  language of the file it points to, as language ID would find); gold ``gold_pairs.tsv``.
 - ``generated``: every page of a generated world (seed 5, 1,000 sites by default), URL-only and
   with each page's language; gold its ``gold_pairs.tsv``.
 
@@ -217,10 +217,17 @@ def real_sites_set() -> tuple[list[str], dict[str, str], Gold]:
             dirs.insert(0, cache / "overlays" / site.name)
         served = realsites.served_html(dirs)
         urls += [site.url(relative) for relative in served]
-        for page in realsites.page_files(site, served):
-            languages[site.url(page.relative)] = page.lang
+        languages.update(page_languages(site, realsites.page_files(site, served)))
     rows = (line.split("\t") for line in gold_path.read_text().splitlines() if line.strip())
     return urls, languages, Gold.from_rows(rows)
+
+
+def page_languages(site: Any, files: list[Any]) -> dict[str, str]:
+    """URL -> language of each page file: the language its path declares, except that a symlink
+    (an untranslated page: Apache's ``da/bind.html`` -> ``en/bind.html``) is in the language of
+    the file it points to, as language ID of its text would say."""
+    real = {f.file_id: f.lang for f in sorted(files, key=lambda f: f.relative) if not f.symlink}
+    return {site.url(f.relative): real.get(f.file_id, f.lang) for f in files}
 
 
 def generated_set(world: Path) -> tuple[list[str], dict[str, str], Gold]:
