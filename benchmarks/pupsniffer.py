@@ -259,6 +259,8 @@ def spider_available(name: str = "pupsniffer") -> bool:
         [sys.executable, "-m", "scrapy", "list"], capture_output=True, text=True,
         env=crawl_env(), check=False, timeout=300,
     )  # fmt: skip
+    if listed.returncode != 0:
+        raise RuntimeError(f"`scrapy list` failed ({listed.returncode}):\n{listed.stderr[-2000:]}")
     return name in listed.stdout.split()
 
 
