@@ -59,7 +59,12 @@ DEFAULT_WMT16 = Path("/work/shared/data/wmt16/train.pairs")
 METHODS = ("local", "rescue", "all")
 GOALS = {"real_sites_precision": 0.98, "real_sites_recall": 0.90, "f1_above_stripping": True}
 PAPER = {"pairs": 348_058, "precision": 0.9472}
-CRAWL = {"DOWNLOAD_DELAY": 0, "ROBOTSTXT_OBEY": False, "LOG_LEVEL": "INFO"}
+CRAWL = {
+    "DOWNLOAD_DELAY": 0,
+    "ROBOTSTXT_OBEY": False,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+    "LOG_LEVEL": "INFO",
+}
 
 
 @dataclass

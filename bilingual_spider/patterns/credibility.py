@@ -5,10 +5,13 @@
 - site credibility   C(w) = max_k C(k, w)                             (eq. 5)
 
 N(k, w) = 2 p(k, w) is the number of pages k matches in site w, |w| the pages of w, N the pages
-of all candidate sites. The paper drops the constant 1/N when ranking and thresholds the sum
-itself (theta = 500): we keep both, :attr:`Credibility.global_score` (the sum without 1/N, in
-"pages matched, weighted by local credibility") and :meth:`Credibility.global_credibility`
-(eq. 4 as written).
+of all candidate sites. When page languages are known, |w| for k counts the pages of w in the
+languages k's pairs join (``SiteMining.pattern_pages``): the paper's sites are bilingual, where
+that is all of w; on a site in 19 languages eq. 3 as written caps every language-pair pattern at
+2/19, under the 0.1 threshold however regular the site. The paper drops the constant 1/N when
+ranking and thresholds the sum itself (theta = 500): we keep both,
+:attr:`Credibility.global_score` (the sum without 1/N, in "pages matched, weighted by local
+credibility") and :meth:`Credibility.global_credibility` (eq. 4 as written).
 """
 
 from __future__ import annotations
@@ -79,7 +82,10 @@ def credibility(mined: Mapping[str, SiteMining]) -> Credibility:
         for site, m in mined.items()
     }
     local = {
-        site: {k: local_credibility(n, pages[site]) for k, n in counts.items()}
+        site: {
+            k: local_credibility(n, mined[site].pattern_pages.get(k, pages[site]))
+            for k, n in counts.items()
+        }
         for site, counts in matched.items()
     }
     per_pattern: dict[PairingPattern, list[tuple[int, float]]] = {}

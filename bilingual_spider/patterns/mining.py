@@ -22,7 +22,7 @@ import gc
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bilingual_spider.patterns.units import UrlUnits, site_of, split_url
 
@@ -71,6 +71,10 @@ class SiteMining:
     site: str
     pages: int
     pairs: tuple[CandidatePair, ...]
+    pattern_pages: Mapping[PairingPattern, int] = field(default_factory=dict)
+    """With page languages known: for each pattern, the pages of w in the languages its pairs
+    join. A site in 19 languages has 19 pages for each one pairing patterns can match between
+    two of its languages; |w| of eq. 3 counts these (on a bilingual site, all its pages)."""
 
     def pattern_counts(self) -> Counter[PairingPattern]:
         return pair_counts(self.pairs)
@@ -212,7 +216,25 @@ def _mine(
     if accept is not None:
         patterns = {units: k for units, k in patterns.items() if accept(k)}
     pairs = sorted((urls[i], urls[j], patterns[a, b]) for i, j, a, b in found if (a, b) in patterns)
-    return SiteMining(site, len(urls), tuple(CandidatePair(*pair) for pair in pairs))
+    pattern_pages = _pages_in_pattern_languages(found, patterns, langs) if langs else {}
+    candidates = tuple(CandidatePair(*pair) for pair in pairs)
+    return SiteMining(site, len(urls), candidates, pattern_pages)
+
+
+def _pages_in_pattern_languages(
+    found: set[tuple[int, int, str, str]],
+    patterns: Mapping[tuple[str, str], PairingPattern],
+    langs: list[str | None],
+) -> dict[PairingPattern, int]:
+    """For each pattern, the site's pages in the languages its pairs join (``langs``: the
+    language of each of the site's URLs)."""
+    per_language = Counter(lang for lang in langs if lang)
+    joined: dict[PairingPattern, set[str]] = defaultdict(set)
+    for i, j, a, b in found:
+        pattern = patterns.get((a, b))
+        if pattern is not None:
+            joined[pattern].update((langs[i] or "", langs[j] or ""))
+    return {k: sum(per_language[lang] for lang in ls) for k, ls in joined.items()}
 
 
 def _pairs_in_group(

@@ -77,3 +77,18 @@ def test_eq5_site_credibility_by_hand(mined) -> None:
     # C(legco) = max(0.8) = 0.8; C(fehd) = max(0.5, 0.25) = 0.5
     assert table.site == pytest.approx({"legco.gov.hk": 0.8, "fehd.gov.hk": 0.5})
     assert site_credibility([]) == 0.0
+
+
+def test_with_page_languages_a_pattern_counts_the_pages_of_its_own_two_languages():
+    """A site in three languages, every page translated: <en,fr> matches all en and fr pages."""
+    from bilingual_spider.patterns.url_list import mine_url_list
+
+    urls = [
+        f"http://www.x.example/{lang}/p{i}.html" for lang in ("en", "fr", "de") for i in range(5)
+    ]
+    languages = {url: url.split("/")[3] for url in urls}
+    with_languages = mine_url_list(urls, languages).credibility
+    url_only = mine_url_list(urls).credibility
+    en_fr = PairingPattern("en", "fr")
+    assert with_languages.local_of("x.example", en_fr) == 1.0  # 10 pages of 10 in en or fr
+    assert url_only.local_of("x.example", en_fr) == pytest.approx(10 / 15)  # eq. 3 as written
