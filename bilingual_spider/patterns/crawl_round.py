@@ -104,7 +104,8 @@ def judge_pair(
     target: PageRecord,
     weights: Mapping[PairingPattern, float],
 ) -> tuple[UrlPair | None, str]:
-    """The pair with its languages and similarity, or ``None`` and why it was dropped."""
+    """The pair with its languages and similarity, or ``None`` and why it was dropped.
+    ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own."""
     check = check_pair_language(source.language, target.language, source.text, target.text)
     if not check.accepted:
         return None, check.verdict.value
@@ -113,7 +114,9 @@ def judge_pair(
         and as_marked(target.url, pair.pattern, check.target_language)
     ):
         return None, NOT_AS_MARKED
-    similarity = bilingual_similarity(target.links, source.links, weights)
+    # the pair's own pattern counts too: a site in 19 languages has 171 language-pair
+    # patterns, and the top global ones cannot hold them all
+    similarity = bilingual_similarity(target.links, source.links, {**weights, pair.pattern: 1.0})
     if not keep_pair(similarity):
         return None, NO_SHARED_LINKS
     return (

@@ -152,10 +152,13 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _site_requests(self, url: str, found_by: str) -> list[scrapy.Request]:
         """The first page of a new site and a URL that cannot exist on it (its not-found page,
-        which the soft-404 judge compares deep pages with)."""
+        which the soft-404 judge compares deep pages with); for a site known already (several
+        seeds of one site), the page alone."""
         site = site_of(url)
-        if not site or site in self._found_by:
+        if not site:
             return []
+        if site in self._found_by:  # another seed of a known site: a page of it
+            return list(self._page_requests(site, [url]))
         self._found_by[site] = found_by
         self.crawler.stats.inc_value("pupsniffer/sites")
         parts = urlsplit(url)

@@ -121,3 +121,17 @@ def test_the_next_round_takes_the_best_external_sites_not_crawled_yet():
 def test_records_are_bounded():
     record = PageRecord.of("http://a/", "en", "x" * 50_000, (f"http://a/{i}" for i in range(900)))
     assert len(record.text) == 20_000 and len(record.links) == 500
+
+
+def test_a_pair_whose_pattern_is_not_among_the_counted_ones_still_shares_its_links():
+    """Sim_Pattern (eq. 9) counts the top global patterns and the pair's own: a site in many
+    languages has more language-pair patterns than the top ones hold."""
+    from bilingual_spider.patterns.crawl_round import judge_pair
+    from bilingual_spider.patterns.pairing import UrlPair
+
+    de_fr = PairingPattern("de", "fr")
+    source = page("http://x.example/de/a.html", "de", GERMAN, "http://x.example/de/b.html")
+    target = page("http://x.example/fr/a.html", "fr", FRENCH, "http://x.example/fr/b.html")
+    pair = UrlPair(source.url, target.url, de_fr, 0.5, 0.1, LOCAL)
+    judged, why = judge_pair(pair, source, target, {PairingPattern("en", "fr"): 1.0})
+    assert judged is not None and why == "kept" and judged.similarity > 0

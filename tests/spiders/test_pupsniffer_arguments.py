@@ -1,0 +1,34 @@
+"""The pupsniffer spider's arguments and seeds, without a crawl."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.exceptions import UsageError
+from scrapy.utils.test import get_crawler
+
+from bilingual_spider import settings as project_settings
+from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+
+
+def spider(**arguments: object) -> PupSnifferSpider:
+    settings = {k: getattr(project_settings, k) for k in dir(project_settings) if k.isupper()}
+    crawler = get_crawler(PupSnifferSpider, settings)
+    return PupSnifferSpider.from_crawler(crawler, **arguments)
+
+
+def test_every_seed_of_a_site_is_crawled_and_its_not_found_page_asked_once():
+    sniffer = spider(seeds="http://www.x.example/doc/a/,http://d-i.x.example/manual/")
+    first = sniffer._site_requests(sniffer.seed_urls[0], "seed")
+    second = sniffer._site_requests(sniffer.seed_urls[1], "seed")
+    assert [r.meta["role"] for r in first] == ["page", "not_found"]
+    assert [(r.url, r.meta["role"]) for r in second] == [("http://d-i.x.example/manual/", "page")]
+    assert first[0].meta["site"] == second[0].meta["site"] == "x.example"
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"mode": "search"}, {"rounds": "0"}, {"site_budget": "many"}, {"site_budget": "0"}],
+)
+def test_bad_arguments_are_refused_with_a_clear_error(arguments: dict) -> None:
+    with pytest.raises(UsageError, match="pupsniffer"):
+        spider(seeds="http://www.x.example/", **arguments)
