@@ -35,3 +35,18 @@ class ResponseLog:
 
     def spider_closed(self) -> None:
         self.file.close()
+
+
+def logged_crawl_settings(proxy_url: str, responses: Any, stats: Any) -> dict[str, Any]:
+    """Settings of a crawl test through the sandbox: no delay, this extension logging every
+    response to ``responses``, the final stats saved to ``stats``."""
+    from bilingual_spider import settings as project_settings
+
+    return {
+        "BILINGUAL_SANDBOX_PROXY": proxy_url,
+        "DOWNLOAD_DELAY": 0,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+        "EXTENSIONS": {**project_settings.EXTENSIONS, "tests.spiders.response_log.ResponseLog": 0},
+        "RESPONSE_LOG_PATH": responses,
+        "BILINGUAL_STATS_FILE": stats,
+    }

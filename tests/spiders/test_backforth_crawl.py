@@ -11,11 +11,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from bilingual_spider import settings as project_settings
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.textsource import TextSource
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
+from tests.spiders.response_log import logged_crawl_settings
 
 
 @pytest.fixture(scope="module")
@@ -35,17 +35,7 @@ def crawl(world: Path, server: SandboxServer, tmp_path: Path, **arguments: objec
     )
     result = run_spider(
         "backforth",
-        settings={
-            "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
-            "DOWNLOAD_DELAY": 0,
-            "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-            "EXTENSIONS": {
-                **project_settings.EXTENSIONS,
-                "tests.spiders.response_log.ResponseLog": 0,
-            },
-            "RESPONSE_LOG_PATH": responses,
-            "BILINGUAL_STATS_FILE": stats,
-        },
+        settings=logged_crawl_settings(server.proxy_url, responses, stats),
         arguments={"seeds": world / "seed_urls.txt", "langs": "any", **arguments},
         output=items,
         timeout=300,

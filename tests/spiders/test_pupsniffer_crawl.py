@@ -9,12 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from bilingual_spider import settings as project_settings
 from bilingual_spider.patterns.units import site_of
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.textsource import TextSource
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
+from tests.spiders.response_log import logged_crawl_settings
 
 BUDGET = 40
 
@@ -31,17 +31,9 @@ def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
         result = run_spider(
             "pupsniffer",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "EXTENSIONS": {
-                    **project_settings.EXTENSIONS,
-                    "tests.spiders.response_log.ResponseLog": 0,
-                },
-                "RESPONSE_LOG_PATH": files["responses.jsonl"],
-                "BILINGUAL_STATS_FILE": files["stats.json"],
-            },
+            settings=logged_crawl_settings(
+                server.proxy_url, files["responses.jsonl"], files["stats.json"]
+            ),
             arguments={
                 "seeds": out / "seeds.txt",
                 "site_budget": BUDGET,
