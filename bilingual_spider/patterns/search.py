@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from bilingual_spider.language.codes import base_language
 from bilingual_spider.patterns.deep_pages import DeepCandidate
-from bilingual_spider.patterns.markers import language_of_unit
+from bilingual_spider.patterns.markers import URL_MARKERS, language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.units import substitute
 
@@ -125,3 +125,26 @@ def search_substitutions(
         for candidate in substitute(url, mine, other):
             made.setdefault(candidate, DeepCandidate(url, candidate, k, mine, other, rank))
     return list(made.values())
+
+
+def url_markers(language: str) -> list[str]:
+    """The URL units that name ``language`` with no crawl to learn them from: its code
+    (``zh-hant``, and ``zh_tw``-style region forms are left to the search results) and the web's
+    conventions for it (``tc``, ``cht``, ``big5`` for Traditional Chinese)."""
+    code = language.lower()
+    return [code, *(unit for unit, named in URL_MARKERS.items() if named.lower() == code)]
+
+
+def prior_patterns(source: str, target: str) -> list[PairingPattern]:
+    """4.5 with little prior knowledge: the patterns to try between two languages when no crawl
+    has ranked any, most common on the web first (``shared/data/README.md``: a swapped
+    directory or file-name code, then a ``lang=`` parameter, then a code added to the URL of an
+    unmarked default language): <en,fr>, <lang=en,lang=fr>, <"",fr>, then the conventions."""
+    first, second = url_markers(source), url_markers(target)
+    patterns = [
+        PairingPattern.of(first[0], second[0]),
+        PairingPattern.of(f"lang={first[0]}", f"lang={second[0]}"),
+        PairingPattern.of("", second[0]),
+    ]
+    patterns += [PairingPattern.of(a, b) for a in first for b in second]
+    return list(dict.fromkeys(patterns))

@@ -3,6 +3,7 @@
 
     scrapy crawl pupsniffer [-a seeds=FILE|url,url] [-a site_budget=PAGES] [-a langs=any|en,fr]
         [-a rounds=1] [-a next_sites=K] [-a deep_per_site=N] -O pairs.jsonl
+    scrapy crawl pupsniffer -a mode=search -a langs=en,zh-Hant -a seeds=http://www.gov.hk/
 
 A round crawls each of its sites breadth-first within ``site_budget`` pages (robots.txt and the
 per-host limits of Scrapy's settings apply), identifies the language of every page's main text,
@@ -11,6 +12,12 @@ that pass the language check and the link-similarity filter (methods ``local`` a
 then checks the deep-page candidates of the pages left unpaired with a HEAD request, a GET when
 it answers, and the soft-404 judge (method ``deep``). With ``rounds`` > 1 the ``next_sites``
 external sites with the highest credibility-weighted PageRank (WPR) are crawled next.
+
+Search mode (4.5, little prior knowledge) crawls nothing: for each seed's host it asks the search
+adapter ``inurl:MARKER site:HOST`` with the source language's markers, then the domain-mode and
+directory-mode queries its results suggest; each result page in the source language has the
+prior patterns of each target language substituted into its URL
+(``patterns.search.prior_patterns``), checked as deep pages are (method ``search``).
 
 The research is in :mod:`bilingual_spider.patterns` (:mod:`~.patterns.crawl_round` for a round);
 this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.UrlPairItem` per pair
@@ -57,9 +64,20 @@ from bilingual_spider.patterns.deep_pages import (
     judge_candidate,
     not_found_fingerprint,
 )
-from bilingual_spider.patterns.pairing import DEEP, UrlPair
+from bilingual_spider.patterns.pair_language import same_language
+from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
+from bilingual_spider.patterns.search import (
+    directory_mode_queries,
+    domain_mode_queries,
+    prior_patterns,
+    query,
+    search_substitutions,
+    url_markers,
+)
 from bilingual_spider.patterns.similarity import unit_weights
 from bilingual_spider.patterns.units import site_of
+from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
@@ -67,6 +85,10 @@ logger = logging.getLogger(__name__)
 MIN_LANGUAGE_SHARE = 0.6
 """A page counts for its main language when that language has this share of its main text
 (the detector's ``BILINGUAL_DETECTOR_MIN_SHARE``): mixed pages count for none."""
+
+
+HTTP_CHECKED = (DEEP, SEARCH)
+"""Methods whose target page was generated and checked over HTTP."""
 
 
 class Stage(Enum):
@@ -95,11 +117,9 @@ class PupSnifferSpider(scrapy.Spider):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        if mode != "crawl":
-            raise UsageError(
-                f"pupsniffer: mode={mode!r} is not available yet (search mode, section 4.5, "
-                "is still to be built); use mode=crawl"
-            )
+        if mode not in ("crawl", "search"):
+            raise UsageError(f"pupsniffer: mode={mode!r}: choose crawl or search")
+        self.mode = mode
         try:
             self.site_budget = int(site_budget) if site_budget not in (None, "") else None
             self.rounds = int(rounds)
@@ -110,6 +130,8 @@ class PupSnifferSpider(scrapy.Spider):
             raise UsageError(f"pupsniffer: {exc}") from None
         if self.rounds < 1 or (self.site_budget is not None and self.site_budget < 1):
             raise UsageError("pupsniffer: rounds and site_budget must be at least 1")
+        if mode == "search" and len(self.langs) < 2:
+            raise UsageError("pupsniffer: mode=search needs langs=SOURCE,TARGET[,TARGET...]")
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
         self.crawled = CrawledSites()
@@ -124,6 +146,7 @@ class PupSnifferSpider(scrapy.Spider):
         self._emitted_pairs: set[frozenset[str]] = set()
         self._emitted_sites: set[str] = set()
         self._emitting = 0
+        self._queries: set[str] = set()  # search mode: queries asked
         self.identifier: Any = None
 
     @classmethod
@@ -140,12 +163,19 @@ class PupSnifferSpider(scrapy.Spider):
         if spider.deep_per_site is None:
             spider.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
         spider.identifier = default_identifier()  # loaded before the crawl starts
+        if spider.mode == "search":  # no crawl to mine: prior patterns, one stage
+            spider.rounds, spider.stage = 1, Stage.DEEP
+            spider.round_pairs = pair_round(CrawledSites())
         crawler.signals.connect(spider._idle, signal=signals.spider_idle)
         return spider
 
     # --- crawling the sites of a round -----------------------------------------------------
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
+        if self.mode == "search":
+            for url in self.seed_urls:
+                self._search(urlsplit(url).netloc.lower(), first=True)
+            return
         for url in self.seed_urls:
             for request in self._site_requests(url, "seed"):
                 yield request
@@ -268,16 +298,83 @@ class PupSnifferSpider(scrapy.Spider):
     def _crawl(self, request: scrapy.Request) -> None:
         self.crawler.engine.crawl(request)
 
+    # --- search mode (4.5) --------------------------------------------------------------------
+
+    def _search(self, site: str, first: bool) -> None:
+        """``inurl:MARKER site:SITE`` for each marker of the source language."""
+        texts = [query(marker, site) for marker in url_markers(self.langs[0])]
+        self._submit_searches(texts, first)
+
+    def _submit_searches(self, texts: Iterable[str], first: bool) -> None:
+        service = SearchService.of(self.crawler)
+        for text in texts:
+            if text in self._queries:
+                continue
+            self._queries.add(text)
+            service.submit(
+                SearchQuery.search(text), self.search_answered, cb_kwargs={"first": first}
+            )
+            self.crawler.stats.inc_value("pupsniffer/search/queries")
+
+    def search_answered(self, response: Response, first: bool = False) -> Iterator[Any]:
+        """Result URLs of a query: fetched as pages in the source language; after a first
+        query, the domain- and directory-mode queries its results suggest."""
+        page = search_page(response)
+        if page.error:
+            self.crawler.stats.inc_value("pupsniffer/search/queries_failed")
+            logger.warning("search %s failed for good: %s", page.query.describe(), page.error)
+            return
+        urls = [link.url for link in page.links if link.url.startswith(("http://", "https://"))]
+        if first:
+            markers = url_markers(self.langs[0])
+            modes = domain_mode_queries(urls, markers) + directory_mode_queries(urls, markers)
+            self._submit_searches(modes, first=False)
+        for url in urls:
+            if url not in self._seen:
+                self._seen.add(url)
+                self.crawler.stats.inc_value("pupsniffer/search/results")
+                yield scrapy.Request(
+                    url,
+                    callback=self.search_result_page,
+                    errback=self.ignore_failure,
+                    meta={"role": "search_result"},
+                )
+
+    def search_result_page(self, response: Response) -> Iterator[scrapy.Request]:
+        """A result page in the source language: the top prior patterns of each target
+        language substituted into its URL, and checked as deep pages are."""
+        if not isinstance(response, TextResponse):
+            return
+        language, text = self._language_and_text(response)
+        self.crawled.add(PageRecord.of(response.url, language, text, self._links(response)))
+        source = self.langs[0]
+        if language is None or not same_language(language, source):
+            self.crawler.stats.inc_value("pupsniffer/search/results_not_in_source_language")
+            return
+        for target in self.langs[1:]:
+            patterns = prior_patterns(source, target)
+            for candidate in search_substitutions(response.url, patterns, source):
+                if candidate.candidate not in self._checked:
+                    self._checked.add(candidate.candidate)
+                    yield self._deep_request(candidate, "HEAD", SEARCH)
+
     # --- deep pages (4.3) ----------------------------------------------------------------------
 
-    def _deep_request(self, candidate: DeepCandidate, method: str) -> scrapy.Request:
+    def _deep_request(
+        self, candidate: DeepCandidate, method: str, found_by: str = DEEP
+    ) -> scrapy.Request:
         return scrapy.Request(
             candidate.candidate,
             method=method,
             callback=self.deep_answered,
             errback=self.deep_failed,
             dont_filter=True,
-            meta={"role": "deep", "candidate": candidate, "handle_httpstatus_all": True},
+            meta={
+                "role": "deep",
+                "candidate": candidate,
+                "method": found_by,
+                "handle_httpstatus_all": True,
+            },
         )
 
     def deep_answered(self, response: Response) -> Iterator[Any]:
@@ -285,7 +382,7 @@ class PupSnifferSpider(scrapy.Spider):
         stats = self.crawler.stats
         if response.request is not None and response.request.method == "HEAD":
             if 200 <= response.status < 300 or response.status in (405, 501):  # or no HEAD
-                yield self._deep_request(candidate, "GET")
+                yield self._deep_request(candidate, "GET", response.meta.get("method", DEEP))
             else:
                 stats.inc_value(f"pupsniffer/deep/{CandidateStatus.MISSING.value}")
             return
@@ -310,7 +407,7 @@ class PupSnifferSpider(scrapy.Spider):
         assert self.round_pairs is not None
         credibility = self.round_pairs.credibility
         weights = unit_weights(credibility.top_patterns(30))
-        pair = candidate_url_pair(candidate, credibility, DEEP)
+        pair = candidate_url_pair(candidate, credibility, response.meta.get("method", DEEP))
         judged, why = judge_pair(pair, source, target, weights)
         if judged is None:
             stats.inc_value(f"pupsniffer/rejected/{why}")
@@ -341,7 +438,7 @@ class PupSnifferSpider(scrapy.Spider):
                 local_credibility=round(pair.local_credibility, 4),
                 global_credibility=round(pair.global_credibility, 6),
                 method=pair.method,
-                verification="langid,similarity" + (",http" if pair.method == DEEP else ""),
+                verification="langid,similarity" + (",http" if pair.method in HTTP_CHECKED else ""),
                 score=round(max(pair.local_credibility, pair.global_credibility), 4),
                 similarity=pair.similarity,
             )

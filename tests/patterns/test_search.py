@@ -51,3 +51,18 @@ def test_top_five_patterns_of_the_language_substituted_in_order() -> None:
     ]
     assert [c.rank for c in made] == [0, 4]
     assert search_substitutions("http://x.hk/english-news/a.html", TOP, "en") == []
+
+
+def test_prior_patterns_try_codes_then_parameters_then_an_added_code_then_conventions():
+    from bilingual_spider.patterns.search import prior_patterns, url_markers
+
+    assert url_markers("zh-Hant") == ["zh-hant", "tc", "cht", "big5"]
+    assert prior_patterns("en", "fr") == [
+        PairingPattern("en", "fr"),
+        PairingPattern("lang=en", "lang=fr"),
+        PairingPattern("", "fr"),
+    ]
+    chinese = prior_patterns("en", "zh-Hant")
+    assert PairingPattern("en", "tc") in chinese and chinese[0] == PairingPattern("en", "zh-hant")
+    made = {c.candidate for c in search_substitutions("http://x.gov.hk/en/a.htm", chinese, "en")}
+    assert "http://x.gov.hk/tc/a.htm" in made

@@ -27,7 +27,14 @@ def test_every_seed_of_a_site_is_crawled_and_its_not_found_page_asked_once():
 
 @pytest.mark.parametrize(
     "arguments",
-    [{"mode": "search"}, {"rounds": "0"}, {"site_budget": "many"}, {"site_budget": "0"}],
+    [
+        {"mode": "google"},
+        {"mode": "search"},  # search mode needs a source and a target language
+        {"mode": "search", "langs": "en"},
+        {"rounds": "0"},
+        {"site_budget": "many"},
+        {"site_budget": "0"},
+    ],
 )
 def test_bad_arguments_are_refused_with_a_clear_error(arguments: dict) -> None:
     with pytest.raises(UsageError, match="pupsniffer"):

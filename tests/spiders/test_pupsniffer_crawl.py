@@ -1,11 +1,13 @@
 """PupSniffer crawls of a generated world through the sandbox: pairs right by the world's gold,
-site budgets kept, deep pages checked over HTTP, a second round found by WPR, a clean end."""
+site budgets kept, deep pages checked over HTTP, a second round found by WPR, a clean end; and
+search mode, from search queries alone."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,32 +22,31 @@ BUDGET = 40
 
 
 @pytest.fixture(scope="module")
-def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
-    out = tmp_path_factory.mktemp("pupsniffer")
-    world = out / "w"
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
+    world = tmp_path_factory.mktemp("pupsniffer") / "w"
     languages = ["en", *WorldParams().language_weights]
     generate(world, WorldParams(seed=31, sites=60), TextSource.from_catalogs(languages))
-    seeds = (world / "seed_urls.txt").read_text().split()[:25]
+    with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
+        yield world, server
+
+
+def sniff(served: tuple[Path, SandboxServer], out: Path, seeds: list[str], **arguments) -> dict:
+    """``scrapy crawl pupsniffer`` from ``seeds``; what it fetched, counted and emitted."""
+    world, server = served
     (out / "seeds.txt").write_text("\n".join(seeds) + "\n")
     files = {name: out / name for name in ("responses.jsonl", "stats.json", "items.jsonl")}
-    with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
-        result = run_spider(
-            "pupsniffer",
-            settings=logged_crawl_settings(
-                server.proxy_url, files["responses.jsonl"], files["stats.json"]
-            ),
-            arguments={
-                "seeds": out / "seeds.txt",
-                "site_budget": BUDGET,
-                "rounds": 2,
-                "next_sites": 5,
-            },
-            output=files["items.jsonl"],
-            timeout=300,
-        )
+    result = run_spider(
+        "pupsniffer",
+        settings=logged_crawl_settings(
+            server.proxy_url, files["responses.jsonl"], files["stats.json"]
+        ),
+        arguments={"seeds": out / "seeds.txt", **arguments},
+        output=files["items.jsonl"],
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     lines = {name: path.read_text().splitlines() for name, path in files.items()}
-    yield {
+    return {
         "seeds": seeds,
         "truth": load_ground_truth(world),
         "gold": {
@@ -56,6 +57,13 @@ def crawled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
         "stats": json.loads(files["stats.json"].read_text()),
         "items": [json.loads(line) for line in lines["items.jsonl"]],
     }
+
+
+@pytest.fixture(scope="module")
+def crawled(served: tuple[Path, SandboxServer], tmp_path_factory: pytest.TempPathFactory) -> dict:
+    seeds = (served[0] / "seed_urls.txt").read_text().split()[:25]
+    out = tmp_path_factory.mktemp("crawl")
+    return sniff(served, out, seeds, site_budget=BUDGET, rounds=2, next_sites=5)
 
 
 def test_pairs_with_an_english_side_are_gold_pairs(crawled: dict) -> None:
@@ -113,3 +121,27 @@ def test_a_second_round_crawls_external_sites_ranked_by_wpr_and_the_crawl_ends(
     assert len(later) == 5
     found = [i["found_by"] for i in crawled["items"] if "found_by" in i]
     assert all(f == "seed" or f.startswith("round 2: WPR") for f in found)
+
+
+def test_search_mode_finds_pairs_from_queries_with_prior_patterns_alone(
+    served: tuple[Path, SandboxServer], tmp_path: Path
+) -> None:
+    """4.5: no crawl to learn from: ``inurl:en site:HOST`` queries, their results fetched, the
+    prior patterns substituted and checked."""
+    truth = load_ground_truth(served[0])
+    english_spanish = [
+        site
+        for site in truth["sites"]
+        if site["bilingual"] and {"en", "es"} <= set(site["languages"])
+    ]
+    seeds = sorted({f"http://{site['hosts']['en']}/" for site in english_spanish})
+    assert len(seeds) >= 3
+    searched = sniff(served, tmp_path, seeds, mode="search", langs="en,es")
+    stats = searched["stats"]
+    assert stats["finish_reason"] == "finished"
+    assert stats["pupsniffer/search/queries"] >= len(seeds)
+    pairs = [item for item in searched["items"] if "source_url" in item]
+    assert pairs and {p["method"] for p in pairs} == {"search"}
+    assert all(frozenset((p["source_url"], p["target_url"])) in searched["gold"] for p in pairs)
+    assert all({p["source_lang"], p["target_lang"]} == {"en", "es"} for p in pairs)
+    assert not [r for r in searched["responses"] if r["role"] == "page"]  # nothing crawled
