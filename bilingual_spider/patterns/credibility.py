@@ -5,8 +5,9 @@
 - site credibility   C(w) = max_k C(k, w)                             (eq. 5)
 
 N(k, w) = 2 p(k, w) is the number of pages k matches in site w, |w| the pages of w, N the pages
-of all candidate sites. When page languages are known, |w| for k counts the pages of w in the
-languages k's pairs join (``SiteMining.pattern_pages``): the paper's sites are bilingual, where
+of all candidate sites. When page languages are known, |w| for k counts only the pages k could
+apply to (``SiteMining.pattern_pages``): those whose URL carries one of its units when both name
+a language, else those in the languages its pairs join. The paper's sites are bilingual, where
 that is all of w; on a site in 19 languages eq. 3 as written caps every language-pair pattern at
 2/19, under the 0.1 threshold however regular the site. The paper drops the constant 1/N when
 ranking and thresholds the sum itself (theta = 500): we keep both,

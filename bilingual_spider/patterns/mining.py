@@ -216,25 +216,46 @@ def _mine(
     if accept is not None:
         patterns = {units: k for units, k in patterns.items() if accept(k)}
     pairs = sorted((urls[i], urls[j], patterns[a, b]) for i, j, a, b in found if (a, b) in patterns)
-    pattern_pages = _pages_in_pattern_languages(found, patterns, langs) if langs else {}
+    pattern_pages = _pattern_pages(found, patterns, langs, units) if langs else {}
     candidates = tuple(CandidatePair(*pair) for pair in pairs)
     return SiteMining(site, len(urls), candidates, pattern_pages)
 
 
-def _pages_in_pattern_languages(
+def _pattern_pages(
     found: set[tuple[int, int, str, str]],
     patterns: Mapping[tuple[str, str], PairingPattern],
     langs: list[str | None],
+    units: list[UrlUnits],
 ) -> dict[PairingPattern, int]:
-    """For each pattern, the site's pages in the languages its pairs join (``langs``: the
-    language of each of the site's URLs)."""
+    """|w| of eq. 3 for each pattern of a site whose page languages are known (``langs``: the
+    language of each of its URLs): the pages the pattern could apply to.
+
+    - Both units name a language (<en,ko>): the pages whose URL carries one of them. Pages are
+      not counted by their text's language here: an untranslated ``/ko/x.html`` that serves the
+      English text is still one of the pages the pattern speaks of, and the English text of
+      every other language's fallbacks must not swell the count.
+    - Otherwise (<"",fr>, or a pattern of other units): the pages in the languages its pairs
+      join.
+    """
+    from bilingual_spider.patterns.markers import language_of_unit  # markers imports mining
+
     per_language = Counter(lang for lang in langs if lang)
     joined: dict[PairingPattern, set[str]] = defaultdict(set)
     for i, j, a, b in found:
         pattern = patterns.get((a, b))
         if pattern is not None:
             joined[pattern].update((langs[i] or "", langs[j] or ""))
-    return {k: sum(per_language[lang] for lang in ls) for k, ls in joined.items()}
+    marked = [k for k in joined if language_of_unit(k.first) and language_of_unit(k.second)]
+    wanted = {unit for k in marked for unit in (k.first, k.second)}
+    carrying = Counter(
+        value
+        for url_units in units
+        for value in {unit.value for unit in url_units.units()}
+        if value in wanted
+    )
+    pages = {k: sum(per_language[lang] for lang in langs_of_k) for k, langs_of_k in joined.items()}
+    pages.update({k: carrying[k.first] + carrying[k.second] for k in marked})
+    return pages
 
 
 def _pairs_in_group(

@@ -92,3 +92,17 @@ def test_with_page_languages_a_pattern_counts_the_pages_of_its_own_two_languages
     en_fr = PairingPattern("en", "fr")
     assert with_languages.local_of("x.example", en_fr) == 1.0  # 10 pages of 10 in en or fr
     assert url_only.local_of("x.example", en_fr) == pytest.approx(10 / 15)  # eq. 3 as written
+
+
+def test_untranslated_fallbacks_in_other_languages_do_not_dilute_a_language_pattern():
+    """The Apache manual's way: /ko/ holds 3 Korean pages and 7 English fallbacks, and four other
+    language directories hold English fallbacks only. <en,ko> can only apply to the pages under
+    /en/ and /ko/, so those are its |w|, not every page whose text is English."""
+    from bilingual_spider.patterns.url_list import mine_url_list
+
+    languages = {f"http://x.example/en/p{i}.html": "en" for i in range(10)}
+    languages |= {f"http://x.example/ko/p{i}.html": "ko" if i < 3 else "en" for i in range(10)}
+    for other in ("de", "fr", "es", "it"):
+        languages |= {f"http://x.example/{other}/p{i}.html": "en" for i in range(10)}
+    table = mine_url_list(languages, languages).credibility
+    assert table.local_of("x.example", PairingPattern("en", "ko")) == 6 / 20
