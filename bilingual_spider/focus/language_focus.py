@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from bilingual_spider.frontier.rescoring import link_priority
-from bilingual_spider.language.codes import base_language
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED
 from bilingual_spider.language.tld import host_of, languages_of_host
 
@@ -67,22 +67,6 @@ class FocusDecision:
     def priority(self) -> int:
         """The frontier priority of the link (through the frontier's one scoring path)."""
         return link_priority(self.relevance)
-
-
-def _script(code: str) -> str | None:
-    """The script subtag of a code (``zh-Hant`` -> ``Hant``), None when it has none."""
-    parts = code.split("-")
-    return next((p for p in parts[1:] if len(p) == 4 and p.isalpha()), None)
-
-
-def same_language(code: str, target: str) -> bool:
-    """Is ``code`` the target language? Regions are ignored (``pt-BR`` is ``pt``), scripts are
-    not (``zh-Hans`` is not ``zh-Hant``), and a bare code matches any of its variants."""
-    if code == target:
-        return True
-    if base_language(code) != base_language(target):
-        return False
-    return _script(code) is None or _script(target) is None or _script(code) == _script(target)
 
 
 def is_target(code: str | None, targets: Iterable[str]) -> bool:

@@ -73,3 +73,27 @@ def normalize_language_code(code: str) -> str | None:
 def base_language(code: str) -> str:
     """The language without region or script: ``pt-BR`` -> ``pt``, ``zh-Hant`` -> ``zh``."""
     return code.split("-", 1)[0]
+
+
+def same_language(a: str, b: str) -> bool:
+    """Whether two codes name one language: the region is ignored (``pt-BR`` is ``pt``), the
+    script is not (``zh-Hans`` is not ``zh-Hant``), and a code without a script matches every
+    script of its language (``zh`` is ``zh-Hant``).
+
+    >>> same_language("en-GB", "en"), same_language("zh-Hans", "zh-Hant")
+    (True, False)
+    >>> same_language("zh", "zh-Hant")
+    True
+    """
+    a, b = normalize_language_code(a) or a, normalize_language_code(b) or b
+    if a == b:
+        return True
+    if base_language(a) != base_language(b):
+        return False
+    script_a, script_b = _script(a), _script(b)
+    return script_a is None or script_b is None or script_a == script_b
+
+
+def _script(code: str) -> str | None:
+    """The script subtag of a code (``zh-Hant`` -> ``Hant``), None when it has none."""
+    return next((p for p in code.split("-")[1:] if len(p) == 4 and p.isalpha()), None)

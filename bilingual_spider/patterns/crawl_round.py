@@ -19,12 +19,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.pair_language import check_pair_language, same_language
+from bilingual_spider.patterns.pair_language import check_pair_language
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import site_of, split_url

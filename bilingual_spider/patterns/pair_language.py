@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import (
     UNDETERMINED,
     LanguageIdentifier,
@@ -48,18 +48,6 @@ class PairLanguageCheck:
     @property
     def accepted(self) -> bool:
         return self.verdict is PairLanguageVerdict.BILINGUAL
-
-
-def language_variety(code: str) -> str:
-    """The code compared between the sides: the region dropped, the script kept
-    (``en-GB`` -> ``en``, ``zh-Hant`` -> ``zh-Hant``)."""
-    normal = normalize_language_code(code) or code
-    base, _, rest = normal.partition("-")
-    return normal if rest in ("Hans", "Hant") else base
-
-
-def same_language(a: str, b: str) -> bool:
-    return language_variety(a) == language_variety(b)
 
 
 def copied_share(source_text: str, target_text: str) -> float:

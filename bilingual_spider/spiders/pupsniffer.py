@@ -45,6 +45,7 @@ from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.items import BilingualSiteItem, UrlPairItem
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
 from bilingual_spider.patterns.crawl_round import (
@@ -64,7 +65,6 @@ from bilingual_spider.patterns.deep_pages import (
     judge_candidate,
     not_found_fingerprint,
 )
-from bilingual_spider.patterns.pair_language import same_language
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
 from bilingual_spider.patterns.search import (
     directory_mode_queries,

@@ -13,10 +13,10 @@ from bilingual_spider.focus.language_focus import (
     directory_of,
     hard_focus,
     is_target,
-    same_language,
     soft_focus,
 )
 from bilingual_spider.frontier.rescoring import link_priority
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import default_identifier
 
 

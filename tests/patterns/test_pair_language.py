@@ -1,10 +1,10 @@
 import pytest
 
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.patterns.pair_language import (
     PairLanguageVerdict,
     check_pair_language,
     copied_share,
-    same_language,
 )
 
 EN = "The committee met on Tuesday to discuss the budget for the new hospital in Kowloon."
