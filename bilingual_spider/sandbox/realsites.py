@@ -47,7 +47,8 @@ from urllib.parse import quote
 import lxml.html
 from lxml import etree
 
-from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.language.codes import same_language as codes_same_language
 
 if TYPE_CHECKING:
     from bilingual_spider.language.identification import LanguageIdentifier
@@ -568,14 +569,9 @@ def same_language(found: str | None, expected: str) -> bool:
     """Whether language ID's ``found`` agrees with a file's ``expected`` language. lid.176 has no
     regional varieties (``pt`` for ``pt-BR``), so bases are compared; but it (with
     :func:`~bilingual_spider.language.identification.chinese_script`) tells Simplified from
-    Traditional Chinese, so those must agree unless the file says only ``zh``."""
-    if found is None:
-        return False
-    if found == expected:
-        return True
-    if base_language(found) != base_language(expected):
-        return False
-    return base_language(expected) != "zh" or expected == "zh"
+    Traditional Chinese, so those must agree unless the file says only ``zh``
+    (:func:`bilingual_spider.language.codes.same_language`)."""
+    return found is not None and codes_same_language(found, expected)
 
 
 def english_share(

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.realsites import same_language
 from tests.conftest import missing
 
 HTML_LANG = re.compile(rb"<html[^>]*\blang=\"([^\"]+)\"", re.IGNORECASE)
@@ -45,10 +46,6 @@ def real_sandbox(real_sites) -> Iterator[SandboxServer]:
 def declared(body: bytes) -> str | None:
     match = HTML_LANG.search(body[:4096])
     return normalize_language_code(match.group(1).decode()) if match else None
-
-
-def same_language(a: str | None, b: str) -> bool:
-    return a is not None and (a == b or base_language(a) == base_language(b) != "zh")
 
 
 def test_every_site_is_served_at_its_seed(real_sandbox, real_sites) -> None:
