@@ -6,6 +6,7 @@ import os
 import textwrap
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,19 @@ def redis_prefix() -> Iterator[str]:
     if keys:
         client.delete(*keys)
     client.close()
+
+
+@contextmanager
+def generated_world_served(
+    directory: Path, seed: int, sites: int
+) -> Iterator[tuple[Path, SandboxServer]]:
+    """A generated world (``seed``, ``sites``, every other parameter at its default) written to
+    ``directory`` and served by the sandbox for the duration of the block."""
+    from bilingual_spider.sandbox.textsource import TextSource
+    from bilingual_spider.sandbox.webgraph_params import WorldParams
+    from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate
+
+    languages = ["en", *WorldParams().language_weights]
+    generate(directory, WorldParams(seed=seed, sites=sites), TextSource.from_catalogs(languages))
+    with SandboxServer(["--config", str(directory / CONFIG_FILE)]) as server:
+        yield directory, server

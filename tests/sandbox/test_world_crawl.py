@@ -13,23 +13,17 @@ import pytest
 
 from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
-from bilingual_spider.sandbox.textsource import TextSource
-from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import (
-    CONFIG_FILE,
-    generate,
     load_gold_pairs,
     load_ground_truth,
 )
+from tests.conftest import generated_world_served
 
 
 @pytest.fixture(scope="module")
 def served_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
-    out = tmp_path_factory.mktemp("crawlworld") / "w"
-    languages = ["en", *WorldParams().language_weights]
-    generate(out, WorldParams(seed=21, sites=150), TextSource.from_catalogs(languages))
-    with SandboxServer(["--config", str(out / CONFIG_FILE)]) as server:
-        yield out, server
+    with generated_world_served(tmp_path_factory.mktemp("crawlworld") / "w", 21, 150) as served:
+        yield served
 
 
 def test_served_pages_match_the_ground_truth(served_world) -> None:

@@ -12,19 +12,15 @@ from urllib.parse import urlsplit
 import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
-from bilingual_spider.sandbox.textsource import TextSource
-from bilingual_spider.sandbox.webgraph_params import WorldParams
-from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
+from bilingual_spider.sandbox.webgraph_write import load_ground_truth
+from tests.conftest import generated_world_served
 from tests.spiders.response_log import logged_crawl_settings
 
 
 @pytest.fixture(scope="module")
 def served_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
-    out = tmp_path_factory.mktemp("backforth") / "w"
-    languages = ["en", *WorldParams().language_weights]
-    generate(out, WorldParams(seed=23, sites=200), TextSource.from_catalogs(languages))
-    with SandboxServer(["--config", str(out / CONFIG_FILE)]) as server:
-        yield out, server
+    with generated_world_served(tmp_path_factory.mktemp("backforth") / "w", 23, 200) as served:
+        yield served
 
 
 def crawl(world: Path, server: SandboxServer, tmp_path: Path, **arguments: object) -> dict:

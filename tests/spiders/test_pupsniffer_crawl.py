@@ -13,9 +13,8 @@ import pytest
 
 from bilingual_spider.patterns.units import site_of
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
-from bilingual_spider.sandbox.textsource import TextSource
-from bilingual_spider.sandbox.webgraph_params import WorldParams
-from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
+from bilingual_spider.sandbox.webgraph_write import load_ground_truth
+from tests.conftest import generated_world_served
 from tests.spiders.response_log import logged_crawl_settings
 
 BUDGET = 40
@@ -23,11 +22,8 @@ BUDGET = 40
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
-    world = tmp_path_factory.mktemp("pupsniffer") / "w"
-    languages = ["en", *WorldParams().language_weights]
-    generate(world, WorldParams(seed=31, sites=60), TextSource.from_catalogs(languages))
-    with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
-        yield world, server
+    with generated_world_served(tmp_path_factory.mktemp("pupsniffer") / "w", 31, 60) as served:
+        yield served
 
 
 def sniff(served: tuple[Path, SandboxServer], out: Path, seeds: list[str], **arguments) -> dict:
