@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,6 +28,7 @@ MODEL_ENV_VAR = "BILINGUAL_LID_MODEL"
 
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 
 
@@ -53,9 +56,30 @@ def chinese_script(text: str) -> str:
     Traditional (Simplified evidence). No distinguishing character: ``zh-Hans``, the more common
     script."""
     to_simplified, to_traditional = _converters()
-    traditional = sum(a != b for a, b in zip(text, to_simplified.convert(text), strict=False))
-    simplified = sum(a != b for a, b in zip(text, to_traditional.convert(text), strict=False))
+    traditional = changed_characters(text, to_simplified.convert)
+    simplified = changed_characters(text, to_traditional.convert)
     return "zh-Hant" if traditional > simplified else "zh-Hans"
+
+
+def changed_characters(text: str, convert: Callable[[str], str]) -> int:
+    """How many characters of ``text`` a conversion changes.
+
+    A phrase conversion may change a phrase's length (Taiwan's 使用者 is Simplified 用户), so
+    the converted text is compared with the original run of Han characters by run: a length
+    change shifts nothing beyond its own run, where the changed characters are counted by
+    alignment."""
+    converted = convert(text)
+    if len(converted) == len(text):  # the common case: character for character
+        return sum(a != b for a, b in zip(text, converted, strict=True))
+    changed = 0
+    for run in _HAN_RUN.findall(text):
+        new = convert(run)
+        if len(new) == len(run):
+            changed += sum(a != b for a, b in zip(run, new, strict=True))
+        else:
+            matcher = SequenceMatcher(None, run, new, autojunk=False)
+            changed += len(run) - sum(block.size for block in matcher.get_matching_blocks())
+    return changed
 
 
 def script_correction(lang: str, text: str) -> str:

@@ -1,7 +1,11 @@
 import pytest
 
 from bilingual_spider.language.codes import base_language, normalize_language_code
-from bilingual_spider.language.identification import chinese_script, default_identifier
+from bilingual_spider.language.identification import (
+    changed_characters,
+    chinese_script,
+    default_identifier,
+)
 
 
 @pytest.mark.parametrize(
@@ -36,6 +40,17 @@ def test_base_language() -> None:
 def test_chinese_script() -> None:
     assert chinese_script("这个国家的经济发展") == "zh-Hans"
     assert chinese_script("這個國家的經濟發展") == "zh-Hant"
+
+
+def test_chinese_script_survives_phrases_that_change_length() -> None:
+    # OpenCC's Taiwan-phrase table turns 使用者 (3 characters) into 用户 (2): the characters after
+    # it must still be compared with their own conversions, not with their neighbours'.
+    simplified = "一些对新使用者的提醒。" + "这个国家的经济发展很快。" * 20
+    assert chinese_script(simplified) == "zh-Hans"
+    traditional = "一些對新使用者的提醒。" + "這個國家的經濟發展很快。" * 20
+    assert chinese_script(traditional) == "zh-Hant"
+    # 使用者 -> 用户 keeps 用 in alignment: 使 and 者 are the changed characters.
+    assert changed_characters("使用者的提醒", lambda text: text.replace("使用者", "用户")) == 2
 
 
 def test_identifier_loads_offline_and_speaks_project_codes() -> None:
