@@ -20,6 +20,7 @@ from bilingual_spider.language.codes import base_language
 from bilingual_spider.language.language_names_table import NAMES
 from bilingual_spider.language.names import language_of_code, language_of_name
 from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.units import MARKER_JOINER
 
 URL_MARKERS = {
     "tc": "zh-Hant",
@@ -59,8 +60,11 @@ def language_of_unit(unit: str) -> str | None:
 
 
 def _compound_language(word: str) -> str | None:
-    """``tc_chi`` -> zh-Hant: every part names the same language; the most specific code wins."""
-    parts = [p for p in _COMPOUND.split(word) if p]
+    """``tc_chi`` -> zh-Hant, ``de+de`` -> de: every part names the same language; the most
+    specific code wins. Units joined by ``+`` (one side of a two-unit pattern, see
+    ``mining.marker_key``) are judged whole, each by itself (``zh-tw+zh-tw``)."""
+    pieces = word.split(MARKER_JOINER) if MARKER_JOINER in word else _COMPOUND.split(word)
+    parts = [p for p in pieces if p]
     if len(parts) < 2:
         return None
     codes = [language_of_unit(p) for p in parts]

@@ -14,6 +14,14 @@ different remainders colliding in one site has a probability of about ``keys**2 
 for a million keys); a collision can only add a spurious pair, never lose one.
 
 Patterns are symmetric: <a, b> and <b, a> are one pattern, stored in sorted order.
+
+An extension of ours: pages whose URLs mark the language in two places on one side
+(``faq/x.en.html`` and ``faq/de/x.de.html``, the Debian FAQ's layout) differ in two units, and
+no one-unit pattern can pair them. Every URL is hashed once more with all its units that name a
+language removed (:func:`marker_key`); URLs sharing that key, and not already paired by a
+one-unit pattern, pair when the units each has and the other lacks name one language each, two
+different ones. Their pattern joins a side's units with ``+``: <de+de, en>. Still one key per
+URL, so mining stays linear.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from bilingual_spider.patterns.units import UrlUnits, site_of, split_url
+from bilingual_spider.patterns.units import MARKER_JOINER, UrlUnits, site_of, split_url
 
 DEFAULT_MAX_GROUP = 100
 """Largest group of URLs sharing a key that is paired up. A slot that takes more than this many
@@ -129,6 +137,27 @@ def insertion_keys(units: UrlUnits) -> list[int]:
     return keys
 
 
+def marker_key(
+    units: UrlUnits, language_of: Callable[[str], str | None]
+) -> tuple[int, tuple[str, ...]]:
+    """The key of the URL with every unit that names a language removed (``language_of`` says
+    which), and those units in URL order. Separators are left out of the key: ``x.en.html`` and
+    ``de/x.de.html`` share one."""
+    markers: list[str] = []
+
+    def kept(value: str) -> bool:
+        if value and language_of(value):
+            markers.append(value)
+            return False
+        return True
+
+    host = units.host_unit if kept(units.host_unit) else ""
+    dirs = tuple(d for d in units.dirs if kept(d))
+    tokens = tuple(t for t in units.tokens if kept(t))
+    query = tuple(sorted(q for q in units.query if kept(q)))
+    return hash(("m", host, units.host_rest, dirs, tokens, query)), tuple(markers)
+
+
 def mine_site(
     urls: Iterable[str],
     languages: Mapping[str, str] | None = None,
@@ -212,6 +241,7 @@ def _mine(
     for members in groups.values():
         if 1 < len(members) <= max_group:
             found.update(_pairs_in_group(members, langs))
+    found.update(_marker_pairs(units, langs, found, max_group))
     patterns = {(a, b): PairingPattern(a, b) for _, _, a, b in found}
     if accept is not None:
         patterns = {units: k for units, k in patterns.items() if accept(k)}
@@ -234,28 +264,74 @@ def _pattern_pages(
       not counted by their text's language here: an untranslated ``/ko/x.html`` that serves the
       English text is still one of the pages the pattern speaks of, and the English text of
       every other language's fallbacks must not swell the count.
-    - Otherwise (<"",fr>, or a pattern of other units): the pages in the languages its pairs
-      join.
+    - Otherwise (<"",fr>, <de+de,en>, or a pattern of other units): the pages in the languages
+      its pairs join.
     """
     from bilingual_spider.patterns.markers import language_of_unit  # markers imports mining
 
-    per_language = Counter(lang for lang in langs if lang)
     joined: dict[PairingPattern, set[str]] = defaultdict(set)
     for i, j, a, b in found:
         pattern = patterns.get((a, b))
         if pattern is not None:
             joined[pattern].update((langs[i] or "", langs[j] or ""))
-    marked = [k for k in joined if language_of_unit(k.first) and language_of_unit(k.second)]
+    marked = [
+        k
+        for k in joined
+        if language_of_unit(k.first)
+        and language_of_unit(k.second)
+        and MARKER_JOINER not in k.first + k.second  # units no URL carries whole
+    ]
     wanted = {unit for k in marked for unit in (k.first, k.second)}
-    carrying = Counter(
-        value
-        for url_units in units
-        for value in {unit.value for unit in url_units.units()}
-        if value in wanted
-    )
-    pages = {k: sum(per_language[lang] for lang in langs_of_k) for k, langs_of_k in joined.items()}
+    carrying: Counter[str] = Counter()
+    if wanted:
+        for u in units:
+            carrying.update(wanted.intersection((u.host_unit, *u.dirs, *u.tokens, *u.query)))
+    per_language = Counter(lang for lang in langs if lang)
+    pages = {k: sum(per_language[lang] for lang in of_k) for k, of_k in joined.items()}
     pages.update({k: carrying[k.first] + carrying[k.second] for k in marked})
     return pages
+
+
+def _marker_pairs(
+    units: list[UrlUnits],
+    langs: list[str | None] | None,
+    found: set[tuple[int, int, str, str]],
+    max_group: int,
+) -> Iterable[tuple[int, int, str, str]]:
+    """Pairs of URLs that share a :func:`marker_key` and differ in language units naming one
+    language on each side (two different ones), not already paired by a one-unit pattern.
+    Only keys with a URL marked in two places or more are paired: one side of a pair that
+    differs in more than one unit is such a URL, save in layouts that mark each language once
+    but in different places (``/en/x.html``, ``/x.fr.html``), which are left out."""
+    from bilingual_spider.patterns.markers import (  # markers imports mining
+        is_language_pattern,
+        language_of_unit,
+    )
+
+    keyed = [marker_key(url_units, language_of_unit) for url_units in units]
+    wanted = {key for key, markers in keyed if len(markers) > 1}  # the two-place side
+    groups: dict[int, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
+    for index, (key, markers) in enumerate(keyed):
+        if key in wanted:
+            groups[key].append((index, markers))
+    paired = {(i, j) for i, j, _, _ in found} | {(j, i) for i, j, _, _ in found}
+    for members in groups.values():
+        if not 1 < len(members) <= max_group:
+            continue
+        for n, (a, markers_a) in enumerate(members):
+            for b, markers_b in members[n + 1 :]:
+                if (a, b) in paired:
+                    continue
+                if langs is not None and (not langs[a] or not langs[b] or langs[a] == langs[b]):
+                    continue
+                only_a = list((Counter(markers_a) - Counter(markers_b)).elements())
+                only_b = list((Counter(markers_b) - Counter(markers_a)).elements())
+                if len(only_a) + len(only_b) < 2:  # a one-unit difference: eq. 1's own
+                    continue
+                unit_a, unit_b = MARKER_JOINER.join(only_a), MARKER_JOINER.join(only_b)
+                sides_named = all(language_of_unit(u) for u in (unit_a, unit_b) if u)
+                if sides_named and is_language_pattern(PairingPattern.of(unit_a, unit_b)):
+                    yield (a, b, unit_a, unit_b) if unit_a < unit_b else (b, a, unit_b, unit_a)
 
 
 def _pairs_in_group(

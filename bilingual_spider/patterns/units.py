@@ -6,7 +6,10 @@ The units of a URL are, in this order:
   ``en.example.com``, ``www`` in ``www.example.com``), else the empty unit ``""``;
 - ``dir``: each directory segment of the path, whole (``yr99-00``, ``english``, ``english-news``);
 - ``file``: the tokens of the file name, split on ``_``, ``-`` and ``.`` (``en_rep_thai_04.htm``
-  gives ``en``, ``rep``, ``thai``, ``04``, ``htm``; the separators are kept to rebuild the URL);
+  gives ``en``, ``rep``, ``thai``, ``04``, ``htm``; the separators are kept to rebuild the URL),
+  except that a language tag with its region or script stays one token (``index.zh-cn.html``
+  gives ``index``, ``zh-cn``, ``html``; ``ch05.zh_CN.html``): split, ``zh-cn`` would differ from
+  ``en`` in two units, and no one-unit pattern could pair the two pages;
 - ``query``: each query parameter as one unit, name and value together (``lang=en``).
 
 "Nothing" is the empty unit ``""``, so that a language marker present on one side only (an added
@@ -24,10 +27,20 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from bilingual_spider.language.names import language_of_code
 from bilingual_spider.language.tld import registered_domain
 
 HOST, DIR, FILE, QUERY = "host", "dir", "file", "query"
+MARKER_JOINER = "+"
+"""Joins the language units of one side of a two-place pattern (<de+de, en>, see
+``mining.marker_key``); no single unit is such a side, so no substitution makes one."""
 _FILE_SPLIT = re.compile(r"([_.\-])")
+_TAG_LIKE = re.compile(r"(?:^|[._-])[a-z]{2,3}[-_](?:[a-z]{2}|[a-z]{4})(?=$|[._-])", re.IGNORECASE)
+"""Where a language tag could be: the file names without one (most) are split at once."""
+_LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}", re.IGNORECASE)
+_REGION = re.compile(r"[a-z]{2}", re.IGNORECASE)
+SCRIPT_SUBTAGS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "beng", "guru"})
+"""ISO 15924 script subtags seen in web language tags (``zh-Hant``, ``sr-Latn``, ``pa-Guru``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +149,31 @@ def split_host(netloc: str) -> tuple[str, str]:
 
 
 def split_file_name(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Tokens and separators: ``page.html.fr`` -> ``(page, html, fr), (., .)``."""
+    """Tokens and separators: ``page.html.fr`` -> ``(page, html, fr), (., .)``; a language tag
+    joined by ``-`` or ``_`` is one token (``page.pt-br.html`` -> ``(page, pt-br, html)``)."""
     if not name:
         return (), ()
     pieces = _FILE_SPLIT.split(name)
-    return tuple(pieces[0::2]), tuple(pieces[1::2])
+    if not _TAG_LIKE.search(name):
+        return tuple(pieces[0::2]), tuple(pieces[1::2])
+    tokens, separators = [pieces[0]], []
+    for separator, token in zip(pieces[1::2], pieces[2::2], strict=True):
+        if separator != "." and is_language_tag(tokens[-1], token):
+            tokens[-1] += separator + token
+        else:
+            separators.append(separator)
+            tokens.append(token)
+    return tuple(tokens), tuple(separators)
+
+
+def is_language_tag(language: str, subtag: str) -> bool:
+    """``zh`` + ``cn``, ``pt`` + ``BR``, ``zh`` + ``Hant``: a language code followed by a region
+    or script subtag (BCP 47's shape; the language must be a known code)."""
+    return bool(
+        _LANGUAGE_SUBTAG.fullmatch(language)
+        and (_REGION.fullmatch(subtag) or subtag.lower() in SCRIPT_SUBTAGS)
+        and language_of_code(language.lower())
+    )
 
 
 def _join_file(tokens: tuple[str, ...], separators: tuple[str, ...]) -> str:
@@ -192,6 +225,8 @@ def substitute(url: str, old: str, new: str) -> list[str]:
     >>> substitute("http://x.hk/en/english-news/a_en.htm", "en", "tc")
     ['http://x.hk/tc/english-news/a_en.htm', 'http://x.hk/en/english-news/a_tc.htm']
     """
+    if MARKER_JOINER in old + new:  # a two-place pattern: not one unit's substitution
+        return []
     units = split_url(url)
     if not old:
         return [insert_unit(units, new).url()] if new else []

@@ -16,6 +16,9 @@ from bilingual_spider.patterns.mining import PairingPattern
         ("sc", "zh-Hans"),
         ("tc_chi", "zh-Hant"),
         ("zh-hk", "zh-Hant"),
+        ("de+de", "de"),  # one side of a two-place pattern: each unit judged whole
+        ("zh-tw+zh-tw", "zh-Hant"),
+        ("is+de", None),  # two languages: no side of a language pattern
         ("lang=fr", "fr"),
         ("page1", None),
         ("04", None),

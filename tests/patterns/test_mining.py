@@ -29,6 +29,32 @@ def test_urls_differing_in_two_units_do_not_pair() -> None:
     assert mined.pairs == ()
 
 
+FAQ = "http://www.debian.org/doc/manuals/debian-faq/"
+
+
+def test_language_marked_in_two_places_pairs_by_a_two_place_pattern() -> None:
+    """The Debian FAQ's layout: ``x.en.html`` and ``de/x.de.html`` differ in two units."""
+    urls = [FAQ + "basic.en.html", FAQ + "de/basic.de.html", FAQ + "zh-cn/basic.zh-cn.html"]
+    urls += [FAQ + "zh-tw/basic.zh-tw.html", FAQ + "it/basic.de.html", FAQ + "de/news.de.html"]
+    patterns = {(p.first_url[len(FAQ) :], p.second_url[len(FAQ) :], str(p.pattern)) for p in
+                mine_site(urls).pairs}  # fmt: skip
+    assert patterns == {
+        ("de/basic.de.html", "basic.en.html", "<de+de,en>"),
+        ("basic.en.html", "zh-cn/basic.zh-cn.html", "<en,zh-cn+zh-cn>"),
+        ("basic.en.html", "zh-tw/basic.zh-tw.html", "<en,zh-tw+zh-tw>"),
+        ("de/basic.de.html", "zh-cn/basic.zh-cn.html", "<de+de,zh-cn+zh-cn>"),
+        ("de/basic.de.html", "zh-tw/basic.zh-tw.html", "<de+de,zh-tw+zh-tw>"),
+        ("zh-cn/basic.zh-cn.html", "zh-tw/basic.zh-tw.html", "<zh-cn+zh-cn,zh-tw+zh-tw>"),
+        # one-unit pairs stay eq. 1's; it/basic.de.html marks two languages and pairs by none
+        ("de/basic.de.html", "it/basic.de.html", "<de,it>"),
+        ("de/basic.de.html", "de/news.de.html", "<basic,news>"),
+    }
+    with_languages = mine_site(urls, {u: "de" if "/de/" in u else "en" for u in urls})
+    assert {str(p.pattern) for p in with_languages.pairs} == {"<de+de,en>", "<de,it>",
+                                                               "<de+de,zh-cn+zh-cn>",
+                                                               "<de+de,zh-tw+zh-tw>"}  # fmt: skip
+
+
 def test_patterns_are_symmetric() -> None:
     assert (
         PairingPattern.of("en", "fr") == PairingPattern.of("fr", "en") == PairingPattern("en", "fr")

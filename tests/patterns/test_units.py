@@ -27,6 +27,18 @@ def test_file_name_tokens() -> None:
     assert split_file_name("") == ((), ())
 
 
+def test_language_tags_in_file_names_are_one_token() -> None:
+    assert split_file_name("index.zh-cn.html") == (("index", "zh-cn", "html"), (".", "."))
+    assert split_file_name("ch05.zh_CN.html")[0] == ("ch05", "zh_CN", "html")
+    assert split_file_name("sr-Latn.html")[0] == ("sr-Latn", "html")
+    # not a tag: the first token is no language code, the second no region or known script
+    assert split_file_name("news-cn.html")[0] == ("news", "cn", "html")
+    assert split_file_name("my-page.html")[0] == ("my", "page", "html")
+    url = "http://www.debian.org/doc/debian-reference/ch03.zh-tw.html"
+    assert substitute(url, "zh-tw", "en") == [url.replace("zh-tw", "en")]
+    assert substitute(url, "en", "de+de") == []  # a two-place pattern substitutes no unit
+
+
 def test_language_subdomain_and_query_are_units() -> None:
     units = split_url("https://es.example.com/a/b.php?id=3&lang=es#top").units()
     assert units[0] == Unit(HOST, 0, "es")
