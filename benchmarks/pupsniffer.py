@@ -19,7 +19,10 @@ A predicted pair is correct when it is a gold pair in either order. Both golds p
 English page with each of its translations. A predicted pair of two non-English pages that are
 both gold translations of one English page (fr-de of one page) is arguably right, but the gold
 cannot say: it is counted as ``implied``, reported apart and left out of precision (neither right
-nor wrong); ``precision_strict`` counts it as wrong. Every other pair is wrong, including a pair
+nor wrong); ``precision_strict`` counts it as wrong. Likewise ``unjudged``: a pair of two
+translations of a real-site page whose English page is not English (the Apache manual's
+``en/bind.html`` is Portuguese in Debian's package), which the gold drops with all its pairs
+(``gold_unjudged.tsv``). Every other pair is wrong, including a pair
 with a page the gold dropped as untranslated (an Apache symlink to the English page, a page not in
 its language): a URL cannot tell, and the paper counts such pairs as errors too.
 
@@ -75,9 +78,13 @@ class Gold:
     implied: set[tuple[str, str]] = field(default_factory=set)
     """Two translations of one source page (both gold targets of it)."""
     urls: set[str] = field(default_factory=set)
+    unjudged: set[tuple[str, str]] = field(default_factory=set)
+    """Two translations of one page whose source page the gold dropped as not English."""
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Iterable[str]]) -> Gold:
+    def from_rows(
+        cls, rows: Iterable[Iterable[str]], unjudged_groups: Iterable[Iterable[str]] = ()
+    ) -> Gold:
         """From (source_url, target_url, ...) rows: the source is the English page."""
         pairs, targets = set(), defaultdict(set)
         for row in rows:
@@ -87,13 +94,18 @@ class Gold:
         implied = {
             ordered(a, b) for group in targets.values() for a, b in combinations(sorted(group), 2)
         }
-        return cls(pairs, implied - pairs, {u for p in pairs for u in p})
+        unjudged = {
+            ordered(a, b) for group in unjudged_groups for a, b in combinations(sorted(group), 2)
+        }
+        return cls(pairs, implied - pairs, {u for p in pairs for u in p}, unjudged - pairs)
 
     def judge(self, pair: tuple[str, str]) -> str:
-        """``correct``, ``implied`` or ``false``."""
+        """``correct``, ``implied``, ``unjudged`` or ``false``."""
         if pair in self.pairs:
             return "correct"
-        return "implied" if pair in self.implied else "false"
+        if pair in self.implied:
+            return "implied"
+        return "unjudged" if pair in self.unjudged else "false"
 
 
 def ordered(a: str, b: str) -> tuple[str, str]:
@@ -117,6 +129,7 @@ def score_pairs(predicted: Iterable[tuple[str, str, str]], gold: Gold) -> dict[s
 def scores(found: set[tuple[str, str]], gold: Gold) -> dict[str, Any]:
     verdicts = Counter(gold.judge(p) for p in found)
     correct, implied, false = verdicts["correct"], verdicts["implied"], verdicts["false"]
+    unjudged = verdicts["unjudged"]
     judged = correct + false
     precision = correct / judged if judged else 0.0
     recall = correct / len(gold.pairs) if gold.pairs else 0.0
@@ -125,6 +138,7 @@ def scores(found: set[tuple[str, str]], gold: Gold) -> dict[str, Any]:
         "pairs": len(found),
         "correct": correct,
         "implied": implied,
+        "unjudged": unjudged,
         "false": false,
         "precision": round(precision, 4),
         "precision_strict": round(correct / len(found), 4) if found else 0.0,
@@ -224,7 +238,9 @@ def real_sites_set() -> tuple[list[str], dict[str, str], Gold]:
         urls += [site.url(relative) for relative in served]
         languages.update(page_languages(site, realsites.page_files(site, served)))
     rows = (line.split("\t") for line in gold_path.read_text().splitlines() if line.strip())
-    return urls, languages, Gold.from_rows(rows)
+    unjudged_text = realsites.gold_unjudged_path().read_text()
+    groups = [line.split("\t") for line in unjudged_text.splitlines() if line.strip()]
+    return urls, languages, Gold.from_rows(rows, groups)
 
 
 def page_languages(site: Any, files: list[Any]) -> dict[str, str]:
@@ -322,13 +338,15 @@ def goals(sets: Mapping[str, Mapping[str, Any]]) -> dict[str, bool]:
 
 
 def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
-    head = f"{'set':<22} {'method':<10} {'pairs':>7} {'correct':>7} {'implied':>7} {'false':>7}"
+    head = f"{'set':<22} {'method':<10} {'pairs':>7} {'correct':>7} {'implied':>7} {'unjudg':>6}"
+    head += f" {'false':>7}"
     print(f"{head} {'P':>7} {'P strict':>8} {'R':>7} {'F1':>7}")
     for name, run in sets.items():
         rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
         for label, s in [*rows, ("stripping", run["stripping"])]:
             print(
                 f"{name:<22} {label:<10} {s['pairs']:>7} {s['correct']:>7} {s['implied']:>7} "
+                f"{s['unjudged']:>6} "
                 f"{s['false']:>7} {s['precision']:>7.4f} {s['precision_strict']:>8.4f} "
                 f"{s['recall']:>7.4f} {s['f1']:>7.4f}"
             )
@@ -457,6 +475,8 @@ GOLD_TREATMENT = (
     "pairs only. Every other predicted pair is false, including pairs with a page the real "
     "sites' gold dropped as untranslated (symlink to the English page, wrong language, mostly "
     "English): a URL cannot tell, but the pair is no translation."
+    " A pair of two translations of a real-site page whose English page is not English (so "
+    "the gold dropped all its pairs) is 'unjudged', treated like an implied pair."
 )
 
 

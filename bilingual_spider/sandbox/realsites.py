@@ -60,6 +60,10 @@ DEFAULT_CACHE_DIR = Path("~/.cache/bilingual_spider/realsites")
 DEFAULT_SITES_FILE = Path(__file__).with_name("real_sites.toml")
 SANDBOX_CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
+GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
+"""One line per page whose source page is not in the source language (``source_not_english``):
+the URLs of its other-language files, tab-separated. The gold pairs only the source page with
+each translation, so it can say nothing of pairs among these."""
 SITES_FILE = "sites.json"
 BUILD_KEY_FILE = "build.key"
 
@@ -262,6 +266,8 @@ class SiteGold:
     dropped: Counter[str] = field(default_factory=Counter)
     languages: list[str] = field(default_factory=list)
     """Languages with at least one real page: the source and every target of a gold pair."""
+    unjudged: list[list[str]] = field(default_factory=list)
+    """The other-language URLs of each page whose source page is not in the source language."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,6 +317,12 @@ def sandbox_config_path(cache_dir: str | os.PathLike[str] | None = None) -> Path
 def gold_pairs_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """The gold pairs TSV (FileNotFoundError before a fetch)."""
     return _prepared_file(cache_dir, GOLD_PAIRS_FILE)
+
+
+def gold_unjudged_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The pages the gold cannot judge (:data:`GOLD_UNJUDGED_FILE`; FileNotFoundError before a
+    fetch)."""
+    return _prepared_file(cache_dir, GOLD_UNJUDGED_FILE)
 
 
 def sites_json_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
@@ -670,6 +682,7 @@ def derive_gold(
         if not same_language(_main_language(source_segments, identify), site.source_lang):
             logger.info("%s: %s is not identified as %s", site.name, page, site.source_lang)
             gold.dropped["source_not_english"] += len(others)
+            gold.unjudged.append([site.url(f.relative) for f in others])
             continue
         source_set = set(source_segments)
         for target in others:
@@ -829,7 +842,10 @@ def build_key(cache: Path, config: Path) -> str:
 def _built_summaries(cache: Path, key: str) -> list[dict[str, Any]] | None:
     """The sites.json content of a previous build with the same key, if all its outputs exist."""
     key_file = cache / BUILD_KEY_FILE
-    outputs = [cache / name for name in (SANDBOX_CONFIG_FILE, GOLD_PAIRS_FILE, SITES_FILE)]
+    outputs = [
+        cache / name
+        for name in (SANDBOX_CONFIG_FILE, GOLD_PAIRS_FILE, GOLD_UNJUDGED_FILE, SITES_FILE)
+    ]
     if not key_file.is_file() or key_file.read_text(encoding="utf-8").strip() != key:
         return None
     if not all(path.is_file() for path in outputs):
@@ -849,9 +865,9 @@ def build(
     cache: Path, root: Path, sites: Sequence[RealSite], identifier: LanguageIdentifier | None = None
 ) -> list[dict[str, Any]]:
     """Every step after the fetch, over an unpacked tree at ``root``: write the overlays and the
-    three output files into ``cache`` and return the sites.json content. ``identifier`` as for
+    output files into ``cache`` and return the sites.json content. ``identifier`` as for
     :func:`derive_gold`."""
-    mounts, pairs, summaries = [], [], []
+    mounts, pairs, unjudged, summaries = [], [], [], []
     for site in sites:
         dirs = [root / d for d in site.dirs]
         missing = [str(d) for d in dirs if not d.is_dir()]
@@ -873,9 +889,11 @@ def build(
         )  # fmt: skip
         mounts.append((site.host, site.prefix, dirs))
         pairs.extend(gold.pairs)
+        unjudged.extend(gold.unjudged)
         summaries.append(site_summary(site, len(served), gold))
     write_atomically(cache / SANDBOX_CONFIG_FILE, render_sandbox_toml(mounts))
     write_atomically(cache / GOLD_PAIRS_FILE, "".join(p.tsv() + "\n" for p in pairs))
+    write_atomically(cache / GOLD_UNJUDGED_FILE, "".join("\t".join(g) + "\n" for g in unjudged))
     write_atomically(cache / SITES_FILE, json.dumps(summaries, indent=2, ensure_ascii=False) + "\n")
     return summaries
 

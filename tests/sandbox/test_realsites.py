@@ -281,6 +281,26 @@ def test_untranslated_file_that_is_the_english_file_is_no_pair(tmp_path: Path) -
     assert summary["gold_pairs"] == 2
 
 
+def test_translations_of_a_source_page_in_another_language_are_unjudged(tmp_path: Path) -> None:
+    """Debian's Apache manual has ``en/`` pages in Portuguese: the gold drops their pairs, and
+    lists the translations as pages it cannot judge, for the benchmarks to leave out."""
+    root = tmp_path / "root"
+    site = tiny_site(root)
+    manual = root / site.dirs[0]
+    (manual / "en/bind.html").write_bytes(page("en", FRENCH))  # "English", but French
+    (manual / "fr/bind.html").write_bytes(page("fr", FRENCH))
+    (manual / "es/bind.html").write_bytes(page("es", GERMAN))
+    cache = tmp_path / "cache"
+    (summary,) = build(cache, root, [site])
+    assert summary["dropped"]["source_not_english"] == 2
+    assert summary["gold_pairs"] == 2  # index.html and listen.html, as without bind.html
+    unjudged = (cache / "gold_unjudged.tsv").read_text(encoding="utf-8").splitlines()
+    assert unjudged == [
+        "http://tiny.example/docs/es/bind.html\thttp://tiny.example/docs/fr/bind.html"
+    ]
+    assert realsites.gold_unjudged_path(cache) == cache / "gold_unjudged.tsv"
+
+
 def test_page_pattern_groups_files_of_one_page() -> None:
     files = [
         PageFile(rel, Path(rel), lang, page_id, False, (0, i))
