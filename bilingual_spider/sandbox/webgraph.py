@@ -93,6 +93,12 @@ class Site:
             return f"en-{second}" if "en" in self.languages else f"{self.primary}-{second}"
         return self.primary
 
+    @property
+    def language(self) -> str:
+        """The language a site is about: a target site's last (its non-English) language, else
+        its primary language (as its ccTLD is chosen)."""
+        return self.languages[-1] if self.is_target else self.primary
+
     def pages_in(self, language: str) -> list[int]:
         if language == self.primary:
             return list(range(len(self.slugs)))
@@ -258,7 +264,7 @@ def _draw_url_tokens(rng: random.Random, params: WorldParams, site: Site) -> str
 
 def _assign_domain(rng: random.Random, site: Site) -> None:
     """Pick the site's TLD (generic, its language's ccTLD, or a bilingual country's) and hosts."""
-    lang = site.languages[-1] if site.kind in TARGET_KINDS else site.primary
+    lang = site.language
     if site.decoy == "monolingual_bilingual_tld":
         tld = rng.choice([t for t, langs in BILINGUAL_TLDS.items() if site.primary in langs])
     elif site.kind in TARGET_KINDS and rng.random() < 0.1 and _bilingual_tld(site):
@@ -334,6 +340,7 @@ class _Urns:
         self.everything: list[int] = []
         self.topic: dict[str, list[int]] = defaultdict(list)
         self.pair: dict[str, list[int]] = defaultdict(list)
+        self.language: dict[str, list[int]] = defaultdict(list)
         for site in sites:
             if site.kind != "hub":
                 for _ in range(attractiveness):
@@ -342,6 +349,7 @@ class _Urns:
     def add(self, site: Site) -> None:
         self.everything.append(site.id)
         self.topic[site.topic].append(site.id)
+        self.language[site.language].append(site.id)
         if site.is_target:
             self.pair[site.pair].append(site.id)
 
@@ -352,7 +360,8 @@ class _Urns:
 
 
 def _plan_external_links(rng: random.Random, params: WorldParams, urns: _Urns) -> None:
-    """Out-of-site links by preferential attachment within topics and language pairs."""
+    """Out-of-site links by preferential attachment within topics, language pairs and (with
+    ``language_locality``) languages."""
     sites = urns.sites
     order = list(range(len(sites)))
     rng.shuffle(order)
@@ -364,17 +373,27 @@ def _plan_external_links(rng: random.Random, params: WorldParams, urns: _Urns) -
             params.external_links_max,
             params.external_links_exponent,
         )
+        locality = params.language_locality.get(source.language, 0.0)
         for _ in range(n_links):
-            r = rng.random()
-            if source.is_target and r < params.pair_locality and len(urns.pair[source.pair]) > 1:
-                urn = urns.pair[source.pair]
-            elif r < params.topic_locality:
-                urn = urns.topic[source.topic]
-            else:
-                urn = urns.everything
-            target = urns.draw(rng, urn)
+            target = urns.draw(rng, _link_urn(rng, params, urns, source, locality))
             if target.id != source.id:
                 source.external.append((rng.randrange(len(source.slugs)), target.id))
+
+
+def _link_urn(
+    rng: random.Random, params: WorldParams, urns: _Urns, source: Site, locality: float
+) -> list[int]:
+    """Where an out-link of ``source`` is drawn from: its language's sites (with
+    ``language_locality``; no draw without it, so older worlds stay the same), its language
+    pair's, its topic's, or every site."""
+    if locality and rng.random() < locality:
+        return urns.language[source.language]
+    r = rng.random()
+    if source.is_target and r < params.pair_locality and len(urns.pair[source.pair]) > 1:
+        return urns.pair[source.pair]
+    if r < params.topic_locality:
+        return urns.topic[source.topic]
+    return urns.everything
 
 
 def _plan_hubs(rng: random.Random, params: WorldParams, urns: _Urns) -> None:
