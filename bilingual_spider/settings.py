@@ -144,8 +144,7 @@ SPIDER_MIDDLEWARES = {
 }
 BILINGUAL_FOCUS_LANGS = ""
 """Target languages, comma-separated (``ja``, ``zh,ko``; ``zh`` is both scripts). Set, it turns
-the language focus on (stats ``focus/*``) and names the languages the quality yield counts; empty:
-no language focus, and the quality yield counts pages in any language."""
+the language focus on (stats ``focus/*``); empty: no language focus."""
 BILINGUAL_FOCUS_MODE = "hard"
 """``hard`` (Chan and Yamana: keep a link with a target TLD, else a target-language anchor; drop
 the rest) or ``soft`` (Tamura et al.: keep every link, higher priority for links from
@@ -160,6 +159,9 @@ BILINGUAL_FOCUS_YIELD_WEIGHT = 0.5
 BILINGUAL_QUALITY_ENABLED = False
 """Schäfer et al. 2014: assess every page (language, text outside boilerplate, Badness) and count
 the crawl's document yield (stats ``quality/*``); with BILINGUAL_QUALITY_PRIORITY, prioritise."""
+BILINGUAL_QUALITY_LANGS = ""
+"""Languages the quality yield keeps and Badness is measured in; empty: BILINGUAL_FOCUS_LANGS,
+and when that is empty too, any language (Badness in the page's own)."""
 BILINGUAL_QUALITY_PRIORITY = True
 """Add to each link's priority its context's quality (off: count the yield only, as a baseline)."""
 BILINGUAL_QUALITY_BADNESS_WEIGHT = 0.5

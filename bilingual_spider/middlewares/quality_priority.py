@@ -4,7 +4,8 @@ goes (:mod:`bilingual_spider.focus.quality` holds the scores; this module wires 
 
 On with ``BILINGUAL_QUALITY_ENABLED``. Every page a callback receives is assessed (its language,
 its text outside boilerplate, that text's Badness in the target languages of
-``BILINGUAL_FOCUS_LANGS``, or in its own language when none is set) and counted: kept when in a
+``BILINGUAL_QUALITY_LANGS`` (else ``BILINGUAL_FOCUS_LANGS``), or in its own language when none
+is set) and counted: kept when in a
 target language, at least ``BILINGUAL_QUALITY_MIN_CHARS`` long, of Badness at most
 ``BILINGUAL_QUALITY_MAX_BADNESS`` and no perfect duplicate. With ``BILINGUAL_QUALITY_PRIORITY``
 (the default) each outlink's priority gets a bonus from the page's Badness and its block's
@@ -78,7 +79,9 @@ class QualityPriorityMiddleware(OutlinkMiddleware):
             raise NotConfigured
         return cls(
             crawler.stats,
-            targets=parse_targets(settings.get("BILINGUAL_FOCUS_LANGS")),
+            targets=parse_targets(
+                settings.get("BILINGUAL_QUALITY_LANGS") or settings.get("BILINGUAL_FOCUS_LANGS")
+            ),
             weights=QualityWeights(
                 settings.getfloat("BILINGUAL_QUALITY_BADNESS_WEIGHT", 0.5),
                 settings.getfloat("BILINGUAL_QUALITY_BOILERPLATE_WEIGHT", 0.5),

@@ -23,6 +23,7 @@ import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from bilingual_spider.sandbox.engine_index import stable_hash64
 from bilingual_spider.sandbox.textsource import TextSource
 from bilingual_spider.sandbox.webgraph_params import (
     BILINGUAL_TLDS,
@@ -65,6 +66,7 @@ class Site:
     second_language: str = ""  # decoys: the language the switcher or the mixed text shows
     primary_at_root: bool = False  # directory layout: primary language without a /xx/ prefix
     html_lang: bool = True
+    prose: bool = False  # long pages of long paragraphs (``prose_site_share``)
     hreflang: bool = False
     external: list[tuple[int, int]] = field(default_factory=list)  # (page, target site id)
     hub_pages: list[HubPage] = field(default_factory=list)
@@ -137,6 +139,12 @@ def _power_law(rng: random.Random, low: int, high: int, exponent: float) -> int:
     u = rng.random()
     lo, hi = low ** (-a), (high + 1) ** (-a)
     return min(high, int((lo - u * (lo - hi)) ** (-1.0 / a)))
+
+
+def chosen_by_hash(key: str, share: float) -> bool:
+    """A choice made with probability ``share`` by a hash of ``key``, not by the world's random
+    generator: a parameter at 0 draws nothing, so older worlds stay the same."""
+    return share > 0 and stable_hash64(key) % 10_000 < share * 10_000
 
 
 def _stable(text: str) -> int:
@@ -222,6 +230,8 @@ def _plan_site(
         site.primary_at_root = site.layout == "directory" and rng.random() < 0.5
         site.hreflang = kind in TARGET_KINDS and rng.random() < params.share_hreflang
     site.html_lang = rng.random() < params.share_html_lang
+    prose_key = f"prose:{params.seed}:{site_id}"
+    site.prose = kind != "hub" and chosen_by_hash(prose_key, params.prose_site_share)
     _assign_domain(rng, site)
     _plan_pages(rng, params, pools, site)
     return site
@@ -309,7 +319,7 @@ def _plan_pages(rng: random.Random, params: WorldParams, pools: _TextPools, site
     languages = frozenset(text_languages)
     titles = pools.pool(languages, site.topic, "titles")
     sentences = pools.pool(languages, site.topic, "sentences")
-    low, high = params.sentences_per_page
+    low, high = params.prose_sentences if site.prose else params.sentences_per_page
     site.titles = [rng.choice(titles) for _ in site.slugs]
     site.text = [rng.sample(sentences, rng.randint(low, high)) for _ in site.slugs]
     for language in site.languages[1:]:
@@ -341,6 +351,7 @@ class _Urns:
         self.topic: dict[str, list[int]] = defaultdict(list)
         self.pair: dict[str, list[int]] = defaultdict(list)
         self.language: dict[str, list[int]] = defaultdict(list)
+        self.prose: list[int] = []
         for site in sites:
             if site.kind != "hub":
                 for _ in range(attractiveness):
@@ -350,6 +361,8 @@ class _Urns:
         self.everything.append(site.id)
         self.topic[site.topic].append(site.id)
         self.language[site.language].append(site.id)
+        if site.prose:
+            self.prose.append(site.id)
         if site.is_target:
             self.pair[site.pair].append(site.id)
 
@@ -383,9 +396,11 @@ def _plan_external_links(rng: random.Random, params: WorldParams, urns: _Urns) -
 def _link_urn(
     rng: random.Random, params: WorldParams, urns: _Urns, source: Site, locality: float
 ) -> list[int]:
-    """Where an out-link of ``source`` is drawn from: its language's sites (with
-    ``language_locality``; no draw without it, so older worlds stay the same), its language
-    pair's, its topic's, or every site."""
+    """Where an out-link of ``source`` is drawn from: prose sites (a prose site, with
+    ``prose_locality``), its language's sites (with ``language_locality``; no draw without
+    these, so older worlds stay the same), its language pair's, its topic's, or every site."""
+    if source.prose and params.prose_locality and rng.random() < params.prose_locality:
+        return urns.prose
     if locality and rng.random() < locality:
         return urns.language[source.language]
     r = rng.random()

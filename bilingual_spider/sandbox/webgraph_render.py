@@ -27,8 +27,7 @@ import html
 import random
 from dataclasses import dataclass
 
-from bilingual_spider.sandbox.engine_index import stable_hash64
-from bilingual_spider.sandbox.webgraph import Site, World
+from bilingual_spider.sandbox.webgraph import Site, World, chosen_by_hash
 from bilingual_spider.sandbox.webgraph_params import LANGUAGES
 
 SNIPPET_CHARS = 200
@@ -163,7 +162,7 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
     paragraphs: list[list[str]] = []
     taken = 0
     while taken < len(sentences):
-        size = rng.randint(1, 3)
+        size = rng.randint(4, 6) if site.prose else rng.randint(1, 3)
         paragraphs.append(sentences[taken : taken + size])
         taken += size
     extra: dict[int, list[Link]] = {}
@@ -229,8 +228,7 @@ def external_anchor(world: World, site: Site, page: int, k: int, target: Site) -
     share ``title_anchor_share`` of links (chosen by a hash: no random draw), the title of the
     page it leads to in that page's language (a splash page has none: the name)."""
     share = world.params.title_anchor_share
-    chosen = stable_hash64(f"{site.id}:{page}:{k}") % 10_000 < share * 10_000
-    if share and chosen and not has_splash(target):
+    if chosen_by_hash(f"{site.id}:{page}:{k}", share) and not has_splash(target):
         return world.text.messages[target.titles[0]].text(target.primary)
     return display_name(target)
 

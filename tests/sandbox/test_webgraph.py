@@ -327,3 +327,16 @@ def test_korean_sites_are_written_in_korean_under_kr():
     site = next(s for s in korean if s.kind == "monolingual")
     page = render_site(world, site)[0]
     assert default_identifier().identify(page.text)[0].lang == "ko"
+
+
+def test_prose_sites_write_long_pages_and_link_to_each_other(text_source: TextSource):
+    params = WorldParams(seed=4, sites=400, prose_site_share=0.2, prose_locality=0.6)
+    world = plan_world(params, text_source)
+    prose = [s for s in world.sites if s.prose]
+    assert 0.1 < len(prose) / len(world.sites) < 0.3
+    assert all(len(text) >= 20 for s in prose for text in s.text)
+    to_prose = [world.sites[t].prose for s in prose for _, t in s.external]
+    assert sum(to_prose) / len(to_prose) > 0.6
+    page = render_site(world, prose[0])[0]
+    paragraphs = lxml_html.fromstring(page.html).xpath("//div[@id='content']/p")
+    assert len(paragraphs) < len(prose[0].text[0]) / 3  # paragraphs of 4 to 6 sentences
