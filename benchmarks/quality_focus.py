@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from language_focus import CRAWL, FOCUS_WORLD, FOCUS_WORLD_WHY
+from language_focus import FOCUS_WORLD, FOCUS_WORLD_WHY, run_forward
 from sandbox_throughput import rate_from_stats
 from strategies import prepare_world, sample_seeds
 
@@ -42,7 +42,7 @@ from bilingual_spider.focus.quality import MIN_CHARS, PageQuality, assess_page
 from bilingual_spider.language.badness import BADNESS_THRESHOLD, is_good
 from bilingual_spider.language.boilerplate import NOT_BOILERPLATE
 from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.process import SandboxServer
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
 
@@ -116,35 +116,15 @@ def main(argv: list[str] | None = None) -> int:
 def run_crawl(
     proxy: str, policy: str, seeds: list[str], args: argparse.Namespace, work: Path
 ) -> dict[str, Any]:
-    out = work / policy
-    out.mkdir(exist_ok=True)
-    stats_file = out / "stats.json"
-    started = time.monotonic()
-    result = run_spider(
-        "forward",
-        settings={
-            **CRAWL,
-            "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue",  # the same for all
-            "BILINGUAL_QUALITY_ENABLED": True,
-            "BILINGUAL_QUALITY_LANGS": args.lang,
-            **POLICIES[policy],
-            "BILINGUAL_SANDBOX_PROXY": proxy,
-            "CLOSESPIDER_PAGECOUNT": args.pages,
-            "BILINGUAL_STATS_FILE": stats_file,
-        },
-        arguments={"seeds": ",".join(seeds)},
-        output=out / "pages.jsonl",
-        timeout=1800,
-    )
-    if result.returncode != 0 or not stats_file.exists():
-        raise RuntimeError(f"{policy} crawl failed:\n{result.stderr[-3000:]}")
-    pages = [json.loads(line) for line in (out / "pages.jsonl").read_text().splitlines()]
-    stats = json.loads(stats_file.read_text())
-    return {
-        "urls": [p["url"] for p in pages if p.get("status") == 200],
-        "stats": stats,
-        "wall_s": time.monotonic() - started,
+    """``scrapy crawl forward`` with the quality middleware on and the policy's settings."""
+    settings = {
+        "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue",  # the same for all
+        "BILINGUAL_QUALITY_ENABLED": True,
+        "BILINGUAL_QUALITY_LANGS": args.lang,
+        **POLICIES[policy],
     }
+    crawl = run_forward(proxy, settings, seeds, args.pages, work / policy)
+    return {**crawl, "urls": [p["url"] for p in crawl["pages"] if p.get("status") == 200]}
 
 
 def score(crawl: dict[str, Any], server: SandboxServer, language: str) -> dict[str, Any]:
@@ -162,7 +142,8 @@ def score(crawl: dict[str, Any], server: SandboxServer, language: str) -> dict[s
         assessed[url] = quality
     stats = crawl["stats"]
     return {
-        "pages": len(kept),
+        **{k: round(v, 2) for k, v in rate_from_stats(stats, crawl["wall_s"]).items()},
+        "pages": len(kept),  # the pages fetched with status 200 (rate_from_stats: responses)
         "kept": kept,
         "yield_ratio": round(sum(kept) / len(kept), 4) if kept else 0.0,
         "yield_ratio_in_stats": stats.get("quality/yield_ratio"),
@@ -170,7 +151,6 @@ def score(crawl: dict[str, Any], server: SandboxServer, language: str) -> dict[s
             k.rsplit("/", 1)[-1]: v for k, v in stats.items() if k.startswith("quality/rejected/")
         },
         "curve": curve(kept),
-        **{k: round(v, 2) for k, v in rate_from_stats(stats, crawl["wall_s"]).items()},
         "confusion": confusion(assessed, dict(zip(crawl["urls"], kept, strict=True))),
     }
 

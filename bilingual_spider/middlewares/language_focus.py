@@ -43,7 +43,7 @@ from bilingual_spider.focus.language_focus import (
     tld_languages_of,
 )
 from bilingual_spider.frontier.rescoring import link_priority
-from bilingual_spider.language.identification import LanguageIdentifier, default_identifier
+from bilingual_spider.language.identification import LanguageIdentifier
 from bilingual_spider.middlewares.outlinks import (
     OutlinkMiddleware,
     PageLinks,
@@ -109,12 +109,6 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
             yield_place=None if place == "none" else place,
             yield_weight=settings.getfloat("BILINGUAL_FOCUS_YIELD_WEIGHT", YIELD_WEIGHT),
         )
-
-    @property
-    def identifier(self) -> LanguageIdentifier:
-        if self._identifier is None:
-            self._identifier = default_identifier()
-        return self._identifier
 
     def judge(
         self, response: Response, links: PageLinks, requests: list[Request]

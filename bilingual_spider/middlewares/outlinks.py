@@ -23,7 +23,11 @@ from scrapy import Request
 from scrapy.http import Response, TextResponse
 
 from bilingual_spider.frontier.rescoring import FRONTIER_META, ROLE_PRIORITY, FrontierTag
-from bilingual_spider.language.identification import KANA, LanguageIdentifier
+from bilingual_spider.language.identification import (
+    KANA,
+    LanguageIdentifier,
+    default_identifier,
+)
 from bilingual_spider.language.page_language import PageLanguage, page_language
 from bilingual_spider.links.contexts import extract_link_contexts
 
@@ -102,6 +106,16 @@ class OutlinkMiddleware:
     Subclasses implement :meth:`judge`: given the response and the requests that follow its
     links, return for each the request to schedule (maybe with a bonus) or None to drop it.
     """
+
+    _identifier: LanguageIdentifier | None = None
+
+    @property
+    def identifier(self) -> LanguageIdentifier:
+        """The language identifier (given to the constructor, else the shared one, loaded on
+        first use)."""
+        if self._identifier is None:
+            self._identifier = default_identifier()
+        return self._identifier
 
     def judge(
         self, response: Response, links: PageLinks, requests: list[Request]

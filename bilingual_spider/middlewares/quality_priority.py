@@ -37,7 +37,7 @@ from bilingual_spider.focus.quality import (
     quality_link_priority,
 )
 from bilingual_spider.language.badness import BADNESS_THRESHOLD
-from bilingual_spider.language.identification import LanguageIdentifier, default_identifier
+from bilingual_spider.language.identification import LanguageIdentifier
 from bilingual_spider.middlewares.language_focus import parse_targets
 from bilingual_spider.middlewares.outlinks import OutlinkMiddleware, PageLinks, with_bonus
 
@@ -90,12 +90,6 @@ class QualityPriorityMiddleware(OutlinkMiddleware):
             min_chars=settings.getint("BILINGUAL_QUALITY_MIN_CHARS", MIN_CHARS),
             max_badness=settings.getfloat("BILINGUAL_QUALITY_MAX_BADNESS", BADNESS_THRESHOLD),
         )
-
-    @property
-    def identifier(self) -> LanguageIdentifier:
-        if self._identifier is None:
-            self._identifier = default_identifier()
-        return self._identifier
 
     def judge(
         self, response: Response, links: PageLinks, requests: list[Request]
