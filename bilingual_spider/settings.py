@@ -138,9 +138,9 @@ BILINGUAL_PUPSNIFFER_NEXT_SITES = 20
 
 # --- focused crawling, for every spider (bilingual_spider/focus/, middlewares/language_focus.py
 # and middlewares/quality_priority.py): they judge the links of each page a callback returns.
-SPIDER_MIDDLEWARES = {
-    "bilingual_spider.middlewares.language_focus.LanguageFocusMiddleware": 800,
-    "bilingual_spider.middlewares.quality_priority.QualityPriorityMiddleware": 810,
+SPIDER_MIDDLEWARES = {  # a callback's output meets the higher number first: drop, then rank
+    "bilingual_spider.middlewares.language_focus.LanguageFocusMiddleware": 810,
+    "bilingual_spider.middlewares.quality_priority.QualityPriorityMiddleware": 800,
 }
 BILINGUAL_FOCUS_LANGS = ""
 """Target languages, comma-separated (``ja``, ``zh,ko``; ``zh`` is both scripts). Set, it turns
