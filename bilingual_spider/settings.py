@@ -136,6 +136,43 @@ BILINGUAL_PUPSNIFFER_DEEP_PER_SITE = 50
 BILINGUAL_PUPSNIFFER_NEXT_SITES = 20
 """External sites crawled in each further round (``-a next_sites=``), best WPR first (4.4)."""
 
+# --- focused crawling, for every spider (bilingual_spider/focus/, middlewares/language_focus.py
+# and middlewares/quality_priority.py): they judge the links of each page a callback returns.
+SPIDER_MIDDLEWARES = {  # a callback's output meets the higher number first: drop, then rank
+    "bilingual_spider.middlewares.language_focus.LanguageFocusMiddleware": 810,
+    "bilingual_spider.middlewares.quality_priority.QualityPriorityMiddleware": 800,
+}
+BILINGUAL_FOCUS_LANGS = ""
+"""Target languages, comma-separated (``ja``, ``zh,ko``; ``zh`` is both scripts). Set, it turns
+the language focus on (stats ``focus/*``); empty: no language focus."""
+BILINGUAL_FOCUS_MODE = "hard"
+"""``hard`` (Chan and Yamana: keep a link with a target TLD, else a target-language anchor; drop
+the rest) or ``soft`` (Tamura et al.: keep every link, higher priority for links from
+target-language pages or with a target TLD or anchor)."""
+BILINGUAL_FOCUS_EVIDENCE = ["tld", "anchor"]
+"""The link evidence the rules read: ``tld``, ``anchor`` or both (tried in that order)."""
+BILINGUAL_FOCUS_YIELD = "none"
+"""Tamura et al.'s variants: ``server`` or ``directory`` adds a preference for links into the
+servers (directories) that have yielded target-language pages; ``none``: off."""
+BILINGUAL_FOCUS_YIELD_WEIGHT = 0.5
+"""Share of a link's relevance that comes from its server's or directory's yield."""
+BILINGUAL_QUALITY_ENABLED = False
+"""Schäfer et al. 2014: assess every page (language, text outside boilerplate, Badness) and count
+the crawl's document yield (stats ``quality/*``); with BILINGUAL_QUALITY_PRIORITY, prioritise."""
+BILINGUAL_QUALITY_LANGS = ""
+"""Languages the quality yield keeps and Badness is measured in; empty: BILINGUAL_FOCUS_LANGS,
+and when that is empty too, any language (Badness in the page's own)."""
+BILINGUAL_QUALITY_PRIORITY = True
+"""Add to each link's priority its context's quality (off: count the yield only, as a baseline)."""
+BILINGUAL_QUALITY_BADNESS_WEIGHT = 0.5
+"""Weight of the page's Badness in a link's quality priority ..."""
+BILINGUAL_QUALITY_BOILERPLATE_WEIGHT = 0.5
+"""... and of the boilerplate score of the link's block (only their ratio matters)."""
+BILINGUAL_QUALITY_MIN_CHARS = 1000
+"""A page is kept only with this many characters of text outside boilerplate (the paper's 1,000)."""
+BILINGUAL_QUALITY_MAX_BADNESS = 10.0
+"""... and a Badness of at most this (the paper's threshold for good documents)."""
+
 BILINGUAL_PROGRESS_INTERVAL = 30.0
 """Seconds between progress lines (pages, bilingual sites, harvest rate); 0: none."""
 

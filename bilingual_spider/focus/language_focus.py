@@ -27,13 +27,14 @@ and become frontier priorities only through
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from bilingual_spider.frontier.rescoring import link_priority
 from bilingual_spider.language.codes import same_language
-from bilingual_spider.language.identification import UNDETERMINED
+from bilingual_spider.language.identification import HAN, KANA, UNDETERMINED
 from bilingual_spider.language.tld import host_of, languages_of_host
 
 KEEP_RELEVANCE = 1.0
@@ -80,7 +81,16 @@ def _anchor_known(anchor_language: str | None) -> bool:
     return bool(anchor_language) and anchor_language != UNDETERMINED
 
 
-def hard_focus(link_url: str, anchor_language: str | None, targets: Iterable[str]) -> FocusDecision:
+EVIDENCE = ("tld", "anchor")
+"""The link evidence of Chan and Yamana's rules, in the order they are tried."""
+
+
+def hard_focus(
+    link_url: str,
+    anchor_language: str | None,
+    targets: Iterable[str],
+    evidence: Collection[str] = EVIDENCE,
+) -> FocusDecision:
     """Chan and Yamana's queuing rules (Section 3): keep a link whose host's TLD belongs to a
     target language, else one whose anchor is in a target language; drop the rest.
 
@@ -89,10 +99,16 @@ def hard_focus(link_url: str, anchor_language: str | None, targets: Iterable[str
     anchor text; ``und`` or None (too short to tell, or no text) falls through to the next rule.
     A drop says which rule dropped it: ``dropped_tld`` (the TLD names other languages only, and
     the anchor did not save the link), ``dropped_anchor`` (the anchor is in another language and
-    the TLD says nothing), ``dropped_unknown`` (neither tells).
+    the TLD says nothing), ``dropped_unknown`` (neither tells). ``evidence`` names the rules
+    used (``tld``, ``anchor`` or both: the benchmark's TLD-only and anchor-only crawls).
     """
+    unknown = set(evidence) - set(EVIDENCE)
+    if unknown or not evidence:
+        raise ValueError(f"evidence must be some of {EVIDENCE}, got {tuple(evidence)}")
     targets = tuple(targets)
-    tld_languages = languages_of_host(link_url)
+    tld_languages = tld_languages_of(link_url) if "tld" in evidence else ()
+    if "anchor" not in evidence:
+        anchor_language = None
     if any(is_target(lang, targets) for lang in tld_languages):
         return FocusDecision(True, "tld", KEEP_RELEVANCE)
     if is_target(anchor_language, targets):
@@ -104,11 +120,39 @@ def hard_focus(link_url: str, anchor_language: str | None, targets: Iterable[str
     return FocusDecision(False, "dropped_unknown", DROP_RELEVANCE)
 
 
+def tld_languages_of(url: str) -> tuple[str, ...]:
+    """The languages of the TLD of a URL's host (:func:`languages_of_host`), cached by host: a
+    crawl asks for the same hosts again and again."""
+    return _host_languages(urlsplit(url).hostname or "")
+
+
+@lru_cache(maxsize=1 << 16)
+def _host_languages(host: str) -> tuple[str, ...]:
+    return languages_of_host(host)
+
+
+def anchor_reading(anchor_language: str | None, anchor: str, page_has_kana: bool) -> str | None:
+    """The language an anchor counts as. Japanese writes many words in kanji alone (会社概要),
+    which :func:`~bilingual_spider.language.identification.script_correction` reads as Chinese;
+    on a page that writes kana (a Japanese page) such an anchor may be either, so it counts as
+    ``und`` (neither proof nor disproof: it falls through) instead of as Chinese."""
+    if (
+        page_has_kana
+        and anchor_language is not None
+        and anchor_language.startswith("zh")
+        and HAN.search(anchor)
+        and not KANA.search(anchor)
+    ):
+        return UNDETERMINED
+    return anchor_language
+
+
 def soft_focus(
     link_url: str,
     anchor_language: str | None,
     page_language: str | None,
     targets: Iterable[str],
+    evidence: Collection[str] = EVIDENCE,
 ) -> FocusDecision:
     """Tamura et al.'s soft focus: keep every link, with a high relevance when the page holding it
     is in a target language and/or the link has a target TLD or anchor, a low one otherwise.
@@ -119,7 +163,7 @@ def soft_focus(
     """
     targets = tuple(targets)
     from_target_page = is_target(page_language, targets)
-    link_evidence = hard_focus(link_url, anchor_language, targets).keep
+    link_evidence = hard_focus(link_url, anchor_language, targets, evidence).keep
     relevance = SOFT_BASE + SOFT_PAGE * from_target_page + SOFT_LINK * link_evidence
     reason = "soft_target" if from_target_page or link_evidence else "soft_other"
     return FocusDecision(True, reason, min(1.0, relevance))
@@ -134,6 +178,10 @@ MAX_DIRECTORIES = 200_000
 """Default number of (host, directory) pairs kept, evicted the same way."""
 YIELD_WEIGHT = 0.5
 """Default share of :meth:`TargetYield.relevance` that comes from the server/directory yield."""
+
+
+PLACES = ("server", "directory")
+"""Tamura et al.'s two variants: the yield of a link's web server, or of its directory."""
 
 
 def directory_of(url: str) -> tuple[str, str]:
@@ -217,13 +265,25 @@ class TargetYield:
         counts = self._directories.get(directory_of(url))
         return counts.preference if counts else self.server_preference(url)
 
-    def relevance(self, url: str, focus_relevance: float, weight: float = YIELD_WEIGHT) -> float:
-        """A link's relevance: ``(1 - weight) * focus_relevance + weight * directory
-        preference``, in [0, 1] (the focus relevance is clipped)."""
+    def relevance(
+        self,
+        url: str,
+        focus_relevance: float,
+        weight: float = YIELD_WEIGHT,
+        place: str = "directory",
+    ) -> float:
+        """A link's relevance: ``(1 - weight) * focus_relevance + weight * preference``, in
+        [0, 1] (the focus relevance is clipped), the preference being the link's directory's
+        (``place="directory"``) or its server's (``"server"``)."""
         if not 0.0 <= weight <= 1.0:
             raise ValueError(f"weight must be in [0, 1], got {weight}")
+        if place not in PLACES:
+            raise ValueError(f"place must be one of {PLACES}, got {place!r}")
         focus = min(1.0, max(0.0, focus_relevance))
-        return (1.0 - weight) * focus + weight * self.directory_preference(url)
+        preference = (
+            self.server_preference(url) if place == "server" else self.directory_preference(url)
+        )
+        return (1.0 - weight) * focus + weight * preference
 
     @property
     def hosts(self) -> int:

@@ -18,11 +18,23 @@ Schäfer, Barbey and Bildhauer (2014), *Focused Web Corpus Crawling*, WaC-9:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
+from bilingual_spider.focus.language_focus import is_target
 from bilingual_spider.frontier.rescoring import link_priority
-from bilingual_spider.language.badness import BADNESS_THRESHOLD, is_good
-from bilingual_spider.language.boilerplate import NOT_BOILERPLATE
+from bilingual_spider.language.badness import (
+    BADNESS_THRESHOLD,
+    LanguageProfile,
+    badness,
+    default_profiles,
+    is_good,
+)
+from bilingual_spider.language.boilerplate import NOT_BOILERPLATE, scored_blocks
+from bilingual_spider.language.codes import same_language
+from bilingual_spider.language.identification import UNDETERMINED, LanguageIdentifier
+from bilingual_spider.language.page_language import page_language
 
 UNKNOWN_SCORE = 0.5
 """The quality given to a score that is missing (no profile for the page's language, a link
@@ -101,8 +113,26 @@ def page_yield(
     of at most ``max_badness`` (10, the paper's threshold for good documents; texrex's manual
     suggests 35 for discarding) and not be a perfect duplicate. A Badness of None (no profile for
     the page's language) does not reject the page: the other tests still apply."""
-    good_text = badness is None or is_good(badness, max_badness)
-    return kept_language and chars >= min_chars and good_text and not duplicate
+    return not yield_rejections(kept_language, chars, badness, duplicate, min_chars, max_badness)
+
+
+def yield_rejections(
+    kept_language: bool,
+    chars: int,
+    badness: float | None,
+    duplicate: bool,
+    min_chars: int = MIN_CHARS,
+    max_badness: float = BADNESS_THRESHOLD,
+) -> list[str]:
+    """Why :func:`page_yield` does not keep a page: any of ``language``, ``short``,
+    ``badness``, ``duplicate``; empty when it is kept."""
+    tests = {
+        "language": kept_language,
+        "short": chars >= min_chars,
+        "badness": badness is None or is_good(badness, max_badness),
+        "duplicate": not duplicate,
+    }
+    return [reason for reason, passed in tests.items() if not passed]
 
 
 @dataclass
@@ -121,3 +151,76 @@ class YieldCounter:
     def ratio(self) -> float:
         """Kept / downloaded; 0.0 before anything was downloaded."""
         return self.kept / self.downloaded if self.downloaded else 0.0
+
+
+@dataclass(frozen=True)
+class PageQuality:
+    """What Section 2's cleaning sees of a downloaded page, and the boilerplate score of the
+    block around each of its links (Section 4)."""
+
+    language: str
+    """Language of the page's main text (``und`` when there is too little)."""
+    chars: int
+    """Characters of its text outside boilerplate blocks."""
+    badness: float | None
+    """Badness of that text in the target language (the lowest over several targets; with no
+    target, in the page's own language; no text at all is as bad as can be); None when there
+    is no profile."""
+    digest: bytes
+    """Hash of that text: equal digests are perfect duplicates."""
+    link_blocks: Mapping[str, float] = field(default_factory=dict)
+    """Boilerplate score of the block enclosing each link, by absolute URL."""
+
+    def rejections(
+        self,
+        targets: Iterable[str],
+        duplicate: bool,
+        min_chars: int = MIN_CHARS,
+        max_badness: float = BADNESS_THRESHOLD,
+    ) -> list[str]:
+        """:func:`yield_rejections` of this page: it must be in a target language (any
+        language when there is no target), long and good enough, not a duplicate."""
+        targets = tuple(targets)
+        in_language = (
+            is_target(self.language, targets) if targets else self.language != UNDETERMINED
+        )
+        return yield_rejections(
+            in_language, self.chars, self.badness, duplicate, min_chars, max_badness
+        )
+
+
+def target_badness(
+    text: str,
+    targets: Iterable[str],
+    profiles: Mapping[str, LanguageProfile] | None = None,
+) -> float | None:
+    """Badness of ``text`` in the best-fitting target language that has a profile (``zh``
+    tries both Chinese scripts' profiles); None when no target has one."""
+    profiles = default_profiles() if profiles is None else profiles
+    wanted = [p for code, p in profiles.items() if any(same_language(code, t) for t in targets)]
+    return min((badness(text, p) for p in wanted), default=None)
+
+
+def assess_page(
+    html: str | bytes,
+    url: str,
+    targets: Iterable[str],
+    identifier: LanguageIdentifier,
+    profiles: Mapping[str, LanguageProfile] | None = None,
+) -> PageQuality:
+    """The :class:`PageQuality` of a page: its language from its main text, its blocks scored
+    for boilerplate in that language, Badness of the non-boilerplate text."""
+    targets = tuple(targets)
+    language = page_language(html, identifier).lang
+    blocks, link_blocks = scored_blocks(
+        html, None if language == UNDETERMINED else language, base_url=url
+    )
+    clean = "\n".join(block.text for block in blocks if block.score >= NOT_BOILERPLATE)
+    own = (language,) if language != UNDETERMINED else ()
+    return PageQuality(
+        language=language,
+        chars=len(clean),
+        badness=target_badness(clean, targets or own, profiles),
+        digest=hashlib.blake2b(clean.encode("utf-8"), digest_size=8).digest(),
+        link_blocks=link_blocks,
+    )

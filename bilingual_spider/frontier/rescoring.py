@@ -16,7 +16,7 @@ search API call), ``backlink`` (a backlink page, scored by the Backlink classifi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 FRONTIER_META = "frontier"
@@ -42,20 +42,28 @@ def link_priority(relevance: float) -> int:
 @dataclass(frozen=True)
 class FrontierTag:
     """What the frontier knows of a queued request: its role, the features its classifier reads,
-    and the model version that gave its priority."""
+    the model version that gave its priority, and the bonus a focus policy added to it (kept
+    when a newer model re-scores the request)."""
 
     role: str
     tokens: tuple[str, ...] = ()
     version: int = 0
+    bonus: int = 0
 
     def to_meta(self) -> dict[str, Any]:
-        return {"role": self.role, "tokens": list(self.tokens), "version": self.version}
+        meta = {"role": self.role, "tokens": list(self.tokens), "version": self.version}
+        return {**meta, "bonus": self.bonus} if self.bonus else meta
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any] | None) -> FrontierTag | None:
         if not meta or "role" not in meta:
             return None
-        return cls(str(meta["role"]), tuple(meta.get("tokens", ())), int(meta.get("version", 0)))
+        return cls(
+            str(meta["role"]),
+            tuple(meta.get("tokens", ())),
+            int(meta.get("version", 0)),
+            int(meta.get("bonus", 0)),
+        )
 
 
 class RelevanceModel(Protocol):
@@ -133,10 +141,12 @@ class FrontierScorer:
         return model is not None and model.version > tag.version
 
     def rescore(self, tag: FrontierTag) -> tuple[int, FrontierTag] | None:
-        """New priority and tag of a request scored by an older model; ``None`` when current."""
+        """New priority and tag of a request scored by an older model (its bonus kept);
+        ``None`` when current."""
         if not self.is_stale(tag):
             return None
-        return self.tag(tag.role, tag.tokens)
+        priority, fresh = self.tag(tag.role, tag.tokens)
+        return priority + tag.bonus, replace(fresh, bonus=tag.bonus)
 
 
 def keeps_head(new_priority: int, next_priority: int | None) -> bool:

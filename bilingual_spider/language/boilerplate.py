@@ -222,8 +222,24 @@ def block_scores(html: bytes | str, language: str | None = None) -> list[BlockSc
     UTF-8) or as text; ``language`` is the page's language, any code form, or None. Empty or
     unparsable input has no blocks.
     """
-    paragraphs, _ = _classified(html, language)
-    return [
+    return scored_blocks(html, language)[0]
+
+
+def link_block_scores(
+    html: bytes | str, language: str | None = None, base_url: str | None = None
+) -> dict[str, float]:
+    """The boilerplate score of the block enclosing each link of a page, by ``href`` (joined to
+    ``base_url`` when given). A link found in several blocks keeps its best score (the best
+    context it is offered in); a link with no text at all (an image alone) scores 0."""
+    return scored_blocks(html, language, base_url)[1]
+
+
+def scored_blocks(
+    html: bytes | str, language: str | None = None, base_url: str | None = None
+) -> tuple[list[BlockScore], dict[str, float]]:
+    """:func:`block_scores` and :func:`link_block_scores` of a page from one jusText pass."""
+    paragraphs, textless = _classified(html, language)
+    blocks = [
         BlockScore(
             text=p.text,
             xpath=p.xpath,
@@ -234,15 +250,6 @@ def block_scores(html: bytes | str, language: str | None = None) -> list[BlockSc
         )
         for p in paragraphs
     ]
-
-
-def link_block_scores(
-    html: bytes | str, language: str | None = None, base_url: str | None = None
-) -> dict[str, float]:
-    """The boilerplate score of the block enclosing each link of a page, by ``href`` (joined to
-    ``base_url`` when given). A link found in several blocks keeps its best score (the best
-    context it is offered in); a link with no text at all (an image alone) scores 0."""
-    paragraphs, textless = _classified(html, language)
     scores: dict[str, float] = {}
 
     def put(hrefs: Iterable[str], score: float) -> None:
@@ -251,6 +258,6 @@ def link_block_scores(
             scores[url] = max(score, scores.get(url, 0.0))
 
     put(textless, 0.0)
-    for p in paragraphs:
-        put(p.hrefs, block_score(p.class_type, p.cf_class))
-    return scores
+    for block in blocks:
+        put(block.links, block.score)
+    return blocks, scores

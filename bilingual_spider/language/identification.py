@@ -26,8 +26,8 @@ from bilingual_spider.language.codes import normalize_language_code
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "lid.176.ftz"
 MODEL_ENV_VAR = "BILINGUAL_LID_MODEL"
 
-_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _HANGUL = re.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
 
@@ -85,13 +85,11 @@ def changed_characters(text: str, convert: Callable[[str], str]) -> int:
 def script_correction(lang: str, text: str) -> str:
     """Fix what lid.176 gets wrong by script: Han-only text called Japanese is Chinese (Japanese
     prose has kana), text with kana called Chinese is Japanese, Hangul is Korean."""
-    if lang == "ja" and not _KANA.search(text) and len(_HAN.findall(text)) >= 2:
+    if lang == "ja" and not KANA.search(text) and len(HAN.findall(text)) >= 2:
         return chinese_script(text)
-    if lang.startswith("zh") and len(_KANA.findall(text)) >= 2:
+    if lang.startswith("zh") and len(KANA.findall(text)) >= 2:
         return "ja"
-    if lang in ("ja", "zh-Hans", "zh-Hant") and len(_HANGUL.findall(text)) > len(
-        _HAN.findall(text)
-    ):
+    if lang in ("ja", "zh-Hans", "zh-Hant") and len(_HANGUL.findall(text)) > len(HAN.findall(text)):
         return "ko"
     return lang
 
@@ -296,9 +294,7 @@ def decide(guesses: list[LanguageGuess], text: str, calibration: Calibration) ->
     top = guesses[0]
     length = len(" ".join(text.split()))
     ambiguous_han = (
-        top.lang in _CJK
-        and not _KANA.search(text)
-        and len(_HAN.findall(text)) < MIN_HAN_FOR_CHINESE
+        top.lang in _CJK and not KANA.search(text) and len(HAN.findall(text)) < MIN_HAN_FOR_CHINESE
     )
     if top.score < calibration.min_score(length) or ambiguous_han:
         return LanguageDecision(UNDETERMINED, top.score, True)

@@ -23,6 +23,7 @@ import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from bilingual_spider.sandbox.engine_index import stable_hash64
 from bilingual_spider.sandbox.textsource import TextSource
 from bilingual_spider.sandbox.webgraph_params import (
     BILINGUAL_TLDS,
@@ -65,6 +66,7 @@ class Site:
     second_language: str = ""  # decoys: the language the switcher or the mixed text shows
     primary_at_root: bool = False  # directory layout: primary language without a /xx/ prefix
     html_lang: bool = True
+    prose: bool = False  # long pages of long paragraphs (``prose_site_share``)
     hreflang: bool = False
     external: list[tuple[int, int]] = field(default_factory=list)  # (page, target site id)
     hub_pages: list[HubPage] = field(default_factory=list)
@@ -92,6 +94,12 @@ class Site:
             second = others[0] if others else self.second_language
             return f"en-{second}" if "en" in self.languages else f"{self.primary}-{second}"
         return self.primary
+
+    @property
+    def language(self) -> str:
+        """The language a site is about: a target site's last (its non-English) language, else
+        its primary language (as its ccTLD is chosen)."""
+        return self.languages[-1] if self.is_target else self.primary
 
     def pages_in(self, language: str) -> list[int]:
         if language == self.primary:
@@ -131,6 +139,12 @@ def _power_law(rng: random.Random, low: int, high: int, exponent: float) -> int:
     u = rng.random()
     lo, hi = low ** (-a), (high + 1) ** (-a)
     return min(high, int((lo - u * (lo - hi)) ** (-1.0 / a)))
+
+
+def chosen_by_hash(key: str, share: float) -> bool:
+    """A choice made with probability ``share`` by a hash of ``key``, not by the world's random
+    generator: a parameter at 0 draws nothing, so older worlds stay the same."""
+    return share > 0 and stable_hash64(key) % 10_000 < share * 10_000
 
 
 def _stable(text: str) -> int:
@@ -216,6 +230,8 @@ def _plan_site(
         site.primary_at_root = site.layout == "directory" and rng.random() < 0.5
         site.hreflang = kind in TARGET_KINDS and rng.random() < params.share_hreflang
     site.html_lang = rng.random() < params.share_html_lang
+    prose_key = f"prose:{params.seed}:{site_id}"
+    site.prose = kind != "hub" and chosen_by_hash(prose_key, params.prose_site_share)
     _assign_domain(rng, site)
     _plan_pages(rng, params, pools, site)
     return site
@@ -258,7 +274,7 @@ def _draw_url_tokens(rng: random.Random, params: WorldParams, site: Site) -> str
 
 def _assign_domain(rng: random.Random, site: Site) -> None:
     """Pick the site's TLD (generic, its language's ccTLD, or a bilingual country's) and hosts."""
-    lang = site.languages[-1] if site.kind in TARGET_KINDS else site.primary
+    lang = site.language
     if site.decoy == "monolingual_bilingual_tld":
         tld = rng.choice([t for t, langs in BILINGUAL_TLDS.items() if site.primary in langs])
     elif site.kind in TARGET_KINDS and rng.random() < 0.1 and _bilingual_tld(site):
@@ -303,7 +319,7 @@ def _plan_pages(rng: random.Random, params: WorldParams, pools: _TextPools, site
     languages = frozenset(text_languages)
     titles = pools.pool(languages, site.topic, "titles")
     sentences = pools.pool(languages, site.topic, "sentences")
-    low, high = params.sentences_per_page
+    low, high = params.prose_sentences if site.prose else params.sentences_per_page
     site.titles = [rng.choice(titles) for _ in site.slugs]
     site.text = [rng.sample(sentences, rng.randint(low, high)) for _ in site.slugs]
     for language in site.languages[1:]:
@@ -334,6 +350,8 @@ class _Urns:
         self.everything: list[int] = []
         self.topic: dict[str, list[int]] = defaultdict(list)
         self.pair: dict[str, list[int]] = defaultdict(list)
+        self.language: dict[str, list[int]] = defaultdict(list)
+        self.prose: list[int] = []
         for site in sites:
             if site.kind != "hub":
                 for _ in range(attractiveness):
@@ -342,6 +360,9 @@ class _Urns:
     def add(self, site: Site) -> None:
         self.everything.append(site.id)
         self.topic[site.topic].append(site.id)
+        self.language[site.language].append(site.id)
+        if site.prose:
+            self.prose.append(site.id)
         if site.is_target:
             self.pair[site.pair].append(site.id)
 
@@ -352,7 +373,8 @@ class _Urns:
 
 
 def _plan_external_links(rng: random.Random, params: WorldParams, urns: _Urns) -> None:
-    """Out-of-site links by preferential attachment within topics and language pairs."""
+    """Out-of-site links by preferential attachment within topics, language pairs and (with
+    ``language_locality``) languages."""
     sites = urns.sites
     order = list(range(len(sites)))
     rng.shuffle(order)
@@ -364,17 +386,29 @@ def _plan_external_links(rng: random.Random, params: WorldParams, urns: _Urns) -
             params.external_links_max,
             params.external_links_exponent,
         )
+        locality = params.language_locality.get(source.language, 0.0)
         for _ in range(n_links):
-            r = rng.random()
-            if source.is_target and r < params.pair_locality and len(urns.pair[source.pair]) > 1:
-                urn = urns.pair[source.pair]
-            elif r < params.topic_locality:
-                urn = urns.topic[source.topic]
-            else:
-                urn = urns.everything
-            target = urns.draw(rng, urn)
+            target = urns.draw(rng, _link_urn(rng, params, urns, source, locality))
             if target.id != source.id:
                 source.external.append((rng.randrange(len(source.slugs)), target.id))
+
+
+def _link_urn(
+    rng: random.Random, params: WorldParams, urns: _Urns, source: Site, locality: float
+) -> list[int]:
+    """Where an out-link of ``source`` is drawn from: prose sites (a prose site, with
+    ``prose_locality``), its language's sites (with ``language_locality``; no draw without
+    these, so older worlds stay the same), its language pair's, its topic's, or every site."""
+    if source.prose and params.prose_locality and rng.random() < params.prose_locality:
+        return urns.prose
+    if locality and rng.random() < locality:
+        return urns.language[source.language]
+    r = rng.random()
+    if source.is_target and r < params.pair_locality and len(urns.pair[source.pair]) > 1:
+        return urns.pair[source.pair]
+    if r < params.topic_locality:
+        return urns.topic[source.topic]
+    return urns.everything
 
 
 def _plan_hubs(rng: random.Random, params: WorldParams, urns: _Urns) -> None:

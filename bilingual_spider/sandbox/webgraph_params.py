@@ -167,6 +167,38 @@ class WorldParams:
     share_broken_links: float = _p(
         0.02, "share of pages with a link to a page that is gone (404); " + ASSUMPTION
     )
+    language_locality: dict[str, float] = _p(
+        {},
+        "share of a site's out-of-site links drawn among sites of its own language (a bilingual "
+        "site's: its second language), by that language; a language not named has no such "
+        "preference. Chan and Yamana (Section 4) saw English pages rarely link to Asian-language "
+        "pages while Asian-language pages often link to English ones: e.g. "
+        '{"en": 0.95, "ja": 0.5}; the values are an ' + ASSUMPTION,
+    )
+    title_anchor_share: float = _p(
+        0.0,
+        "share of out-of-site links whose anchor is the title of the page they lead to, in that "
+        "page's language, rather than the site's Latin-letter name (0: always the name). Chan "
+        "and Yamana's anchor rule needs anchors in the language of the target page; the share "
+        "is an " + ASSUMPTION,
+    )
+
+    prose_site_share: float = _p(
+        0.0,
+        "share of sites written as long prose (prose_sentences a page, in paragraphs of 4-6 "
+        "sentences) rather than short pages of one-to-three-sentence paragraphs, which "
+        "boilerplate removal mostly discards. Schäfer et al. 2014 (Section 2) found a BFS crawl "
+        "keeps ~5 % of its documents; the share is an " + ASSUMPTION,
+    )
+    prose_sentences: tuple[int, int] = _p(
+        (20, 40), "sentences a page of a prose site: past the 1,000 characters a kept page needs"
+    )
+    prose_locality: float = _p(
+        0.0,
+        "share of a prose site's out-of-site links drawn among prose sites: Schäfer et al. 2014 "
+        "(Section 2) found the yield of linked pages follows the yield of the linking pages "
+        "(adjusted R^2 0.78); the value is an " + ASSUMPTION,
+    )
 
     def __post_init__(self) -> None:
         if self.sites < 1:
@@ -179,9 +211,13 @@ class WorldParams:
         if set(self.target_topic_weights) - set(TOPICS):
             unknown_topics = sorted(set(self.target_topic_weights) - set(TOPICS))
             raise ValueError(f"target_topic_weights: unknown topics {unknown_topics}")
-        unknown = set(self.language_weights) - set(LANGUAGES)
+        unknown = (set(self.language_weights) | set(self.language_locality)) - set(LANGUAGES)
         if unknown:
-            raise ValueError(f"language_weights: unknown languages {sorted(unknown)}")
+            raise ValueError(f"language_weights/locality: unknown languages {sorted(unknown)}")
+        if not (0 <= self.prose_site_share <= 1 and 0 <= self.prose_locality <= 1):
+            raise ValueError("prose_site_share and prose_locality must be in [0, 1]")
+        if not 0 <= self.title_anchor_share <= 1:
+            raise ValueError("title_anchor_share must be in [0, 1]")
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -258,6 +294,11 @@ LANGUAGES: dict[str, Language] = {
             {"code": "zh-tw", "name": "traditional", "locale": "zh-tw", "hk_style": "tc"},
             ("tw", "hk"),
         ),
+        Language(
+            "ko", "한국어", "Korean", "KO", "kr",
+            {"code": "ko", "name": "korean", "locale": "ko-kr", "hk_style": "kor"},
+            ("kr",),
+        ),
     )
 }  # fmt: skip
 
@@ -278,7 +319,7 @@ SECOND_LEVEL: dict[str, dict[str, str]] = {
     },
     "education": {"hk": "edu.hk", "cn": "edu.cn", "tw": "edu.tw", "jp": "ac.jp", "uk": "ac.uk"},
     "*": {
-        "hk": "com.hk", "cn": "com.cn", "tw": "com.tw", "jp": "co.jp", "uk": "co.uk",
+        "hk": "com.hk", "cn": "com.cn", "tw": "com.tw", "jp": "co.jp", "uk": "co.uk", "kr": "co.kr",
         "mx": "com.mx", "ar": "com.ar", "au": "com.au", "co": "com.co",
     },
 }  # fmt: skip

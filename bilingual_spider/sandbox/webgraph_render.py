@@ -27,7 +27,7 @@ import html
 import random
 from dataclasses import dataclass
 
-from bilingual_spider.sandbox.webgraph import Site, World
+from bilingual_spider.sandbox.webgraph import Site, World, chosen_by_hash
 from bilingual_spider.sandbox.webgraph_params import LANGUAGES
 
 SNIPPET_CHARS = 200
@@ -162,12 +162,12 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
     paragraphs: list[list[str]] = []
     taken = 0
     while taken < len(sentences):
-        size = rng.randint(1, 3)
+        size = rng.randint(4, 6) if site.prose else rng.randint(1, 3)
         paragraphs.append(sentences[taken : taken + size])
         taken += size
     extra: dict[int, list[Link]] = {}
     for k, target in enumerate(_external_targets(world, site, page)):
-        link = Link(root_url(target), display_name(target))
+        link = Link(root_url(target), external_anchor(world, site, page, k, target))
         extra.setdefault(k % len(paragraphs), []).append(link)
         links.append(link)
     if page in site.broken_links:
@@ -221,6 +221,16 @@ def _nav_links(world: World, site: Site, language: str, page: int) -> list[Link]
         for p in dict.fromkeys(chosen)
         if p != page
     ]
+
+
+def external_anchor(world: World, site: Site, page: int, k: int, target: Site) -> str:
+    """The anchor of the ``k``-th out-of-site link of ``page``: the target's name, or, for a
+    share ``title_anchor_share`` of links (chosen by a hash: no random draw), the title of the
+    page it leads to in that page's language (a splash page has none: the name)."""
+    share = world.params.title_anchor_share
+    if chosen_by_hash(f"{site.id}:{page}:{k}", share) and not has_splash(target):
+        return world.text.messages[target.titles[0]].text(target.primary)
+    return display_name(target)
 
 
 def _external_targets(world: World, site: Site, page: int) -> list[Site]:

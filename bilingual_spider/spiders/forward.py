@@ -20,6 +20,7 @@ from scrapy.linkextractors import LinkExtractor
 
 from bilingual_spider.items import FetchedPageItem
 from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.middlewares.outlinks import LINK_TEXT_META
 from bilingual_spider.seeds import SeedError, parse_seeds
 
 logger = logging.getLogger(__name__)
@@ -70,7 +71,8 @@ class ForwardSpider(scrapy.Spider):
             outlinks=len(links),
         )
         for link in links:
-            yield scrapy.Request(link.url, meta={"role": "forward"}, callback=self.parse)
+            meta = {"role": "forward", LINK_TEXT_META: link.text}
+            yield scrapy.Request(link.url, meta=meta, callback=self.parse)
 
 
 def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, str]]:

@@ -10,10 +10,12 @@ from bilingual_spider.focus.language_focus import (
     FocusDecision,
     TargetYield,
     YieldCounts,
+    anchor_reading,
     directory_of,
     hard_focus,
     is_target,
     soft_focus,
+    tld_languages_of,
 )
 from bilingual_spider.frontier.rescoring import link_priority
 from bilingual_spider.language.codes import same_language
@@ -166,3 +168,48 @@ def test_target_yield_memory_is_capped_least_recently_counted_first() -> None:
     assert yields.server_counts("http://h48.jp/") == YieldCounts()
     with pytest.raises(ValueError):
         TargetYield(max_hosts=0)
+
+
+def test_evidence_restricts_hard_focus_to_one_rule(anchors: dict[str, str]) -> None:
+    jp_english = "http://www.example.jp/", anchors["en"]
+    com_japanese = "http://www.example.com/", anchors["ja"]
+    assert hard_focus(*jp_english, ["ja"], evidence=["tld"]).reason == "tld"
+    assert hard_focus(*jp_english, ["ja"], evidence=["anchor"]).reason == "dropped_anchor"
+    assert hard_focus(*com_japanese, ["ja"], evidence=["tld"]).reason == "dropped_unknown"
+    assert hard_focus(*com_japanese, ["ja"], evidence=["anchor"]).reason == "anchor"
+    with pytest.raises(ValueError):
+        hard_focus(*com_japanese, ["ja"], evidence=["hreflang"])
+    with pytest.raises(ValueError):
+        hard_focus(*com_japanese, ["ja"], evidence=[])
+
+
+def test_tld_languages_are_the_hosts_whatever_the_path() -> None:
+    assert tld_languages_of("http://shop.example.co.kr/a/b.html?x=1") == ("ko",)
+    assert tld_languages_of("http://example.com/") == ()
+    assert tld_languages_of("not a url") == ()
+
+
+def test_a_kanji_only_anchor_on_a_japanese_page_is_undetermined() -> None:
+    """会社概要 (company profile) is written in kanji alone; the identifier reads such text as
+    Chinese. On a page that writes kana it may as well be Japanese: neither proof nor disproof."""
+    decision = default_identifier().decide_many(["会社概要"])[0]
+    assert decision.lang.startswith("zh")
+    assert anchor_reading(decision.lang, "会社概要", page_has_kana=True) == "und"
+    assert anchor_reading(decision.lang, "会社概要", page_has_kana=False) == decision.lang
+    assert anchor_reading("ja", "サービス", page_has_kana=True) == "ja"
+    assert anchor_reading("zh-Hans", "关于我们 ホーム", page_has_kana=True) == "zh-Hans"
+    assert anchor_reading(None, "", page_has_kana=True) is None
+
+
+def test_target_yield_relevance_by_server_or_directory() -> None:
+    tracker = TargetYield()
+    for _ in range(4):
+        tracker.add_page("http://a.com/ja/p.html", True)
+        tracker.add_page("http://a.com/en/p.html", False)
+        tracker.add_page("http://a.com/en/q.html", False)
+    by_directory = tracker.relevance("http://a.com/ja/x.html", 0.0, 1.0, "directory")
+    by_server = tracker.relevance("http://a.com/ja/x.html", 0.0, 1.0, "server")
+    assert by_directory == pytest.approx(5 / 6)
+    assert by_server == pytest.approx(5 / 14)
+    with pytest.raises(ValueError):
+        tracker.relevance("http://a.com/", 0.5, 0.5, "site")

@@ -61,3 +61,16 @@ def test_a_backlink_ranks_at_the_harvest_rate_once_trained():
     assert hub == (180, FrontierTag("backlink", ("url:links",), 1))
     # the promising forward link goes before the hub, the unpromising one after it
     assert scorer.tag("forward", ["url:hotel"])[0] > hub[0] > scorer.tag("forward", ["url:news"])[0]
+
+
+def test_a_focus_bonus_survives_re_scoring_and_the_meta_round_trip():
+    model = FakeModel()
+    scorer = FrontierScorer({"forward": model})
+    _, tag = scorer.tag("forward", ["url:links"])
+    boosted = FrontierTag.from_meta({**tag.to_meta(), "bonus": 400})
+    assert boosted.bonus == 400
+    assert FrontierTag.from_meta(boosted.to_meta()) == boosted
+    assert "bonus" not in tag.to_meta()  # tags without a bonus stay as they were
+    model.version, model.scores = 1, {"url:links": 0.9}
+    priority, new_tag = scorer.rescore(boosted)
+    assert (priority, new_tag.bonus, new_tag.version) == (900 + 400, 400, 1)

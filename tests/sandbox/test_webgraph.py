@@ -7,6 +7,7 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import html as lxml_html
@@ -18,8 +19,11 @@ from bilingual_spider.sandbox.textsource import TextSource, is_prose, is_transla
 from bilingual_spider.sandbox.webgraph import plan_world
 from bilingual_spider.sandbox.webgraph_params import LANGUAGES, WorldParams, parameter_table
 from bilingual_spider.sandbox.webgraph_render import (
+    display_name,
+    has_splash,
     page_url,
     render_site,
+    root_url,
     sentence,
     switcher_link,
 )
@@ -269,3 +273,70 @@ def test_target_sites_can_crowd_into_topics_and_the_others_stay_uniform(text_sou
     assert len(others) == 6
     with pytest.raises(ValueError, match="unknown topics"):
         WorldParams(target_topic_weights={"sport": 1.0})
+
+
+def _out_link_languages(world: Any) -> Counter[tuple[str, str]]:
+    """(language of the linking site, language of the linked site) of every out-of-site link."""
+    return Counter(
+        (site.language, world.sites[target].language)
+        for site in world.sites
+        for _, target in site.external
+    )
+
+
+def test_language_locality_keeps_out_links_among_sites_of_one_language(
+    text_source: TextSource,
+):
+    """Chan and Yamana's web: English pages rarely link to Japanese ones, Japanese pages often
+    link to English ones."""
+    params = WorldParams(seed=4, sites=600, language_locality={"en": 0.95, "ja": 0.3})
+    links = _out_link_languages(plan_world(params, text_source))
+    english = sum(n for (source, _), n in links.items() if source == "en")
+    japanese = sum(n for (source, _), n in links.items() if source == "ja")
+    assert links[("en", "ja")] / english < 0.02
+    assert links[("ja", "en")] / japanese > 0.2
+    assert links[("ja", "ja")] / japanese > 0.3
+    with pytest.raises(ValueError, match="unknown languages"):
+        WorldParams(language_locality={"xx": 0.5})
+
+
+def test_title_anchors_name_the_page_they_lead_to_in_its_language(text_source: TextSource):
+    world = plan_world(WorldParams(seed=4, sites=200, title_anchor_share=1.0), text_source)
+    names = {display_name(site) for site in world.sites}
+    checked = 0
+    for site in [s for s in world.sites if s.kind != "hub"][:60]:  # hubs list sites by name
+        for page in render_site(world, site):
+            for link in page.links:
+                target = next((s for s in world.sites if root_url(s) == link.url), None)
+                if target is None or target is site or has_splash(target):
+                    continue
+                title = world.text.messages[target.titles[0]].text(target.primary)
+                assert link.anchor in (title, display_name(site))  # the home link: the name
+                checked += link.anchor not in names
+    assert checked > 20
+    with pytest.raises(ValueError, match="title_anchor_share"):
+        WorldParams(title_anchor_share=1.5)
+
+
+def test_korean_sites_are_written_in_korean_under_kr():
+    text = TextSource.from_catalogs(["en", "ko"])
+    params = WorldParams(seed=2, sites=80, language_weights={"ko": 1.0}, share_decoys=0.0)
+    world = plan_world(params, text)
+    korean = [s for s in world.sites if s.language == "ko"]
+    assert korean and any(s.domain.endswith(("kr", "co.kr")) for s in korean)
+    site = next(s for s in korean if s.kind == "monolingual")
+    page = render_site(world, site)[0]
+    assert default_identifier().identify(page.text)[0].lang == "ko"
+
+
+def test_prose_sites_write_long_pages_and_link_to_each_other(text_source: TextSource):
+    params = WorldParams(seed=4, sites=400, prose_site_share=0.2, prose_locality=0.6)
+    world = plan_world(params, text_source)
+    prose = [s for s in world.sites if s.prose]
+    assert 0.1 < len(prose) / len(world.sites) < 0.3
+    assert all(len(text) >= 20 for s in prose for text in s.text)
+    to_prose = [world.sites[t].prose for s in prose for _, t in s.external]
+    assert sum(to_prose) / len(to_prose) > 0.6
+    page = render_site(world, prose[0])[0]
+    paragraphs = lxml_html.fromstring(page.html).xpath("//div[@id='content']/p")
+    assert len(paragraphs) < len(prose[0].text[0]) / 3  # paragraphs of 4 to 6 sentences

@@ -1,0 +1,41 @@
+"""The scheduler add-on: a focus policy that prioritises links gets one priority order over all
+hosts; anything the user or a spider chose is left alone."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.settings import Settings
+
+from bilingual_spider.scheduler.backend import GLOBAL_PRIORITY_QUEUE, SchedulerBackend
+
+DEFAULT_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
+
+
+def queue_after_addon(values: dict[str, object], priority: str = "cmdline") -> str:
+    settings = Settings()
+    settings.setdict(values, priority=priority)
+    SchedulerBackend().update_settings(settings)
+    return str(settings.get("SCHEDULER_PRIORITY_QUEUE"))
+
+
+@pytest.mark.parametrize(
+    ("values", "queue"),
+    [
+        ({}, DEFAULT_QUEUE),
+        ({"BILINGUAL_FOCUS_LANGS": "ja"}, DEFAULT_QUEUE),  # hard focus: no priorities
+        ({"BILINGUAL_FOCUS_LANGS": "ja", "BILINGUAL_FOCUS_MODE": "soft"}, GLOBAL_PRIORITY_QUEUE),
+        ({"BILINGUAL_FOCUS_LANGS": "ja", "BILINGUAL_FOCUS_YIELD": "server"}, GLOBAL_PRIORITY_QUEUE),
+        ({"BILINGUAL_FOCUS_MODE": "soft"}, DEFAULT_QUEUE),  # no target: no focus
+        ({"BILINGUAL_QUALITY_ENABLED": True}, GLOBAL_PRIORITY_QUEUE),
+        ({"BILINGUAL_QUALITY_ENABLED": True, "BILINGUAL_QUALITY_PRIORITY": False}, DEFAULT_QUEUE),
+    ],
+)
+def test_prioritising_focus_policies_get_a_global_priority_queue(
+    values: dict[str, object], queue: str
+) -> None:
+    assert queue_after_addon(values) == queue
+
+
+def test_a_chosen_queue_is_kept() -> None:
+    chosen = {"BILINGUAL_QUALITY_ENABLED": True, "SCHEDULER_PRIORITY_QUEUE": "my.Queue"}
+    assert queue_after_addon(chosen, priority="spider") == "my.Queue"
