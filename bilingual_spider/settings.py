@@ -41,10 +41,21 @@ LOGSTATS_INTERVAL = 30.0  # the progress line
 FEED_EXPORT_ENCODING = "utf-8"
 
 # --- the frontier. Embedded default: Scrapy's scheduler and priority queue (resume with JOBDIR).
-# Setting REDIS_URL (here, by -s or in the environment) switches to the scrapy-redis scheduler.
+# Setting REDIS_URL (here, by -s or in the environment) switches to the leased Redis frontier
+# shared by every worker (bilingual_spider/scheduler/redis_scheduler.py), and the shared state.
 REDIS_URL = os.environ.get("REDIS_URL") or None
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
-"""Prefix of every Redis key (queue ``PREFIX:SPIDER:requests``, ``PREFIX:SPIDER:dupefilter``)."""
+"""Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
+seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
+BILINGUAL_REDIS_LEASE_SECONDS = 60.0
+"""A request taken by a worker stays leased this long without renewal (renewed every third of it
+while in flight); a dead worker's requests go back to the queue after it."""
+BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
+"""An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
+BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
+"""Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds."""
+BILINGUAL_REDIS_SHARED_END = ["budget"]
+"""Close reasons of one worker that end the crawl for every worker."""
 ADDONS = {"bilingual_spider.scheduler.backend.SchedulerBackend": 0}
 
 # --- the sandbox web and network safety
