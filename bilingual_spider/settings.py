@@ -56,6 +56,9 @@ BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
 """Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_SHARED_END = ["budget"]
 """Close reasons of one worker that end the crawl for every worker."""
+BILINGUAL_SHARED_POLITENESS = True
+"""With REDIS_URL: DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN hold per host across all
+workers (keys ``PREFIX:host:HOST:*``), not per worker."""
 ADDONS = {"bilingual_spider.scheduler.backend.SchedulerBackend": 0}
 
 # --- the sandbox web and network safety
@@ -80,6 +83,8 @@ DOWNLOADER_MIDDLEWARES = {
     "bilingual_spider.middlewares.network_safety.NetworkSafetyMiddleware": 50,
     # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
     "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
+    # REDIS_URL set: a host's delay and concurrency hold across all workers (after robots.txt)
+    "bilingual_spider.middlewares.shared_politeness.SharedPolitenessMiddleware": 720,
     "bilingual_spider.middlewares.sandbox_proxy.SandboxProxyMiddleware": 740,
 }
 

@@ -55,6 +55,15 @@ class PatientRedis:
         self.outages = 0
         """Times Redis went away during this worker's life."""
 
+    @classmethod
+    def from_settings(cls, settings: Any) -> PatientRedis:
+        """The connection ``REDIS_URL`` names, waiting at most ``BILINGUAL_REDIS_RETRY_MAX_WAIT``
+        seconds between tries while Redis is away."""
+        return cls(
+            settings.get("REDIS_URL"),
+            max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT", 5.0),
+        )
+
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """``function(*args, **kwargs)``, tried again until Redis answers."""
         wait, since = 0.5, None

@@ -117,7 +117,7 @@ def shared_site_store(settings: BaseSettings, spider_name: str) -> SiteStore | N
     url = settings.get("REDIS_URL")
     if not url:
         return None
-    redis = PatientRedis(url, max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT", 5.0))
+    redis = PatientRedis.from_settings(settings)
     prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
     claim_seconds = settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0)
     return RedisSiteStore(redis, crawl_key_base(prefix, spider_name), claim_seconds)

@@ -95,8 +95,7 @@ class LeasedRedisScheduler:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
         settings = crawler.settings
-        url = settings.get("REDIS_URL")
-        redis = PatientRedis(url, max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT", 5))
+        redis = PatientRedis.from_settings(settings)
         scheduler = cls(
             crawler,
             redis,

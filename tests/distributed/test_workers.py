@@ -176,3 +176,54 @@ def test_a_killed_worker_loses_nothing_and_the_run_ends_by_itself(killed_run):
 def test_a_killed_worker_finds_the_same_bilingual_sites_as_one_process(killed_run):
     assert killed_run["found"] == killed_run["expected"]
     assert killed_run["reported"] <= killed_run["expected"]
+
+
+def arrivals(server: SandboxServer) -> dict[str, list[float]]:
+    """When each host's requests reached the sandbox."""
+    import urllib.request
+
+    proxy = urllib.request.ProxyHandler({"http": server.proxy_url})
+    with urllib.request.build_opener(proxy).open("http://sandbox.internal/_stats/arrivals") as r:
+        return json.loads(r.read())
+
+
+def most_in_window(times: list[float], window: float) -> int:
+    """The most requests that arrived within any ``window`` seconds."""
+    times, most, first = sorted(times), 0, 0
+    for last, t in enumerate(times):
+        while t - times[first] > window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+@pytest.mark.xfail(
+    reason="issue 9, not met yet: measured, a host still got 6 requests within 1.5 s "
+    "(limit 5) and single gaps of 0.15-0.23 s (delay 0.3 s); cause not found yet",
+    strict=False,
+)
+def test_three_workers_keep_each_hosts_request_rate(served_world, tmp_path, redis_prefix):
+    """DOWNLOAD_DELAY 0.3 s and one request at a time per host: measured at the hosts, three
+    workers together never send a host more than one request per 0.3 s over any 1.5 s window
+    (single gaps are measured too, but arrival times at the sandbox jitter by up to ~0.15 s on
+    this loaded machine: see the README)."""
+    world, server = served_world
+    before = arrivals(server)
+    delay, window = 0.3, 1.5
+    outs = [tmp_path / f"worker{i}" for i in range(3)]
+    polite = {"DOWNLOAD_DELAY": delay, "CONCURRENT_REQUESTS_PER_DOMAIN": 1}
+    workers = [
+        start_worker(worker_command(world, server, out, redis_prefix, **polite)) for out in outs
+    ]
+    assert [worker.wait(timeout=300) for worker in workers] == [0, 0, 0]
+    after = arrivals(server)
+    busiest = {}
+    for host, times in after.items():
+        new = times[len(before.get(host, [])) :]
+        if not host.endswith("sandbox.internal") and len(new) >= 2:
+            busiest[host] = most_in_window(new, window)
+    assert sum(n >= 3 for n in busiest.values()) >= 10  # hosts that were asked often enough
+    worst = max(busiest, key=busiest.get)
+    assert busiest[worst] <= round(window / delay), (worst, after[worst][-12:])
+    stats = [json.loads((out / "stats.json").read_text()) for out in outs]
+    assert sum(s.get("politeness/shared/waited", 0) for s in stats) > 0
