@@ -110,6 +110,23 @@ def run_spider(
     timeout: float = 600.0,
 ) -> subprocess.CompletedProcess[str]:
     """``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT`` in a subprocess; returns it."""
+    return subprocess.run(
+        spider_command(spider, settings, arguments, output),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=crawl_env(),
+        check=False,
+    )
+
+
+def spider_command(
+    spider: str,
+    settings: Mapping[str, object] | None = None,
+    arguments: Mapping[str, object] | None = None,
+    output: str | Path | None = None,
+) -> list[str]:
+    """The command line ``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT``."""
     command = [sys.executable, "-m", "scrapy", "crawl", spider]
     for key, value in (settings or {}).items():
         command += ["-s", f"{key}={_setting_text(value)}"]
@@ -117,9 +134,7 @@ def run_spider(
         command += ["-a", f"{key}={value}"]
     if output is not None:
         command += ["-O", str(output)]
-    return subprocess.run(
-        command, capture_output=True, text=True, timeout=timeout, env=crawl_env(), check=False
-    )
+    return command
 
 
 def _setting_text(value: object) -> str:
