@@ -43,25 +43,53 @@ class PatientRedis:
         Longest pause between two tries, seconds.
     sleep:
         How to wait (tests pass a fake).
+    on_outage:
+        Called once for every outage (:meth:`from_crawler` counts them in the stats as
+        ``redis/outages``, each connection of a worker the outages it ran into).
     """
 
     def __init__(
-        self, url: str, max_wait: float = 5.0, sleep: Callable[[float], None] = time.sleep
+        self,
+        url: str,
+        max_wait: float = 5.0,
+        sleep: Callable[[float], None] = time.sleep,
+        on_outage: Callable[[], None] | None = None,
+        client: redis.Redis | None = None,
     ) -> None:
         self.url = url
-        self.client = redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=3)
+        self.on_outage = on_outage
+        self.client = client or redis.Redis.from_url(
+            url, socket_timeout=10, socket_connect_timeout=3
+        )
         self.max_wait = max_wait
         self.sleep = sleep
         self.outages = 0
         """Times Redis went away during this worker's life."""
 
     @classmethod
-    def from_settings(cls, settings: Any) -> PatientRedis:
-        """The connection ``REDIS_URL`` names, waiting at most ``BILINGUAL_REDIS_RETRY_MAX_WAIT``
-        seconds between tries while Redis is away."""
+    def from_settings(
+        cls, settings: Any, on_outage: Callable[[], None] | None = None
+    ) -> PatientRedis:
+        """The connection ``REDIS_URL`` names, made by scrapy-redis's
+        ``get_redis_from_settings`` (so ``REDIS_PARAMS`` and scrapy-redis's other connection
+        settings apply), waiting at most ``BILINGUAL_REDIS_RETRY_MAX_WAIT`` seconds between
+        tries while Redis is away."""
+        from scrapy_redis.connection import get_redis_from_settings
+
         return cls(
             settings.get("REDIS_URL"),
             max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT", 5.0),
+            on_outage=on_outage,
+            client=get_redis_from_settings(settings),
+        )
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> PatientRedis:
+        """:meth:`from_settings` of the crawler's settings, outages counted in its stats as
+        ``redis/outages`` (the stats are looked up at the outage: a spider may connect before
+        the crawl has its stats)."""
+        return cls.from_settings(
+            crawler.settings, on_outage=lambda: crawler.stats.inc_value("redis/outages")
         )
 
     def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -74,6 +102,8 @@ class PatientRedis:
                 if since is None:
                     since = time.monotonic()
                     self.outages += 1
+                    if self.on_outage is not None:
+                        self.on_outage()
                     logger.warning(
                         "Redis at %s unavailable (%s): this worker waits and retries; "
                         "nothing is lost",

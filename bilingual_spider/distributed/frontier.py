@@ -18,11 +18,17 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
     BASE:owners    HASH  request id -> the worker holding its lease
     BASE:seen      SET   fingerprints of the requests queued so far (duplicate filter)
     BASE:sequence  STRING requests ever queued (ids and FIFO order)
-    BASE:counters  HASH  queued, filtered, taken, acked, reclaimed, refetched, late_acks, requeued
+    BASE:counters  HASH  queued, filtered, taken, acked, reclaimed, refetched, late_acks, requeued,
+                         redis_restarts
     BASE:ended     STRING why the crawl ended for every worker (e.g. ``budget``)
+    BASE:heard     HASH  run id of the Redis server and its time when a worker last reclaimed
+                         or renewed: after a restart, the leases get the time it was down back
     PREFIX:seeds   LIST  seed URLs pushed by ``bilingual-spider seed`` for any spider
 
-Time is Redis's own clock (``TIME``), so the workers' clocks need not agree. This module knows
+Time is Redis's own clock (``TIME``), so the workers' clocks need not agree. When Redis restarts
+(its AOF keeps the frontier), the time it was down is added to every lease, so that the leases
+of workers that waited for it do not expire meanwhile (a dead worker's leases then expire that
+much later). This module knows
 nothing of Scrapy: requests are bytes with a priority and a fingerprint.
 """
 
@@ -42,9 +48,28 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 # Every script gets the same KEYS: 1 queue, 2 order, 3 leases, 4 counters, 5 requests, 6 seen,
-# 7 sequence, 8 ended, 9 lease owners. Expired leases go back to the queue:
-_RECLAIM = """
+# 7 sequence, 8 ended, 9 lease owners, 10 heard. The time Redis was down (restarted: its run id
+# changed since a worker last heard from it) is not held against the leases; then expired
+# leases go back to the queue:
+_HEARD = """
+local function heard(now)
+  local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+  local last = redis.call('HMGET', KEYS[10], 'run', 'at')
+  redis.call('HSET', KEYS[10], 'run', run, 'at', now)
+  if last[1] == false or last[1] == run then return end
+  local down = now - tonumber(last[2])
+  local leases = redis.call('ZRANGE', KEYS[3], 0, -1, 'WITHSCORES')
+  for i = 1, #leases, 2 do
+    redis.call('ZADD', KEYS[3], tonumber(leases[i + 1]) + down, leases[i])
+  end
+  redis.call('HINCRBY', KEYS[4], 'redis_restarts', 1)
+end
+"""
+_RECLAIM = (
+    _HEARD
+    + """
 local function reclaim(now, most)
+  heard(now)
   local expired = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, most)
   for _, id in ipairs(expired) do
     redis.call('ZREM', KEYS[3], id)
@@ -54,6 +79,7 @@ local function reclaim(now, most)
   return #expired
 end
 """
+)
 # ARGV: worker, fingerprint ('' = never filtered), priority, blob, lease ms (0: queued; >0:
 # leased to the caller at once, a request that stays on its worker)
 _PUSH = (
@@ -105,7 +131,7 @@ end
 _ACK = _ACK_FUNCTION + "return ack(ARGV[1], {unpack(ARGV, 2)})"
 # ARGV: worker, lease ms, most expired leases reclaimed on the way, then the ids to
 # acknowledge first (one round trip per page). Returns {acks, id, blob, order of the next request
-# or false}, or {acks} when the queue is empty.
+# or false}, or {acks} when the queue is empty or the crawl ended.
 _TAKE = (
     _NOW
     + _RECLAIM
@@ -113,6 +139,7 @@ _TAKE = (
     + """
 local acks = ack(ARGV[1], {unpack(ARGV, 4)})
 reclaim(now, tonumber(ARGV[3]))
+if redis.call('EXISTS', KEYS[8]) == 1 then return {acks} end  -- ended: nothing more for anyone
 local head = redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')
 if #head == 0 then return {acks} end
 local id = head[1]
@@ -126,7 +153,9 @@ return {acks, id, redis.call('HGET', KEYS[5], id), head[4] or false}
 # ARGV: worker, lease ms, ids still in flight (leases taken again by another worker are left)
 _RENEW = (
     _NOW
+    + _HEARD
     + """
+heard(now)
 local deadline = now + tonumber(ARGV[2])
 local renewed = 0
 for i = 3, #ARGV do
@@ -258,7 +287,8 @@ class LeasedFrontier:
         self._status = redis.script(_STATUS)
 
     KEYS = (
-        "queue", "order", "leases", "counters", "requests", "seen", "sequence", "ended", "owners"
+        "queue", "order", "leases", "counters", "requests", "seen", "sequence", "ended", "owners",
+        "heard",
     )  # fmt: skip
 
     def push(
@@ -272,7 +302,7 @@ class LeasedFrontier:
 
     def take(self, done: Sequence[str] = ()) -> tuple[Taken | None, Acks]:
         """Acknowledge ``done`` (see :meth:`ack`), then take the request at the head, now leased
-        to the caller (None when the queue is empty)."""
+        to the caller (None when the queue is empty or the crawl ended)."""
         result = self._take(self._keys, [self.worker, self.lease_ms, 1000, *done])
         acks = Acks(*map(int, result[0]))
         if len(result) == 1:

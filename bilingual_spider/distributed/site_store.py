@@ -26,7 +26,7 @@ from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.frontier import crawl_key_base
 
 if TYPE_CHECKING:
-    from scrapy.settings import BaseSettings
+    from scrapy.crawler import Crawler
 
     from bilingual_spider.detection.detector import DetectionState, SiteVerdict
     from bilingual_spider.detection.store import SiteStore
@@ -112,12 +112,13 @@ class RedisSiteStore:
         return int(self.redis.call(self.redis.client.hlen, self.verdicts_key))
 
 
-def shared_site_store(settings: BaseSettings, spider_name: str) -> SiteStore | None:
+def shared_site_store(crawler: Crawler, spider_name: str) -> SiteStore | None:
     """A :class:`RedisSiteStore` when ``REDIS_URL`` is set (None: the caller's default)."""
+    settings = crawler.settings
     url = settings.get("REDIS_URL")
     if not url:
         return None
-    redis = PatientRedis.from_settings(settings)
+    redis = PatientRedis.from_crawler(crawler)
     prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
     claim_seconds = settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0)
     return RedisSiteStore(redis, crawl_key_base(prefix, spider_name), claim_seconds)

@@ -23,6 +23,10 @@ ordered by request priority and re-scored lazily at the head with the spider's
   5 s. The crawl ends for every worker when the queue and the leases are both empty (after
   something was queued), or when a worker ended it (reason in ``BILINGUAL_REDIS_SHARED_END``,
   e.g. the spider's ``budget``).
+- **From scrapy-redis**: the connection (``get_redis_from_settings``: ``REDIS_URL``,
+  ``REDIS_PARAMS``) and the request serializer (``SCHEDULER_SERIALIZER``, default
+  ``scrapy_redis.picklecompat``); its scheduler and queues are not used (they pop a request and
+  forget it, so a dead worker loses what it held, and know nothing of per-host politeness).
 - **Redis unavailable.** Calls wait and retry (:class:`~bilingual_spider.distributed.connection.
   PatientRedis`), with a WARNING when Redis goes and when it comes back.
 
@@ -35,15 +39,16 @@ frontier at close as ``frontier/redis/<name>``.
 from __future__ import annotations
 
 import heapq
+import importlib
 import itertools
 import logging
-import pickle
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider
 from scrapy.utils.request import request_from_dict
+from scrapy_redis import picklecompat
 from twisted.internet import task
 
 from bilingual_spider.distributed.connection import PatientRedis, without_password
@@ -72,8 +77,10 @@ class LeasedRedisScheduler:
         lease_seconds: float = 60.0,
         idle_max_wait: float = 5.0,
         shared_end: tuple[str, ...] = ("budget",),
+        serializer: Any = None,
     ) -> None:
         self.crawler = crawler
+        self.serializer = serializer or picklecompat
         self.redis = redis
         self.prefix = prefix
         self.lease_seconds = lease_seconds
@@ -95,7 +102,7 @@ class LeasedRedisScheduler:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
         settings = crawler.settings
-        redis = PatientRedis.from_settings(settings)
+        redis = PatientRedis.from_crawler(crawler)
         scheduler = cls(
             crawler,
             redis,
@@ -103,6 +110,9 @@ class LeasedRedisScheduler:
             lease_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
             idle_max_wait=settings.getfloat("BILINGUAL_REDIS_IDLE_MAX_WAIT", 5.0),
             shared_end=tuple(settings.getlist("BILINGUAL_REDIS_SHARED_END", ["budget"])),
+            serializer=importlib.import_module(
+                settings.get("SCHEDULER_SERIALIZER") or "scrapy_redis.picklecompat"
+            ),
         )
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
         return scheduler
@@ -167,7 +177,7 @@ class LeasedRedisScheduler:
         if not request.dont_filter:
             fingerprint = self.crawler.request_fingerprinter.fingerprint(request).hex()
         local = bool(request.meta.get(WORKER_LOCAL_META))
-        blob = pickle.dumps(request.to_dict(spider=self.spider), protocol=5)
+        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
         request_id = self.frontier.push(blob, request.priority, fingerprint, leased=local)
         if request_id is None:
             self._inc("dupefilter/filtered")
@@ -207,7 +217,7 @@ class LeasedRedisScheduler:
                 self._taken[request] = taken.id
                 self._inc("scheduler/redis/taken")
                 return self._dequeued(request)
-            blob = pickle.dumps(request.to_dict(spider=self.spider), protocol=5)
+            blob = self.serializer.dumps(request.to_dict(spider=self.spider))
             self.frontier.requeue(taken.id, blob, request.priority)
 
     def __len__(self) -> int:
@@ -265,7 +275,7 @@ class LeasedRedisScheduler:
 
     def _decode(self, blob: bytes) -> Request | None:
         try:
-            return request_from_dict(pickle.loads(blob), spider=self.spider)
+            return request_from_dict(self.serializer.loads(blob), spider=self.spider)
         except Exception:  # a request this spider cannot rebuild: dropped, counted, logged
             logger.exception("cannot rebuild a request from the Redis frontier; dropped")
             self._inc("scheduler/redis/undecodable")

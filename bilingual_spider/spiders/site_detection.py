@@ -519,7 +519,7 @@ class DetectorCallbacks:
         if store is None:
             from bilingual_spider.distributed.site_store import shared_site_store
 
-            store = shared_site_store(crawler.settings, getattr(self, "name", "detect"))
+            store = shared_site_store(crawler, getattr(self, "name", "detect"))
         self.detection = SiteDetection.from_crawler(
             crawler,
             probe_callback=self.detector_probe,

@@ -61,6 +61,25 @@ def test_an_expired_lease_puts_the_request_back_and_a_late_ack_removes_it(redis,
     assert frontier.status().finished
 
 
+def test_the_time_redis_was_down_is_given_back_to_the_leases(redis, redis_prefix):
+    """A Redis restart (its run id changed since a worker last heard from it): the leases get the
+    time it was down back, so live workers' leases do not expire because Redis was away."""
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=1)
+    frontier.push(b"page", 0, "fp")
+    taken, _ = frontier.take()
+    seconds, micros = redis.client.time()
+    now = seconds * 1000 + micros // 1000
+    # as if Redis had gone down 5 s ago, with the lease then 1 s from its end, and come back
+    redis.client.hset(frontier.keys["heard"], mapping={"run": "an-earlier-run", "at": now - 5000})
+    redis.client.zadd(frontier.keys["leases"], {taken.id: now - 4000})
+    status = frontier.status()
+    assert (status.queued, status.leased) == (0, 1)  # not reclaimed: 1 s of lease left
+    assert frontier.counters()["redis_restarts"] == 1
+    assert frontier.status().leased == 1  # given back once only
+    time.sleep(1.1)
+    assert frontier.status().queued == 1  # then it expires as any lease does
+
+
 def test_renewed_leases_do_not_expire_and_a_refetch_is_counted(redis, redis_prefix):
     slow = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.3)
     slow.push(b"page", 0, "fp")
@@ -91,6 +110,7 @@ def test_requeue_release_end_and_seeds(redis, redis_prefix):
     frontier.end("budget")
     frontier.end("other")
     assert frontier.status().ended == "budget" and frontier.status().finished
+    assert frontier.take()[0] is None  # ended: no worker takes anything more
     push_seeds(redis, seeds_key(redis_prefix), ["http://a.example/", "http://b.example/"])
     assert frontier.take_seeds(seeds_key(redis_prefix)) == [
         "http://a.example/",
