@@ -44,6 +44,12 @@ FEED_EXPORT_ENCODING = "utf-8"
 # Setting REDIS_URL (here, by -s or in the environment) switches to the leased Redis frontier
 # shared by every worker (bilingual_spider/scheduler/redis_scheduler.py), and the shared state.
 REDIS_URL = os.environ.get("REDIS_URL") or None
+REDIS_PARAMS = {"socket_timeout": 10, "socket_connect_timeout": 3}
+"""Client parameters, read by scrapy-redis's ``get_redis_from_settings`` over its own defaults
+(``retry_on_timeout``, ``encoding``); a ``password`` or ``ssl`` for a remote Redis goes here."""
+SCHEDULER_SERIALIZER = "scrapy_redis.picklecompat"
+"""Module (``dumps``/``loads``) serializing the requests in the Redis frontier (scrapy-redis's
+setting and default)."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
@@ -59,6 +65,9 @@ BILINGUAL_REDIS_SHARED_END = ["budget"]
 BILINGUAL_SHARED_POLITENESS = True
 """With REDIS_URL: DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN hold per host across all
 workers (keys ``PREFIX:host:HOST:*``), not per worker."""
+BILINGUAL_ROBOTSTXT_TTL = 86400.0
+"""With REDIS_URL: a host's robots.txt is fetched by one worker and kept in Redis this many
+seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hours)."""
 ADDONS = {"bilingual_spider.scheduler.backend.SchedulerBackend": 0}
 
 # --- the sandbox web and network safety
@@ -81,6 +90,9 @@ are decoding errors (a wrong charset: 54-100 %; a stray bad byte in a UTF-8 page
 
 DOWNLOADER_MIDDLEWARES = {
     "bilingual_spider.middlewares.network_safety.NetworkSafetyMiddleware": 50,
+    # Scrapy's robots.txt middleware; REDIS_URL set: each host's robots.txt fetched once for all
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "bilingual_spider.middlewares.shared_robotstxt.SharedRobotsTxtMiddleware": 100,
     # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
     "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
     # REDIS_URL set: a host's delay and concurrency hold across all workers (after robots.txt)

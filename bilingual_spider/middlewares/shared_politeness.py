@@ -43,7 +43,7 @@ class SharedPolitenessMiddleware:
         url = settings.get("REDIS_URL")
         if not url or not settings.getbool("BILINGUAL_SHARED_POLITENESS", True):
             raise NotConfigured("no REDIS_URL: the downloader's own per-host slots suffice")
-        redis = PatientRedis.from_settings(settings)
+        redis = PatientRedis.from_crawler(crawler)
         slots = HostSlots(
             redis,
             settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider",
