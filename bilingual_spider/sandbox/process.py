@@ -60,11 +60,7 @@ class SandboxServer:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process)
         self.process = None
 
     @property
@@ -91,6 +87,15 @@ class SandboxServer:
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args: Any, **kwargs: Any) -> None:
         return None
+
+
+def wait_or_kill(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Wait for a process told to end; kill it if it has not ended within ``timeout`` s."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def crawl_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
