@@ -227,8 +227,8 @@ def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
     reason="issue 9, not met yet: backforth's bipartite graph (sites reached, backlink pages "
     "claimed) and the search service's held queries are still per worker, so sites reached only "
     "through the killed worker's backlinks can be missed (it passed in some runs, by chance of "
-    "what the killed worker held)",
-    strict=True,
+    "what the killed worker held; so not strict: a chance pass must not turn CI red)",
+    strict=False,
 )
 def test_a_killed_worker_finds_the_same_bilingual_sites_as_one_process(killed_run):
     assert killed_run["found"] == killed_run["expected"]
