@@ -176,6 +176,16 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--log-level", default="WARNING", help="of the crawl (default WARNING)")
     detect.set_defaults(run=run_detect)
 
+    seed = commands.add_parser(
+        "seed", help="push seed URLs to the Redis frontier of a distributed crawl"
+    )
+    seed.add_argument("redis_url", metavar="REDIS_URL", help="redis://host:port/db")
+    seed.add_argument("file", metavar="FILE", help="seed URLs, one a line (# comments)")
+    seed.add_argument(
+        "--prefix", default="bilingual_spider", help="BILINGUAL_REDIS_KEY_PREFIX of the crawl"
+    )
+    seed.set_defaults(run=run_seed)
+
     train = commands.add_parser("train", help="train a shipped model")
     train_commands = train.add_subparsers(dest="train_command", required=True)
     predictor = train_commands.add_parser(
@@ -211,6 +221,24 @@ def build_parser() -> argparse.ArgumentParser:
     topic.add_argument("--out", help="the model (default models/topic_<topic>.npz)")
     topic.set_defaults(run=run_train_topic_classifier)
     return parser
+
+
+def run_seed(args: argparse.Namespace) -> int:
+    from bilingual_spider.distributed.connection import PatientRedis
+    from bilingual_spider.distributed.frontier import push_seeds, seeds_key
+    from bilingual_spider.seeds import SeedError, parse_seeds
+
+    try:
+        urls = parse_seeds(args.file)
+    except SeedError as exc:
+        raise ValueError(str(exc)) from None
+    redis = PatientRedis(args.redis_url)
+    try:
+        push_seeds(redis, seeds_key(args.prefix), urls)
+    finally:
+        redis.close()
+    print(f"{len(urls)} seed URL(s) pushed to {seeds_key(args.prefix)}; workers take them")
+    return 0
 
 
 def run_serve(args: argparse.Namespace) -> int:

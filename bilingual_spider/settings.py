@@ -41,10 +41,33 @@ LOGSTATS_INTERVAL = 30.0  # the progress line
 FEED_EXPORT_ENCODING = "utf-8"
 
 # --- the frontier. Embedded default: Scrapy's scheduler and priority queue (resume with JOBDIR).
-# Setting REDIS_URL (here, by -s or in the environment) switches to the scrapy-redis scheduler.
+# Setting REDIS_URL (here, by -s or in the environment) switches to the leased Redis frontier
+# shared by every worker (bilingual_spider/scheduler/redis_scheduler.py), and the shared state.
 REDIS_URL = os.environ.get("REDIS_URL") or None
+REDIS_PARAMS = {"socket_timeout": 10, "socket_connect_timeout": 3}
+"""Client parameters, read by scrapy-redis's ``get_redis_from_settings`` over its own defaults
+(``retry_on_timeout``, ``encoding``); a ``password`` or ``ssl`` for a remote Redis goes here."""
+SCHEDULER_SERIALIZER = "scrapy_redis.picklecompat"
+"""Module (``dumps``/``loads``) serializing the requests in the Redis frontier (scrapy-redis's
+setting and default)."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
-"""Prefix of every Redis key (queue ``PREFIX:SPIDER:requests``, ``PREFIX:SPIDER:dupefilter``)."""
+"""Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
+seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
+BILINGUAL_REDIS_LEASE_SECONDS = 60.0
+"""A request taken by a worker stays leased this long without renewal (renewed every third of it
+while in flight); a dead worker's requests go back to the queue after it."""
+BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
+"""An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
+BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
+"""Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds."""
+BILINGUAL_REDIS_SHARED_END = ["budget"]
+"""Close reasons of one worker that end the crawl for every worker."""
+BILINGUAL_SHARED_POLITENESS = True
+"""With REDIS_URL: DOWNLOAD_DELAY and CONCURRENT_REQUESTS_PER_DOMAIN hold per host across all
+workers (keys ``PREFIX:host:HOST:*``), not per worker."""
+BILINGUAL_ROBOTSTXT_TTL = 86400.0
+"""With REDIS_URL: a host's robots.txt is fetched by one worker and kept in Redis this many
+seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hours)."""
 ADDONS = {"bilingual_spider.scheduler.backend.SchedulerBackend": 0}
 
 # --- the sandbox web and network safety
@@ -67,8 +90,13 @@ are decoding errors (a wrong charset: 54-100 %; a stray bad byte in a UTF-8 page
 
 DOWNLOADER_MIDDLEWARES = {
     "bilingual_spider.middlewares.network_safety.NetworkSafetyMiddleware": 50,
+    # Scrapy's robots.txt middleware; REDIS_URL set: each host's robots.txt fetched once for all
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "bilingual_spider.middlewares.shared_robotstxt.SharedRobotsTxtMiddleware": 100,
     # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
     "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
+    # REDIS_URL set: a host's delay and concurrency hold across all workers (after robots.txt)
+    "bilingual_spider.middlewares.shared_politeness.SharedPolitenessMiddleware": 720,
     "bilingual_spider.middlewares.sandbox_proxy.SandboxProxyMiddleware": 740,
 }
 

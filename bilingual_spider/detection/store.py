@@ -2,8 +2,8 @@
 
 A crawl asks :meth:`SiteStore.claim` before it starts detecting a site, so that a site is judged
 once even when many of its pages are reached; workers of a distributed crawl share one store
-(a Redis implementation comes with the distributed crawl; this module holds the interface and
-the in-memory default).
+(:class:`bilingual_spider.distributed.site_store.RedisSiteStore`; this module holds the
+interface and the in-memory default).
 """
 
 from __future__ import annotations
@@ -11,6 +11,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from bilingual_spider.detection.detector import DetectionState, SiteVerdict
+
+
+class ConcurrentUpdate(Exception):
+    """Another worker saved the site's state since this one loaded it: load it again and redo."""
 
 
 class SiteStore(Protocol):
@@ -26,7 +30,8 @@ class SiteStore(Protocol):
         ...
 
     def save(self, state: DetectionState) -> None:
-        """Keep the state of a detection under way (between probe answers)."""
+        """Keep the state of a detection under way (between probe answers). A shared store
+        raises :class:`ConcurrentUpdate` when the state changed since this caller loaded it."""
         ...
 
     def finish(self, verdict: SiteVerdict) -> bool:

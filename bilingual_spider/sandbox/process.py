@@ -60,11 +60,7 @@ class SandboxServer:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            wait_or_kill(self.process)
         self.process = None
 
     @property
@@ -93,6 +89,15 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def wait_or_kill(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Wait for a process told to end; kill it if it has not ended within ``timeout`` s."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def crawl_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment a crawl subprocess needs: our settings module, no PSL fetch."""
     env = dict(os.environ)
@@ -110,6 +115,23 @@ def run_spider(
     timeout: float = 600.0,
 ) -> subprocess.CompletedProcess[str]:
     """``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT`` in a subprocess; returns it."""
+    return subprocess.run(
+        spider_command(spider, settings, arguments, output),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=crawl_env(),
+        check=False,
+    )
+
+
+def spider_command(
+    spider: str,
+    settings: Mapping[str, object] | None = None,
+    arguments: Mapping[str, object] | None = None,
+    output: str | Path | None = None,
+) -> list[str]:
+    """The command line ``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT``."""
     command = [sys.executable, "-m", "scrapy", "crawl", spider]
     for key, value in (settings or {}).items():
         command += ["-s", f"{key}={_setting_text(value)}"]
@@ -117,9 +139,7 @@ def run_spider(
         command += ["-a", f"{key}={value}"]
     if output is not None:
         command += ["-O", str(output)]
-    return subprocess.run(
-        command, capture_output=True, text=True, timeout=timeout, env=crawl_env(), check=False
-    )
+    return command
 
 
 def _setting_text(value: object) -> str:

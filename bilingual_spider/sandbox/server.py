@@ -4,7 +4,8 @@ Scrapy's HttpProxyMiddleware sends it absolute URIs (``GET http://www.example.es
 client may also send ``GET /a.html`` with a ``Host`` header. Either way the answer comes from the
 directories mounted at that host and path prefix, with that host's faults applied (see
 :mod:`bilingual_spider.sandbox.config`). The control host ``sandbox.internal`` answers
-``/_health`` and ``/_stats`` (requests and statuses per host, as JSON), and the API host
+``/_health``, ``/_stats`` (requests and statuses per host, as JSON) and ``/_stats/arrivals``
+(when each host's requests arrived, monotonic seconds), and the API host
 ``api.sandbox.internal`` the search/backlink API (:mod:`bilingual_spider.sandbox.search_api`),
 which gets request bodies; the ``[hosts."*"]`` faults do not apply to it.
 
@@ -102,6 +103,8 @@ class Sandbox:
         self._file_bytes = 0
         self._huge_pages: dict[int, bytes] = {}
         self.requests: Counter[str] = Counter()
+        self.arrivals: dict[str, list[float]] = defaultdict(list)
+        """When each host's requests arrived (monotonic seconds): ``/_stats/arrivals``."""
         self.statuses: dict[str, Counter[int]] = defaultdict(Counter)
         self.api = SearchApi.load(config.api, config.seed) if config.api is not None else None
 
@@ -120,6 +123,8 @@ class Sandbox:
             host = host_header.rsplit(":", 1)[0] if "]" not in host_header else host_header
         host = host.lower().rstrip(".")
         self.requests[host] += 1
+        if host != CONTROL_HOST:
+            self.arrivals[host].append(time.monotonic())
         if host == API_HOST:
             response = self._api_answer(method, unquote(path), query, body)
             faults = self.config.faults.get(API_HOST, _NO_FAULTS)  # not those of "*"
@@ -233,6 +238,9 @@ class Sandbox:
                 "hosts": self.hosts,
             }
             return Response(200, json.dumps(stats).encode(), "application/json")
+        if path == "/_stats/arrivals":  # politeness measured where it matters: at the hosts
+            body = json.dumps({h: [round(t, 4) for t in ts] for h, ts in self.arrivals.items()})
+            return Response(200, body.encode(), "application/json")
         return Response(404, NOT_FOUND_PAGE)
 
 

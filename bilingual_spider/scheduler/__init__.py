@@ -1,1 +1,2 @@
-"""The crawl frontier: Scrapy's scheduler by default, scrapy-redis when REDIS_URL is set."""
+"""The crawl frontier: Scrapy's scheduler by default, the leased Redis frontier when REDIS_URL is
+set."""

@@ -1,8 +1,9 @@
 """Scrapy add-on choosing the scheduler backend from one setting, ``REDIS_URL``.
 
-Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume). Set: scrapy-redis's
-scheduler, priority queue and duplicate filter, all under ``BILINGUAL_REDIS_KEY_PREFIX`` so that
-several crawls (and the tests) can share one Redis without touching each other's keys.
+Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume). Set: the leased
+Redis frontier (:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate
+filter, under ``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one
+Redis without touching each other's keys; and the cross-worker politeness middleware.
 
 A focus policy that prioritises links (``BILINGUAL_FOCUS_MODE=soft``, ``BILINGUAL_FOCUS_YIELD``,
 ``BILINGUAL_QUALITY_ENABLED`` with ``BILINGUAL_QUALITY_PRIORITY``) needs one priority order over
@@ -16,6 +17,8 @@ from __future__ import annotations
 import logging
 
 from scrapy.settings import BaseSettings
+
+from bilingual_spider.distributed.connection import without_password
 
 logger = logging.getLogger(__name__)
 
@@ -35,8 +38,11 @@ def prioritising_focus(settings: BaseSettings) -> bool:
     return language or quality
 
 
+REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
+
+
 class SchedulerBackend:
-    """Switch to scrapy-redis when ``REDIS_URL`` is set; leave Scrapy's defaults otherwise."""
+    """Switch to the Redis frontier when ``REDIS_URL`` is set; leave Scrapy's defaults otherwise."""
 
     def update_settings(self, settings: BaseSettings) -> None:
         if prioritising_focus(settings) and settings.getpriority("SCHEDULER_PRIORITY_QUEUE") == 0:
@@ -46,21 +52,5 @@ class SchedulerBackend:
         if not redis_url:
             return
         prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
-        wanted = {
-            "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
-            "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
-            "SCHEDULER_QUEUE_CLASS": "scrapy_redis.queue.PriorityQueue",
-            "SCHEDULER_QUEUE_KEY": f"{prefix}:%(spider)s:requests",
-            "SCHEDULER_DUPEFILTER_KEY": f"{prefix}:%(spider)s:dupefilter",
-        }
-        for name, value in wanted.items():
-            settings.set(name, value, priority=ADDON_PRIORITY)  # a -s value still wins
-        logger.info("frontier: scrapy-redis at %s, keys %s:*", _without_password(redis_url), prefix)
-
-
-def _without_password(url: str) -> str:
-    """``redis://:secret@host`` -> ``redis://***@host``: credentials never reach a log."""
-    scheme, sep, rest = url.partition("://")
-    if "@" in rest:
-        rest = "***@" + rest.split("@", 1)[1]
-    return scheme + sep + rest
+        settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+        logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)

@@ -62,6 +62,7 @@ from scrapy.statscollectors import StatsCollector
 from scrapy.utils.asyncio import CallLaterResult, call_later, run_in_thread, sleep
 
 from bilingual_spider.language.tld import host_of
+from bilingual_spider.scheduler.redis_scheduler import WORKER_LOCAL_META
 from bilingual_spider.search.adapter import LocalAdapter, RemoteAdapter
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
@@ -394,6 +395,7 @@ class SearchService:
             "handle_httpstatus_all": True,  # failures reach the callback as pages with an error
             "allow_offsite": True,
             "download_slot": f"search:{call.adapter}",
+            WORKER_LOCAL_META: True,  # its pacing and in-flight count live in this service
         }
         adapter = self.remote.get(call.adapter)
         assert call.query is not None
@@ -831,6 +833,7 @@ def _user_meta(meta: dict[str, Any]) -> dict[str, Any]:
         "handle_httpstatus_all",
         "allow_offsite",
         "download_slot",
+        WORKER_LOCAL_META,
         "depth",
         "retry_times",
         "download_latency",

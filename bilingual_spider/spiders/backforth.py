@@ -150,10 +150,18 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         for url in self.seed_urls:
-            site = self.detection.site_of(url)
-            if self.graph.reach(site):
-                self._found_by[site] = "seed"
-                yield self._request(url, "seed", errback=self.first_page_failed)
+            request = self.seed_request(url)
+            if request is not None:
+                yield request
+
+    def seed_request(self, url: str) -> scrapy.Request | None:
+        """The request of a seed (None: its site was reached already). Also called by the Redis
+        frontier for seeds pushed with ``bilingual-spider seed``."""
+        site = self.detection.site_of(url)
+        if not self.graph.reach(site):
+            return None
+        self._found_by[site] = "seed"
+        return self._request(url, "seed", errback=self.first_page_failed)
 
     def parse(self, response: Response) -> Iterator[Any]:
         role = response.meta.get("role", "forward")

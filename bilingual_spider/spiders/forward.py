@@ -88,12 +88,16 @@ def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, st
 
 
 def default_or_given_seeds(argument: str | None, crawler: Crawler) -> list[str]:
-    """The ``seeds`` argument parsed, or the sandbox's seed list when crawling the sandbox."""
+    """The ``seeds`` argument parsed; none when the frontier is in Redis (seeds come from
+    ``bilingual-spider seed`` or another worker), else the sandbox's seed list when crawling the
+    sandbox."""
     if argument:
         try:
             return parse_seeds(argument)
         except SeedError as exc:
             raise UsageError(str(exc)) from None
+    if crawler.settings.get("REDIS_URL"):
+        return []
     if crawler.settings.get("BILINGUAL_SANDBOX_PROXY"):
         from bilingual_spider.sandbox.realsites import sandbox_seed_urls
 

@@ -64,7 +64,7 @@ from bilingual_spider.detection.detector import (
     same_site,
     score_links,
 )
-from bilingual_spider.detection.store import InMemorySiteStore, SiteStore
+from bilingual_spider.detection.store import ConcurrentUpdate, InMemorySiteStore, SiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
@@ -416,10 +416,24 @@ class SiteDetection:
         yield from self._record(state, self.detector.failed(url, reason, score))
 
     def _record(self, state: DetectionState, result: ProbeResult) -> Iterator[Any]:
-        if not any(p.url == result.url for p in state.pending):
-            self._inc("detector/probes_late")
+        """Record a probe's result; when another worker recorded one of the site's probes
+        meanwhile (a shared store), record it again on the state that worker saved."""
+        while True:
+            if not any(p.url == result.url for p in state.pending):
+                self._inc("detector/probes_late")
+                return
+            try:  # the state is saved (or the verdict recorded) before anything is yielded
+                outputs = list(self._follow(self.detector.record(state, result)))
+            except ConcurrentUpdate:
+                self._inc("detector/concurrent_updates")
+                reloaded = self.store.load(state.site)
+                if reloaded is None:  # judged meanwhile
+                    self._inc("detector/probes_late")
+                    return
+                state = reloaded
+                continue
+            yield from outputs
             return
-        yield from self._follow(self.detector.record(state, result))
 
     @staticmethod
     def _probe_meta(meta: dict[str, Any]) -> tuple[str, str, float]:
@@ -500,6 +514,12 @@ class DetectorCallbacks:
     detection: SiteDetection
 
     def bind_detection(self, crawler: Crawler, store: SiteStore | None = None) -> SiteDetection:
+        """``store``: default, in this process's memory, or in Redis when ``REDIS_URL`` is set
+        (one verdict per site, whichever worker probes it)."""
+        if store is None:
+            from bilingual_spider.distributed.site_store import shared_site_store
+
+            store = shared_site_store(crawler, getattr(self, "name", "detect"))
         self.detection = SiteDetection.from_crawler(
             crawler,
             probe_callback=self.detector_probe,

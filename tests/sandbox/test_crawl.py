@@ -129,12 +129,11 @@ def test_redis_scheduler_crawls_the_same_pages(small_sandbox, tmp_path: Path, re
         DEPTH_LIMIT=3,
         REDIS_URL=REDIS_URL,
         BILINGUAL_REDIS_KEY_PREFIX=redis_prefix,
-        SCHEDULER_PERSIST=True,
     )
     assert {r["url"] for r in shared} == {r["url"] for r in embedded}
     assert stats["scheduler/enqueued/redis"] == stats["scheduler/dequeued/redis"] > 0
     client = redis.Redis.from_url(REDIS_URL)
-    seen = client.scard(f"{redis_prefix}:forward:dupefilter")
+    seen = client.scard(f"{redis_prefix}:forward:seen")
     client.close()
     assert seen == stats["scheduler/enqueued/redis"]
 

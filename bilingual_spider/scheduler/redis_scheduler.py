@@ -1,0 +1,290 @@
+"""The Scrapy scheduler of a distributed crawl: the leased frontier in Redis
+(:mod:`bilingual_spider.distributed.frontier`) behind Scrapy's scheduler interface.
+
+Chosen by :class:`~bilingual_spider.scheduler.backend.SchedulerBackend` when ``REDIS_URL`` is
+set. Every worker of one crawl (same ``BILINGUAL_REDIS_KEY_PREFIX`` and spider) shares one queue,
+ordered by request priority and re-scored lazily at the head with the spider's
+``frontier_scorer``, exactly like the embedded queue
+(:func:`~bilingual_spider.scheduler.rescoring_queue.rescore_head`).
+
+- **Leases.** A request taken stays leased in Redis until the engine is done with it (its response
+  or failure went through the callback, the items through the pipelines, the new requests into
+  the queue: the request has left the engine's in-progress set). It is then acknowledged, in the
+  same round trip as the next take. Leases of requests still in flight are renewed every third of
+  ``BILINGUAL_REDIS_LEASE_SECONDS``; a dead worker's leases expire and their requests go back to
+  the queue. At close, requests still in flight are given back at once.
+- **Requests that stay on their worker.** A request whose meta has ``keep_on_worker`` set (the
+  search service's API calls, whose pacing lives in the worker) is leased to its worker when
+  queued and taken from a local queue; if the worker dies it goes back to the shared queue.
+- **Seeds.** URLs pushed by ``bilingual-spider seed`` (``PREFIX:seeds``) are taken by whichever
+  worker looks first and turned into the spider's seed requests (``spider.seed_request(url)``).
+- **Idle and end.** A worker whose take finds the queue empty waits before asking again (0.1 s,
+  doubling, at most ``BILINGUAL_REDIS_IDLE_MAX_WAIT``); Scrapy's engine wakes it at least every
+  5 s. The crawl ends for every worker when the queue and the leases are both empty (after
+  something was queued), or when a worker ended it (reason in ``BILINGUAL_REDIS_SHARED_END``,
+  e.g. the spider's ``budget``).
+- **From scrapy-redis**: the connection (``get_redis_from_settings``: ``REDIS_URL``,
+  ``REDIS_PARAMS``) and the request serializer (``SCHEDULER_SERIALIZER``, default
+  ``scrapy_redis.picklecompat``); its scheduler and queues are not used (they pop a request and
+  forget it, so a dead worker loses what it held, and know nothing of per-host politeness).
+- **Redis unavailable.** Calls wait and retry (:class:`~bilingual_spider.distributed.connection.
+  PatientRedis`), with a WARNING when Redis goes and when it comes back.
+
+Stats: ``scheduler/redis/taken``, ``.../acked``, ``.../late_acks``, ``.../refetched`` (processed
+twice: its lease had expired while in flight), ``.../released``, ``.../kept_on_worker``,
+``.../seeds_taken``, ``.../outages``, ``dupefilter/filtered``, and the crawl-wide counters of the
+frontier at close as ``frontier/redis/<name>``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib
+import itertools
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, signals
+from scrapy.exceptions import CloseSpider
+from scrapy.utils.request import request_from_dict
+from scrapy_redis import picklecompat
+from twisted.internet import task
+
+from bilingual_spider.distributed.connection import PatientRedis, without_password
+from bilingual_spider.distributed.frontier import Acks, LeasedFrontier, crawl_key_base, seeds_key
+from bilingual_spider.scheduler.rescoring_queue import rescore_head
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+WORKER_LOCAL_META = "keep_on_worker"
+"""Request meta key: the request is taken by the worker that queued it (still leased in Redis)."""
+FIRST_IDLE_WAIT = 0.1
+
+
+class LeasedRedisScheduler:
+    """Scrapy scheduler over a :class:`LeasedFrontier` (see the module docstring)."""
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        redis: PatientRedis,
+        prefix: str,
+        lease_seconds: float = 60.0,
+        idle_max_wait: float = 5.0,
+        shared_end: tuple[str, ...] = ("budget",),
+        serializer: Any = None,
+    ) -> None:
+        self.crawler = crawler
+        self.serializer = serializer or picklecompat
+        self.redis = redis
+        self.prefix = prefix
+        self.lease_seconds = lease_seconds
+        self.idle_max_wait = idle_max_wait
+        self.shared_end = shared_end
+        self.frontier: LeasedFrontier | None = None
+        self.spider: Spider | None = None
+        self._taken: dict[Request, str] = {}  # handed to the engine, not acknowledged yet
+        self._local: list[tuple[int, int, Request]] = []  # heap of requests kept on this worker
+        self._local_ids: dict[Request, str] = {}
+        self._order = itertools.count()
+        self._idle_wait = FIRST_IDLE_WAIT
+        self._next_take_at = 0.0
+        self._next_status_at = 0.0
+        self._ended: str | None = None
+        self._over = False
+        self._renewal: task.LoopingCall | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
+        settings = crawler.settings
+        redis = PatientRedis.from_crawler(crawler)
+        scheduler = cls(
+            crawler,
+            redis,
+            settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider",
+            lease_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
+            idle_max_wait=settings.getfloat("BILINGUAL_REDIS_IDLE_MAX_WAIT", 5.0),
+            shared_end=tuple(settings.getlist("BILINGUAL_REDIS_SHARED_END", ["budget"])),
+            serializer=importlib.import_module(
+                settings.get("SCHEDULER_SERIALIZER") or "scrapy_redis.picklecompat"
+            ),
+        )
+        crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        return scheduler
+
+    # --- Scrapy's scheduler interface -----------------------------------------------------------
+
+    def open(self, spider: Spider) -> None:
+        self.spider = spider
+        base = crawl_key_base(self.prefix, spider.name)
+        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds)
+        logger.info(
+            "frontier: Redis at %s, keys %s:*, leases of %g s",
+            without_password(self.redis.url),
+            base,
+            self.lease_seconds,
+        )
+        self._take_seeds()
+        self._renewal = task.LoopingCall(self._renew)
+        self._renewal.start(max(0.5, self.lease_seconds / 3), now=False)
+
+    def close(self, reason: str) -> None:
+        if self._renewal is not None and self._renewal.running:
+            self._renewal.stop()
+        if self.frontier is None:
+            return
+        self._count_acks(self.frontier.ack(self._done()))
+        in_flight = [*self._taken.values(), *self._local_ids.values()]
+        released = self.frontier.release(in_flight)
+        self._inc("scheduler/redis/released", released)
+        self._taken.clear()
+        self._local_ids.clear()
+        if reason in self.shared_end:
+            self.frontier.end(reason)
+            logger.info("crawl ended for every worker: %s", reason)
+        for name, count in self.frontier.counters().items():
+            self.crawler.stats.set_value(f"frontier/redis/{name}", count)
+        self._inc("scheduler/redis/outages", self.redis.outages)
+        self.redis.close()
+
+    def has_pending_requests(self) -> bool:
+        if self._local or self._ended:
+            return bool(self._local)
+        now = time.monotonic()
+        if now < self._next_status_at:
+            return True
+        assert self.frontier is not None
+        status = self.frontier.status()
+        if status.ended:
+            self._ended = status.ended
+            return False
+        if status.finished:
+            if not self._over:
+                logger.info("frontier and leases empty: the crawl is over for every worker")
+            self._over = True
+            return False
+        self._next_status_at = now + self._idle_wait
+        return True
+
+    def enqueue_request(self, request: Request) -> bool:
+        assert self.frontier is not None and self.spider is not None
+        fingerprint = None
+        if not request.dont_filter:
+            fingerprint = self.crawler.request_fingerprinter.fingerprint(request).hex()
+        local = bool(request.meta.get(WORKER_LOCAL_META))
+        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+        request_id = self.frontier.push(blob, request.priority, fingerprint, leased=local)
+        if request_id is None:
+            self._inc("dupefilter/filtered")
+            return False
+        self._inc("scheduler/enqueued/redis")
+        if local:
+            self._local_ids[request] = request_id
+            heapq.heappush(self._local, (-request.priority, next(self._order), request))
+            self._inc("scheduler/redis/kept_on_worker")
+        else:
+            self._idle_wait, self._next_take_at = FIRST_IDLE_WAIT, 0.0  # there is work: take now
+        return True
+
+    def next_request(self) -> Request | None:
+        assert self.frontier is not None
+        if self._local:
+            request = heapq.heappop(self._local)[2]
+            self._taken[request] = self._local_ids.pop(request)
+            return self._dequeued(request)
+        now = time.monotonic()
+        if now < self._next_take_at:
+            return None
+        while True:
+            taken, acks = self.frontier.take(self._done())
+            self._count_acks(acks)
+            if taken is None:
+                self._next_take_at = now + self._idle_wait
+                self._idle_wait = min(self._idle_wait * 2, self.idle_max_wait)
+                return None
+            self._idle_wait, self._next_status_at = FIRST_IDLE_WAIT, 0.0
+            request = self._decode(taken.blob)
+            if request is None:
+                self.frontier.ack([taken.id])
+                continue
+            scorer = getattr(self.spider, "frontier_scorer", None)
+            if rescore_head(request, scorer, taken.next_priority, self.crawler.stats):
+                self._taken[request] = taken.id
+                self._inc("scheduler/redis/taken")
+                return self._dequeued(request)
+            blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+            self.frontier.requeue(taken.id, blob, request.priority)
+
+    def __len__(self) -> int:
+        return 0 if self.frontier is None else self.frontier.status().queued
+
+    # --- signals --------------------------------------------------------------------------------
+
+    def spider_idle(self) -> None:
+        if self._ended:
+            raise CloseSpider(self._ended)
+
+    # --- leases ---------------------------------------------------------------------------------
+
+    def _done(self) -> list[str]:
+        """Ids of the requests the engine is done with (no longer in its in-progress set)."""
+        engine = self.crawler.engine
+        slot = getattr(engine, "_slot", None) if engine is not None else None
+        in_progress = slot.inprogress if slot is not None else set()
+        done = [request for request in self._taken if request not in in_progress]
+        return [self._taken.pop(request) for request in done]
+
+    def _renew(self) -> None:
+        assert self.frontier is not None
+        self._count_acks(self.frontier.ack(self._done()))
+        in_flight = [*self._taken.values(), *self._local_ids.values()]
+        self.frontier.renew(in_flight)
+        if not self._local and not self._taken:
+            self._take_seeds()
+
+    def _count_acks(self, acks: Acks) -> None:
+        self._inc("scheduler/redis/acked", acks.acked)
+        self._inc("scheduler/redis/late_acks", acks.late)
+        if acks.refetched:
+            self._inc("scheduler/redis/refetched", acks.refetched)
+            logger.warning(
+                "%d request(s) were processed twice (their lease expired while in flight)",
+                acks.refetched,
+            )
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _take_seeds(self) -> None:
+        assert self.frontier is not None and self.spider is not None
+        make = getattr(self.spider, "seed_request", None)
+        if make is None:
+            return
+        urls = self.frontier.take_seeds(seeds_key(self.prefix))
+        for url in urls:
+            request = make(url)
+            if request is not None:
+                self.enqueue_request(request)
+        if urls:
+            self._inc("scheduler/redis/seeds_taken", len(urls))
+            logger.info("took %d seed URL(s) from %s", len(urls), seeds_key(self.prefix))
+
+    def _decode(self, blob: bytes) -> Request | None:
+        try:
+            return request_from_dict(self.serializer.loads(blob), spider=self.spider)
+        except Exception:  # a request this spider cannot rebuild: dropped, counted, logged
+            logger.exception("cannot rebuild a request from the Redis frontier; dropped")
+            self._inc("scheduler/redis/undecodable")
+            return None
+
+    def _dequeued(self, request: Request) -> Request:
+        self._inc("scheduler/dequeued/redis")
+        return request
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if count:
+            self.crawler.stats.inc_value(key, count)

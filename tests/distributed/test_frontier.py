@@ -1,0 +1,152 @@
+"""The leased frontier and the shared site store on the real Redis (a key prefix of their own)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bilingual_spider.detection.detector import DetectionState, LinkScore, ProbeResult
+from bilingual_spider.detection.store import ConcurrentUpdate
+from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import LeasedFrontier, push_seeds, seeds_key
+from bilingual_spider.distributed.site_store import RedisSiteStore
+from tests.conftest import REDIS_URL
+
+
+@pytest.fixture
+def redis(redis_prefix):
+    connection = PatientRedis(REDIS_URL)
+    yield connection
+    connection.close()
+
+
+def test_requests_come_out_by_priority_then_first_in_first_out(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    for blob, priority in ((b"low", 0), (b"a", 5), (b"b", 5), (b"high", 1000), (b"neg", -3)):
+        assert frontier.push(blob, priority, fingerprint=blob.decode())
+    order = []
+    while (taken := frontier.take()[0]) is not None:
+        order.append((taken.blob, taken.next_priority))
+    assert order == [(b"high", 5), (b"a", 5), (b"b", 0), (b"low", -3), (b"neg", None)]
+
+
+def test_a_fingerprint_is_queued_once_unless_unfiltered(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    assert frontier.push(b"x", 0, "fp") is not None
+    assert frontier.push(b"x", 0, "fp") is None
+    assert frontier.push(b"x", 0, None) is not None  # dont_filter
+    assert frontier.counters()["filtered"] == 1
+
+
+def test_a_taken_request_stays_leased_until_acknowledged(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    frontier.push(b"page", 0, "fp")
+    taken, _ = frontier.take()
+    status = frontier.status()
+    assert (status.queued, status.leased, status.finished) == (0, 1, False)
+    assert frontier.ack([taken.id]).acked == 1
+    assert frontier.status().finished
+    assert not redis.client.hlen(frontier.keys["requests"])  # nothing left behind
+
+
+def test_an_expired_lease_puts_the_request_back_and_a_late_ack_removes_it(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.2)
+    frontier.push(b"page", 7, "fp")
+    taken, _ = frontier.take()
+    time.sleep(0.3)
+    assert frontier.status().queued == 1  # reclaimed, at its old place
+    acks = frontier.ack([taken.id])  # its worker finished after all: nobody took it again
+    assert (acks.acked, acks.late, acks.refetched) == (0, 1, 0)
+    assert frontier.status().finished
+
+
+def test_the_time_redis_was_down_is_given_back_to_the_leases(redis, redis_prefix):
+    """A Redis restart (its run id changed since a worker last heard from it): the leases get the
+    time it was down back, so live workers' leases do not expire because Redis was away."""
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=1)
+    frontier.push(b"page", 0, "fp")
+    taken, _ = frontier.take()
+    seconds, micros = redis.client.time()
+    now = seconds * 1000 + micros // 1000
+    # as if Redis had gone down 5 s ago, with the lease then 1 s from its end, and come back
+    redis.client.hset(frontier.keys["heard"], mapping={"run": "an-earlier-run", "at": now - 5000})
+    redis.client.zadd(frontier.keys["leases"], {taken.id: now - 4000})
+    status = frontier.status()
+    assert (status.queued, status.leased) == (0, 1)  # not reclaimed: 1 s of lease left
+    assert frontier.counters()["redis_restarts"] == 1
+    assert frontier.status().leased == 1  # given back once only
+    time.sleep(1.1)
+    assert frontier.status().queued == 1  # then it expires as any lease does
+
+
+def test_renewed_leases_do_not_expire_and_a_refetch_is_counted(redis, redis_prefix):
+    slow = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.3)
+    slow.push(b"page", 0, "fp")
+    taken, _ = slow.take()
+    for _ in range(3):
+        time.sleep(0.15)
+        slow.renew([taken.id])
+    assert slow.status().leased == 1
+    time.sleep(0.4)  # no renewal: another worker takes it again
+    other = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=30)
+    again, _ = other.take()
+    assert again is not None and again.id == taken.id
+    assert slow.ack([taken.id]).refetched == 1
+    assert other.ack([again.id]).acked == 1
+    assert other.status().finished
+
+
+def test_requeue_release_end_and_seeds(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    frontier.push(b"a", 10, "a")
+    frontier.push(b"b", 5, "b")
+    taken, _ = frontier.take()
+    assert frontier.requeue(taken.id, b"a2", 1)  # re-scored below b
+    first, _ = frontier.take()
+    assert first.blob == b"b"
+    assert frontier.release([first.id]) == 1
+    assert frontier.status().queued == 2
+    frontier.end("budget")
+    frontier.end("other")
+    assert frontier.status().ended == "budget" and frontier.status().finished
+    assert frontier.take()[0] is None  # ended: no worker takes anything more
+    push_seeds(redis, seeds_key(redis_prefix), ["http://a.example/", "http://b.example/"])
+    assert frontier.take_seeds(seeds_key(redis_prefix)) == [
+        "http://a.example/",
+        "http://b.example/",
+    ]
+    assert frontier.take_seeds(seeds_key(redis_prefix)) == []
+
+
+def test_nothing_is_finished_before_anything_was_queued(redis, redis_prefix):
+    assert not LeasedFrontier(redis, f"{redis_prefix}:s").status().finished
+
+
+def state(site: str, pending: tuple[str, ...]) -> DetectionState:
+    start = ProbeResult(url=f"http://{site}/", score=None, ok=True, lang="en")
+    probes = tuple(LinkScore(url, 0.9) for url in pending)
+    return DetectionState(site, f"http://{site}/", start, (), probes)
+
+
+def test_site_store_one_verdict_and_compare_and_set(redis, redis_prefix):
+    one = RedisSiteStore(redis, f"{redis_prefix}:s")
+    two = RedisSiteStore(PatientRedis(REDIS_URL), f"{redis_prefix}:s")  # another worker
+    assert one.claim("a.example") and not two.claim("a.example")
+    one.save(state("a.example", ("p1", "p2")))
+    mine, theirs = one.load("a.example"), two.load("a.example")
+    two.save(state("a.example", ("p2",)))
+    with pytest.raises(ConcurrentUpdate):
+        one.save(state("a.example", ("p1",)))
+    assert one.load("a.example").pending == theirs.pending[1:]
+    assert mine is not None and one.unfinished() == ["a.example"]
+
+
+def test_a_claim_without_state_expires(redis, redis_prefix):
+    store = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=0.2)
+    assert store.claim("a.example") and not store.claim("a.example")
+    time.sleep(0.3)  # its claimant died before saving anything
+    assert store.claim("a.example")
+    store.save(state("a.example", ("p1",)))
+    time.sleep(0.3)  # a saved state keeps the claim
+    assert not store.claim("a.example")

@@ -1,0 +1,293 @@
+"""Real worker processes on the real Redis and the sandbox: several ``scrapy crawl backforth``
+workers share one frontier; one is killed with SIGKILL mid-crawl; the run still ends by itself
+with nothing lost and the same bilingual sites as one process crawling the same world."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env
+from bilingual_spider.sandbox.redis_server import PrivateRedis
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
+from tests.conftest import REDIS_URL, generated_world_served, missing
+from tests.spiders.response_log import logged_crawl_settings
+
+PROJECT = Path(__file__).resolve().parents[2]
+WORLD_SEED, WORLD_SITES = 23, 120
+LATENCY_MS = 150
+"""Every host answers this late: the crawl lasts long enough to kill a worker in the middle."""
+RESTART_AFTER = 60
+"""Responses of the workers before Redis is restarted."""
+
+
+@pytest.fixture(scope="module")
+def served_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
+    directory = tmp_path_factory.mktemp("distributed") / "w"
+    with generated_world_served(directory, WORLD_SEED, WORLD_SITES) as (world, plain):
+        plain.stop()
+        slow = directory / "latency.toml"
+        slow.write_text(f'[hosts."*"]\nlatency_ms = {LATENCY_MS}\n')
+        config = ["--config", str(world / CONFIG_FILE), "--config", str(slow)]
+        with SandboxServer(config) as server:
+            yield world, server
+
+
+def worker_command(
+    world: Path, server: SandboxServer, out: Path, prefix: str | None, **settings: object
+) -> list[str]:
+    """``scrapy crawl backforth`` (OBFC, any two languages, the world's seeds) as a worker."""
+    out.mkdir(parents=True, exist_ok=True)
+    every = {
+        **logged_crawl_settings(server.proxy_url, out / "responses.jsonl", out / "stats.json"),
+        "LOG_FILE": out / "log.txt",
+        "LOG_LEVEL": "INFO",
+    }
+    if prefix is not None:
+        every.update(
+            REDIS_URL=REDIS_URL,
+            BILINGUAL_REDIS_KEY_PREFIX=prefix,
+            BILINGUAL_REDIS_LEASE_SECONDS=4,
+            BILINGUAL_REDIS_IDLE_MAX_WAIT=1,
+        )
+    every.update(settings)
+    command = [sys.executable, "-m", "scrapy", "crawl", "backforth", "-O", str(out / "o.jsonl")]
+    for key, value in every.items():
+        text = json.dumps(value) if isinstance(value, (dict, list)) else str(value)
+        command += ["-s", f"{key}={text}"]
+    for key, value in {
+        "seeds": world / "seed_urls.txt",
+        "langs": "any",
+        "strategy": "obfc",
+    }.items():
+        command += ["-a", f"{key}={value}"]
+    return command
+
+
+def start_worker(command: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        command,
+        cwd=PROJECT,
+        env=crawl_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def responses(out: Path) -> int:
+    path = out / "responses.jsonl"
+    return len(path.read_text().splitlines()) if path.exists() else 0
+
+
+def bilingual_items(out: Path) -> set[str]:
+    lines = (out / "o.jsonl").read_text().splitlines()
+    return {item["site"] for line in lines if "found_by" in (item := json.loads(line))}
+
+
+def shared_bilingual_verdicts(client, prefix: str) -> set[str]:
+    verdicts = client.hgetall(f"{prefix}:backforth:site_verdicts")
+    return {site.decode() for site, blob in verdicts.items() if pickle.loads(blob).bilingual}
+
+
+@pytest.fixture(scope="module")
+def killed_run(served_world, tmp_path_factory):
+    """A single-process crawl of the world, then three workers on Redis, the busiest killed with
+    SIGKILL a third of the way through; what the two runs left behind."""
+    import redis
+
+    world, server = served_world
+    tmp_path = tmp_path_factory.mktemp("killed")
+    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        client.ping()
+    except redis.exceptions.ConnectionError:
+        missing(f"no Redis at {REDIS_URL}")
+    single = tmp_path / "single"
+    result = subprocess.run(
+        worker_command(world, server, single, None), cwd=PROJECT, env=crawl_env(), timeout=600
+    )
+    assert result.returncode == 0
+    total = responses(single)
+
+    outs = [tmp_path / f"worker{i}" for i in range(3)]
+    workers = [start_worker(worker_command(world, server, out, prefix)) for out in outs]
+    try:
+        deadline = time.monotonic() + 300
+        while sum(map(responses, outs)) < total // 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            assert all(w.poll() is None for w in workers), "a worker ended before the kill"
+        victim = max(range(3), key=lambda i: responses(outs[i]))  # the busiest: it holds leases
+        os.kill(workers[victim].pid, signal.SIGKILL)
+        workers[victim].wait()
+        survivors = [i for i in range(3) if i != victim]
+        codes = [workers[i].wait(timeout=300) for i in survivors]  # the run ends by itself
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    run = {
+        "codes": codes,
+        **frontier_state(client, prefix),
+        "found": shared_bilingual_verdicts(client, prefix),
+        "expected": bilingual_items(single),
+        "stats": [json.loads((outs[i] / "stats.json").read_text()) for i in survivors],
+        "reported": set().union(*(bilingual_items(outs[i]) for i in survivors)),
+    }
+    keys = list(client.scan_iter(f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+    return run
+
+
+def frontier_state(client, prefix: str) -> dict[str, dict[str, int]]:
+    """The crawl's counters and what is left in its queue, leases and request store."""
+    base = f"{prefix}:backforth"
+    return {
+        "counters": {k.decode(): int(v) for k, v in client.hgetall(f"{base}:counters").items()},
+        "left": {
+            "queue": client.zcard(f"{base}:queue"),
+            "leases": client.zcard(f"{base}:leases"),
+            "requests": client.hlen(f"{base}:requests"),
+        },
+    }
+
+
+def assert_ended_with_nothing_lost(run: dict) -> None:
+    """Every worker ended by itself, and every request queued was processed to the end by some
+    worker (0 lost), rarely twice."""
+    assert set(run["codes"]) == {0}
+    assert all(s["finish_reason"] == "finished" for s in run["stats"])
+    assert run["left"] == {"queue": 0, "leases": 0, "requests": 0}, run["counters"]
+    counters = run["counters"]
+    assert counters["acked"] + counters.get("late_acks", 0) == counters["queued"], counters
+    assert counters.get("refetched", 0) <= 0.01 * counters["queued"], counters
+
+
+def test_a_killed_worker_loses_nothing_and_the_run_ends_by_itself(killed_run):
+    run = killed_run
+    assert len(run["codes"]) == 2
+    assert_ended_with_nothing_lost(run)
+    assert run["counters"].get("reclaimed", 0) >= 1  # the killed worker's leases came back
+    assert len(run["expected"]) >= 5 and len(run["found"]) >= 5
+
+
+def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
+    """Two workers on a private redis-server with ``appendonly yes``; mid-crawl it is shut down
+    (SHUTDOWN), stays down 2 s, and is started again on the same directory: the workers wait,
+    carry on when it is back, and the run ends by itself with 0 requests lost."""
+    if not PrivateRedis.available():
+        missing("redis-server is not installed: apt-get install redis-server")
+    world, server = served_world
+    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    with PrivateRedis(tmp_path / "redis", appendonly=True) as redis_server:
+        outs = [tmp_path / f"worker{i}" for i in range(2)]
+        private = {"REDIS_URL": redis_server.url, "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1}
+        commands = [worker_command(world, server, out, prefix, **private) for out in outs]
+        workers = [start_worker(command) for command in commands]
+        try:
+            deadline = time.monotonic() + 300
+            while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
+                time.sleep(0.1)
+                assert all(w.poll() is None for w in workers), "a worker ended before the restart"
+            at_restart = sum(map(responses, outs))
+            redis_server.restart(down_seconds=2)
+            codes = [worker.wait(timeout=300) for worker in workers]
+        finally:
+            for worker in workers:
+                if worker.poll() is None:
+                    worker.kill()
+        client = redis_server.client()
+        run = {
+            "codes": codes,
+            **frontier_state(client, prefix),
+            "stats": [json.loads((out / "stats.json").read_text()) for out in outs],
+        }
+        client.close()
+    assert_ended_with_nothing_lost(run)
+    assert all(s.get("redis/outages", 0) >= 1 for s in run["stats"])  # both waited
+    assert sum(map(responses, outs)) > at_restart + 20  # the crawl went on after the restart
+
+
+@pytest.mark.xfail(
+    reason="issue 9, not met yet: backforth's bipartite graph (sites reached, backlink pages "
+    "claimed) and the search service's held queries are still per worker, so sites reached only "
+    "through the killed worker's backlinks can be missed (it passed in some runs, by chance of "
+    "what the killed worker held; so not strict: a chance pass must not turn CI red)",
+    strict=False,
+)
+def test_a_killed_worker_finds_the_same_bilingual_sites_as_one_process(killed_run):
+    assert killed_run["found"] == killed_run["expected"]
+    assert killed_run["reported"] <= killed_run["expected"]
+
+
+def arrivals(server: SandboxServer) -> dict[str, list[float]]:
+    """When each host's requests reached the sandbox."""
+    import urllib.request
+
+    proxy = urllib.request.ProxyHandler({"http": server.proxy_url})
+    with urllib.request.build_opener(proxy).open("http://sandbox.internal/_stats/arrivals") as r:
+        return json.loads(r.read())
+
+
+def most_in_window(times: list[float], window: float) -> int:
+    """The most requests that arrived within any ``window`` seconds."""
+    times, most, first = sorted(times), 0, 0
+    for last, t in enumerate(times):
+        while t - times[first] > window:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
+
+
+def test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once(
+    served_world, tmp_path, redis_prefix
+):
+    """DOWNLOAD_DELAY 0.3 s and one request at a time per host: measured at the hosts, three
+    workers together never send a host two requests less than 0.3 s apart, nor more than five
+    within any 1.5 s; and each host's robots.txt is fetched by one worker only."""
+    world, server = served_world
+    before = arrivals(server)
+    delay, window = 0.3, 1.5
+    outs = [tmp_path / f"worker{i}" for i in range(3)]
+    polite = {"DOWNLOAD_DELAY": delay, "CONCURRENT_REQUESTS_PER_DOMAIN": 1}
+    workers = [
+        start_worker(worker_command(world, server, out, redis_prefix, **polite)) for out in outs
+    ]
+    assert [worker.wait(timeout=300) for worker in workers] == [0, 0, 0]
+    after = arrivals(server)
+    busiest, closest = {}, {}
+    for host, times in after.items():
+        new = sorted(times[len(before.get(host, [])) :])
+        if not host.endswith("sandbox.internal") and len(new) >= 2:
+            busiest[host] = most_in_window(new, window)
+            closest[host] = min(b - a for a, b in itertools.pairwise(new))
+    assert sum(n >= 3 for n in busiest.values()) >= 10  # hosts that were asked often enough
+    worst = max(busiest, key=busiest.get)
+    assert busiest[worst] <= round(window / delay), (worst, after[worst][-12:])
+    nearest = min(closest, key=closest.get)
+    assert closest[nearest] >= delay, (nearest, after[nearest][-12:])
+    stats = [json.loads((out / "stats.json").read_text()) for out in outs]
+    assert sum(s.get("politeness/shared/waited", 0) for s in stats) > 0
+    robots = Counter(
+        url
+        for out in outs
+        for line in (out / "responses.jsonl").read_text().splitlines()
+        if (url := json.loads(line)["url"]).endswith("/robots.txt")
+    )
+    assert len(robots) >= 10 and robots.most_common(1)[0][1] == 1, robots.most_common(3)
+    assert sum(s.get("robotstxt/shared/from_redis", 0) for s in stats) > 0  # the others used it
