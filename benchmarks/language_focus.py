@@ -8,10 +8,10 @@ they lead to (``title_anchor_share``). ``scrapy crawl forward`` (breadth-first) 
 with the same page budget, once per policy and target language:
 
 - ``none``: no focus; ``tld``, ``anchor``: hard focus on one rule; ``tld+anchor``: Chan and
-  Yamana's hard focus; ``soft``: Tamura's soft focus (every link kept, prioritised);
+  Yamana's hard focus; ``soft``: Tamura's soft focus (every link kept, prioritised, with the
+  paper's link evidence);
 - ours, beyond the paper: ``tld+anchor+url``, the language a link's URL names first (a target
-  marker keeps the link, another language's marker stops the TLD rule); ``primary_tld+anchor+url``,
-  the same with only a TLD's first language counting (``.sg`` no longer for Chinese).
+  marker keeps the link, another language's marker stops the TLD rule).
 
 A page's language is the world's ground truth (the engine's page table); the target share is the
 share of fetched pages in a target language (``zh`` = both scripts). Pages per second are
@@ -56,17 +56,13 @@ POLICIES: dict[str, dict[str, Any]] = {
     "tld": {"BILINGUAL_FOCUS_MODE": "hard", "BILINGUAL_FOCUS_EVIDENCE": "tld"},
     "anchor": {"BILINGUAL_FOCUS_MODE": "hard", "BILINGUAL_FOCUS_EVIDENCE": "anchor"},
     "tld+anchor": {"BILINGUAL_FOCUS_MODE": "hard", "BILINGUAL_FOCUS_EVIDENCE": "tld,anchor"},
-    "soft": {"BILINGUAL_FOCUS_MODE": "soft"},
+    "soft": {"BILINGUAL_FOCUS_MODE": "soft", "BILINGUAL_FOCUS_EVIDENCE": "tld,anchor"},
     "tld+anchor+url": {
         "BILINGUAL_FOCUS_MODE": "hard",
         "BILINGUAL_FOCUS_EVIDENCE": "url,tld,anchor",
     },
-    "primary_tld+anchor+url": {
-        "BILINGUAL_FOCUS_MODE": "hard",
-        "BILINGUAL_FOCUS_EVIDENCE": "url,primary_tld,anchor",
-    },
 }
-HARD_FOCUS = ("tld+anchor", "tld+anchor+url", "primary_tld+anchor+url")
+HARD_FOCUS = ("tld+anchor", "tld+anchor+url")
 """The policies the share goal is checked for: the paper's hard focus and ours."""
 FOCUS_WORLD: dict[str, Any] = {
     "language_weights": {

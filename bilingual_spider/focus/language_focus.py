@@ -17,9 +17,6 @@ Chan and Yamana, *The Method of Improving the Specific Language Focused Crawler*
   PupSniffer's URL patterns, Zhang et al. 2018) is judged by that language before its TLD: a
   target marker keeps it, another language's marker stops the TLD rule from keeping it (the
   English half of a bilingual ``.jp`` site), and the anchor still may.
-* **primary TLD** (ours): the TLD rule restricted to TLDs whose first (most spoken) language in
-  the CLDR-derived table is a target: ``.sg`` (en, zh-Hans, ms, ta) no longer counts for Chinese,
-  ``.hk`` (zh-Hant, yue, en) still does.
 * **server-based and directory-based** selection (:class:`TargetYield`, Section 2.2, steps 1-3):
   for each web server i, Nr(i) counts its target-language pages and Na(i) all its collected
   pages; we keep the same counts per directory, and turn them into a preference for the links
@@ -95,9 +92,9 @@ def _anchor_known(anchor_language: str | None) -> bool:
 
 EVIDENCE = ("tld", "anchor")
 """The link evidence of Chan and Yamana's rules, in the order they are tried."""
-EVIDENCE_NAMES = ("url", "tld", "primary_tld", "anchor")
-"""Every rule :func:`hard_focus` can read: the paper's ``tld`` and ``anchor``, and ours: ``url``
-(:func:`url_language_of`) and ``primary_tld`` (``tld`` counting a TLD's first language only)."""
+EVIDENCE_NAMES = ("url", "tld", "anchor")
+"""Every rule :func:`hard_focus` can read: the paper's ``tld`` and ``anchor``, and ours, ``url``
+(:func:`url_language_of`)."""
 
 
 def hard_focus(
@@ -119,12 +116,11 @@ def hard_focus(
 
     With ``url`` (ours): a URL that names a target language keeps the link (``url_marker``); a
     URL that names another language stops the TLD rule from keeping it, and when the anchor does
-    not save it either the drop is ``dropped_url_marker`` (a link the paper's rules keep). With
-    ``primary_tld`` instead of ``tld``, only the TLD's first language counts.
+    not save it either the drop is ``dropped_url_marker`` (a link the paper's rules keep).
     """
     evidence = _checked(evidence)
     targets = tuple(targets)
-    tld_languages = _tld_languages(link_url, evidence)
+    tld_languages = tld_languages_of(link_url) if "tld" in evidence else ()
     url_language = url_language_of(link_url) if "url" in evidence else None
     if "anchor" not in evidence:
         anchor_language = None
@@ -147,21 +143,9 @@ def hard_focus(
 
 def _checked(evidence: Collection[str]) -> Collection[str]:
     unknown = set(evidence) - set(EVIDENCE_NAMES)
-    if unknown or not evidence or {"tld", "primary_tld"} <= set(evidence):
-        raise ValueError(
-            f"evidence must be some of {EVIDENCE_NAMES} (tld or primary_tld), got {tuple(evidence)}"
-        )
+    if unknown or not evidence:
+        raise ValueError(f"evidence must be some of {EVIDENCE_NAMES}, got {tuple(evidence)}")
     return evidence
-
-
-def _tld_languages(url: str, evidence: Collection[str]) -> tuple[str, ...]:
-    """The TLD languages the rules read: all of them (``tld``), the first (``primary_tld``: the
-    table lists a TLD's languages most spoken first), or none."""
-    if "tld" in evidence:
-        return tld_languages_of(url)
-    if "primary_tld" in evidence:
-        return tld_languages_of(url)[:1]
-    return ()
 
 
 def url_languages(url: str) -> tuple[str, ...]:

@@ -6,8 +6,8 @@ On when ``BILINGUAL_FOCUS_LANGS`` names target languages. ``BILINGUAL_FOCUS_MODE
 
 - ``hard``: keep a link whose TLD belongs to a target language, else whose anchor is identified
   as a target language; drop the rest (``BILINGUAL_FOCUS_EVIDENCE`` can restrict the rules to the
-  TLD or the anchor, add ours: ``url``, the language a link's URL names, and ``primary_tld``
-  instead of ``tld``). Kept links keep their priority: the paper does not prioritise.
+  TLD or the anchor, and adds ours, ``url``: the language a link's URL names, before its TLD).
+  Kept links keep their priority: the paper does not prioritise.
 - ``soft``: keep every link; add to its priority a relevance from the page's language and the
   link's TLD and anchor (0.1 to 1.0, scaled by the frontier's ``link_priority``).
 

@@ -245,19 +245,6 @@ def test_a_url_naming_a_target_language_keeps_the_link(anchors: dict[str, str]) 
     )
 
 
-def test_primary_tld_counts_a_tlds_first_language_only() -> None:
-    """.sg lists en, zh-Hans, ms, ta: for Chinese it is a TLD of the second language; .hk lists
-    zh-Hant first."""
-    primary = ("primary_tld", "anchor")
-    assert hard_focus("http://www.x.com.sg/", None, ["zh"]).reason == "tld"
-    assert hard_focus("http://www.x.com.sg/", None, ["zh"], primary).reason == "dropped_tld"
-    assert hard_focus("http://www.x.com.sg/", None, ["en"], primary).reason == "tld"
-    assert hard_focus("http://www.x.com.hk/", None, ["zh"], primary).reason == "tld"
-    assert hard_focus("http://www.x.ca/", None, ["fr"], primary).reason == "dropped_tld"
-    with pytest.raises(ValueError):
-        hard_focus("http://www.x.com.sg/", None, ["zh"], ("tld", "primary_tld"))
-
-
 def test_tld_languages_are_the_hosts_whatever_the_path() -> None:
     assert tld_languages_of("http://shop.example.co.kr/a/b.html?x=1") == ("ko",)
     assert tld_languages_of("http://example.com/") == ()
