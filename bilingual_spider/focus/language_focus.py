@@ -11,6 +11,12 @@ Chan and Yamana, *The Method of Improving the Specific Language Focused Crawler*
   is Thai language, queue the hyperlinks with high priority. If the web page is no Thai language,
   queue the hyperlinks with low priority". We also count Chan and Yamana's link evidence (a target
   TLD or anchor) as a reason for high priority; no link is dropped.
+* **URL language markers** (:func:`url_language_of`; ours, an extension beyond Chan and Yamana):
+  a link whose own URL names one language (a ``/en/`` directory, an ``en.`` subdomain, an
+  ``_en.html`` / ``.en.html`` / ``.html.en`` token, a ``lang=en`` parameter: the units of
+  PupSniffer's URL patterns, Zhang et al. 2018) is judged by that language before its TLD: a
+  target marker keeps it, another language's marker stops the TLD rule from keeping it (the
+  English half of a bilingual ``.jp`` site), and the anchor still may.
 * **server-based and directory-based** selection (:class:`TargetYield`, Section 2.2, steps 1-3):
   for each web server i, Nr(i) counts its target-language pages and Na(i) all its collected
   pages; we keep the same counts per directory, and turn them into a preference for the links
@@ -36,6 +42,8 @@ from bilingual_spider.frontier.rescoring import link_priority
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import HAN, KANA, UNDETERMINED
 from bilingual_spider.language.tld import host_of, languages_of_host
+from bilingual_spider.patterns.markers import language_of_unit
+from bilingual_spider.patterns.units import split_url
 
 KEEP_RELEVANCE = 1.0
 """Relevance of a link hard focus keeps (the paper does not prioritise the queue: Section 3,
@@ -57,8 +65,9 @@ Yamana's hard-focus evidence). Link alone 0.5 < page alone 0.6 < both 1.0; neith
 
 @dataclass(frozen=True)
 class FocusDecision:
-    """Whether to queue a link, why (``tld``, ``anchor``, ``dropped_tld``, ``dropped_anchor``,
-    ``dropped_unknown``, ``soft_target``, ``soft_other``), and its relevance in [0, 1]."""
+    """Whether to queue a link, why (``tld``, ``url_marker``, ``anchor``, ``dropped_tld``,
+    ``dropped_url_marker``, ``dropped_anchor``, ``dropped_unknown``, ``soft_target``,
+    ``soft_other``), and its relevance in [0, 1]."""
 
     keep: bool
     reason: str
@@ -83,6 +92,9 @@ def _anchor_known(anchor_language: str | None) -> bool:
 
 EVIDENCE = ("tld", "anchor")
 """The link evidence of Chan and Yamana's rules, in the order they are tried."""
+EVIDENCE_NAMES = ("url", "tld", "anchor")
+"""Every rule :func:`hard_focus` can read: the paper's ``tld`` and ``anchor``, and ours, ``url``
+(:func:`url_language_of`)."""
 
 
 def hard_focus(
@@ -100,24 +112,69 @@ def hard_focus(
     A drop says which rule dropped it: ``dropped_tld`` (the TLD names other languages only, and
     the anchor did not save the link), ``dropped_anchor`` (the anchor is in another language and
     the TLD says nothing), ``dropped_unknown`` (neither tells). ``evidence`` names the rules
-    used (``tld``, ``anchor`` or both: the benchmark's TLD-only and anchor-only crawls).
+    used (some of :data:`EVIDENCE_NAMES`; ``tld`` only, ``anchor`` only: the benchmark's crawls).
+
+    With ``url`` (ours): a URL that names a target language keeps the link (``url_marker``); a
+    URL that names another language stops the TLD rule from keeping it, and when the anchor does
+    not save it either the drop is ``dropped_url_marker`` (a link the paper's rules keep).
     """
-    unknown = set(evidence) - set(EVIDENCE)
-    if unknown or not evidence:
-        raise ValueError(f"evidence must be some of {EVIDENCE}, got {tuple(evidence)}")
+    evidence = _checked(evidence)
     targets = tuple(targets)
     tld_languages = tld_languages_of(link_url) if "tld" in evidence else ()
+    url_language = url_language_of(link_url) if "url" in evidence else None
     if "anchor" not in evidence:
         anchor_language = None
-    if any(is_target(lang, targets) for lang in tld_languages):
+    by_tld = any(is_target(lang, targets) for lang in tld_languages)
+    url_vetoes = url_language is not None and not is_target(url_language, targets)
+    if by_tld and not url_vetoes:
         return FocusDecision(True, "tld", KEEP_RELEVANCE)
+    if is_target(url_language, targets):
+        return FocusDecision(True, "url_marker", KEEP_RELEVANCE)
     if is_target(anchor_language, targets):
         return FocusDecision(True, "anchor", KEEP_RELEVANCE)
+    if by_tld:
+        return FocusDecision(False, "dropped_url_marker", DROP_RELEVANCE)
     if tld_languages:
         return FocusDecision(False, "dropped_tld", DROP_RELEVANCE)
     if _anchor_known(anchor_language):
         return FocusDecision(False, "dropped_anchor", DROP_RELEVANCE)
     return FocusDecision(False, "dropped_unknown", DROP_RELEVANCE)
+
+
+def _checked(evidence: Collection[str]) -> Collection[str]:
+    unknown = set(evidence) - set(EVIDENCE_NAMES)
+    if unknown or not evidence:
+        raise ValueError(f"evidence must be some of {EVIDENCE_NAMES}, got {tuple(evidence)}")
+    return evidence
+
+
+def url_languages(url: str) -> tuple[str, ...]:
+    """The languages a URL's own units name (:func:`~bilingual_spider.patterns.units.split_url`,
+    :func:`~bilingual_spider.patterns.markers.language_of_unit`), in URL order, each once.
+
+    Read: the subdomain unit (``en.x.jp``), every directory (``/en/``, ``/english/``), the first
+    file-name token and the last two (``en_rep.htm``, ``page_en.html``, ``page.en.html``,
+    ``page.html.en``) and the query parameters (``lang=en``). Middle tokens are not read: a
+    ``how-to-apply.html`` does not name Tonga.
+
+    >>> url_languages("http://www.x.jp/en/page_en.html"), url_languages("http://x.jp/a.php?lang=ko")
+    (('en',), ('ko',))
+    """
+    units = split_url(url)
+    tokens = units.tokens
+    edges = (*tokens[:1], *tokens[1:][-2:])
+    found = (language_of_unit(u) for u in (units.host_unit, *units.dirs, *edges, *units.query) if u)
+    return tuple(dict.fromkeys(code for code in found if code))
+
+
+def url_language_of(url: str) -> str | None:
+    """The one language a URL names (:func:`url_languages`); None when it names none, or two
+    that are not the same language (``/en/japanese-food.html``: the URL does not tell). Of the
+    codes of one language, the most specific (``zh`` and ``tc``: ``zh-Hant``)."""
+    codes = url_languages(url)
+    if not codes or not all(same_language(a, b) for a in codes for b in codes):
+        return None
+    return max(codes, key=len)
 
 
 def tld_languages_of(url: str) -> tuple[str, ...]:

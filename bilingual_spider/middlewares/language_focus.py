@@ -6,7 +6,8 @@ On when ``BILINGUAL_FOCUS_LANGS`` names target languages. ``BILINGUAL_FOCUS_MODE
 
 - ``hard``: keep a link whose TLD belongs to a target language, else whose anchor is identified
   as a target language; drop the rest (``BILINGUAL_FOCUS_EVIDENCE`` can restrict the rules to the
-  TLD or the anchor). Kept links keep their priority: the paper does not prioritise.
+  TLD or the anchor, and adds ours, ``url``: the language a link's URL names, before its TLD).
+  Kept links keep their priority: the paper does not prioritise.
 - ``soft``: keep every link; add to its priority a relevance from the page's language and the
   link's TLD and anchor (0.1 to 1.0, scaled by the frontier's ``link_priority``).
 
@@ -14,8 +15,9 @@ On when ``BILINGUAL_FOCUS_LANGS`` names target languages. ``BILINGUAL_FOCUS_MODE
 that have yielded target-language pages (weighed by ``BILINGUAL_FOCUS_YIELD_WEIGHT``).
 
 Anchors are language-identified in one batch per response. Stats: ``focus/links`` (judged),
-``focus/kept/<reason>`` (``tld``, ``anchor``, ``soft_target``, ``soft_other``),
-``focus/dropped_tld``, ``focus/dropped_anchor``, ``focus/dropped_unknown``, ``focus/anchors``
+``focus/kept/<reason>`` (``tld``, ``url_marker``, ``anchor``, ``soft_target``, ``soft_other``),
+``focus/dropped_tld``, ``focus/dropped_url_marker`` (a target TLD, but the URL names another
+language), ``focus/dropped_anchor``, ``focus/dropped_unknown``, ``focus/anchors``
 (identified) and ``focus/anchor_batches``; with a page language (soft focus, Tamura's variants):
 ``focus/pages`` and ``focus/pages_target``.
 """
@@ -40,7 +42,6 @@ from bilingual_spider.focus.language_focus import (
     hard_focus,
     is_target,
     soft_focus,
-    tld_languages_of,
 )
 from bilingual_spider.frontier.rescoring import link_priority
 from bilingual_spider.language.identification import LanguageIdentifier
@@ -145,11 +146,12 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
     def _anchor_languages(self, links: PageLinks, requests: list[Request]) -> list[str | None]:
         """The language of each request's anchor, one identifier call for the page (none when
         the rules do not read anchors); ``None`` for a link with no text, or one hard focus keeps
-        for its TLD alone."""
+        whatever its anchor (by its TLD or its URL)."""
         if "anchor" not in self.evidence:
             return [None] * len(requests)
         texts = [
-            "" if self._kept_by_tld(request.url) else links.anchor(request) for request in requests
+            "" if self._kept_without_anchor(request.url) else links.anchor(request)
+            for request in requests
         ]
         todo = [i for i, text in enumerate(texts) if text]
         languages: list[str | None] = [None] * len(requests)
@@ -162,11 +164,10 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
             self.stats.inc_value("focus/anchor_batches")
         return languages
 
-    def _kept_by_tld(self, url: str) -> bool:
-        """Hard focus keeps a link with a target TLD whatever its anchor: no need to read it."""
-        if self.mode != "hard" or "tld" not in self.evidence:
-            return False
-        return any(is_target(lang, self.targets) for lang in tld_languages_of(url))
+    def _kept_without_anchor(self, url: str) -> bool:
+        """Hard focus keeps the link whatever its anchor (a target TLD or URL marker): no need
+        to read it."""
+        return self.mode == "hard" and hard_focus(url, None, self.targets, self.evidence).keep
 
     def _scheduled(self, request: Request, decision: FocusDecision) -> Request | None:
         if not decision.keep:

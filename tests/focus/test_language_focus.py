@@ -16,6 +16,8 @@ from bilingual_spider.focus.language_focus import (
     is_target,
     soft_focus,
     tld_languages_of,
+    url_language_of,
+    url_languages,
 )
 from bilingual_spider.frontier.rescoring import link_priority
 from bilingual_spider.language.codes import same_language
@@ -181,6 +183,66 @@ def test_evidence_restricts_hard_focus_to_one_rule(anchors: dict[str, str]) -> N
         hard_focus(*com_japanese, ["ja"], evidence=["hreflang"])
     with pytest.raises(ValueError):
         hard_focus(*com_japanese, ["ja"], evidence=[])
+
+
+URL_AND_TLD = ("url", "tld", "anchor")
+
+
+@pytest.mark.parametrize(
+    ("url", "languages"),
+    [
+        ("http://www.x.co.jp/en/about.html", ("en",)),  # directory
+        ("http://en.x.co.jp/about.html", ("en",)),  # subdomain
+        ("http://www.x.co.jp/about_en.html", ("en",)),  # file-name token
+        ("http://www.x.co.jp/about.en.html", ("en",)),
+        ("http://www.x.co.jp/about.html.en", ("en",)),  # suffix
+        ("http://www.x.co.jp/en_rep_04.htm", ("en",)),  # first token
+        ("http://www.x.co.jp/about.php?lang=en", ("en",)),  # parameter
+        ("http://www.x.com.hk/tc/about.html", ("zh-Hant",)),  # Hong Kong style
+        ("http://www.x.com/about.zh-cn.html", ("zh-Hans",)),
+        ("http://www.x.co.jp/about.html", ()),
+        ("http://www.x.co.jp/how-to-apply.html", ()),  # a middle token is no marker
+        ("http://www.x.co.jp/en/japanese-food.html", ("en", "ja")),
+    ],
+)
+def test_url_languages_read_the_marker_units(url: str, languages: tuple[str, ...]) -> None:
+    assert url_languages(url) == languages
+
+
+def test_a_url_naming_two_languages_tells_nothing() -> None:
+    assert url_language_of("http://www.x.co.jp/en/japanese-food.html") is None
+    assert url_language_of("http://www.x.com.hk/chinese/tc/a.html") == "zh-Hant"  # one language
+    assert url_language_of("http://www.x.co.jp/") is None
+
+
+def test_a_url_naming_another_language_stops_the_tld_rule(anchors: dict[str, str]) -> None:
+    """The English half of a bilingual .jp site: the paper's TLD rule keeps it, the URL marker
+    hands it to the anchor rule, which drops an English anchor and keeps a Japanese one."""
+    english_half = "http://www.example.co.jp/en/about.html"
+    assert hard_focus(english_half, anchors["en"], ["ja"]).reason == "tld"
+    decision = hard_focus(english_half, anchors["en"], ["ja"], URL_AND_TLD)
+    assert decision == FocusDecision(False, "dropped_url_marker", 0.0)
+    assert hard_focus(english_half, anchors["und"], ["ja"], URL_AND_TLD).reason == (
+        "dropped_url_marker"
+    )
+    assert hard_focus(english_half, anchors["ja"], ["ja"], URL_AND_TLD).reason == "anchor"
+    for same_site in ("http://www.example.co.jp/about.html", "http://www.example.co.jp/ja/"):
+        assert hard_focus(same_site, anchors["en"], ["ja"], URL_AND_TLD).reason == "tld"
+    # another language's marker off a target TLD changes nothing
+    assert hard_focus("http://x.com/en/", anchors["en"], ["ja"], URL_AND_TLD).reason == (
+        "dropped_anchor"
+    )
+
+
+def test_a_url_naming_a_target_language_keeps_the_link(anchors: dict[str, str]) -> None:
+    for url in ("http://www.x.com/ko/news.html", "http://www.x.com/news.php?lang=ko"):
+        assert hard_focus(url, anchors["en"], ["ko"]).reason == "dropped_anchor"
+        assert hard_focus(url, anchors["en"], ["ko"], URL_AND_TLD).reason == "url_marker"
+    assert hard_focus("http://x.com/tc/", None, ["zh"], ("url", "anchor")).reason == "url_marker"
+    assert not hard_focus("http://x.com/tc/", None, ["zh-Hans"], URL_AND_TLD).keep
+    assert soft_focus("http://x.com/ko/", anchors["en"], "en", ["ko"], URL_AND_TLD).relevance == (
+        pytest.approx(0.5)
+    )
 
 
 def test_tld_languages_are_the_hosts_whatever_the_path() -> None:

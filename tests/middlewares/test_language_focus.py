@@ -194,3 +194,25 @@ def test_settings() -> None:
         middleware(evidence=("hreflang",))
     with pytest.raises(ValueError):
         middleware(yield_place="site")
+
+
+def test_url_markers_drop_another_languages_half_of_a_target_tld_site() -> None:
+    """With ``url`` evidence: the /en/ half of a .jp site is dropped (its anchor is English), a
+    /ja/ link on .com is kept without reading its anchor; the stats say why."""
+    links = {
+        "http://www.shop.jp/en/about.html": "Read more about our company",
+        "http://www.shop.jp/about.html": "Read more about our company",
+        "http://www.b.com/ja/": "Read more about our company",
+    }
+    focus = middleware(evidence=("url", "tld", "anchor"))
+    result = list(focus.process_spider_output(page(JAPANESE_TEXT, links), outputs(links)))
+    assert kept_urls(result) == ["http://www.shop.jp/about.html", "http://www.b.com/ja/"]
+    stats = focus.stats.get_stats()
+    assert stats["focus/dropped_url_marker"] == 1
+    assert stats["focus/kept/tld"] == 1
+    assert stats["focus/kept/url_marker"] == 1
+    assert stats["focus/anchors"] == 1  # only the vetoed link's anchor was read
+    paper = middleware()
+    assert (
+        len(kept_urls(paper.process_spider_output(page(JAPANESE_TEXT, links), outputs(links)))) == 2
+    )
