@@ -310,6 +310,8 @@ def _marker_pairs(
 
     keyed = [marker_key(url_units, language_of_unit) for url_units in units]
     wanted = {key for key, markers in keyed if len(markers) > 1}  # the two-place side
+    if not wanted:
+        return
     groups: dict[int, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
     for index, (key, markers) in enumerate(keyed):
         if key in wanted:
