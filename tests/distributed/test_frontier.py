@@ -14,13 +14,6 @@ from bilingual_spider.distributed.site_store import RedisSiteStore
 from tests.conftest import REDIS_URL
 
 
-@pytest.fixture
-def redis(redis_prefix):
-    connection = PatientRedis(REDIS_URL)
-    yield connection
-    connection.close()
-
-
 def test_requests_come_out_by_priority_then_first_in_first_out(redis, redis_prefix):
     frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
     for blob, priority in ((b"low", 0), (b"a", 5), (b"b", 5), (b"high", 1000), (b"neg", -3)):
@@ -150,3 +143,4 @@ def test_a_claim_without_state_expires(redis, redis_prefix):
     store.save(state("a.example", ("p1",)))
     time.sleep(0.3)  # a saved state keeps the claim
     assert not store.claim("a.example")
+
