@@ -61,7 +61,8 @@ BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
 """Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_SHARED_END = ["budget"]
-"""Close reasons of one worker that end the crawl for every worker."""
+"""Close reasons of one worker that end the crawl for every worker. The page budget
+(``-a budget=``) is counted by all the workers together (``PREFIX:SPIDER:counters``)."""
 BILINGUAL_REDIS_DUPEFILTER = "set"
 """How the workers filter requests queued before: ``set``, an exact Redis set of fingerprints (no
 request is ever dropped wrongly; memory grows with every URL), or ``bloom``, a Redis bitmap of

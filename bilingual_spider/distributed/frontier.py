@@ -22,7 +22,8 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
                          :mod:`bilingual_spider.distributed.bloom`)
     BASE:sequence  STRING requests ever queued (ids and FIFO order)
     BASE:counters  HASH  queued, filtered, taken, acked, reclaimed, refetched, late_acks, requeued,
-                         redis_restarts
+                         redis_restarts; budget_pages (pages counted against a page budget
+                         by every worker: :class:`SharedPageBudget`)
     BASE:ended     STRING why the crawl ended for every worker (e.g. ``budget``)
     BASE:heard     HASH  run id of the Redis server and its time when a worker last reclaimed
                          or renewed: after a restart, the leases get the time it was down back
