@@ -307,8 +307,9 @@ def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
     worker takes a request after it); both end by themselves with the reason ``budget``. As with
     one worker, the page that reaches B and the pages in flight then are counted but not
     processed: downloading (``CONCURRENT_REQUESTS`` per worker at most) or downloaded and waiting
-    for the spider (counted: 47 and 48 with B = 40 and 4 requests per worker). Run with either
-    duplicate filter: the workers' requests go through the Bloom filter as well as the set."""
+    for the spider (counted: 47-49 in four runs with B = 40 and 4 requests per worker). Run
+    with either duplicate filter: the workers' requests go through the Bloom filter as well as
+    the set."""
     import redis
 
     world, server = served_world
