@@ -6,8 +6,10 @@ A generated sandbox world is served with every host answering 100 ms late (``lat
 worker is bound by latency (at most 40 pages/s), not by CPU, on this 2-core machine (with 16, one
 worker already spent about a core: see the README).
 Each run gets a fresh private ``redis-server`` (no persistence) and N workers started together
-(COBFC, any two languages, the same seeds), each with 1/N of the page budget (its classifiers
-retrained every fifth of its share); the first worker to spend its share ends the crawl for all.
+(COBFC, any two languages, the same seeds) sharing one page budget, counted in Redis by all of
+them (each worker's classifiers retrained every fifth of its 1/N share); the worker whose page
+spends it ends the crawl for all. (The figures recorded before the budget was shared gave each
+worker 1/N of it, the first to spend its share ending the crawl.)
 Rate: responses of all workers (API answers included) over the span from the first worker's
 start to the last one's finish (process start-up excluded); the rate of budget pages alone is
 reported too. Redis commands: ``INFO commandstats`` of the private server after the run (every
@@ -86,7 +88,7 @@ def run_workers(
             "seeds": seeds_file,
             "langs": "any",
             "strategy": "cobfc",
-            "budget": share,
+            "budget": pages,
             "learning_interval": max(1, share // 5),
         }
         command = spider_command("backforth", settings, arguments, out / "items.jsonl")
@@ -106,7 +108,7 @@ def run_workers(
     calls = redis.command_calls()
     return {
         "workers": n,
-        "budget_per_worker": share,
+        "budget": pages,
         "responses": responses,
         "budget_pages": budget_pages,
         "span_s": round(span, 2),

@@ -16,10 +16,14 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
     BASE:order     HASH  request id -> its order in the queue (where an expired lease puts it back)
     BASE:leases    ZSET  request id -> lease deadline (Redis server time, ms)
     BASE:owners    HASH  request id -> the worker holding its lease
-    BASE:seen      SET   fingerprints of the requests queued so far (duplicate filter)
+    BASE:seen      SET   fingerprints of the requests queued so far (duplicate filter, exact)
+    BASE:bloom     STRING the same as a Bloom filter's bitmap (``dupefilter="bloom"``: a bounded
+                         size, but a false positive drops a request never queued; see
+                         :mod:`bilingual_spider.distributed.bloom`)
     BASE:sequence  STRING requests ever queued (ids and FIFO order)
     BASE:counters  HASH  queued, filtered, taken, acked, reclaimed, refetched, late_acks, requeued,
-                         redis_restarts
+                         redis_restarts; budget_pages (pages counted against a page budget
+                         by every worker: :class:`SharedPageBudget`)
     BASE:ended     STRING why the crawl ended for every worker (e.g. ``budget``)
     BASE:heard     HASH  run id of the Redis server and its time when a worker last reclaimed
                          or renewed: after a restart, the leases get the time it was down back
@@ -38,6 +42,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis
 
 ORDER_SCALE = 2**32
@@ -48,9 +53,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 # Every script gets the same KEYS: 1 queue, 2 order, 3 leases, 4 counters, 5 requests, 6 seen,
-# 7 sequence, 8 ended, 9 lease owners, 10 heard. The time Redis was down (restarted: its run id
-# changed since a worker last heard from it) is not held against the leases; then expired
-# leases go back to the queue:
+# 7 sequence, 8 ended, 9 lease owners, 10 heard, 11 bloom. The time Redis was down (restarted:
+# its run id changed since a worker last heard from it) is not held against the leases; then
+# expired leases go back to the queue:
 _HEARD = """
 local function heard(now)
   local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
@@ -80,12 +85,35 @@ local function reclaim(now, most)
 end
 """
 )
+# Was ``fingerprint`` seen (``add``: and now it is)? ``bits``: the Bloom filter's positions of
+# the fingerprint in ARGV from that index on (none: the exact set). With ``add``, the Bloom
+# filter's bits are tested and set in one go: SETBIT answers the bit it replaced.
+_SEEN_FUNCTION = """
+local function seen(fingerprint, bits, add)
+  if bits > #ARGV then
+    if add then return redis.call('SADD', KEYS[6], fingerprint) == 0 end
+    return redis.call('SISMEMBER', KEYS[6], fingerprint) == 1
+  end
+  local all = true
+  for i = bits, #ARGV do
+    local old
+    if add then old = redis.call('SETBIT', KEYS[11], ARGV[i], 1)
+    else old = redis.call('GETBIT', KEYS[11], ARGV[i]) end
+    if old == 0 then all = false end
+  end
+  return all
+end
+"""
+# ARGV: fingerprint, then its Bloom positions (none: the exact set)
+_SEEN = _SEEN_FUNCTION + "return seen(ARGV[1], 2, false) and 1 or 0"
 # ARGV: worker, fingerprint ('' = never filtered), priority, blob, lease ms (0: queued; >0:
-# leased to the caller at once, a request that stays on its worker)
+# leased to the caller at once, a request that stays on its worker), then the fingerprint's
+# Bloom positions (none: the exact set)
 _PUSH = (
     _NOW
+    + _SEEN_FUNCTION
     + """
-if ARGV[2] ~= '' and redis.call('SADD', KEYS[6], ARGV[2]) == 0 then
+if ARGV[2] ~= '' and seen(ARGV[2], 6, true) then
   redis.call('HINCRBY', KEYS[4], 'filtered', 1)
   return false
 end
@@ -267,10 +295,18 @@ class LeasedFrontier:
         How long a taken request stays leased without renewal.
     worker:
         This worker's name in the lease owners (default: a random one).
+    bloom:
+        The shape of a Bloom filter de-duplicating requests (None: an exact set of
+        fingerprints). Every worker of a crawl must use the same.
     """
 
     def __init__(
-        self, redis: PatientRedis, base: str, lease_seconds: float = 60.0, worker: str = ""
+        self,
+        redis: PatientRedis,
+        base: str,
+        lease_seconds: float = 60.0,
+        worker: str = "",
+        bloom: BloomShape | None = None,
     ) -> None:
         self.redis = redis
         self.base = base
@@ -278,7 +314,9 @@ class LeasedFrontier:
         self.keys = {name: f"{base}:{name}" for name in self.KEYS}
         self._keys = list(self.keys.values())
         self.worker = worker or uuid.uuid4().hex
+        self.bloom = bloom
         self._push = redis.script(_PUSH)
+        self._seen = redis.script(_SEEN)
         self._take = redis.script(_TAKE)
         self._ack = redis.script(_ACK)
         self._renew = redis.script(_RENEW)
@@ -288,7 +326,7 @@ class LeasedFrontier:
 
     KEYS = (
         "queue", "order", "leases", "counters", "requests", "seen", "sequence", "ended", "owners",
-        "heard",
+        "heard", "bloom",
     )  # fmt: skip
 
     def push(
@@ -297,8 +335,16 @@ class LeasedFrontier:
         """Queue a request; None when its fingerprint was queued before. ``leased``: the caller
         keeps it (leased to it at once) instead of queueing it for everyone."""
         lease = self.lease_ms if leased else 0
-        result = self._push(self._keys, [self.worker, fingerprint or "", priority, blob, lease])
+        args = [self.worker, fingerprint or "", priority, blob, lease]
+        result = self._push(self._keys, args + self._positions(fingerprint))
         return None if result is None else _text(result)
+
+    def seen(self, fingerprint: str) -> bool:
+        """Was a request with this fingerprint queued (by the Bloom filter: perhaps)?"""
+        return bool(self._seen(self._keys, [fingerprint, *self._positions(fingerprint)]))
+
+    def _positions(self, fingerprint: str | None) -> list[int]:
+        return self.bloom.positions(fingerprint) if self.bloom and fingerprint else []
 
     def take(self, done: Sequence[str] = ()) -> tuple[Taken | None, Acks]:
         """Acknowledge ``done`` (see :meth:`ack`), then take the request at the head, now leased

@@ -27,6 +27,9 @@ ordered by request priority and re-scored lazily at the head with the spider's
   ``REDIS_PARAMS``) and the request serializer (``SCHEDULER_SERIALIZER``, default
   ``scrapy_redis.picklecompat``); its scheduler and queues are not used (they pop a request and
   forget it, so a dead worker loses what it held, and know nothing of per-host politeness).
+- **Duplicates.** A request's Scrapy fingerprint is kept in an exact set, or with
+  ``BILINGUAL_REDIS_DUPEFILTER = "bloom"`` in a Bloom filter of a fixed size (a false positive
+  drops a request never queued: see the setting).
 - **Redis unavailable.** Calls wait and retry (:class:`~bilingual_spider.distributed.connection.
   PatientRedis`), with a WARNING when Redis goes and when it comes back.
 
@@ -46,11 +49,12 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
-from scrapy.exceptions import CloseSpider
+from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.request import request_from_dict
 from scrapy_redis import picklecompat
 from twisted.internet import task
 
+from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis, without_password
 from bilingual_spider.distributed.frontier import Acks, LeasedFrontier, crawl_key_base, seeds_key
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
@@ -78,8 +82,10 @@ class LeasedRedisScheduler:
         idle_max_wait: float = 5.0,
         shared_end: tuple[str, ...] = ("budget",),
         serializer: Any = None,
+        bloom: BloomShape | None = None,
     ) -> None:
         self.crawler = crawler
+        self.bloom = bloom
         self.serializer = serializer or picklecompat
         self.redis = redis
         self.prefix = prefix
@@ -113,6 +119,7 @@ class LeasedRedisScheduler:
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or "scrapy_redis.picklecompat"
             ),
+            bloom=bloom_from_settings(settings),
         )
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
         return scheduler
@@ -122,12 +129,13 @@ class LeasedRedisScheduler:
     def open(self, spider: Spider) -> None:
         self.spider = spider
         base = crawl_key_base(self.prefix, spider.name)
-        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds)
+        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds, bloom=self.bloom)
         logger.info(
-            "frontier: Redis at %s, keys %s:*, leases of %g s",
+            "frontier: Redis at %s, keys %s:*, leases of %g s, duplicates filtered by %s",
             without_password(self.redis.url),
             base,
             self.lease_seconds,
+            "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
         )
         self._take_seeds()
         self._renewal = task.LoopingCall(self._renew)
@@ -288,3 +296,20 @@ class LeasedRedisScheduler:
     def _inc(self, key: str, count: int = 1) -> None:
         if count:
             self.crawler.stats.inc_value(key, count)
+
+
+def bloom_from_settings(settings: Any) -> BloomShape | None:
+    """``BILINGUAL_REDIS_DUPEFILTER``: ``set`` (None) or ``bloom`` (its shape from
+    ``BILINGUAL_REDIS_BLOOM_CAPACITY`` and ``BILINGUAL_REDIS_BLOOM_ERROR_RATE``)."""
+    kind = (settings.get("BILINGUAL_REDIS_DUPEFILTER") or "set").lower()
+    if kind == "set":
+        return None
+    if kind != "bloom":
+        raise UsageError(f"BILINGUAL_REDIS_DUPEFILTER is set or bloom, not {kind!r}")
+    try:
+        return BloomShape.for_capacity(
+            settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY", 10_000_000),
+            settings.getfloat("BILINGUAL_REDIS_BLOOM_ERROR_RATE", 0.001),
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

@@ -3,6 +3,9 @@
     scrapy crawl backforth [-a seeds=FILE|url,url] [-a langs=en,es] [-a strategy=cobfc]
         [-a budget=PAGES] [-a min_likelihood=0.8] [-a learning_interval=PAGES] -O sites.jsonl
 
+With ``REDIS_URL`` the page budget is the crawl's, shared by every worker
+(:mod:`bilingual_spider.distributed.page_budget`).
+
 Every site reached goes through the bilingual-site detector (its probes are its only in-site
 fetches, one verdict per site). When a site is bilingual its page's backlinks are requested
 through the search adapters; backlink pages are fetched and their out-of-site links become
@@ -14,9 +17,11 @@ older model are re-scored lazily (:mod:`bilingual_spider.scheduler.rescoring_que
 The research is in :mod:`bilingual_spider.frontier` (strategies, bipartite graph, classifiers,
 scoring); this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem`
 per site judged and a :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with
-how it was found. Stats: ``backforth/pages/<role>``, ``backforth/sites_bilingual``,
-``backforth/harvest_rate``, ``backforth/classifier/<role>/version`` and ``.../examples``, plus
-the detector's, the search service's and the frontier's own.
+how it was found. Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis
+and a budget), ``backforth/pages_after_budget`` (counted but not processed: the page that spent
+the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``,
+``backforth/classifier/<role>/version`` and ``.../examples``, plus the detector's, the search
+service's and the frontier's own.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from twisted.internet import task
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import parse_langs
+from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
 from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, BipartiteGraph, LinkExample
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
 from bilingual_spider.frontier.rescoring import (
@@ -103,6 +109,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.frontier_scorer = FrontierScorer()
         self.topic_classifier: Any = None
         self.pages = 0
+        self.shared_budget: SharedPageBudget | None = None
         self.sites_found = 0
         self._pages_at_last_learning = 0
         self._found_by: dict[str, str] = {}
@@ -120,6 +127,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None
+        if spider.budget is not None:
+            spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
         spider.learning_interval = spider.learning_interval or settings.getint(
             "BILINGUAL_BACKFORTH_LEARNING_INTERVAL", 500
         )
@@ -369,8 +378,17 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         stats.inc_value("backforth/pages")
         stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
         self._maybe_learn()
-        if self.budget is not None and self.pages >= self.budget:
+        if self.budget is not None and self._budget_spent() >= self.budget:
+            stats.inc_value("backforth/pages_after_budget")  # counted, not processed
             raise CloseSpider("budget")
+
+    def _budget_spent(self) -> int:
+        """Pages counted against the budget: this worker's, or with Redis every worker's."""
+        if self.shared_budget is None:
+            return self.pages
+        spent = self.shared_budget.spend()
+        self.crawler.stats.set_value("backforth/pages_crawl_wide", spent)
+        return spent
 
     def _opened(self, spider: scrapy.Spider) -> None:
         interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL", 30.0)

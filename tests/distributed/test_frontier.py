@@ -10,15 +10,9 @@ from bilingual_spider.detection.detector import DetectionState, LinkScore, Probe
 from bilingual_spider.detection.store import ConcurrentUpdate
 from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.frontier import LeasedFrontier, push_seeds, seeds_key
+from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from tests.conftest import REDIS_URL
-
-
-@pytest.fixture
-def redis(redis_prefix):
-    connection = PatientRedis(REDIS_URL)
-    yield connection
-    connection.close()
 
 
 def test_requests_come_out_by_priority_then_first_in_first_out(redis, redis_prefix):
@@ -150,3 +144,14 @@ def test_a_claim_without_state_expires(redis, redis_prefix):
     store.save(state("a.example", ("p1",)))
     time.sleep(0.3)  # a saved state keeps the claim
     assert not store.claim("a.example")
+
+
+def test_the_page_that_spends_a_shared_budget_ends_the_crawl_for_every_worker(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    frontier.push(b"page", 0, "fp")
+    one, two = (SharedPageBudget(redis, f"{redis_prefix}:s", budget=3) for _ in range(2))
+    assert (one.spend(), two.spend()) == (1, 2)
+    assert frontier.status().ended is None
+    assert one.spend() == 3
+    assert frontier.status().ended == "budget" and frontier.take()[0] is None
+    assert two.spend() == 4 and frontier.counters()["budget_pages"] == 4

@@ -291,3 +291,58 @@ def test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once(
     )
     assert len(robots) >= 10 and robots.most_common(1)[0][1] == 1, robots.most_common(3)
     assert sum(s.get("robotstxt/shared/from_redis", 0) for s in stats) > 0  # the others used it
+
+
+BUDGET, CONCURRENCY = 40, 4
+"""Pages (seeds, backlink and forward pages, probes) the two workers may spend together, and the
+requests each worker has in flight at most."""
+
+
+@pytest.mark.parametrize("dupefilter", ["set", "bloom"])
+def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
+    served_world, tmp_path, redis_prefix, dupefilter
+):
+    """With ``-a budget=B`` two workers together process B - 1 pages and count about B, not 2B:
+    the counter is the crawl's, in Redis, and the page that reaches B ends the crawl for both (no
+    worker takes a request after it); both end by themselves with the reason ``budget``. As with
+    one worker, the page that reaches B and the pages in flight then are counted but not
+    processed: downloading (``CONCURRENT_REQUESTS`` per worker at most) or downloaded and waiting
+    for the spider (counted: 47-49 in four runs with B = 40 and 4 requests per worker). Run
+    with either duplicate filter: the workers' requests go through the Bloom filter as well as
+    the set."""
+    import redis
+
+    world, server = served_world
+    outs = [tmp_path / f"worker{i}" for i in range(2)]
+    settings = {"CONCURRENT_REQUESTS": CONCURRENCY, "BILINGUAL_REDIS_DUPEFILTER": dupefilter}
+    commands = [worker_command(world, server, out, redis_prefix, **settings) for out in outs]
+    workers = [start_worker([*command, "-a", f"budget={BUDGET}"]) for command in commands]
+    try:
+        codes = [worker.wait(timeout=300) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    stats = [json.loads((out / "stats.json").read_text()) for out in outs]
+    client = redis.Redis.from_url(REDIS_URL)
+    counters = frontier_state(client, redis_prefix)["counters"]
+    ended = client.get(f"{redis_prefix}:backforth:ended")
+    filters = {
+        kind: client.exists(f"{redis_prefix}:backforth:{kind}") for kind in ("seen", "bloom")
+    }
+    client.close()
+    counted = [int(s.get("backforth/pages", 0)) for s in stats]
+    processed = [
+        n - int(s.get("backforth/pages_after_budget", 0))
+        for n, s in zip(counted, stats, strict=True)
+    ]
+    print(f"{dupefilter}, budget {BUDGET}: counted {counted}, processed {processed}, {counters}")
+    assert codes == [0, 0]
+    assert [s["finish_reason"] for s in stats] == ["budget", "budget"]
+    assert ended == b"budget"
+    assert filters == {"seen": dupefilter == "set", "bloom": dupefilter == "bloom"}
+    assert counters["filtered"] > 0  # duplicates were filtered by either
+    assert all(processed)  # both worked
+    assert sum(counted) == counters["budget_pages"]  # every budget page counted once, crawl-wide
+    assert sum(processed) == BUDGET - 1
+    assert BUDGET <= sum(counted) <= BUDGET + 2 * 2 * CONCURRENCY  # about B, not 2B
