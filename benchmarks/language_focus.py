@@ -11,7 +11,8 @@ with the same page budget, once per policy and target language:
   Yamana's hard focus; ``soft``: Tamura's soft focus (every link kept, prioritised, with the
   paper's link evidence);
 - ours, beyond the paper: ``tld+anchor+url``, the language a link's URL names first (a target
-  marker keeps the link, another language's marker stops the TLD rule).
+  marker keeps the link, another language's marker stops the TLD rule); ``tld+anchor+url+site``,
+  and on a site seen to mark its target-language pages, an unmarked URL is not kept by its TLD.
 
 A page's language is the world's ground truth (the engine's page table); the target share is the
 share of fetched pages in a target language (``zh`` = both scripts). Pages per second are
@@ -61,8 +62,12 @@ POLICIES: dict[str, dict[str, Any]] = {
         "BILINGUAL_FOCUS_MODE": "hard",
         "BILINGUAL_FOCUS_EVIDENCE": "url,tld,anchor",
     },
+    "tld+anchor+url+site": {
+        "BILINGUAL_FOCUS_MODE": "hard",
+        "BILINGUAL_FOCUS_EVIDENCE": "url,site,tld,anchor",
+    },
 }
-HARD_FOCUS = ("tld+anchor", "tld+anchor+url")
+HARD_FOCUS = ("tld+anchor", "tld+anchor+url", "tld+anchor+url+site")
 """The policies the share goal is checked for: the paper's hard focus and ours."""
 FOCUS_WORLD: dict[str, Any] = {
     "language_weights": {

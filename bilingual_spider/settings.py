@@ -193,16 +193,19 @@ BILINGUAL_FOCUS_MODE = "hard"
 """``hard`` (Chan and Yamana: keep a link with a target TLD, else a target-language anchor; drop
 the rest) or ``soft`` (Tamura et al.: keep every link, higher priority for links from
 target-language pages or with a target TLD or anchor)."""
-BILINGUAL_FOCUS_EVIDENCE = ["url", "tld", "anchor"]
-"""The link evidence the rules read: ``url``, ``tld``, ``anchor`` (tried in that order), or some
-of them; Chan and Yamana's rules are ``tld,anchor``. ``url`` is ours: a link whose URL names a
-language (``/en/``, ``en.``, ``_en.html``, ``lang=en``) is judged by it, so the TLD rule no longer
+BILINGUAL_FOCUS_EVIDENCE = ["url", "site", "tld", "anchor"]
+"""The link evidence the rules read: ``url``, ``site``, ``tld``, ``anchor`` (tried in that order),
+or some of them; Chan and Yamana's rules are ``tld,anchor``. ``url`` is ours: a link whose URL names
+a language (``/en/``, ``en.``, ``_en.html``, ``lang=en``) is judged by it, so the TLD rule no longer
 keeps the other-language half of a bilingual site under a target ccTLD, and a ``/ja/`` link on a
-``.com`` is kept. On by default because it raised the hard focus's target share on both
-benchmark worlds (benchmarks/language_focus.py, 2 rounds: ja 0.786 -> 0.871, ko 0.698 -> 0.798,
-zh 0.538 -> 0.605; with --general-web 0.906 -> 0.941, 0.918 -> 0.928, 0.854 -> 0.916) at the same
-pages per second, and its markers matched the language of all 2,568 marked pages of the real
-sites' gold pairs."""
+``.com`` is kept. ``site`` is ours too: once a site (host without its subdomain unit) is seen to
+mark its target-language pages in their URLs (a link or a fetched page with ``/ja/``, ``ja.``,
+``_ja``, ``lang=ja``), its unmarked URLs (most often its primary English version) are no longer kept
+by the TLD rule and fall to the anchor rule; stat ``focus/dropped_unmarked_on_marked_site``. Both on
+by default because they raised the hard focus's target share (benchmarks/language_focus.py, 2
+rounds, focus world: TLD + anchor ja 0.785, ko 0.700, zh 0.538; with url 0.872, 0.798, 0.605; with
+url and site 0.927, 0.910, 0.815) at the same pages per second; the URL markers matched the language
+of all 2,568 marked pages of the real sites' gold pairs."""
 BILINGUAL_FOCUS_YIELD = "none"
 """Tamura et al.'s variants: ``server`` or ``directory`` adds a preference for links into the
 servers (directories) that have yielded target-language pages; ``none``: off."""

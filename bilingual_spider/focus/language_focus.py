@@ -17,6 +17,12 @@ Chan and Yamana, *The Method of Improving the Specific Language Focused Crawler*
   PupSniffer's URL patterns, Zhang et al. 2018) is judged by that language before its TLD: a
   target marker keeps it, another language's marker stops the TLD rule from keeping it (the
   English half of a bilingual ``.jp`` site), and the anchor still may.
+* **marked sites** (:class:`MarkedSites`; ours, an extension beyond Chan and Yamana): once a site
+  (host without its subdomain unit, :func:`~bilingual_spider.patterns.units.site_of`) is seen
+  to mark its target-language pages (a link or a fetched page whose URL names a target
+  language: ``/ja/``, ``ja.``, ``_ja``, ``lang=ja``), its *unmarked* URLs are no longer target
+  evidence through the TLD rule (they are most often the site's primary English version, at
+  the root or on ``www.``); they fall through to the anchor rule.
 * **server-based and directory-based** selection (:class:`TargetYield`, Section 2.2, steps 1-3):
   for each web server i, Nr(i) counts its target-language pages and Na(i) all its collected
   pages; we keep the same counts per directory, and turn them into a preference for the links
@@ -43,7 +49,7 @@ from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import HAN, KANA, UNDETERMINED
 from bilingual_spider.language.tld import host_of, languages_of_host
 from bilingual_spider.patterns.markers import language_of_unit
-from bilingual_spider.patterns.units import split_url
+from bilingual_spider.patterns.units import site_of, split_url
 
 KEEP_RELEVANCE = 1.0
 """Relevance of a link hard focus keeps (the paper does not prioritise the queue: Section 3,
@@ -66,8 +72,8 @@ Yamana's hard-focus evidence). Link alone 0.5 < page alone 0.6 < both 1.0; neith
 @dataclass(frozen=True)
 class FocusDecision:
     """Whether to queue a link, why (``tld``, ``url_marker``, ``anchor``, ``dropped_tld``,
-    ``dropped_url_marker``, ``dropped_anchor``, ``dropped_unknown``, ``soft_target``,
-    ``soft_other``), and its relevance in [0, 1]."""
+    ``dropped_url_marker``, ``dropped_unmarked_on_marked_site``, ``dropped_anchor``,
+    ``dropped_unknown``, ``soft_target``, ``soft_other``), and its relevance in [0, 1]."""
 
     keep: bool
     reason: str
@@ -92,9 +98,9 @@ def _anchor_known(anchor_language: str | None) -> bool:
 
 EVIDENCE = ("tld", "anchor")
 """The link evidence of Chan and Yamana's rules, in the order they are tried."""
-EVIDENCE_NAMES = ("url", "tld", "anchor")
+EVIDENCE_NAMES = ("url", "site", "tld", "anchor")
 """Every rule :func:`hard_focus` can read: the paper's ``tld`` and ``anchor``, and ours, ``url``
-(:func:`url_language_of`)."""
+(:func:`url_language_of`) and ``site`` (:class:`MarkedSites`)."""
 
 
 def hard_focus(
@@ -102,6 +108,7 @@ def hard_focus(
     anchor_language: str | None,
     targets: Iterable[str],
     evidence: Collection[str] = EVIDENCE,
+    marked_sites: MarkedSites | None = None,
 ) -> FocusDecision:
     """Chan and Yamana's queuing rules (Section 3): keep a link whose host's TLD belongs to a
     target language, else one whose anchor is in a target language; drop the rest.
@@ -117,6 +124,10 @@ def hard_focus(
     With ``url`` (ours): a URL that names a target language keeps the link (``url_marker``); a
     URL that names another language stops the TLD rule from keeping it, and when the anchor does
     not save it either the drop is ``dropped_url_marker`` (a link the paper's rules keep).
+
+    With ``site`` (ours) and ``marked_sites``: a URL that names no language, on a site seen to
+    mark its target-language pages, is not kept by the TLD rule; when the anchor does not save
+    it, the drop is ``dropped_unmarked_on_marked_site``.
     """
     evidence = _checked(evidence)
     targets = tuple(targets)
@@ -126,12 +137,20 @@ def hard_focus(
         anchor_language = None
     by_tld = any(is_target(lang, targets) for lang in tld_languages)
     url_vetoes = url_language is not None and not is_target(url_language, targets)
-    if by_tld and not url_vetoes:
+    site_vetoes = (
+        by_tld
+        and "site" in evidence
+        and marked_sites is not None
+        and marked_sites.unmarked_on_marked_site(link_url)
+    )
+    if by_tld and not url_vetoes and not site_vetoes:
         return FocusDecision(True, "tld", KEEP_RELEVANCE)
     if is_target(url_language, targets):
         return FocusDecision(True, "url_marker", KEEP_RELEVANCE)
     if is_target(anchor_language, targets):
         return FocusDecision(True, "anchor", KEEP_RELEVANCE)
+    if site_vetoes:
+        return FocusDecision(False, "dropped_unmarked_on_marked_site", DROP_RELEVANCE)
     if by_tld:
         return FocusDecision(False, "dropped_url_marker", DROP_RELEVANCE)
     if tld_languages:
@@ -210,6 +229,7 @@ def soft_focus(
     page_language: str | None,
     targets: Iterable[str],
     evidence: Collection[str] = EVIDENCE,
+    marked_sites: MarkedSites | None = None,
 ) -> FocusDecision:
     """Tamura et al.'s soft focus: keep every link, with a high relevance when the page holding it
     is in a target language and/or the link has a target TLD or anchor, a low one otherwise.
@@ -220,10 +240,59 @@ def soft_focus(
     """
     targets = tuple(targets)
     from_target_page = is_target(page_language, targets)
-    link_evidence = hard_focus(link_url, anchor_language, targets, evidence).keep
+    link_evidence = hard_focus(link_url, anchor_language, targets, evidence, marked_sites).keep
     relevance = SOFT_BASE + SOFT_PAGE * from_target_page + SOFT_LINK * link_evidence
     reason = "soft_target" if from_target_page or link_evidence else "soft_other"
     return FocusDecision(True, reason, min(1.0, relevance))
+
+
+# --- marked sites (ours) --------------------------------------------------------------------
+
+MAX_SITES = 100_000
+"""Default number of sites :class:`MarkedSites` remembers (a site name each, some 100 bytes: about
+10 MB); the least recently seen marking goes first."""
+
+
+class MarkedSites:
+    """The sites seen to mark their target-language pages in their URLs (ours, beyond Chan and
+    Yamana): a site whose Japanese pages live under ``/ja/`` or on ``ja.`` serves its unmarked URLs
+    in another language, most often its primary English version.
+
+    A site is a host without its subdomain unit (:func:`~bilingual_spider.patterns.units.site_of`:
+    ``www.x.jp`` and ``ja.x.jp`` are both ``x.jp``). Memory is bounded: at most ``max_sites``
+    sites, the least recently seen marking being forgotten first (a forgotten site is unmarked
+    again: the TLD rule keeps its unmarked URLs).
+    """
+
+    def __init__(self, targets: Iterable[str], max_sites: int = MAX_SITES) -> None:
+        if max_sites < 1:
+            raise ValueError(f"max_sites must be at least 1, got {max_sites}")
+        self.targets = tuple(targets)
+        self.max_sites = max_sites
+        self._sites: OrderedDict[str, None] = OrderedDict()
+
+    def observe(self, url: str) -> bool:
+        """Remember the site of ``url`` when the URL names a target language
+        (:func:`url_language_of`); whether it does."""
+        if not is_target(url_language_of(url), self.targets):
+            return False
+        site = site_of(url)
+        self._sites.pop(site, None)
+        self._sites[site] = None
+        if len(self._sites) > self.max_sites:
+            self._sites.popitem(last=False)
+        return True
+
+    def is_marked(self, url: str) -> bool:
+        """Has the site of ``url`` been seen to mark its target-language pages?"""
+        return site_of(url) in self._sites
+
+    def unmarked_on_marked_site(self, url: str) -> bool:
+        """``url`` names no language (:func:`url_languages`) and its site marks its target pages."""
+        return not url_languages(url) and self.is_marked(url)
+
+    def __len__(self) -> int:
+        return len(self._sites)
 
 
 # --- server-based and directory-based selection (Tamura et al. 2006) ---------------------------

@@ -6,7 +6,9 @@ On when ``BILINGUAL_FOCUS_LANGS`` names target languages. ``BILINGUAL_FOCUS_MODE
 
 - ``hard``: keep a link whose TLD belongs to a target language, else whose anchor is identified
   as a target language; drop the rest (``BILINGUAL_FOCUS_EVIDENCE`` can restrict the rules to the
-  TLD or the anchor, and adds ours, ``url``: the language a link's URL names, before its TLD).
+  TLD or the anchor, and adds ours, ``url``: the language a link's URL names, before its TLD;
+  and ``site``: on a site seen to mark its target-language pages in their URLs, by a link or the
+  page itself, an unmarked URL is not kept by its TLD).
   Kept links keep their priority: the paper does not prioritise.
 - ``soft``: keep every link; add to its priority a relevance from the page's language and the
   link's TLD and anchor (0.1 to 1.0, scaled by the frontier's ``link_priority``).
@@ -17,7 +19,9 @@ that have yielded target-language pages (weighed by ``BILINGUAL_FOCUS_YIELD_WEIG
 Anchors are language-identified in one batch per response. Stats: ``focus/links`` (judged),
 ``focus/kept/<reason>`` (``tld``, ``url_marker``, ``anchor``, ``soft_target``, ``soft_other``),
 ``focus/dropped_tld``, ``focus/dropped_url_marker`` (a target TLD, but the URL names another
-language), ``focus/dropped_anchor``, ``focus/dropped_unknown``, ``focus/anchors``
+language), ``focus/dropped_unmarked_on_marked_site`` (a target TLD, but the URL is unmarked on a
+site that marks its target pages), ``focus/marked_sites`` (sites remembered as marking),
+``focus/dropped_anchor``, ``focus/dropped_unknown``, ``focus/anchors``
 (identified) and ``focus/anchor_batches``; with a page language (soft focus, Tamura's variants):
 ``focus/pages`` and ``focus/pages_target``.
 """
@@ -37,6 +41,7 @@ from bilingual_spider.focus.language_focus import (
     PLACES,
     YIELD_WEIGHT,
     FocusDecision,
+    MarkedSites,
     TargetYield,
     anchor_reading,
     hard_focus,
@@ -93,6 +98,7 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
         self.yield_place = yield_place
         self.yield_weight = yield_weight
         self.target_yield = TargetYield() if yield_place else None
+        self.marked_sites = MarkedSites(targets) if "site" in evidence else None
         self._identifier = identifier
 
     @classmethod
@@ -117,18 +123,36 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
         page_language = self._page_language(response)
         if not requests:
             return []
+        self._observe_markers(response, requests)
         anchors = self._anchor_languages(links, requests)
         judged: list[Request | None] = []
         for request, anchor in zip(requests, anchors, strict=True):
             if self.mode == "soft":
                 decision = soft_focus(
-                    request.url, anchor, page_language, self.targets, self.evidence
+                    request.url,
+                    anchor,
+                    page_language,
+                    self.targets,
+                    self.evidence,
+                    self.marked_sites,
                 )
             else:
-                decision = hard_focus(request.url, anchor, self.targets, self.evidence)
+                decision = hard_focus(
+                    request.url, anchor, self.targets, self.evidence, self.marked_sites
+                )
             judged.append(self._scheduled(request, decision))
         self.stats.inc_value("focus/links", len(requests))
         return judged
+
+    def _observe_markers(self, response: Response, requests: list[Request]) -> None:
+        """The page and its links tell which sites mark their target-language pages, before
+        any link of the page is judged."""
+        if self.marked_sites is None:
+            return
+        before = len(self.marked_sites)
+        for url in (response.url, *(request.url for request in requests)):
+            self.marked_sites.observe(url)
+        self.stats.inc_value("focus/marked_sites", len(self.marked_sites) - before)
 
     def _page_language(self, response: Response) -> str | None:
         """The page's language, identified only when the policy reads it (soft focus, Tamura's
@@ -167,7 +191,10 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
     def _kept_without_anchor(self, url: str) -> bool:
         """Hard focus keeps the link whatever its anchor (a target TLD or URL marker): no need
         to read it."""
-        return self.mode == "hard" and hard_focus(url, None, self.targets, self.evidence).keep
+        return (
+            self.mode == "hard"
+            and hard_focus(url, None, self.targets, self.evidence, self.marked_sites).keep
+        )
 
     def _scheduled(self, request: Request, decision: FocusDecision) -> Request | None:
         if not decision.keep:

@@ -8,6 +8,7 @@ import pytest
 
 from bilingual_spider.focus.language_focus import (
     FocusDecision,
+    MarkedSites,
     TargetYield,
     YieldCounts,
     anchor_reading,
@@ -275,3 +276,46 @@ def test_target_yield_relevance_by_server_or_directory() -> None:
     assert by_server == pytest.approx(5 / 14)
     with pytest.raises(ValueError):
         tracker.relevance("http://a.com/", 0.5, 0.5, "site")
+
+
+SITE = ("url", "site", "tld", "anchor")
+
+
+def test_a_site_that_marks_its_target_pages_loses_the_tld_rule_for_unmarked_urls(
+    anchors: dict[str, str],
+) -> None:
+    """A .jp site whose Japanese pages are on ``ja.`` or under ``/ja/`` serves English on its
+    unmarked URLs: once seen, they are judged by their anchor (ours, beyond the paper)."""
+    marked = MarkedSites(["ja"])
+    primary = "http://www.example.co.jp/about.html"
+    assert hard_focus(primary, anchors["en"], ["ja"], SITE, marked).reason == "tld"  # unseen
+    assert not marked.observe("http://www.other.co.jp/en/")  # another language's marker
+    assert marked.observe("http://ja.example.co.jp/")
+    assert marked.is_marked("http://example.co.jp/") and len(marked) == 1
+    for unmarked in (primary, "http://example.co.jp/"):
+        decision = hard_focus(unmarked, anchors["en"], ["ja"], SITE, marked)
+        assert decision == FocusDecision(False, "dropped_unmarked_on_marked_site", 0.0)
+    assert hard_focus(primary, anchors["ja"], ["ja"], SITE, marked).reason == "anchor"
+    assert hard_focus(primary, anchors["und"], ["ja"], SITE, marked).reason == (
+        "dropped_unmarked_on_marked_site"
+    )
+    # the marked pages themselves, and the sites that mark nothing, keep the TLD rule
+    assert hard_focus("http://www.example.co.jp/ja/a.html", None, ["ja"], SITE, marked).keep
+    assert hard_focus("http://www.other.co.jp/a.html", None, ["ja"], SITE, marked).reason == "tld"
+    # without ``site`` in the evidence, or without the state, the TLD rule keeps it
+    assert hard_focus(primary, anchors["en"], ["ja"], URL_AND_TLD, marked).reason == "tld"
+    assert hard_focus(primary, anchors["en"], ["ja"], SITE).reason == "tld"
+    assert soft_focus(primary, anchors["en"], "en", ["ja"], SITE, marked).reason == "soft_other"
+
+
+def test_marked_sites_memory_is_capped_least_recently_seen_first() -> None:
+    marked = MarkedSites(["ko"], max_sites=2)
+    for i in range(5):
+        marked.observe(f"http://www.s{i}.kr/ko/")
+    assert len(marked) == 2
+    assert not marked.is_marked("http://s0.kr/")
+    marked.observe("http://s3.kr/?lang=ko")  # seen again: recent
+    marked.observe("http://ko.new.kr/")
+    assert marked.is_marked("http://s3.kr/") and not marked.is_marked("http://s4.kr/")
+    with pytest.raises(ValueError):
+        MarkedSites(["ko"], max_sites=0)

@@ -216,3 +216,40 @@ def test_url_markers_drop_another_languages_half_of_a_target_tld_site() -> None:
     assert (
         len(kept_urls(paper.process_spider_output(page(JAPANESE_TEXT, links), outputs(links)))) == 2
     )
+
+
+def test_marked_sites_drop_the_unmarked_primary_version_of_a_site_that_marks_its_target() -> None:
+    """With ``site`` evidence: once a page or a link shows that shop.jp keeps its Japanese pages
+    on ``ja.``, its unmarked pages (on ``www.`` and the root) are not kept by the .jp TLD; their
+    English anchors drop them, a Japanese anchor keeps one; a .jp site that marks nothing is kept
+    by its TLD as before. Without ``site``, the TLD rule keeps all of them."""
+    links = {
+        "http://ja.shop.jp/about.html": "Read more about our company",
+        "http://www.shop.jp/about.html": "Read more about our company",
+        "http://shop.jp/": "Read more about our company",
+        "http://www.shop.jp/svc.html": "サービス",
+        "http://www.plain.jp/about.html": "Read more about our company",
+    }
+    evidence = ("url", "site", "tld", "anchor")
+    focus = middleware(evidence=evidence)
+    result = list(focus.process_spider_output(page(JAPANESE_TEXT, links), outputs(links)))
+    assert kept_urls(result) == [
+        "http://ja.shop.jp/about.html",
+        "http://www.shop.jp/svc.html",
+        "http://www.plain.jp/about.html",
+    ]
+    stats = focus.stats.get_stats()
+    assert stats["focus/dropped_unmarked_on_marked_site"] == 2
+    assert stats["focus/kept/anchor"] == 1
+    assert stats["focus/marked_sites"] == 1
+    # the fetched page itself marks its site: its unmarked links fall to their anchors
+    on_marked_page = middleware(evidence=evidence)
+    unmarked = {"http://www.page.jp/company.html": "Read more about our company"}
+    from_ja = page(JAPANESE_TEXT, unmarked, url="http://www.page.jp/ja/index.html")
+    assert kept_urls(on_marked_page.process_spider_output(from_ja, outputs(unmarked))) == []
+    # without the rule, the TLD keeps every .jp link
+    without = middleware(evidence=("url", "tld", "anchor"))
+    assert (
+        len(kept_urls(without.process_spider_output(page(JAPANESE_TEXT, links), outputs(links))))
+        == 5
+    )
