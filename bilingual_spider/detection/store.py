@@ -47,6 +47,11 @@ class SiteStore(Protocol):
         """Sites claimed that have no verdict yet."""
         ...
 
+    def written_by(self, site: str) -> str | None:
+        """The worker that last saved the site's state or recorded its verdict (a shared store;
+        None when not known)."""
+        ...
+
 
 class InMemorySiteStore:
     """A :class:`SiteStore` in this process's memory (the default of a single-process crawl)."""
@@ -83,6 +88,9 @@ class InMemorySiteStore:
 
     def unfinished(self) -> list[str]:
         return sorted(self._claimed)
+
+    def written_by(self, site: str) -> str | None:
+        return None  # one worker
 
     def __len__(self) -> int:
         """Sites with a verdict."""

@@ -27,6 +27,10 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
     BASE:ended     STRING why the crawl ended for every worker (e.g. ``budget``)
     BASE:heard     HASH  run id of the Redis server and its time when a worker last reclaimed
                          or renewed: after a restart, the leases get the time it was down back
+    BASE:redelivered HASH request id -> the worker whose lease on it expired: the worker that
+                         takes it again is told (:attr:`Taken.redelivered_from`), since the dead
+                         worker may have done part of its work (saved state, not yet queued what
+                         followed)
     PREFIX:seeds   LIST  seed URLs pushed by ``bilingual-spider seed`` for any spider
 
 Time is Redis's own clock (``TIME``), so the workers' clocks need not agree. When Redis restarts
@@ -38,7 +42,10 @@ nothing of Scrapy: requests are bytes with a priority and a fingerprint.
 
 from __future__ import annotations
 
+import os
+import socket
 import uuid
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -53,9 +60,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 # Every script gets the same KEYS: 1 queue, 2 order, 3 leases, 4 counters, 5 requests, 6 seen,
-# 7 sequence, 8 ended, 9 lease owners, 10 heard, 11 bloom. The time Redis was down (restarted:
-# its run id changed since a worker last heard from it) is not held against the leases; then
-# expired leases go back to the queue:
+# 7 sequence, 8 ended, 9 lease owners, 10 heard, 11 bloom, 12 redelivered. The time Redis was
+# down (restarted: its run id changed since a worker last heard from it) is not held against the
+# leases; then expired leases go back to the queue, marked as redelivered:
 _HEARD = """
 local function heard(now)
   local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
@@ -79,6 +86,7 @@ local function reclaim(now, most)
   for _, id in ipairs(expired) do
     redis.call('ZREM', KEYS[3], id)
     redis.call('ZADD', KEYS[1], redis.call('HGET', KEYS[2], id), id)
+    redis.call('HSET', KEYS[12], id, redis.call('HGET', KEYS[9], id) or '')
   end
   if #expired > 0 then redis.call('HINCRBY', KEYS[4], 'reclaimed', #expired) end
   return #expired
@@ -148,6 +156,7 @@ local function ack(worker, ids)
       redis.call('HDEL', KEYS[5], id)
       redis.call('HDEL', KEYS[2], id)
       redis.call('HDEL', KEYS[9], id)
+      redis.call('HDEL', KEYS[12], id)
     end
   end
   if acked > 0 then redis.call('HINCRBY', KEYS[4], 'acked', acked) end
@@ -159,7 +168,8 @@ end
 _ACK = _ACK_FUNCTION + "return ack(ARGV[1], {unpack(ARGV, 2)})"
 # ARGV: worker, lease ms, most expired leases reclaimed on the way, then the ids to
 # acknowledge first (one round trip per page). Returns {acks, id, blob, order of the next request
-# or false}, or {acks} when the queue is empty or the crawl ended.
+# or false, the worker whose lease on it expired or false}, or {acks} when the queue is empty or
+# the crawl ended.
 _TAKE = (
     _NOW
     + _RECLAIM
@@ -175,7 +185,8 @@ redis.call('ZREM', KEYS[1], id)
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), id)
 redis.call('HSET', KEYS[9], id, ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'taken', 1)
-return {acks, id, redis.call('HGET', KEYS[5], id), head[4] or false}
+return {acks, id, redis.call('HGET', KEYS[5], id), head[4] or false,
+        redis.call('HGET', KEYS[12], id)}
 """
 )
 # ARGV: worker, lease ms, ids still in flight (leases taken again by another worker are left)
@@ -235,6 +246,17 @@ def crawl_key_base(prefix: str, spider_name: str) -> str:
     return f"{prefix}:{spider_name}"
 
 
+_WORKER_IDS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
+
+
+def worker_id(crawler: object) -> str:
+    """This worker's name in a crawl's Redis keys (lease owners, who last wrote a site's
+    detection): ``host:pid:random``, one per crawler."""
+    if crawler not in _WORKER_IDS:
+        _WORKER_IDS[crawler] = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    return _WORKER_IDS[crawler]
+
+
 def seeds_key(prefix: str) -> str:
     """The list ``bilingual-spider seed`` pushes seed URLs to (any spider takes them)."""
     return f"{prefix}:seeds"
@@ -253,6 +275,13 @@ class Taken:
     blob: bytes
     next_priority: int | None
     """Priority of the request now at the head (None: the queue is empty)."""
+    redelivered_from: str | None = None
+    """The worker whose lease on it expired before (it died holding it: part of the request's
+    work may be done); None: first taken, or given back unprocessed."""
+
+    @property
+    def redelivered(self) -> bool:
+        return self.redelivered_from is not None
 
 
 @dataclass(frozen=True)
@@ -326,7 +355,7 @@ class LeasedFrontier:
 
     KEYS = (
         "queue", "order", "leases", "counters", "requests", "seen", "sequence", "ended", "owners",
-        "heard", "bloom",
+        "heard", "bloom", "redelivered",
     )  # fmt: skip
 
     def push(
@@ -353,9 +382,11 @@ class LeasedFrontier:
         acks = Acks(*map(int, result[0]))
         if len(result) == 1:
             return None, acks
-        _, request_id, blob, next_order = result
+        _, request_id, blob, next_order, dead = result
         next_priority = None if next_order is None else priority_of(float(next_order))
-        return Taken(_text(request_id), bytes(blob), next_priority), acks
+        dead = None if dead is None else _text(dead)
+        taken = Taken(_text(request_id), bytes(blob), next_priority, dead)
+        return taken, acks
 
     def ack(self, ids: Sequence[str]) -> Acks:
         """The responses of ``ids`` were processed: their leases end, the requests leave Redis."""

@@ -16,6 +16,15 @@ ordered by request priority and re-scored lazily at the head with the spider's
 - **Requests that stay on their worker.** A request whose meta has ``keep_on_worker`` set (the
   search service's API calls, whose pacing lives in the worker) is leased to its worker when
   queued and taken from a local queue; if the worker dies it goes back to the shared queue.
+- **Requests held before they are released.** A component that holds a request back until it may
+  go (the search service, for its API's rate) writes it to Redis at once with :meth:`hold`,
+  leased to this worker, and later hands it to the engine with ``meta[HELD_META]`` set to the id
+  :meth:`hold` gave: it is then taken from the local queue, not queued twice. If the worker dies
+  before that, the lease expires and any worker takes it.
+- **Redelivered requests.** A request taken again after its lease expired (its worker died while
+  processing it) carries ``meta[REDELIVERED_META]``, the dead worker's name: it may have done part
+  of its work (state saved in Redis, the requests that followed not yet queued), and callbacks can
+  redo what follows from that state.
 - **Seeds.** URLs pushed by ``bilingual-spider seed`` (``PREFIX:seeds``) are taken by whichever
   worker looks first and turned into the spider's seed requests (``spider.seed_request(url)``).
 - **Idle and end.** A worker whose take finds the queue empty waits before asking again (0.1 s,
@@ -34,7 +43,8 @@ ordered by request priority and re-scored lazily at the head with the spider's
   PatientRedis`), with a WARNING when Redis goes and when it comes back.
 
 Stats: ``scheduler/redis/taken``, ``.../acked``, ``.../late_acks``, ``.../refetched`` (processed
-twice: its lease had expired while in flight), ``.../released``, ``.../kept_on_worker``,
+twice: its lease had expired while in flight), ``.../redelivered``, ``.../held``,
+``.../released``, ``.../kept_on_worker``,
 ``.../seeds_taken``, ``.../outages``, ``dupefilter/filtered``, and the crawl-wide counters of the
 frontier at close as ``frontier/redis/<name>``.
 """
@@ -56,7 +66,13 @@ from twisted.internet import task
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis, without_password
-from bilingual_spider.distributed.frontier import Acks, LeasedFrontier, crawl_key_base, seeds_key
+from bilingual_spider.distributed.frontier import (
+    Acks,
+    LeasedFrontier,
+    crawl_key_base,
+    seeds_key,
+    worker_id,
+)
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 
 if TYPE_CHECKING:
@@ -67,6 +83,10 @@ logger = logging.getLogger(__name__)
 
 WORKER_LOCAL_META = "keep_on_worker"
 """Request meta key: the request is taken by the worker that queued it (still leased in Redis)."""
+HELD_META = "frontier_held_id"
+"""Request meta key: the id :meth:`LeasedRedisScheduler.hold` gave the request (it is in Redis)."""
+REDELIVERED_META = "frontier_redelivered"
+"""Request meta key: the worker whose lease on the request expired (see the module doc)."""
 FIRST_IDLE_WAIT = 0.1
 
 
@@ -97,6 +117,7 @@ class LeasedRedisScheduler:
         self._taken: dict[Request, str] = {}  # handed to the engine, not acknowledged yet
         self._local: list[tuple[int, int, Request]] = []  # heap of requests kept on this worker
         self._local_ids: dict[Request, str] = {}
+        self._held: set[str] = set()  # ids written by hold(), not handed to the engine yet
         self._order = itertools.count()
         self._idle_wait = FIRST_IDLE_WAIT
         self._next_take_at = 0.0
@@ -129,7 +150,8 @@ class LeasedRedisScheduler:
     def open(self, spider: Spider) -> None:
         self.spider = spider
         base = crawl_key_base(self.prefix, spider.name)
-        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds, bloom=self.bloom)
+        worker = worker_id(self.crawler)
+        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds, worker, self.bloom)
         logger.info(
             "frontier: Redis at %s, keys %s:*, leases of %g s, duplicates filtered by %s",
             without_password(self.redis.url),
@@ -147,11 +169,11 @@ class LeasedRedisScheduler:
         if self.frontier is None:
             return
         self._count_acks(self.frontier.ack(self._done()))
-        in_flight = [*self._taken.values(), *self._local_ids.values()]
-        released = self.frontier.release(in_flight)
+        released = self.frontier.release(self._in_flight())
         self._inc("scheduler/redis/released", released)
         self._taken.clear()
         self._local_ids.clear()
+        self._held.clear()
         if reason in self.shared_end:
             self.frontier.end(reason)
             logger.info("crawl ended for every worker: %s", reason)
@@ -181,6 +203,11 @@ class LeasedRedisScheduler:
 
     def enqueue_request(self, request: Request) -> bool:
         assert self.frontier is not None and self.spider is not None
+        held_id = request.meta.pop(HELD_META, None)
+        if held_id in self._held:  # written by hold(): in Redis already, leased to this worker
+            self._held.discard(held_id)
+            self._keep_local(request, held_id)
+            return True
         fingerprint = None
         if not request.dont_filter:
             fingerprint = self.crawler.request_fingerprinter.fingerprint(request).hex()
@@ -192,12 +219,22 @@ class LeasedRedisScheduler:
             return False
         self._inc("scheduler/enqueued/redis")
         if local:
-            self._local_ids[request] = request_id
-            heapq.heappush(self._local, (-request.priority, next(self._order), request))
-            self._inc("scheduler/redis/kept_on_worker")
+            self._keep_local(request, request_id)
         else:
             self._idle_wait, self._next_take_at = FIRST_IDLE_WAIT, 0.0  # there is work: take now
         return True
+
+    def hold(self, request: Request) -> str | None:
+        """Write ``request`` to Redis now, leased to this worker, before it is released to the
+        engine (with ``meta[HELD_META]`` = the id returned). None: no frontier yet."""
+        if self.frontier is None or self.spider is None:
+            return None
+        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+        request_id = self.frontier.push(blob, request.priority, None, leased=True)
+        assert request_id is not None  # never filtered: no fingerprint
+        self._held.add(request_id)
+        self._inc("scheduler/redis/held")
+        return request_id
 
     def next_request(self) -> Request | None:
         assert self.frontier is not None
@@ -220,6 +257,9 @@ class LeasedRedisScheduler:
             if request is None:
                 self.frontier.ack([taken.id])
                 continue
+            if taken.redelivered_from is not None:
+                request.meta[REDELIVERED_META] = taken.redelivered_from
+                self._inc("scheduler/redis/redelivered")
             scorer = getattr(self.spider, "frontier_scorer", None)
             if rescore_head(request, scorer, taken.next_priority, self.crawler.stats):
                 self._taken[request] = taken.id
@@ -250,10 +290,18 @@ class LeasedRedisScheduler:
     def _renew(self) -> None:
         assert self.frontier is not None
         self._count_acks(self.frontier.ack(self._done()))
-        in_flight = [*self._taken.values(), *self._local_ids.values()]
-        self.frontier.renew(in_flight)
+        self.frontier.renew(self._in_flight())
         if not self._local and not self._taken:
             self._take_seeds()
+
+    def _in_flight(self) -> list[str]:
+        """Ids of the requests this worker holds leases on and has not acknowledged."""
+        return [*self._taken.values(), *self._local_ids.values(), *self._held]
+
+    def _keep_local(self, request: Request, request_id: str) -> None:
+        self._local_ids[request] = request_id
+        heapq.heappush(self._local, (-request.priority, next(self._order), request))
+        self._inc("scheduler/redis/kept_on_worker")
 
     def _count_acks(self, acks: Acks) -> None:
         self._inc("scheduler/redis/acked", acks.acked)
@@ -296,6 +344,16 @@ class LeasedRedisScheduler:
     def _inc(self, key: str, count: int = 1) -> None:
         if count:
             self.crawler.stats.inc_value(key, count)
+
+
+def holding_scheduler(crawler: Crawler) -> LeasedRedisScheduler | None:
+    """The crawl's scheduler when it can :meth:`~LeasedRedisScheduler.hold` requests (a
+    distributed crawl), else None."""
+    try:
+        scheduler = crawler.engine.scheduler
+    except RuntimeError:  # before the crawl started
+        return None
+    return scheduler if isinstance(scheduler, LeasedRedisScheduler) else None
 
 
 def bloom_from_settings(settings: Any) -> BloomShape | None:

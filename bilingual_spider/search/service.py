@@ -62,7 +62,12 @@ from scrapy.statscollectors import StatsCollector
 from scrapy.utils.asyncio import CallLaterResult, call_later, run_in_thread, sleep
 
 from bilingual_spider.language.tld import host_of
-from bilingual_spider.scheduler.redis_scheduler import WORKER_LOCAL_META
+from bilingual_spider.scheduler.redis_scheduler import (
+    HELD_META,
+    REDELIVERED_META,
+    WORKER_LOCAL_META,
+    holding_scheduler,
+)
 from bilingual_spider.search.adapter import LocalAdapter, RemoteAdapter
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
@@ -128,6 +133,9 @@ class _Held:
     meta: dict[str, Any]
     priority: int
     not_before: float = 0.0
+    frontier_id: str | None = None
+    """Its request's id in a distributed crawl's frontier, where it waits leased to this worker
+    (so a query held by a worker that dies is not lost: any worker asks it)."""
 
 
 @dataclass
@@ -307,8 +315,21 @@ class SearchService:
     # --- holding and releasing -----------------------------------------------------------------
 
     def _hold(self, held: _Held) -> None:
-        self._counts[held.call.adapter].held.append(held)
+        self._keep(held)
         self._pump()
+
+    def _keep(self, held: _Held) -> None:
+        """Hold a query until its adapter may be called; in a distributed crawl its request is
+        written to the shared frontier at once (leased to this worker)."""
+        scheduler = holding_scheduler(self.crawler) if self.crawler is not None else None
+        if scheduler is not None and held.frontier_id is None:
+            try:
+                request = self._request(held)
+            except RuntimeError:  # the adapter is not set up yet: in Redis once released
+                request = None
+            if request is not None:
+                held.frontier_id = scheduler.hold(request)
+        self._counts[held.call.adapter].held.append(held)
 
     def _pump(self) -> None:
         """Release every held query that may go now; wake up when the next one may."""
@@ -358,7 +379,10 @@ class SearchService:
 
     def _release(self, held: _Held) -> None:
         assert self.crawler is not None and self.crawler.engine is not None
-        self.crawler.engine.crawl(self._request(held))
+        request = self._request(held)
+        if held.frontier_id is not None:
+            request.meta[HELD_META] = held.frontier_id
+        self.crawler.engine.crawl(request)
 
     def _wake_at(self, when: float) -> None:
         if when == math.inf or when >= self._timer_at:
@@ -528,7 +552,7 @@ class SearchService:
                 _user_meta(request.meta),
                 request.priority,
             )
-            self._counts[name].held.append(held)
+            self._keep(held)
         self._done(call)
         if page.preflight and follow:
             raise IgnoreRequest("a paging preflight: the pages follow")
@@ -580,7 +604,7 @@ class SearchService:
             not_before = self.clock() + delay
             held = _Held(again, request.callback, dict(request.cb_kwargs), meta, request.priority)
             held.not_before = not_before
-            self._counts[name].held.append(held)
+            self._keep(held)
             self._done(call)
             raise IgnoreRequest(f"search call failed, asked again in {delay:.0f} s")
         self.stats.inc_value(f"search/{name}/gave_up")
@@ -834,6 +858,7 @@ def _user_meta(meta: dict[str, Any]) -> dict[str, Any]:
         "allow_offsite",
         "download_slot",
         WORKER_LOCAL_META,
+        REDELIVERED_META,
         "depth",
         "retry_times",
         "download_latency",

@@ -15,7 +15,17 @@ failures come back through the spider's ``detector_probe`` / ``detector_probe_fa
 ``detector/sites_bilingual``, ``detector/sites_monolingual``, ``detector/sites_no_candidates``,
 ``detector/first_page_failed``, ``detector/sites_already_judged``, ``detector/probes``,
 ``detector/probes_failed`` (and ``detector/probes_failed/<why>``), ``detector/probes_late``,
-``detector/pages``, ``detector/links_scored``, ``detector/sites_unfinished``.
+``detector/pages``, ``detector/links_scored``, ``detector/sites_unfinished``,
+``detector/probes_reissued``, ``detector/verdicts_replayed``.
+
+**A worker that died mid-way** (a distributed crawl): the request it was processing comes back
+to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
+site's state in the store may then be ahead of what was queued (state saved, probes not queued
+yet; verdict recorded, its item and what follows it not emitted yet). So when the dead worker was
+the last to write the site's detection, a redelivered first page or probe of it asks the state's
+pending probes again, or emits the recorded verdict again. That is at least once: if the dead
+worker had queued them after all, a probe is fetched twice and a verdict emitted twice (both
+counted).
 """
 
 from __future__ import annotations
@@ -68,6 +78,7 @@ from bilingual_spider.detection.store import ConcurrentUpdate, InMemorySiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 
 logger = logging.getLogger(__name__)
 
@@ -319,7 +330,7 @@ class SiteDetection:
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         site = site or self.site_of(first_url)
         if not self.store.claim(site):
-            self._inc("detector/sites_already_judged")
+            yield from self._already_claimed(site, response.meta)
             return
         self._inc("detector/sites")
         links: list[LinkScore] = []
@@ -359,7 +370,7 @@ class SiteDetection:
         request = failure.request  # type: ignore[attr-defined]
         site = site or self.site_of(request.url)
         if not self.store.claim(site):
-            self._inc("detector/sites_already_judged")
+            yield from self._already_claimed(site, request.meta)
             return
         self._inc("detector/sites")
         self._inc("detector/first_page_failed")
@@ -382,7 +393,7 @@ class SiteDetection:
         site, url, score = self._probe_meta(response.meta)
         state = self.store.load(site)
         if state is None:
-            self._inc("detector/probes_late")
+            yield from self._late_probe(site, response.meta)
             return
         page_url = state.start.final_url or state.start.url
         if not isinstance(response, TextResponse):
@@ -400,27 +411,30 @@ class SiteDetection:
         if not result.ok:
             self._inc("detector/probes_failed")
         logger.debug("probe %s of %s: %s", url, site, result.counted or result.reason or "no lang")
-        yield from self._record(state, result)
+        yield from self._record(state, result, response.meta)
 
     def probe_failed(self, failure: Failure) -> Iterator[Any]:
         """A probe failed (errback of the probe requests): counts for no language."""
-        site, url, score = self._probe_meta(failure.request.meta)  # type: ignore[attr-defined]
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        site, url, score = self._probe_meta(meta)
         state = self.store.load(site)
         if state is None:
-            self._inc("detector/probes_late")
+            yield from self._late_probe(site, meta)
             return
         reason, key = failure_reason(failure)
         self._inc("detector/probes_failed")
         self._inc(f"detector/probes_failed/{key}")
         logger.debug("probe %s of %s failed: %s", url, site, reason)
-        yield from self._record(state, self.detector.failed(url, reason, score))
+        yield from self._record(state, self.detector.failed(url, reason, score), meta)
 
-    def _record(self, state: DetectionState, result: ProbeResult) -> Iterator[Any]:
+    def _record(
+        self, state: DetectionState, result: ProbeResult, meta: dict[str, Any]
+    ) -> Iterator[Any]:
         """Record a probe's result; when another worker recorded one of the site's probes
         meanwhile (a shared store), record it again on the state that worker saved."""
         while True:
             if not any(p.url == result.url for p in state.pending):
-                self._inc("detector/probes_late")
+                yield from self._late_probe(state.site, meta, state)
                 return
             try:  # the state is saved (or the verdict recorded) before anything is yielded
                 outputs = list(self._follow(self.detector.record(state, result)))
@@ -428,12 +442,50 @@ class SiteDetection:
                 self._inc("detector/concurrent_updates")
                 reloaded = self.store.load(state.site)
                 if reloaded is None:  # judged meanwhile
-                    self._inc("detector/probes_late")
+                    yield from self._late_probe(state.site, meta)
                     return
                 state = reloaded
                 continue
             yield from outputs
             return
+
+    # --- after a worker died -------------------------------------------------------------------
+
+    def _already_claimed(self, site: str, meta: dict[str, Any]) -> Iterator[Any]:
+        """A first page of a site another request claimed: nothing to do, unless this request
+        was redelivered (then its dead worker may have claimed the site itself)."""
+        dead = meta.get(REDELIVERED_META)
+        if dead is not None and self.store.written_by(site) in (dead, None):
+            yield from self._resume(site)
+        else:
+            self._inc("detector/sites_already_judged")
+
+    def _late_probe(
+        self, site: str, meta: dict[str, Any], state: DetectionState | None = None
+    ) -> Iterator[Any]:
+        """A probe whose answer is no longer awaited (recorded already, or the site judged):
+        nothing to do, unless it was redelivered (see the module doc)."""
+        dead = meta.get(REDELIVERED_META)
+        if dead is not None and self.store.written_by(site) in (dead, None):
+            yield from self._resume(site, state)
+        else:
+            self._inc("detector/probes_late")
+
+    def _resume(self, site: str, state: DetectionState | None = None) -> Iterator[Any]:
+        """Redo what follows the site's state in the store: its pending probes, or its verdict."""
+        state = state or self.store.load(site)
+        if state is not None:
+            self._inc("detector/probes_reissued", len(state.pending))
+            for probe in state.pending:
+                yield self._probe_request(site, probe)
+            return
+        verdict = self.store.verdict(site)
+        if verdict is None:  # claimed by a live worker, its state not saved yet
+            self._inc("detector/sites_already_judged")
+            return
+        self._inc("detector/verdicts_replayed")
+        logger.info("site %s: its verdict emitted again (its worker died)", site)
+        yield verdict_item(verdict)
 
     @staticmethod
     def _probe_meta(meta: dict[str, Any]) -> tuple[str, str, float]:

@@ -91,6 +91,27 @@ def test_renewed_leases_do_not_expire_and_a_refetch_is_counted(redis, redis_pref
     assert other.status().finished
 
 
+def test_a_request_taken_again_after_its_lease_expired_says_so(redis, redis_prefix):
+    """The worker that takes a reclaimed request is told (its dead holder may have done part of
+    the work); a request released unprocessed by a closing worker, or taken the first time, is
+    not marked; the mark leaves Redis with the request."""
+    dead = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.2, worker="dead")
+    dead.push(b"expired", 5, "a")
+    dead.push(b"released", 0, "b")
+    first, _ = dead.take()
+    second, _ = dead.take()
+    assert (first.redelivered, second.redelivered) == (False, False)
+    dead.release([second.id])
+    time.sleep(0.3)
+    live = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=30)
+    again, _ = live.take()
+    released, _ = live.take()
+    assert (again.blob, again.redelivered_from) == (b"expired", "dead")
+    assert (released.blob, released.redelivered) == (b"released", False)
+    live.ack([again.id, released.id])
+    assert not redis.client.exists(live.keys["redelivered"])
+
+
 def test_requeue_release_end_and_seeds(redis, redis_prefix):
     frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
     frontier.push(b"a", 10, "a")

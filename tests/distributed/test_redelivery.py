@@ -1,0 +1,78 @@
+"""A worker dies between writing a site's detection to Redis and queueing what follows it: the
+request it was processing comes back to another worker marked as redelivered, which redoes what
+the dead worker left undone (and nothing when another worker wrote the site's detection last)."""
+
+from __future__ import annotations
+
+import scrapy
+
+from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
+from bilingual_spider.distributed.site_store import RedisSiteStore
+from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.language.identification import default_identifier
+from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+from bilingual_spider.spiders.site_detection import SiteDetection
+from tests.spiders.fake_scorer import FakeLinkScorer
+from tests.spiders.pages import ENGLISH, SPANISH, page
+from tests.spiders.test_site_detection import Stats, callback, errback, response
+
+HOME = "http://www.museo.example/"
+FIRST_PAGE = page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About"))
+
+
+def worker(redis, base: str, name: str) -> tuple[SiteDetection, Stats]:
+    stats = Stats()
+    detection = SiteDetection(
+        BilingualSiteDetector(DetectorConfig(langs=("en", "es"))),
+        FakeLinkScorer(),
+        store=RedisSiteStore(redis, base, claim_seconds=30, worker=name),
+        stats=stats,  # type: ignore[arg-type]
+        identifier=default_identifier(),
+        probe_callback=callback,
+        probe_errback=errback,
+    )
+    return detection, stats
+
+
+def redelivered(request: scrapy.Request, dead: str) -> scrapy.Request:
+    return request.replace(meta={**request.meta, REDELIVERED_META: dead})
+
+
+def test_probes_saved_but_not_queued_are_asked_again(redis, redis_prefix):
+    dead, _ = worker(redis, redis_prefix, "dead")
+    live, stats = worker(redis, redis_prefix, "live")
+    first = scrapy.Request(HOME)
+    [lost_probe] = list(dead.examine(response(HOME, FIRST_PAGE, first)))  # then it died
+    assert list(live.examine(response(HOME, FIRST_PAGE, first))) == []  # not redelivered
+    assert stats.values["detector/sites_already_judged"] == 1
+    again = redelivered(first, "dead")
+    [probe] = list(live.examine(response(HOME, FIRST_PAGE, again)))
+    assert probe.url == lost_probe.url and probe.meta["detector_site"] == "www.museo.example"
+    assert stats.values["detector/probes_reissued"] == 1
+    [verdict] = list(live.probe_answered(response(probe.url, page("es", SPANISH), probe)))
+    assert isinstance(verdict, SiteVerdictItem) and verdict.bilingual
+
+
+def test_a_verdict_recorded_but_not_emitted_is_emitted_again(redis, redis_prefix):
+    dead, _ = worker(redis, redis_prefix, "dead")
+    live, stats = worker(redis, redis_prefix, "live")
+    [probe] = list(dead.examine(response(HOME, FIRST_PAGE)))
+    answer = page("es", SPANISH)
+    [lost] = list(dead.probe_answered(response(probe.url, answer, probe)))  # then it died
+    assert list(live.probe_answered(response(probe.url, answer, probe))) == []
+    assert stats.values["detector/probes_late"] == 1
+    again = redelivered(probe, "dead")
+    [verdict] = list(live.probe_answered(response(probe.url, answer, again)))
+    assert verdict == lost and stats.values["detector/verdicts_replayed"] == 1
+
+
+def test_a_redelivered_request_redoes_nothing_another_worker_wrote(redis, redis_prefix):
+    """The dead worker held a second page of a site a live worker judged: nothing is redone."""
+    judge, _ = worker(redis, redis_prefix, "judge")
+    live, stats = worker(redis, redis_prefix, "live")
+    [probe] = list(judge.examine(response(HOME, FIRST_PAGE)))
+    list(judge.probe_answered(response(probe.url, page("es", SPANISH), probe)))
+    second = redelivered(scrapy.Request(HOME + "about.html"), "dead")
+    assert list(live.examine(response(second.url, FIRST_PAGE, second))) == []
+    assert stats.values["detector/sites_already_judged"] == 1
+    assert "detector/verdicts_replayed" not in stats.values
