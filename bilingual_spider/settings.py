@@ -168,6 +168,11 @@ BILINGUAL_BACKFORTH_MAX_EXAMPLES = 20_000
 """Training examples kept per classifier and class (uniform reservoir: memory stays flat)."""
 BILINGUAL_BACKFORTH_SEED = 0
 """Seed of FC's random order and of the reservoirs: a crawl of the sandbox is reproducible."""
+BILINGUAL_BACKFORTH_BACKLINK_SCOPE = "page"
+"""Whose backlinks a bilingual site's expansion asks: ``page``, the links to the page the detector
+judged (the paper: "the backlinks to this page"), or ``host``, the links to any page of its host.
+With ``page`` what a crawl finds depends on which page of a site it judged first, so on the order
+of responses (several workers see another order than one process); ``host`` does not."""
 BILINGUAL_FOCC_TOPIC = "travel"
 """Topic of the focused-crawler baseline FocC (its page classifier: models/topic_<topic>.npz,
 made by ``bilingual-spider train topic-classifier --topic T``)."""

@@ -59,6 +59,7 @@ from bilingual_spider.frontier.topic import (
 )
 from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
+from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import SearchQuery
@@ -102,6 +103,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         except ValueError as exc:
             raise UsageError(f"backforth: {exc}") from None
         self.rules = RULES[self.strategy]
+        self.backlink_scope = "page"
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
         self.graph = BipartiteGraph()
@@ -132,6 +134,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         spider.learning_interval = spider.learning_interval or settings.getint(
             "BILINGUAL_BACKFORTH_LEARNING_INTERVAL", 500
         )
+        spider.backlink_scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE") or "page"
+        if spider.backlink_scope not in ("page", "host"):
+            raise UsageError(
+                "BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, "
+                f"not {spider.backlink_scope!r}"
+            )
         seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
         spider._rng = random.Random(seed)
         if spider.rules.link_classifiers:
@@ -283,11 +291,18 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         )
         if self.rules.expands_backlinks:
             SearchService.of(self.crawler).submit(
-                SearchQuery.backlinks(verdict.url),
+                self._backlink_query(verdict),
                 self.parse_backlinks,
                 cb_kwargs={"origin": verdict.site},
             )
             self.crawler.stats.inc_value("backforth/backlink_queries")
+
+    def _backlink_query(self, verdict: SiteVerdictItem) -> SearchQuery:
+        """The backlinks of the judged page, or of its host (``BILINGUAL_BACKFORTH_BACKLINK_SCOPE``
+        in the settings)."""
+        if self.backlink_scope == "host":
+            return SearchQuery.backlinks(host_of(verdict.url), "host")
+        return SearchQuery.backlinks(verdict.url)
 
     def parse_backlinks(self, response: Response, origin: str = "") -> Iterator[scrapy.Request]:
         """Backlink pages of the bilingual site ``origin`` become requests."""

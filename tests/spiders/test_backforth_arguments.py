@@ -1,0 +1,42 @@
+"""The backforth spider's backlink query for a bilingual site, without a crawl."""
+
+from __future__ import annotations
+
+import pytest
+from scrapy.exceptions import UsageError
+from scrapy.utils.test import get_crawler
+
+from bilingual_spider import settings as project_settings
+from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.spiders.backforth import BackForthSpider
+
+VERDICT = SiteVerdictItem(
+    site="www.museo.example",
+    url="http://www.museo.example/es/visita.html",
+    bilingual=True,
+    languages=["es", "en"],
+    reason="",
+    pages_downloaded=2,
+)
+
+
+def spider(**settings: object) -> BackForthSpider:
+    every = {k: getattr(project_settings, k) for k in dir(project_settings) if k.isupper()}
+    crawler = get_crawler(BackForthSpider, {**every, **settings})
+    # langs="": from_crawler leaves the (frozen) settings as they are
+    return BackForthSpider.from_crawler(crawler, seeds="http://www.museo.example/", langs="")
+
+
+def test_the_backlinks_of_the_judged_page_by_default():
+    query = spider()._backlink_query(VERDICT)
+    assert (query.target, query.scope) == ("http://www.museo.example/es/visita.html", "page")
+
+
+def test_the_backlinks_of_the_host_whichever_page_was_judged():
+    query = spider(BILINGUAL_BACKFORTH_BACKLINK_SCOPE="host")._backlink_query(VERDICT)
+    assert (query.target, query.scope) == ("www.museo.example", "host")
+
+
+def test_an_unknown_scope_is_refused():
+    with pytest.raises(UsageError, match="BACKLINK_SCOPE"):
+        spider(BILINGUAL_BACKFORTH_BACKLINK_SCOPE="domain")
