@@ -73,7 +73,7 @@ probability BILINGUAL_REDIS_BLOOM_ERROR_RATE once BILINGUAL_REDIS_BLOOM_CAPACITY
 queued, and more past it. Memory per million URLs at p = 0.001: the Bloom filter 1.8 MB (14.4
 Mbit, 10 hashes; MEMORY USAGE 1.84 MB), the set 80.4 MB (MEMORY USAGE of a set of 1,000,000
 40-character fingerprints, measured on Redis 7.0), about 44 times more. Every worker of one
-crawl must use the same three settings."""
+crawl must use the same three settings (a worker with others refuses to start)."""
 BILINGUAL_REDIS_BLOOM_CAPACITY = 10_000_000
 """With ``bloom``: the URLs the filter is sized for (10 million at 0.001: 18.0 MB)."""
 BILINGUAL_REDIS_BLOOM_ERROR_RATE = 0.001

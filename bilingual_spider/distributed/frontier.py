@@ -20,6 +20,8 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
     BASE:bloom     STRING the same as a Bloom filter's bitmap (``dupefilter="bloom"``: a bounded
                          size, but a false positive drops a request never queued; see
                          :mod:`bilingual_spider.distributed.bloom`)
+    BASE:dupefilter STRING the duplicate filter the first worker used (``set``, or ``bloom`` with
+                         its bits and hashes): a worker with another one refuses to start
     BASE:sequence  STRING requests ever queued (ids and FIFO order)
     BASE:counters  HASH  queued, filtered, taken, acked, reclaimed, refetched, late_acks, requeued,
                          redis_restarts; budget_pages (pages counted against a page budget
@@ -367,6 +369,22 @@ class LeasedFrontier:
         args = [self.worker, fingerprint or "", priority, blob, lease]
         result = self._push(self._keys, args + self._positions(fingerprint))
         return None if result is None else _text(result)
+
+    @property
+    def dupefilter(self) -> str:
+        """This worker's duplicate filter, as recorded in Redis."""
+        if self.bloom is None:
+            return "set"
+        return f"bloom bits={self.bloom.bits} hashes={self.bloom.hashes}"
+
+    def check_dupefilter(self) -> str | None:
+        """Record this worker's duplicate filter for the crawl, or, when another worker recorded
+        a different one first, return it (a Bloom filter of another shape, or a set, would
+        test other bits: duplicates queued, URLs dropped)."""
+        key = f"{self.base}:dupefilter"
+        self.redis.call(self.redis.client.set, key, self.dupefilter, nx=True)
+        recorded = _text(self.redis.call(self.redis.client.get, key))
+        return None if recorded == self.dupefilter else recorded
 
     def seen(self, fingerprint: str) -> bool:
         """Was a request with this fingerprint queued (by the Bloom filter: perhaps)?"""

@@ -152,6 +152,14 @@ class LeasedRedisScheduler:
         base = crawl_key_base(self.prefix, spider.name)
         worker = worker_id(self.crawler)
         self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds, worker, self.bloom)
+        other = self.frontier.check_dupefilter()
+        if other is not None:
+            raise UsageError(
+                f"the crawl {base} de-duplicates with {other!r}, this worker with "
+                f"{self.frontier.dupefilter!r}: give every worker the same "
+                "BILINGUAL_REDIS_DUPEFILTER, BILINGUAL_REDIS_BLOOM_CAPACITY and "
+                "BILINGUAL_REDIS_BLOOM_ERROR_RATE (or another BILINGUAL_REDIS_KEY_PREFIX)"
+            )
         logger.info(
             "frontier: Redis at %s, keys %s:*, leases of %g s, duplicates filtered by %s",
             without_password(self.redis.url),

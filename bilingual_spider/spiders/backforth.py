@@ -137,8 +137,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         spider.backlink_scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE") or "page"
         if spider.backlink_scope not in ("page", "host"):
             raise UsageError(
-                "BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, "
-                f"not {spider.backlink_scope!r}"
+                f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {spider.backlink_scope!r}"
             )
         seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
         spider._rng = random.Random(seed)

@@ -13,6 +13,7 @@ from scrapy.settings import Settings
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.frontier import LeasedFrontier
 from bilingual_spider.scheduler.redis_scheduler import bloom_from_settings
+from tests.distributed.test_held_requests import scheduler
 
 KEYS, ERROR_RATE = 20_000, 0.001
 
@@ -74,3 +75,20 @@ def test_the_set_is_exact(redis, redis_prefix):
     assert frontier.seen("fp") and not frontier.seen("fq")
     assert frontier.push(b"r", 0, "fp") is None
     assert not redis.client.exists(frontier.keys["bloom"])
+
+
+def test_a_worker_with_another_duplicate_filter_refuses_to_start(redis, redis_prefix):
+    """The first worker records its filter; a worker with a Bloom filter of another shape, or
+    with the set, would test other bits: it refuses to start, with the settings to align."""
+    base = f"{redis_prefix}:s"
+    shape = BloomShape.for_capacity(1000, 0.01)
+    first = LeasedFrontier(redis, base, bloom=shape)
+    assert first.check_dupefilter() is None
+    assert LeasedFrontier(redis, base, bloom=shape).check_dupefilter() is None  # the same: fine
+    other = LeasedFrontier(redis, base, bloom=BloomShape.for_capacity(1000, 0.001))
+    assert other.check_dupefilter() == first.dupefilter
+    assert LeasedFrontier(redis, base).check_dupefilter() == first.dupefilter
+    worker, _ = scheduler(redis_prefix, 30)  # a crawl de-duplicating with the set
+    worker.close("finished")
+    with pytest.raises(UsageError, match="BILINGUAL_REDIS_BLOOM_CAPACITY"):
+        scheduler(redis_prefix, 30, BILINGUAL_REDIS_DUPEFILTER="bloom")

@@ -25,11 +25,15 @@ class Spider(scrapy.Spider):
         return None
 
 
-def scheduler(prefix: str, lease_seconds: float) -> tuple[LeasedRedisScheduler, Spider]:
+def scheduler(
+    prefix: str, lease_seconds: float, **more: object
+) -> tuple[LeasedRedisScheduler, Spider]:
+    """A worker's scheduler, opened (without a crawl)."""
     settings = {
         "REDIS_URL": REDIS_URL,
         "BILINGUAL_REDIS_KEY_PREFIX": prefix,
         "BILINGUAL_REDIS_LEASE_SECONDS": lease_seconds,
+        **more,
     }
     crawler = get_crawler(Spider, settings)
     spider = Spider()
