@@ -76,6 +76,17 @@ def worker_command(
     return command
 
 
+def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
+    """Start a worker per command and wait for all to end by themselves; their exit codes."""
+    workers = [start_worker(command) for command in commands]
+    try:
+        return [worker.wait(timeout=timeout) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+
+
 def start_worker(command: list[str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         command,
@@ -316,13 +327,7 @@ def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
     outs = [tmp_path / f"worker{i}" for i in range(2)]
     settings = {"CONCURRENT_REQUESTS": CONCURRENCY, "BILINGUAL_REDIS_DUPEFILTER": dupefilter}
     commands = [worker_command(world, server, out, redis_prefix, **settings) for out in outs]
-    workers = [start_worker([*command, "-a", f"budget={BUDGET}"]) for command in commands]
-    try:
-        codes = [worker.wait(timeout=300) for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
+    codes = run_to_end([[*command, "-a", f"budget={BUDGET}"] for command in commands])
     stats = [json.loads((out / "stats.json").read_text()) for out in outs]
     client = redis.Redis.from_url(REDIS_URL)
     counters = frontier_state(client, redis_prefix)["counters"]
@@ -364,13 +369,7 @@ def test_two_cobfc_workers_learn_from_each_others_examples_under_one_lock(
     outs = [tmp_path / f"worker{i}" for i in range(2)]
     commands = [worker_command(world, server, out, redis_prefix) for out in outs]
     arguments = ["-a", "strategy=cobfc", "-a", f"learning_interval={LEARNING_INTERVAL}"]
-    workers = [start_worker([*command, *arguments]) for command in commands]
-    try:
-        codes = [worker.wait(timeout=300) for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
+    codes = run_to_end([[*command, *arguments] for command in commands])
     stats = [json.loads((out / "stats.json").read_text()) for out in outs]
     client = redis.Redis.from_url(REDIS_URL)
     learning = {
