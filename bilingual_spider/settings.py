@@ -55,7 +55,8 @@ BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
 BILINGUAL_REDIS_LEASE_SECONDS = 60.0
 """A request taken by a worker stays leased this long without renewal (renewed every third of it
-while in flight); a dead worker's requests go back to the queue after it."""
+while in flight); a dead worker's requests go back to the queue after it. Also how long a worker
+may hold the lock to retrain COBFC's shared classifiers (distributed/model_store.py)."""
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0

@@ -11,7 +11,9 @@ then "the relevance of the links in the frontier are updated" — lazily, see
 :mod:`bilingual_spider.frontier.rescoring`.
 
 Training examples are kept in one bounded reservoir per class (uniform samples of all examples
-seen, Vitter's algorithm R), so memory stays flat however long the crawl runs.
+seen, Vitter's algorithm R), so memory stays flat however long the crawl runs. A learning
+iteration's result is a :class:`FittedLinkModel`, which another classifier can load (the workers of
+a distributed crawl share one: :mod:`bilingual_spider.distributed.model_store`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import sparse
@@ -53,6 +55,29 @@ def neighbourhood_tokens(context: LinkContext) -> list[str]:
     if named:
         tokens.append(f"around:~langs={min(named, MAX_NAMED_LANGUAGES)}")
     return tokens
+
+
+@dataclass(frozen=True)
+class FittedLinkModel:
+    """What a learning iteration fitted: enough to score links like the classifier that fitted it.
+
+    Attributes
+    ----------
+    weights:
+        log P(w|relevant) - log P(w|other) of each hashed feature.
+    bias:
+        log P(relevant) - log P(other).
+    slope, intercept:
+        The sigmoid calibration of the log-odds (1 and 0: none).
+    relevant_share:
+        Share of relevant links among all examples seen when it was fitted.
+    """
+
+    weights: np.ndarray
+    bias: float
+    slope: float
+    intercept: float
+    relevant_share: float
 
 
 class OnlineLinkClassifier:
@@ -140,6 +165,42 @@ class OnlineLinkClassifier:
         self.relevant_share = self._seen[True] / (self._seen[True] + self._seen[False])
         self.version += 1
         return True
+
+    def fitted(self) -> FittedLinkModel | None:
+        """The model of the last learning iteration (None before the first)."""
+        if self._weights is None or self.relevant_share is None:
+            return None
+        return FittedLinkModel(
+            self._weights, self._bias, self._slope, self._intercept, self.relevant_share
+        )
+
+    def trained_on(
+        self,
+        relevant: Sequence[Sequence[str]],
+        non_relevant: Sequence[Sequence[str]],
+        seen: tuple[int, int],
+    ) -> FittedLinkModel | None:
+        """The model a learning iteration of a classifier with this one's settings fits on
+        these examples (``seen``: how many relevant and non-relevant examples they sample); this
+        classifier is left as it is. None when a class has no example."""
+        other = OnlineLinkClassifier(
+            self.n_features, self.max_examples_per_class, self.alpha, calibrated=self.calibrated
+        )
+        other._reservoirs = {
+            True: [tuple(t) for t in relevant],
+            False: [tuple(t) for t in non_relevant],
+        }
+        other._seen = {True: seen[0], False: seen[1]}
+        return other.fitted() if other.retrain() else None
+
+    def load(self, model: FittedLinkModel, version: int) -> None:
+        """Score with ``model`` from now on, as version ``version`` (the examples stay)."""
+        if len(model.weights) != self.n_features:
+            raise ValueError(f"a model of {len(model.weights)} features, not {self.n_features}")
+        self._weights, self._bias = model.weights, model.bias
+        self._slope, self._intercept = model.slope, model.intercept
+        self.relevant_share = model.relevant_share
+        self.version = version
 
     def _calibrate(self, features: sparse.csr_matrix, labels: np.ndarray, folds: int) -> None:
         """Platt scaling of the Naive Bayes' log-odds, fitted on out-of-fold log-odds."""

@@ -4,7 +4,9 @@
         [-a budget=PAGES] [-a min_likelihood=0.8] [-a learning_interval=PAGES] -O sites.jsonl
 
 With ``REDIS_URL`` the page budget is the crawl's, shared by every worker
-(:mod:`bilingual_spider.distributed.page_budget`).
+(:mod:`bilingual_spider.distributed.page_budget`), and so are COBFC's training examples and
+classifiers: one worker retrains on every worker's examples, all score with its model
+(:mod:`bilingual_spider.distributed.model_store`).
 
 Every site reached goes through the bilingual-site detector (its probes are its only in-site
 fetches, one verdict per site). When a site is bilingual its page's backlinks are requested
@@ -20,7 +22,8 @@ per site judged and a :class:`~bilingual_spider.items.BilingualSiteItem` per bil
 how it was found. Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis
 and a budget), ``backforth/pages_after_budget`` (counted but not processed: the page that spent
 the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``,
-``backforth/classifier/<role>/version`` and ``.../examples``, plus the detector's, the search
+``backforth/classifier/<role>/version`` and ``.../examples_<label>`` (with Redis: crawl-wide, and
+``.../retrained_here``, ``.../loaded``, ``.../examples_sent``), plus the detector's, the search
 service's and the frontier's own.
 """
 
@@ -41,6 +44,7 @@ from twisted.internet import task
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import parse_langs
+from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
 from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
 from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, BipartiteGraph, LinkExample
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
@@ -112,6 +116,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.topic_classifier: Any = None
         self.pages = 0
         self.shared_budget: SharedPageBudget | None = None
+        self.shared_models: SharedLinkModels | None = None
         self.sites_found = 0
         self._pages_at_last_learning = 0
         self._found_by: dict[str, str] = {}
@@ -142,13 +147,14 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
         spider._rng = random.Random(seed)
         if spider.rules.link_classifiers:
+            most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
             spider.classifiers = {
-                role: OnlineLinkClassifier(
-                    max_examples_per_class=settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES"),
-                    random_state=seed,
-                )
+                role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
                 for role in (BACKLINK, FORWARD)
             }
+            spider.shared_models = shared_link_models(
+                crawler, spider.name, (BACKLINK, FORWARD), spider.learning_interval, most, seed
+            )
         elif spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
             topic = settings.get("BILINGUAL_FOCC_TOPIC", DEFAULT_TOPIC)
             spider.topic_classifier = default_topic_classifier(topic)
@@ -339,10 +345,17 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             return
         for example in examples:
             classifier = self.classifiers.get(example.role)
-            if classifier is not None and example.tokens:
+            if classifier is None or not example.tokens:
+                continue
+            if self.shared_models is not None:  # every worker's examples train one model
+                self.shared_models.add_example(example.role, example.tokens, example.relevant)
+            else:
                 classifier.add_example(example.tokens, example.relevant)
 
     def _maybe_learn(self) -> None:
+        if self.shared_models is not None:
+            self._learn_shared(self.shared_models)
+            return
         if (
             not self.classifiers
             or self.pages - self._pages_at_last_learning < self.learning_interval
@@ -361,6 +374,32 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
                 self.crawler.stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
         versions = ", ".join(f"{role} model v{c.version}" for role, c in self.classifiers.items())
         logger.info("learning iteration at %d pages: %s", self.pages, versions)
+
+    def _learn_shared(self, shared: SharedLinkModels) -> None:
+        """With Redis, at every page: examples sent, pages counted crawl-wide; a learning
+        iteration every ``learning_interval`` crawl-wide pages by whichever worker gets the
+        lock; the others load its models (and the harvest rate frozen with them)."""
+        step = shared.step(self.classifiers, self.pages, self.sites_found)
+        stats = self.crawler.stats
+        stats.set_value("backforth/classifier/pages_crawl_wide", step.pages)
+        for role, classifier in self.classifiers.items():
+            for label, count in step.seen[role].items():
+                stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
+            stats.set_value(f"backforth/classifier/{role}/examples_sent", shared.sent[role])
+            stats.set_value(f"backforth/classifier/{role}/version", classifier.version)
+        for role in step.retrained:
+            stats.inc_value(f"backforth/classifier/{role}/retrained_here")
+        for role in step.loaded:
+            stats.inc_value(f"backforth/classifier/{role}/loaded")
+        if step.lost_lock:
+            stats.inc_value("backforth/classifier/lock_lost")
+        backlink_model = self.frontier_scorer.models.get(BACKLINK)
+        if BACKLINK in step.models and isinstance(backlink_model, DiscountedBacklinkModel):
+            backlink_model.harvest_rate = step.models[BACKLINK].harvest_rate
+        if step.models:
+            how = "retrained here" if step.retrained else "loaded"
+            versions = ", ".join(f"{r} model v{p.version}" for r, p in step.models.items())
+            logger.info("learning at %d crawl-wide pages: %s %s", step.pages, how, versions)
 
     # --- helpers --------------------------------------------------------------------------------
 

@@ -80,6 +80,17 @@ def worker_command(
     return command
 
 
+def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
+    """Start a worker per command and wait for all to end by themselves; their exit codes."""
+    workers = [start_worker(command) for command in commands]
+    try:
+        return [worker.wait(timeout=timeout) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+
+
 def start_worker(command: list[str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
         command,
@@ -342,13 +353,7 @@ def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
     outs = [tmp_path / f"worker{i}" for i in range(2)]
     settings = {"CONCURRENT_REQUESTS": CONCURRENCY, "BILINGUAL_REDIS_DUPEFILTER": dupefilter}
     commands = [worker_command(world, server, out, redis_prefix, **settings) for out in outs]
-    workers = [start_worker([*command, "-a", f"budget={BUDGET}"]) for command in commands]
-    try:
-        codes = [worker.wait(timeout=300) for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
+    codes = run_to_end([[*command, "-a", f"budget={BUDGET}"] for command in commands])
     stats = [json.loads((out / "stats.json").read_text()) for out in outs]
     client = redis.Redis.from_url(REDIS_URL)
     counters = frontier_state(client, redis_prefix)["counters"]
@@ -372,3 +377,47 @@ def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
     assert sum(counted) == counters["budget_pages"]  # every budget page counted once, crawl-wide
     assert sum(processed) == BUDGET - 1
     assert BUDGET <= sum(counted) <= BUDGET + 2 * 2 * CONCURRENCY  # about B, not 2B
+
+
+LEARNING_INTERVAL = 25
+"""Crawl-wide pages between two learning iterations of the COBFC workers."""
+
+
+def test_two_cobfc_workers_learn_from_each_others_examples_under_one_lock(
+    served_world, tmp_path, redis_prefix
+):
+    """Two COBFC workers retrain their link classifiers every 25 crawl-wide pages: each
+    iteration by one worker (under the lock) on both workers' examples, and each worker loads
+    the versions the other trained, so both score with the same numbered models."""
+    import redis
+
+    world, server = served_world
+    outs = [tmp_path / f"worker{i}" for i in range(2)]
+    commands = [worker_command(world, server, out, redis_prefix) for out in outs]
+    arguments = ["-a", "strategy=cobfc", "-a", f"learning_interval={LEARNING_INTERVAL}"]
+    codes = run_to_end([[*command, *arguments] for command in commands])
+    stats = [json.loads((out / "stats.json").read_text()) for out in outs]
+    client = redis.Redis.from_url(REDIS_URL)
+    learning = {
+        k.decode(): int(float(v))
+        for k, v in client.hgetall(f"{redis_prefix}:backforth:learning").items()
+    }
+    client.close()
+    print(learning, [{k: v for k, v in s.items() if "/classifier/" in k} for s in stats])
+    assert codes == [0, 0]
+    assert [s["finish_reason"] for s in stats] == ["finished", "finished"]
+    assert learning["pages"] == sum(s["backforth/pages"] for s in stats)
+    assert learning["pages"] // LEARNING_INTERVAL >= 4  # iterations enough to share
+    for role in ("backlink", "forward"):
+        key = f"backforth/classifier/{role}"
+        published = learning[f"version:{role}"]
+        assert published > 1
+        # every version trained by one worker, once: no two workers published the same number
+        assert sum(s.get(f"{key}/retrained_here", 0) for s in stats) == published
+        # each worker scored with versions the other trained
+        assert all(s.get(f"{key}/loaded", 0) >= 1 for s in stats)
+        assert all(1 <= s[f"{key}/version"] <= published for s in stats)
+        # the examples of both workers reached the shared reservoir, all of them counted
+        assert all(s[f"{key}/examples_sent"] > 0 for s in stats)
+        seen = learning[f"seen:{role}:relevant"] + learning[f"seen:{role}:non_relevant"]
+        assert sum(s[f"{key}/examples_sent"] for s in stats) == seen

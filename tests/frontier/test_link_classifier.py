@@ -144,3 +144,25 @@ def test_calibrated_probabilities_match_the_observed_rates_and_keep_the_order():
     assert list(np.argsort(fair, kind="stable")) == list(np.argsort(naive, kind="stable"))
     # the one-link path the frontier uses gives the same numbers
     assert [calibrated.score(tokens) for tokens in links[:5]] == pytest.approx(list(fair[:5]))
+
+
+def test_a_model_fitted_elsewhere_scores_the_same_once_loaded():
+    trained = OnlineLinkClassifier()
+    noisy_examples(trained)
+    assert trained.fitted() is None
+    relevant, other = (list(trained._reservoirs[label]) for label in (True, False))
+    seen = (trained.examples_seen["relevant"], trained.examples_seen["non_relevant"])
+    model = trained.trained_on(relevant, other, seen)
+    assert model is not None and trained.version == 0 and trained.fitted() is None  # untouched
+    assert trained.retrain()
+    assert np.array_equal(model.weights, trained.fitted().weights)
+    assert model.relevant_share == trained.relevant_share
+    loader = OnlineLinkClassifier()
+    loader.load(model, version=7)
+    links = [["url:links", "anchor:w3"], ["url:news", "around:news"], []]
+    assert loader.version == 7
+    assert list(loader.predict_proba(links)) == list(trained.predict_proba(links))
+    assert [loader.score(t) for t in links] == [trained.score(t) for t in links]
+    assert OnlineLinkClassifier().trained_on(relevant, [], (len(relevant), 0)) is None
+    with pytest.raises(ValueError):
+        OnlineLinkClassifier(n_features=2**10).load(model, version=1)
