@@ -4,8 +4,8 @@ fetches, and what the focus costs in pages per second.
 A generated world where Japanese, Korean and Chinese sites cross-link with English and European
 ones as Chan and Yamana observed (English pages rarely link to CJK pages, CJK pages often link to
 English ones: ``language_locality``), and where most out-of-site links carry the title of the page
-they lead to (``title_anchor_share``). ``scrapy crawl forward`` (breadth-first) from the same seeds
-with the same page budget, once per policy and target language:
+they lead to (``title_anchor_share``). ``scrapy crawl forward`` (breadth-first) with the same page
+budget, once per policy and target language, every policy of a language from the same seeds:
 
 - ``none``: no focus; ``tld``, ``anchor``: hard focus on one rule; ``tld+anchor``: Chan and
   Yamana's hard focus; ``soft``: Tamura's soft focus (every link kept, prioritised, with the
@@ -13,6 +13,17 @@ with the same page budget, once per policy and target language:
 - ours, beyond the paper: ``tld+anchor+url``, the language a link's URL names first (a target
   marker keeps the link, another language's marker stops the TLD rule); ``tld+anchor+url+site``,
   and on a site seen to mark its target-language pages, an unmarked URL is not kept by its TLD.
+
+Seeds (``--seeds``):
+
+- ``by-language`` (default, Chan and Yamana's set-up, Sections 1 and 3, Figure 1: DMOZ URLs under
+  .cn, .tw, .jp, .kr, .com and .net, sorted by the language a guesser gives each page, "use these
+  sorted seeds sets"): for each target language, ``--seed-count`` sites whose root page is in
+  that language by the world's ground truth (the paper's language guesser), drawn at random
+  (``--world-seed``) from those under the paper's six TLDs first, then from the other sites of
+  the language if that is not enough; all of them if the world has fewer;
+- ``common``: one random sample of the world's seed list (site roots of every kind and
+  language) for every language, as before.
 
 A page's language is the world's ground truth (the engine's page table); the target share is the
 share of fetched pages in a target language (``zh`` = both scripts). Pages per second are
@@ -24,20 +35,25 @@ language, pages per second within 10 % of the unfocused crawl. (Paper: Korean 61
 Japanese 87.5 -> 87.7 %, Chinese 88.4 -> 88.5 %, throughput cut about eight-fold by a slow
 language guesser.)
 
-    python benchmarks/language_focus.py [--sites 3000] [--pages 2000] [--seeds 100] [--rounds 1]
-        [--general-web]
+    python benchmarks/language_focus.py [--sites 3000] [--pages 2000] [--seeds by-language|common]
+        [--seed-count 100] [--rounds 1] [--general-web]
+
+Results: ``results/language_focus{,_general_web}.json`` (by-language seeds) and
+``results/language_focus{,_general_web}_common_seeds.json`` (common seeds).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sandbox_throughput import rate_from_stats
 from strategies import prepare_world, sample_seeds
@@ -47,7 +63,7 @@ from bilingual_spider.language.codes import same_language
 from bilingual_spider.sandbox.engine_files import read_pages
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.webgraph_params import WorldParams
-from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, ENGINE_DIR
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, ENGINE_DIR, load_ground_truth
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -104,13 +120,23 @@ CRAWL = {
 }
 GOALS = {"tld+anchor_share": 0.90, "pages_per_s_ratio": 0.90}
 PAPER = {"ko": (0.612, 0.715), "ja": (0.875, 0.877), "zh": (0.884, 0.885), "slowdown": 8}
+SEED_MODES = ("by-language", "common")
+PAPER_SEED_TLDS = ("cn", "tw", "jp", "kr", "com", "net")
+"""The top-level domains Chan and Yamana took their DMOZ seeds from (Sections 1 and 3)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sites", type=int, default=3000)
     parser.add_argument("--world-seed", type=int, default=8)
-    parser.add_argument("--seeds", type=int, default=100, help="seed URLs sampled")
+    parser.add_argument(
+        "--seeds",
+        choices=SEED_MODES,
+        default="by-language",
+        help="by-language: per target, sites whose root page is in it (the paper's set-up); "
+        "common: one sample of the world's seed list for every target",
+    )
+    parser.add_argument("--seed-count", type=int, default=100, help="seed URLs per crawl")
     parser.add_argument("--pages", type=int, default=2000, help="pages per crawl")
     parser.add_argument("--rounds", type=int, default=1, help="repeats of every crawl")
     parser.add_argument("--policies", default=",".join(POLICIES))
@@ -128,13 +154,14 @@ def main(argv: list[str] | None = None) -> int:
         params = WorldParams(seed=args.world_seed, sites=args.sites, **changes)
         world_info = prepare_world(world, params)
         languages = {p.url: p.lang for p in read_pages(world / ENGINE_DIR) if p.status == 200}
-        seeds = sample_seeds(world, args.seeds, args.world_seed)
+        seed_sets, seeds_info = choose_seeds(world, languages, args)
         runs: list[dict[str, Any]] = []
         with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
             for round_number in range(args.rounds):
                 for target in TARGETS:
                     for policy in policies:  # policies alternate: load shifts hit them alike
                         print(f"round {round_number}: {target} {policy} ...", flush=True)
+                        seeds = seed_sets[target]
                         crawl = run_crawl(server.proxy_url, target, policy, seeds, args, work)
                         runs.append(
                             {"round": round_number, "target": target, "policy": policy}
@@ -144,11 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         "benchmark": "language_focus",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "how": "scrapy crawl forward through the sandbox server per target language and policy, "
-        "same world, seeds and page budget; page languages from the world's ground truth",
+        "same world and page budget, every policy of a language from the same seeds; page "
+        "languages from the world's ground truth",
         "world": {**world_info, "changed_from_defaults": changes, "why": FOCUS_WORLD_WHY},
         "general_web": args.general_web,
         "world_pages_by_language": _counts(languages.values()),
-        "seeds": {"count": len(seeds), "by_language": _counts(languages.get(u, "") for u in seeds)},
+        "seeds": seeds_info,
         "pages": args.pages,
         "rounds": args.rounds,
         "crawl_settings": CRAWL,
@@ -161,10 +189,68 @@ def main(argv: list[str] | None = None) -> int:
     print_table(result)
     RESULTS.mkdir(exist_ok=True)
     name = "language_focus_general_web" if args.general_web else "language_focus"
+    name += "_common_seeds" if args.seeds == "common" else ""
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(f"results in {path} ({result['seconds']} s)")
     return 0
+
+
+def choose_seeds(
+    world: Path, languages: dict[str, str], args: argparse.Namespace
+) -> tuple[dict[str, list[str]], dict[str, Any]]:
+    """The seed URLs of each target language, and their composition for the JSON."""
+    if args.seeds == "common":
+        seeds = sample_seeds(world, args.seed_count, args.world_seed)
+        info = {"mode": "common", **_composition(seeds, languages)}
+        return dict.fromkeys(TARGETS, seeds), info
+    roots = [site["root_url"] for site in load_ground_truth(world)["sites"]]
+    seed_sets: dict[str, list[str]] = {}
+    info: dict[str, Any] = {
+        "mode": "by-language",
+        "how": f"per target, {args.seed_count} site roots whose page is in the target language "
+        "(ground truth; zh = zh-Hans or zh-Hant), a random sample (random.Random(world seed)) "
+        f"of those under the paper's TLDs {', '.join('.' + t for t in PAPER_SEED_TLDS)} first, "
+        "then of the other roots in the language",
+    }
+    for target in TARGETS:
+        seeds, pool = language_seeds(roots, languages, target, args.seed_count, args.world_seed)
+        seed_sets[target] = seeds
+        info[target] = {
+            **_composition(seeds, languages),
+            "roots_in_language": pool["all"],
+            "roots_in_language_under_paper_tlds": pool["paper_tlds"],
+            "seeds_under_paper_tlds": sum(1 for u in seeds if _tld(u) in PAPER_SEED_TLDS),
+            "fewer_than_asked": len(seeds) < args.seed_count,
+        }
+    return seed_sets, info
+
+
+def language_seeds(
+    roots: list[str], languages: dict[str, str], target: str, count: int, seed: int
+) -> tuple[list[str], dict[str, int]]:
+    """``count`` of the ``roots`` whose page is in ``target``: a random sample of those under
+    :data:`PAPER_SEED_TLDS` first, then of the others; and how many there were of each."""
+    mine = sorted(u for u in roots if _is_target(languages.get(u, ""), target))
+    paper = [u for u in mine if _tld(u) in PAPER_SEED_TLDS]
+    others = [u for u in mine if _tld(u) not in PAPER_SEED_TLDS]
+    rng = random.Random(seed)
+    rng.shuffle(paper)
+    rng.shuffle(others)
+    chosen = sorted((paper + others)[:count])
+    return chosen, {"all": len(mine), "paper_tlds": len(paper)}
+
+
+def _tld(url: str) -> str:
+    return (urlsplit(url).hostname or "").rsplit(".", 1)[-1]
+
+
+def _composition(seeds: list[str], languages: dict[str, str]) -> dict[str, Any]:
+    return {
+        "count": len(seeds),
+        "by_language": _counts(languages.get(u, "") for u in seeds),
+        "by_tld": _counts(_tld(u) for u in seeds),
+    }
 
 
 def run_crawl(
@@ -283,7 +369,12 @@ def check_goals(summary: dict[str, Any]) -> dict[str, Any]:
 
 def print_table(result: dict[str, Any]) -> None:
     summary = result["summary"]
-    print(f"\nlanguage focus, {result['pages']} pages per crawl, {result['rounds']} round(s)")
+    seeds = result["seeds"]["mode"]
+    print(
+        f"\nlanguage focus, {result['pages']} pages per crawl, {result['rounds']} round(s), "
+        f"{seeds} seeds"
+    )
+    print("seeds:", _seeds_line(result["seeds"]))
     print(f"{'policy':<24}" + "".join(f"{t:>8}" for t in TARGETS) + f"{'pages/s':>10}{'ratio':>8}")
     for policy, row in summary.items():
         shares = "".join(f"{row['target_share'].get(t, 0):>8.3f}" for t in TARGETS)
@@ -292,6 +383,12 @@ def print_table(result: dict[str, Any]) -> None:
     for name, goal in result["goals"].items():
         verdict = "met" if goal["met"] else "NOT met"
         print(f"goal {name}: {goal['measured']} vs {goal['goal']}: {verdict}")
+
+
+def _seeds_line(seeds: dict[str, Any]) -> str:
+    if seeds["mode"] == "common":
+        return f"{seeds['count']} common, {seeds['by_language']}"
+    return "; ".join(f"{t} {seeds[t]['count']} ({seeds[t]['by_tld']})" for t in TARGETS)
 
 
 if __name__ == "__main__":
