@@ -185,6 +185,11 @@ BILINGUAL_PUPSNIFFER_DEEP_PER_SITE = 50
 """Deep-page candidates (4.3) checked per site and round, most credible patterns first."""
 BILINGUAL_PUPSNIFFER_NEXT_SITES = 20
 """External sites crawled in each further round (``-a next_sites=``), best WPR first (4.4)."""
+BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS = 300.0
+"""Distributed crawls: how long one worker may hold the lock to move the crawl to its next stage
+(mine every page seen, emit the pairs, queue the deep pages or the next round's sites). A worker
+killed while holding it holds up the others this long; one that outlives it loses the move, which
+the next idle worker redoes."""
 
 # --- focused crawling, for every spider (bilingual_spider/focus/, middlewares/language_focus.py
 # and middlewares/quality_priority.py): they judge the links of each page a callback returns.

@@ -197,6 +197,8 @@ class LeasedRedisScheduler:
         if now < self._next_status_at:
             return True
         assert self.frontier is not None
+        # this worker's own finished requests no longer count as leased
+        self._count_acks(self.frontier.ack(self._done()))
         status = self.frontier.status()
         if status.ended:
             self._ended = status.ended
@@ -208,6 +210,16 @@ class LeasedRedisScheduler:
             return False
         self._next_status_at = now + self._idle_wait
         return True
+
+    def crawl_is_idle(self) -> bool:
+        """Whether no worker has anything left: nothing queued or leased in Redis (asked now,
+        after acknowledging this worker's finished requests), or the crawl ended. A spider that
+        moves the crawl to a next stage once it is idle asks this under its own lock."""
+        if self._local:
+            return False
+        assert self.frontier is not None
+        self._count_acks(self.frontier.ack(self._done()))
+        return self.frontier.status().finished
 
     def enqueue_request(self, request: Request) -> bool:
         assert self.frontier is not None and self.spider is not None

@@ -31,7 +31,6 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator
-from enum import Enum
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -44,6 +43,7 @@ from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import parse_langs
+from bilingual_spider.distributed.pupsniffer_store import shared_round_store
 from bilingual_spider.items import BilingualSiteItem, UrlPairItem
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
@@ -66,6 +66,16 @@ from bilingual_spider.patterns.deep_pages import (
     not_found_fingerprint,
 )
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
+from bilingual_spider.patterns.round_state import (
+    CHECKED,
+    EMITTED,
+    QUERIES,
+    SEEN,
+    InMemoryRoundStore,
+    RoundStore,
+    Stage,
+    StageState,
+)
 from bilingual_spider.patterns.search import (
     directory_mode_queries,
     domain_mode_queries,
@@ -76,6 +86,7 @@ from bilingual_spider.patterns.search import (
 )
 from bilingual_spider.patterns.similarity import unit_weights
 from bilingual_spider.patterns.units import site_of
+from bilingual_spider.scheduler.redis_scheduler import holding_scheduler
 from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
@@ -89,11 +100,8 @@ MIN_LANGUAGE_SHARE = 0.6
 
 HTTP_CHECKED = (DEEP, SEARCH)
 """Methods whose target page was generated and checked over HTTP."""
-
-
-class Stage(Enum):
-    CRAWL = "crawl"
-    DEEP = "deep"
+NOT_FOUND_URL_META = "pupsniffer_not_found_url"
+"""Request meta key: a URL that cannot exist on the page's site, asked once the page has come."""
 
 
 class PupSnifferSpider(scrapy.Spider):
@@ -134,19 +142,9 @@ class PupSnifferSpider(scrapy.Spider):
             raise UsageError("pupsniffer: mode=search needs langs=SOURCE,TARGET[,TARGET...]")
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
-        self.crawled = CrawledSites()
-        self.round = 1
-        self.stage = Stage.CRAWL
-        self.round_pairs: RoundPairs | None = None
-        self._found_by: dict[str, str] = {}
-        self._queued: dict[str, int] = {}  # page requests per site
-        self._seen: set[str] = set()  # page URLs requested or fetched
-        self._not_found: dict[str, Any] = {}  # site -> fingerprint of its soft-404 page
-        self._checked: set[str] = set()  # deep candidates requested
-        self._emitted_pairs: set[frozenset[str]] = set()
-        self._emitted_sites: set[str] = set()
+        self.store: RoundStore = InMemoryRoundStore()
+        self._round_pairs: dict[int, RoundPairs] = {}  # read from the store, by round
         self._emitting = 0
-        self._queries: set[str] = set()  # search mode: queries asked
         self.identifier: Any = None
 
     @classmethod
@@ -163,9 +161,10 @@ class PupSnifferSpider(scrapy.Spider):
         if spider.deep_per_site is None:
             spider.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
         spider.identifier = default_identifier()  # loaded before the crawl starts
+        spider.store = shared_round_store(crawler, spider.name) or InMemoryRoundStore()
         if spider.mode == "search":  # no crawl to mine: prior patterns, one stage
-            spider.rounds, spider.stage = 1, Stage.DEEP
-            spider.round_pairs = pair_round(CrawledSites())
+            spider.rounds = 1
+            spider._round_pairs[1] = pair_round(CrawledSites())
         crawler.signals.connect(spider._idle, signal=signals.spider_idle)
         return spider
 
@@ -187,28 +186,39 @@ class PupSnifferSpider(scrapy.Spider):
         site = site_of(url)
         if not site:
             return []
-        if site in self._found_by:  # another seed of a known site: a page of it
+        if not self.store.first_sight(site, found_by):  # another seed of a known site: a page
             return list(self._page_requests(site, [url]))
-        self._found_by[site] = found_by
         self.crawler.stats.inc_value("pupsniffer/sites")
         parts = urlsplit(url)
         missing = f"{parts.scheme}://{parts.netloc}/{uuid.uuid4().hex}-not-found.html"
-        return [
-            *self._page_requests(site, [url]),
-            scrapy.Request(
-                missing,
-                callback=self.parse_not_found,
-                errback=self.ignore_failure,
-                meta={"role": "not_found", "site": site, "handle_httpstatus_all": True},
-            ),
-        ]
+        return [*self._page_requests(site, [url]), self._not_found_request(missing, site)]
+
+    def _not_found_request(self, url: str, site: str) -> scrapy.Request:
+        return scrapy.Request(
+            url,
+            callback=self.parse_not_found,
+            errback=self.ignore_failure,
+            meta={"role": "not_found", "site": site, "handle_httpstatus_all": True},
+        )
+
+    def seed_request(self, url: str) -> scrapy.Request | None:
+        """A seed pushed to Redis with ``bilingual-spider seed`` (the Redis frontier calls this):
+        the request of its page, which asks for the site's not-found page once it has come. None:
+        nothing to request (a page already requested; in search mode, the queries are asked)."""
+        if self.mode == "search":
+            self._search(urlsplit(url).netloc.lower(), first=True)
+            return None
+        requests = self._site_requests(url, "seed")
+        pages = [request for request in requests if request.meta["role"] == "page"]
+        missing = [request.url for request in requests if request.meta["role"] == "not_found"]
+        if not pages:
+            return None
+        if missing:
+            pages[0].meta[NOT_FOUND_URL_META] = missing[0]
+        return pages[0]
 
     def _page_requests(self, site: str, urls: Iterable[str]) -> Iterator[scrapy.Request]:
-        for url in urls:
-            if url in self._seen or self._queued.get(site, 0) >= (self.site_budget or 0):
-                continue
-            self._seen.add(url)
-            self._queued[site] = self._queued.get(site, 0) + 1
+        for url in self.store.reserve_pages(site, list(urls), self.site_budget or 0):
             yield scrapy.Request(
                 url,
                 callback=self.parse,
@@ -223,18 +233,19 @@ class PupSnifferSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             return
         site = response.meta.get("site") or site_of(response.url)
-        self._seen.add(response.url)
         language, text = self._language_and_text(response)
         links = self._links(response)
         inside = [link for link in links if site_of(link) == site]
         outside = [link for link in links if site_of(link) != site]
-        self.crawled.add(PageRecord.of(response.url, language, text, links), outside)
+        self.store.add_page(PageRecord.of(response.url, language, text, links), outside)
         yield from self._page_requests(site, inside)
+        if NOT_FOUND_URL_META in response.meta:
+            yield self._not_found_request(response.meta[NOT_FOUND_URL_META], site)
 
     def parse_not_found(self, response: Response) -> None:
         if 200 <= response.status < 300 and isinstance(response, TextResponse):
-            self._not_found[response.meta["site"]] = not_found_fingerprint(
-                self._language_and_text(response)[1]
+            self.store.set_not_found(
+                response.meta["site"], not_found_fingerprint(self._language_and_text(response)[1])
             )
             self.crawler.stats.inc_value("pupsniffer/soft_404_sites")
 
@@ -245,55 +256,93 @@ class PupSnifferSpider(scrapy.Spider):
     # --- the end of a stage ------------------------------------------------------------------
 
     def _idle(self, spider: scrapy.Spider) -> None:
-        """Nothing left to fetch: mine and emit (after a crawl), or start the next round (after
-        the deep pages); the crawl ends after the last round's deep pages."""
+        """Nothing left to fetch: move the crawl to its next stage (mine and emit after a crawl,
+        start the next round after the deep pages); it ends after the last round's deep pages.
+        Of several workers, one moves the crawl on, once none of them has anything left; the
+        others wait for what it queues, or for the end."""
         if self._emitting:
             raise DontCloseSpider
-        if self.stage is Stage.CRAWL:
-            self._end_crawl_stage()
-            raise DontCloseSpider
-        if self.round < self.rounds and self._start_next_round():
+        if self.store.stage().stage is Stage.DONE:
+            return
+        if not self.store.begin_transition():
+            raise DontCloseSpider  # another worker is moving the crawl on
+        try:
+            scheduler = holding_scheduler(self.crawler)
+            if scheduler is not None and not scheduler.crawl_is_idle():
+                raise DontCloseSpider  # another worker queued requests meanwhile
+            state = self.store.stage()  # as the last transition left it
+            if state.stage is Stage.DONE:
+                return
+            following = self._next_stage(state)
+            if not self.store.publish(following):
+                logger.warning(
+                    "pupsniffer: the stage lock expired during the move to %s; the next worker "
+                    "idle redoes it (BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS)",
+                    following,
+                )
+        finally:
+            self.store.end_transition()
+        if following.stage is not Stage.DONE:
             raise DontCloseSpider
 
-    def _end_crawl_stage(self) -> None:
-        self.round_pairs = pair_round(self.crawled)
+    def _next_stage(self, state: StageState) -> StageState:
+        if self.mode == "search":  # its one stage (queries and checks) is over
+            return StageState(state.round, Stage.DONE)
+        if state.stage is Stage.CRAWL:
+            self._end_crawl_stage(state.round)
+            return StageState(state.round, Stage.DEEP)
+        if state.round < self.rounds and self._start_next_round(state.round):
+            return StageState(state.round + 1, Stage.CRAWL)
+        return StageState(state.round, Stage.DONE)
+
+    def _end_crawl_stage(self, round: int) -> None:
+        crawled = self.store.crawled()
+        round_pairs = pair_round(crawled)
+        self.store.keep_round_pairs(round, round_pairs)
+        self._round_pairs = {round: round_pairs}
         stats = self.crawler.stats
-        for reason, count in self.round_pairs.rejected.items():
+        for reason, count in round_pairs.rejected.items():
             stats.inc_value(f"pupsniffer/rejected/{reason}", count)
-        self._emit(self._pair_items(self.round_pairs.pairs))
-        self._emit(self._site_items(self.round_pairs))
+        self._emit(self._pair_items(round_pairs.pairs))
+        self._emit(self._site_items(round_pairs))
         candidates = deep_page_candidates(
-            self.crawled, self.round_pairs, self.deep_per_site or 0, self._checked
+            crawled, round_pairs, self.deep_per_site or 0, self.store.marked(CHECKED)
         )
+        new = set(self.store.mark_new(CHECKED, [c.candidate for c in candidates]))
         logger.info(
             "pupsniffer round %d: %d sites, %d pages, %d pairs (rejected: %s), %d deep candidates",
-            self.round,
-            len(self.crawled.site_pages),
-            len(self.crawled.pages),
-            len(self.round_pairs.pairs),
-            dict(self.round_pairs.rejected) or "none",
-            len(candidates),
+            round,
+            len(crawled.site_pages),
+            len(crawled.pages),
+            len(round_pairs.pairs),
+            dict(round_pairs.rejected) or "none",
+            len(new),
         )
-        self.stage = Stage.DEEP
         for candidate in candidates:
-            self._checked.add(candidate.candidate)
-            self._crawl(self._deep_request(candidate, "HEAD"))
+            if candidate.candidate in new:
+                self._crawl(self._deep_request(candidate, "HEAD", round))
 
-    def _start_next_round(self) -> bool:
-        assert self.round_pairs is not None
-        picked = next_round_sites(self.crawled, self.round_pairs, self.next_sites or 0)
+    def _start_next_round(self, round: int) -> bool:
+        round_pairs = self._pairs_of(round)
+        picked = next_round_sites(self.store.crawled(), round_pairs, self.next_sites or 0)
         if not picked:
             return False
-        self.round += 1
-        self.stage = Stage.CRAWL
-        self.crawler.stats.set_value("pupsniffer/round", self.round)
+        self.crawler.stats.set_value("pupsniffer/round", round + 1)
         for external, url in picked:
-            found_by = (
-                f"round {self.round}: WPR {external.wpr:.3g} from {external.in_links} site(s)"
-            )
+            found_by = f"round {round + 1}: WPR {external.wpr:.3g} from {external.in_links} site(s)"
             for request in self._site_requests(url, found_by):
                 self._crawl(request)
         return True
+
+    def _pairs_of(self, round: int) -> RoundPairs:
+        """The pairs and credibility tables of ``round`` (mined by whichever worker ended its
+        crawl stage)."""
+        if round not in self._round_pairs:
+            found = self.store.round_pairs(round)
+            if found is None:
+                raise RuntimeError(f"pupsniffer: no pairing patterns recorded for round {round}")
+            self._round_pairs = {round: found}
+        return self._round_pairs[round]
 
     def _crawl(self, request: scrapy.Request) -> None:
         self.crawler.engine.crawl(request)
@@ -307,10 +356,7 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _submit_searches(self, texts: Iterable[str], first: bool) -> None:
         service = SearchService.of(self.crawler)
-        for text in texts:
-            if text in self._queries:
-                continue
-            self._queries.add(text)
+        for text in self.store.mark_new(QUERIES, list(dict.fromkeys(texts))):
             service.submit(
                 SearchQuery.search(text), self.search_answered, cb_kwargs={"first": first}
             )
@@ -329,16 +375,14 @@ class PupSnifferSpider(scrapy.Spider):
             markers = url_markers(self.langs[0])
             modes = domain_mode_queries(urls, markers) + directory_mode_queries(urls, markers)
             self._submit_searches(modes, first=False)
-        for url in urls:
-            if url not in self._seen:
-                self._seen.add(url)
-                self.crawler.stats.inc_value("pupsniffer/search/results")
-                yield scrapy.Request(
-                    url,
-                    callback=self.search_result_page,
-                    errback=self.ignore_failure,
-                    meta={"role": "search_result"},
-                )
+        for url in self.store.mark_new(SEEN, list(dict.fromkeys(urls))):
+            self.crawler.stats.inc_value("pupsniffer/search/results")
+            yield scrapy.Request(
+                url,
+                callback=self.search_result_page,
+                errback=self.ignore_failure,
+                meta={"role": "search_result"},
+            )
 
     def search_result_page(self, response: Response) -> Iterator[scrapy.Request]:
         """A result page in the source language: the top prior patterns of each target
@@ -346,22 +390,23 @@ class PupSnifferSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             return
         language, text = self._language_and_text(response)
-        self.crawled.add(PageRecord.of(response.url, language, text, self._links(response)))
+        self.store.add_page(PageRecord.of(response.url, language, text, self._links(response)))
         source = self.langs[0]
         if language is None or not same_language(language, source):
             self.crawler.stats.inc_value("pupsniffer/search/results_not_in_source_language")
             return
         for target in self.langs[1:]:
             patterns = prior_patterns(source, target)
-            for candidate in search_substitutions(response.url, patterns, source):
-                if candidate.candidate not in self._checked:
-                    self._checked.add(candidate.candidate)
-                    yield self._deep_request(candidate, "HEAD", SEARCH)
+            candidates = search_substitutions(response.url, patterns, source)
+            new = set(self.store.mark_new(CHECKED, [c.candidate for c in candidates]))
+            for candidate in candidates:
+                if candidate.candidate in new:
+                    yield self._deep_request(candidate, "HEAD", 1, SEARCH)
 
     # --- deep pages (4.3) ----------------------------------------------------------------------
 
     def _deep_request(
-        self, candidate: DeepCandidate, method: str, found_by: str = DEEP
+        self, candidate: DeepCandidate, method: str, round: int, found_by: str = DEEP
     ) -> scrapy.Request:
         return scrapy.Request(
             candidate.candidate,
@@ -373,6 +418,7 @@ class PupSnifferSpider(scrapy.Spider):
                 "role": "deep",
                 "candidate": candidate,
                 "method": found_by,
+                "round": round,
                 "handle_httpstatus_all": True,
             },
         )
@@ -382,11 +428,16 @@ class PupSnifferSpider(scrapy.Spider):
         stats = self.crawler.stats
         if response.request is not None and response.request.method == "HEAD":
             if 200 <= response.status < 300 or response.status in (405, 501):  # or no HEAD
-                yield self._deep_request(candidate, "GET", response.meta.get("method", DEEP))
+                yield self._deep_request(
+                    candidate, "GET", response.meta["round"], response.meta.get("method", DEEP)
+                )
             else:
                 stats.inc_value(f"pupsniffer/deep/{CandidateStatus.MISSING.value}")
             return
-        source = self.crawled.pages[candidate.source]
+        source = self.store.page(candidate.source)
+        if source is None:  # kept before the candidate was made: lost with the store
+            stats.inc_value("pupsniffer/deep/source_missing")
+            return
         language, text = (None, "")
         if isinstance(response, TextResponse):
             language, text = self._language_and_text(response)
@@ -397,15 +448,14 @@ class PupSnifferSpider(scrapy.Spider):
             text,
             candidate.source,
             source.text,
-            self._not_found.get(site_of(candidate.source)),
+            self.store.not_found(site_of(candidate.source)),
         )
         stats.inc_value(f"pupsniffer/deep/{outcome.value}")
         if outcome is not CandidateStatus.EXISTS or not isinstance(response, TextResponse):
             return
         target = PageRecord.of(response.url, language, text, self._links(response))
-        self.crawled.add(target)
-        assert self.round_pairs is not None
-        credibility = self.round_pairs.credibility
+        self.store.add_page(target)
+        credibility = self._pairs_of(response.meta["round"]).credibility
         weights = unit_weights(credibility.top_patterns(30))
         pair = candidate_url_pair(candidate, credibility, response.meta.get("method", DEEP))
         judged, why = judge_pair(pair, source, target, weights)
@@ -420,14 +470,14 @@ class PupSnifferSpider(scrapy.Spider):
     # --- items -----------------------------------------------------------------------------------
 
     def _pair_items(self, pairs: Iterable[UrlPair]) -> Iterator[UrlPairItem]:
+        wanted: dict[str, UrlPair] = {}
         for pair in pairs:
-            key = frozenset((pair.source, pair.target))
-            if key in self._emitted_pairs:
-                continue
             if self.langs and not {pair.source_language, pair.target_language} <= set(self.langs):
                 self.crawler.stats.inc_value("pupsniffer/pairs_other_languages")
                 continue
-            self._emitted_pairs.add(key)
+            wanted.setdefault("pair " + " ".join(sorted((pair.source, pair.target))), pair)
+        for key in self.store.mark_new(EMITTED, list(wanted)):
+            pair = wanted[key]
             self.crawler.stats.inc_value(f"pupsniffer/pairs/{pair.method}")
             yield UrlPairItem(
                 source_url=pair.source,
@@ -445,10 +495,13 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _site_items(self, round_pairs: RoundPairs) -> Iterator[BilingualSiteItem]:
         credibility = round_pairs.credibility
-        for site, languages in site_languages(round_pairs.pairs).items():
-            if site in self._emitted_sites or len(languages) < 2:
-                continue
-            self._emitted_sites.add(site)
+        bilingual = {
+            f"site {site}": (site, languages)
+            for site, languages in site_languages(round_pairs.pairs).items()
+            if len(languages) >= 2
+        }
+        for key in self.store.mark_new(EMITTED, list(bilingual)):
+            site, languages = bilingual[key]
             self.crawler.stats.inc_value("pupsniffer/sites_bilingual")
             local = credibility.local.get(site, {})
             best = sorted(local, key=lambda k: -local[k])[:3]
@@ -457,7 +510,7 @@ class PupSnifferSpider(scrapy.Spider):
                 languages=languages,
                 evidence=[f"{k} C(k,w)={local[k]:.3f}" for k in best],
                 score=round(credibility.site.get(site, 0.0), 4),
-                found_by=self._found_by.get(site, ""),
+                found_by=self.store.found_by(site),
             )
 
     def _emit(self, items: Iterable[Any]) -> None:

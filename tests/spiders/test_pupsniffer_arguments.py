@@ -39,3 +39,20 @@ def test_every_seed_of_a_site_is_crawled_and_its_not_found_page_asked_once():
 def test_bad_arguments_are_refused_with_a_clear_error(arguments: dict) -> None:
     with pytest.raises(UsageError, match="pupsniffer"):
         spider(seeds="http://www.x.example/", **arguments)
+
+
+def test_a_seed_pushed_to_redis_asks_its_sites_not_found_page_once_its_page_has_come():
+    from scrapy.http import HtmlResponse
+
+    sniffer = spider(seeds="http://www.y.example/")
+    page = sniffer.seed_request("http://www.x.example/doc/")
+    assert page is not None and page.meta["role"] == "page"
+    assert sniffer.seed_request("http://www.x.example/doc/") is None  # requested already
+    body = b"<html><body><p>Some text.</p><a href='/doc/b.html'>b</a></body></html>"
+    response = HtmlResponse(page.url, body=body, request=page)
+    follow = list(sniffer.parse(response))
+    assert [(r.meta["role"], r.url.endswith("-not-found.html")) for r in follow] == [
+        ("page", False),
+        ("not_found", True),
+    ]
+    assert follow[1].url.startswith("http://www.x.example/")

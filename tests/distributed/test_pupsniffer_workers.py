@@ -1,0 +1,116 @@
+"""Two ``scrapy crawl pupsniffer`` workers on the real Redis and the sandbox: they share the
+pages, budgets and stages of one crawl (two rounds, deep pages), end by themselves, and emit the
+pairs one process finds, each once."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
+from tests.conftest import REDIS_URL, generated_world_served
+from tests.spiders.response_log import logged_crawl_settings
+
+PROJECT = Path(__file__).resolve().parents[2]
+LATENCY_MS = 100
+"""Every host answers this late: both workers have responses in flight at once."""
+ARGUMENTS = {"site_budget": 400, "rounds": 2, "next_sites": 4, "langs": "any"}
+"""Budgets that take in whole sites, so that which pages a site gives does not depend on the order
+of responses: one process's pairs are then the same from run to run."""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
+    directory = tmp_path_factory.mktemp("pupsniffer-workers") / "w"
+    with generated_world_served(directory, 31, 40) as (world, plain):
+        plain.stop()
+        slow = directory / "latency.toml"
+        slow.write_text(f'[hosts."*"]\nlatency_ms = {LATENCY_MS}\n')
+        config = ["--config", str(world / CONFIG_FILE), "--config", str(slow)]
+        with SandboxServer(config) as server:
+            yield world, server
+
+
+def command(served, out: Path, prefix: str | None) -> list[str]:
+    world, server = served
+    out.mkdir(parents=True, exist_ok=True)
+    seeds = out / "seeds.txt"
+    seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:8]) + "\n")
+    settings = {
+        **logged_crawl_settings(server.proxy_url, out / "responses.jsonl", out / "stats.json"),
+        "LOG_FILE": out / "log.txt",
+        "LOG_LEVEL": "INFO",
+    }
+    if prefix is not None:
+        settings.update(
+            REDIS_URL=REDIS_URL,
+            BILINGUAL_REDIS_KEY_PREFIX=prefix,
+            BILINGUAL_REDIS_LEASE_SECONDS=4,
+            BILINGUAL_REDIS_IDLE_MAX_WAIT=1,
+        )
+    return spider_command(
+        "pupsniffer", settings, {"seeds": seeds, **ARGUMENTS}, out / "items.jsonl"
+    )
+
+
+def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
+    workers = [
+        subprocess.Popen(
+            c, cwd=PROJECT, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        for c in commands
+    ]
+    try:
+        return [worker.wait(timeout=timeout) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+
+
+def emitted(out: Path) -> tuple[Counter[frozenset[str]], Counter[str]]:
+    """The pairs and the bilingual sites a worker emitted, with how often."""
+    items = [json.loads(line) for line in (out / "items.jsonl").read_text().splitlines()]
+    pairs = Counter(
+        frozenset((i["source_url"], i["target_url"])) for i in items if "source_url" in i
+    )
+    sites = Counter(i["site"] for i in items if "site" in i)
+    return pairs, sites
+
+
+def test_two_workers_emit_one_processs_pairs_each_once(served, redis_prefix, tmp_path) -> None:
+    one = tmp_path / "one"
+    assert run_to_end([command(served, one, None)]) == [0]
+    one_pairs, one_sites = emitted(one)
+    one_stats = json.loads((one / "stats.json").read_text())
+    assert one_stats.get("pupsniffer/round") == 2  # two rounds
+    assert one_stats.get("downloader/request_method_count/HEAD")  # deep pages checked
+
+    outs = [tmp_path / f"worker{n}" for n in range(2)]
+    assert run_to_end([command(served, out, redis_prefix) for out in outs]) == [0, 0]
+    pairs: Counter[frozenset[str]] = Counter()
+    sites: Counter[str] = Counter()
+    for out in outs:
+        worker_pairs, worker_sites = emitted(out)
+        pairs += worker_pairs
+        sites += worker_sites
+    stats = [json.loads((out / "stats.json").read_text()) for out in outs]
+    assert all(s["finish_reason"] == "finished" for s in stats)
+    assert all(s.get("pupsniffer/pages", 0) >= 10 for s in stats), "one worker did all the work"
+    assert max(pairs.values()) == 1 and max(sites.values()) == 1, "emitted twice"
+    assert set(pairs) == set(one_pairs)
+    assert set(sites) == set(one_sites)
+    fetched: Counter[tuple[str, str]] = Counter()
+    for out in outs:
+        for line in (out / "responses.jsonl").read_text().splitlines():
+            response = json.loads(line)
+            if response["role"] in ("page", "deep"):
+                fetched[(response["method"], response["url"])] += 1
+    refetched = sum(s.get("scheduler/redis/refetched", 0) for s in stats)
+    assert sum(fetched.values()) - len(fetched) <= refetched, fetched.most_common(3)
