@@ -213,10 +213,12 @@ keeps the other-language half of a bilingual site under a target ccTLD, and a ``
 mark its target-language pages in their URLs (a link or a fetched page with ``/ja/``, ``ja.``,
 ``_ja``, ``lang=ja``), its unmarked URLs (most often its primary English version) are no longer kept
 by the TLD rule and fall to the anchor rule; stat ``focus/dropped_unmarked_on_marked_site``. Both on
-by default because they raised the hard focus's target share (benchmarks/language_focus.py, 2
-rounds, focus world: TLD + anchor ja 0.785, ko 0.700, zh 0.538; with url 0.872, 0.798, 0.605; with
-url and site 0.927, 0.910, 0.815) at the same pages per second; the URL markers matched the language
-of all 2,568 marked pages of the real sites' gold pairs."""
+by default because they raised the hard focus's target share at the same pages per second
+(benchmarks/language_focus.py, 2 rounds, focus world, 100 seeds per target language as in the
+paper: TLD + anchor ja 0.838, ko 0.802, zh 0.788; with url 0.913, 0.879, 0.875; with url and site
+0.964, 0.959, 0.971; from 100 seeds common to all targets: TLD + anchor 0.785, 0.700, 0.538, with
+url and site 0.927, 0.910, 0.815); the URL markers matched the language of all 2,568 marked pages
+of the real sites' gold pairs."""
 BILINGUAL_FOCUS_YIELD = "none"
 """Tamura et al.'s variants: ``server`` or ``directory`` adds a preference for links into the
 servers (directories) that have yielded target-language pages; ``none``: off."""

@@ -50,6 +50,7 @@ import uuid
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis
@@ -246,6 +247,16 @@ return {redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[3]),
 def crawl_key_base(prefix: str, spider_name: str) -> str:
     """``PREFIX:SPIDER``: the keys of one crawl."""
     return f"{prefix}:{spider_name}"
+
+
+def shared_crawl_base(crawler: Any, spider_name: str) -> str | None:
+    """The crawl's key base (``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``) when ``REDIS_URL`` is set: its
+    workers share state in Redis. None: a single-process crawl."""
+    settings = crawler.settings
+    if not settings.get("REDIS_URL"):
+        return None
+    prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
+    return crawl_key_base(prefix, spider_name)
 
 
 _WORKER_IDS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()

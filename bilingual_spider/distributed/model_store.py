@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import crawl_key_base
+from bilingual_spider.distributed.frontier import shared_crawl_base
 from bilingual_spider.frontier.link_classifier import FittedLinkModel, OnlineLinkClassifier
 
 if TYPE_CHECKING:
@@ -314,16 +314,15 @@ def shared_link_models(
 ) -> SharedLinkModels | None:
     """:class:`SharedLinkModels` when ``REDIS_URL`` is set (None: each worker learns alone). The
     lock lasts ``BILINGUAL_REDIS_LEASE_SECONDS``, like a request's lease."""
-    settings = crawler.settings
-    if not settings.get("REDIS_URL"):
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
         return None
-    prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
     return SharedLinkModels(
         PatientRedis.from_crawler(crawler),
-        crawl_key_base(prefix, spider_name),
+        base,
         roles,
         learning_interval,
         max_examples_per_class,
-        lock_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
+        lock_seconds=crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
         seed=seed,
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import crawl_key_base
+from bilingual_spider.distributed.frontier import shared_crawl_base
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -44,9 +44,7 @@ class SharedPageBudget:
 
 def shared_page_budget(crawler: Crawler, spider_name: str, budget: int) -> SharedPageBudget | None:
     """A :class:`SharedPageBudget` when ``REDIS_URL`` is set (None: the budget is the worker's)."""
-    settings = crawler.settings
-    if not settings.get("REDIS_URL"):
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
         return None
-    prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
-    base = crawl_key_base(prefix, spider_name)
     return SharedPageBudget(PatientRedis.from_crawler(crawler), base, budget)

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import crawl_key_base
+from bilingual_spider.distributed.frontier import shared_crawl_base
 from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, RoundPairs
 from bilingual_spider.patterns.resemblance import Fingerprint
 from bilingual_spider.patterns.round_state import KINDS, SEEN, Stage, StageState
@@ -188,14 +188,13 @@ class RedisRoundStore:
 
 def shared_round_store(crawler: Crawler, spider_name: str) -> RedisRoundStore | None:
     """A :class:`RedisRoundStore` when ``REDIS_URL`` is set (None: the caller's default)."""
-    settings = crawler.settings
-    if not settings.get("REDIS_URL"):
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
         return None
-    prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
     return RedisRoundStore(
         PatientRedis.from_crawler(crawler),
-        crawl_key_base(prefix, spider_name),
-        settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS", 300.0),
+        base,
+        crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS", 300.0),
     )
 
 

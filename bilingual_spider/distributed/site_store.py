@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from bilingual_spider.detection.store import ConcurrentUpdate
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import crawl_key_base, worker_id
+from bilingual_spider.distributed.frontier import shared_crawl_base, worker_id
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -128,12 +128,10 @@ class RedisSiteStore:
 
 def shared_site_store(crawler: Crawler, spider_name: str) -> SiteStore | None:
     """A :class:`RedisSiteStore` when ``REDIS_URL`` is set (None: the caller's default)."""
-    settings = crawler.settings
-    url = settings.get("REDIS_URL")
-    if not url:
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
         return None
-    redis = PatientRedis.from_crawler(crawler)
-    prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
-    claim_seconds = settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0)
-    base = crawl_key_base(prefix, spider_name)
-    return RedisSiteStore(redis, base, claim_seconds, worker_id(crawler))
+    claim_seconds = crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0)
+    return RedisSiteStore(
+        PatientRedis.from_crawler(crawler), base, claim_seconds, worker_id(crawler)
+    )

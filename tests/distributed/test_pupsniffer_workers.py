@@ -5,19 +5,15 @@ pairs one process finds, each once."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
-from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
-from tests.conftest import REDIS_URL, generated_world_served
-from tests.spiders.response_log import logged_crawl_settings
+from bilingual_spider.sandbox.process import SandboxServer, spider_command
+from tests.distributed.workers import run_to_end, slow_world_served, worker_settings
 
-PROJECT = Path(__file__).resolve().parents[2]
 LATENCY_MS = 100
 """Every host answers this late: both workers have responses in flight at once."""
 ARGUMENTS = {"site_budget": 400, "rounds": 2, "next_sites": 4, "langs": "any"}
@@ -28,13 +24,8 @@ of responses: one process's pairs are then the same from run to run."""
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
     directory = tmp_path_factory.mktemp("pupsniffer-workers") / "w"
-    with generated_world_served(directory, 31, 40) as (world, plain):
-        plain.stop()
-        slow = directory / "latency.toml"
-        slow.write_text(f'[hosts."*"]\nlatency_ms = {LATENCY_MS}\n')
-        config = ["--config", str(world / CONFIG_FILE), "--config", str(slow)]
-        with SandboxServer(config) as server:
-            yield world, server
+    with slow_world_served(directory, 31, 40, LATENCY_MS) as served:
+        yield served
 
 
 def command(served, out: Path, prefix: str | None) -> list[str]:
@@ -42,36 +33,12 @@ def command(served, out: Path, prefix: str | None) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     seeds = out / "seeds.txt"
     seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:8]) + "\n")
-    settings = {
-        **logged_crawl_settings(server.proxy_url, out / "responses.jsonl", out / "stats.json"),
-        "LOG_FILE": out / "log.txt",
-        "LOG_LEVEL": "INFO",
-    }
-    if prefix is not None:
-        settings.update(
-            REDIS_URL=REDIS_URL,
-            BILINGUAL_REDIS_KEY_PREFIX=prefix,
-            BILINGUAL_REDIS_LEASE_SECONDS=4,
-            BILINGUAL_REDIS_IDLE_MAX_WAIT=1,
-        )
     return spider_command(
-        "pupsniffer", settings, {"seeds": seeds, **ARGUMENTS}, out / "items.jsonl"
+        "pupsniffer",
+        worker_settings(server, out, prefix),
+        {"seeds": seeds, **ARGUMENTS},
+        out / "items.jsonl",
     )
-
-
-def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
-    workers = [
-        subprocess.Popen(
-            c, cwd=PROJECT, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        for c in commands
-    ]
-    try:
-        return [worker.wait(timeout=timeout) for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
 
 
 def emitted(out: Path) -> tuple[Counter[frozenset[str]], Counter[str]]:

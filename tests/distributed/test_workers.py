@@ -22,11 +22,15 @@ import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.sandbox.redis_server import PrivateRedis
-from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
-from tests.conftest import REDIS_URL, generated_world_served, missing
-from tests.spiders.response_log import logged_crawl_settings
+from tests.conftest import REDIS_URL, missing
+from tests.distributed.workers import (
+    PROJECT,
+    run_to_end,
+    slow_world_served,
+    start_worker,
+    worker_settings,
+)
 
-PROJECT = Path(__file__).resolve().parents[2]
 WORLD_SEED, WORLD_SITES = 23, 120
 LATENCY_MS = 150
 """Every host answers this late: the crawl lasts long enough to kill a worker in the middle."""
@@ -37,36 +41,21 @@ RESTART_AFTER = 60
 @pytest.fixture(scope="module")
 def served_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
     directory = tmp_path_factory.mktemp("distributed") / "w"
-    with generated_world_served(directory, WORLD_SEED, WORLD_SITES) as (world, plain):
-        plain.stop()
-        slow = directory / "latency.toml"
-        slow.write_text(f'[hosts."*"]\nlatency_ms = {LATENCY_MS}\n')
-        config = ["--config", str(world / CONFIG_FILE), "--config", str(slow)]
-        with SandboxServer(config) as server:
-            yield world, server
+    with slow_world_served(directory, WORLD_SEED, WORLD_SITES, LATENCY_MS) as served:
+        yield served
 
 
 def worker_command(
     world: Path, server: SandboxServer, out: Path, prefix: str | None, **settings: object
 ) -> list[str]:
     """``scrapy crawl backforth`` (OBFC, any two languages, the world's seeds) as a worker."""
-    out.mkdir(parents=True, exist_ok=True)
     every = {
-        **logged_crawl_settings(server.proxy_url, out / "responses.jsonl", out / "stats.json"),
-        "LOG_FILE": out / "log.txt",
-        "LOG_LEVEL": "INFO",
+        **worker_settings(server, out, prefix),
         # a site's backlinks, not those of whichever of its pages was judged first: what the
         # crawl finds does not depend on the order of responses (several workers, one process)
         "BILINGUAL_BACKFORTH_BACKLINK_SCOPE": "host",
+        **settings,
     }
-    if prefix is not None:
-        every.update(
-            REDIS_URL=REDIS_URL,
-            BILINGUAL_REDIS_KEY_PREFIX=prefix,
-            BILINGUAL_REDIS_LEASE_SECONDS=4,
-            BILINGUAL_REDIS_IDLE_MAX_WAIT=1,
-        )
-    every.update(settings)
     command = [sys.executable, "-m", "scrapy", "crawl", "backforth", "-O", str(out / "o.jsonl")]
     for key, value in every.items():
         text = json.dumps(value) if isinstance(value, (dict, list)) else str(value)
@@ -78,28 +67,6 @@ def worker_command(
     }.items():
         command += ["-a", f"{key}={value}"]
     return command
-
-
-def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
-    """Start a worker per command and wait for all to end by themselves; their exit codes."""
-    workers = [start_worker(command) for command in commands]
-    try:
-        return [worker.wait(timeout=timeout) for worker in workers]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-
-
-def start_worker(command: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        command,
-        cwd=PROJECT,
-        env=crawl_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
 
 
 def responses(out: Path) -> int:
