@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any
 
 import scrapy
@@ -146,19 +146,22 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             )
         seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
         spider._rng = random.Random(seed)
+        roles: tuple[str, ...] = ()
         if spider.rules.link_classifiers:
-            most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
-            spider.classifiers = {
-                role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
-                for role in (BACKLINK, FORWARD)
-            }
-            spider.shared_models = shared_link_models(
-                crawler, spider.name, (BACKLINK, FORWARD), spider.learning_interval, most, seed
-            )
+            roles = (BACKLINK, FORWARD)
         elif spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
             topic = settings.get("BILINGUAL_FOCC_TOPIC", DEFAULT_TOPIC)
             spider.topic_classifier = default_topic_classifier(topic)
-            spider.classifiers = {FORWARD: OnlineLinkClassifier(random_state=seed)}
+            roles = (FORWARD,)
+        if roles:
+            most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
+            spider.classifiers = {
+                role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
+                for role in roles
+            }
+            spider.shared_models = shared_link_models(
+                crawler, spider.name, roles, spider.learning_interval, most, seed
+            )
         models: dict[str, Any] = dict(spider.classifiers)
         if BACKLINK in models:
             models[BACKLINK] = DiscountedBacklinkModel(models[BACKLINK])
@@ -229,7 +232,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.crawler.stats.inc_value(f"backforth/focc/pages_{'on' if on_topic else 'off'}_topic")
         tokens = response.meta.get(FRONTIER_META, {}).get("tokens")
         if tokens:
-            self.classifiers[FORWARD].add_example(tokens, on_topic)
+            self._add_example(FORWARD, tokens, on_topic)
         return on_topic
 
     # --- the bipartite graph --------------------------------------------------------------------
@@ -344,13 +347,14 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if not self.rules.link_classifiers:
             return
         for example in examples:
-            classifier = self.classifiers.get(example.role)
-            if classifier is None or not example.tokens:
-                continue
-            if self.shared_models is not None:  # every worker's examples train one model
-                self.shared_models.add_example(example.role, example.tokens, example.relevant)
-            else:
-                classifier.add_example(example.tokens, example.relevant)
+            if example.role in self.classifiers and example.tokens:
+                self._add_example(example.role, example.tokens, example.relevant)
+
+    def _add_example(self, role: str, tokens: Sequence[str], relevant: bool) -> None:
+        if self.shared_models is not None:  # every worker's examples train one model
+            self.shared_models.add_example(role, tokens, relevant)
+        else:
+            self.classifiers[role].add_example(tokens, relevant)
 
     def _maybe_learn(self) -> None:
         if self.shared_models is not None:

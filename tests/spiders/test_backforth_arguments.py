@@ -40,3 +40,27 @@ def test_the_backlinks_of_the_host_whichever_page_was_judged():
 def test_an_unknown_scope_is_refused():
     with pytest.raises(UsageError, match="BACKLINK_SCOPE"):
         spider(BILINGUAL_BACKFORTH_BACKLINK_SCOPE="domain")
+
+
+def test_focc_workers_on_redis_send_their_link_examples_to_the_shared_classifier(redis_prefix):
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.frontier.rescoring import FRONTIER_META
+    from tests.conftest import REDIS_URL
+
+    every = {k: getattr(project_settings, k) for k in dir(project_settings) if k.isupper()}
+    settings = {**every, "REDIS_URL": REDIS_URL, "BILINGUAL_REDIS_KEY_PREFIX": redis_prefix}
+    crawler = get_crawler(BackForthSpider, settings)
+    focc = BackForthSpider.from_crawler(
+        crawler, seeds="http://www.museo.example/", langs="", strategy="focc"
+    )
+    assert focc.shared_models is not None and focc.shared_models.roles == ("forward",)
+    url = "http://www.hotels.example/rooms.html"
+    request = Request(url, meta={FRONTIER_META: {"role": "forward", "tokens": ["hotel", "room"]}})
+    body = b"<html><body><p>Hotel rooms, flights and beach holidays.</p></body></html>"
+    focc._on_topic(HtmlResponse(url, body=body, request=request))
+    assert focc.classifiers["forward"].examples_seen == {"relevant": 0, "non_relevant": 0}
+    step = focc.shared_models.step(focc.classifiers, 1, 0)
+    assert focc.shared_models.sent["forward"] == 1
+    assert sum(step.seen["forward"].values()) == 1  # counted crawl-wide, in Redis
