@@ -123,8 +123,13 @@ class RedisRoundStore:
             return []
         return [_text(key) for key in self._mark_new([self.marked_keys[kind]], list(keys))]
 
-    def marked(self, kind: str) -> set[str]:
-        return {_text(key) for key in self._client_call("smembers", self.marked_keys[kind])}
+    def marked(self, kind: str, keys: Sequence[str] | None = None) -> set[str]:
+        if keys is None:
+            return {_text(key) for key in self._client_call("smembers", self.marked_keys[kind])}
+        if not keys:
+            return set()
+        found = self._client_call("smismember", self.marked_keys[kind], list(keys))
+        return {key for key, is_marked in zip(keys, found, strict=True) if is_marked}
 
     def add_page(self, record: PageRecord, external_urls: Sequence[str] = ()) -> None:
         blob = _pack((record, tuple(external_urls)))

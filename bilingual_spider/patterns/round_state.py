@@ -68,8 +68,8 @@ class RoundStore(Protocol):
         once; all are marked now. Of several callers marking one key, one gets it back."""
         ...
 
-    def marked(self, kind: str) -> set[str]:
-        """Every key marked under ``kind``."""
+    def marked(self, kind: str, keys: Sequence[str] | None = None) -> set[str]:
+        """Every key marked under ``kind``, or those of ``keys`` that are."""
         ...
 
     def add_page(self, record: PageRecord, external_urls: Sequence[str] = ()) -> None:
@@ -151,8 +151,10 @@ class InMemoryRoundStore:
                 new.append(key)
         return new
 
-    def marked(self, kind: str) -> set[str]:
-        return set(self._marked[kind])
+    def marked(self, kind: str, keys: Sequence[str] | None = None) -> set[str]:
+        if keys is None:
+            return set(self._marked[kind])
+        return self._marked[kind].intersection(keys)
 
     def add_page(self, record: PageRecord, external_urls: Sequence[str] = ()) -> None:
         self._marked[SEEN].add(record.url)

@@ -86,7 +86,7 @@ from bilingual_spider.patterns.search import (
 )
 from bilingual_spider.patterns.similarity import unit_weights
 from bilingual_spider.patterns.units import site_of
-from bilingual_spider.scheduler.redis_scheduler import holding_scheduler
+from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META, holding_scheduler
 from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
@@ -219,12 +219,15 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _page_requests(self, site: str, urls: Iterable[str]) -> Iterator[scrapy.Request]:
         for url in self.store.reserve_pages(site, list(urls), self.site_budget or 0):
-            yield scrapy.Request(
-                url,
-                callback=self.parse,
-                errback=self.ignore_failure,
-                meta={"role": "page", "site": site},
-            )
+            yield self._page_request(site, url)
+
+    def _page_request(self, site: str, url: str) -> scrapy.Request:
+        return scrapy.Request(
+            url,
+            callback=self.parse,
+            errback=self.ignore_failure,
+            meta={"role": "page", "site": site},
+        )
 
     def parse(self, response: Response) -> Iterator[scrapy.Request]:
         """A page of a site: recorded with its language, text and links; its in-site links
@@ -238,9 +241,21 @@ class PupSnifferSpider(scrapy.Spider):
         inside = [link for link in links if site_of(link) == site]
         outside = [link for link in links if site_of(link) != site]
         self.store.add_page(PageRecord.of(response.url, language, text, links), outside)
+        if REDELIVERED_META in response.meta:  # its worker died while processing it
+            yield from self._requested_again(site, inside)
         yield from self._page_requests(site, inside)
         if NOT_FOUND_URL_META in response.meta:
             yield self._not_found_request(response.meta[NOT_FOUND_URL_META], site)
+
+    def _requested_again(self, site: str, urls: list[str]) -> Iterator[scrapy.Request]:
+        """The pages this page's links counted in its site's budget: the worker that processed it
+        first died, perhaps before it queued them. Requested again outside the budget, which
+        counted them already; those queued before are dropped by the shared duplicate filter."""
+        again = self.store.marked(SEEN, urls)
+        for url in dict.fromkeys(urls):
+            if url in again:
+                self.crawler.stats.inc_value("pupsniffer/requested_again")
+                yield self._page_request(site, url)
 
     def parse_not_found(self, response: Response) -> None:
         if 200 <= response.status < 300 and isinstance(response, TextResponse):
@@ -308,7 +323,6 @@ class PupSnifferSpider(scrapy.Spider):
         candidates = deep_page_candidates(
             crawled, round_pairs, self.deep_per_site or 0, self.store.marked(CHECKED)
         )
-        new = set(self.store.mark_new(CHECKED, [c.candidate for c in candidates]))
         logger.info(
             "pupsniffer round %d: %d sites, %d pages, %d pairs (rejected: %s), %d deep candidates",
             round,
@@ -316,11 +330,12 @@ class PupSnifferSpider(scrapy.Spider):
             len(crawled.pages),
             len(round_pairs.pairs),
             dict(round_pairs.rejected) or "none",
-            len(new),
+            len(candidates),
         )
         for candidate in candidates:
-            if candidate.candidate in new:
-                self._crawl(self._deep_request(candidate, "HEAD", round))
+            self._crawl(self._deep_request(candidate, "HEAD", round))
+        # marked once queued: a move redone after its worker died queues them again, not never
+        self.store.mark_new(CHECKED, [candidate.candidate for candidate in candidates])
 
     def _start_next_round(self, round: int) -> bool:
         round_pairs = self._pairs_of(round)
@@ -399,6 +414,8 @@ class PupSnifferSpider(scrapy.Spider):
             patterns = prior_patterns(source, target)
             candidates = search_substitutions(response.url, patterns, source)
             new = set(self.store.mark_new(CHECKED, [c.candidate for c in candidates]))
+            if REDELIVERED_META in response.meta:  # its first worker died, perhaps before
+                new = {c.candidate for c in candidates}  # it queued them: checked again
             for candidate in candidates:
                 if candidate.candidate in new:
                     yield self._deep_request(candidate, "HEAD", 1, SEARCH)

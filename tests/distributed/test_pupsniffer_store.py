@@ -46,6 +46,8 @@ def test_a_key_is_new_once_and_kinds_are_apart(store) -> None:
     assert store.mark_new(EMITTED, ["x"]) == ["x"]
     assert store.mark_new(EMITTED, []) == []
     assert store.marked(CHECKED) == {"x", "y", "z"}
+    assert store.marked(CHECKED, ["x", "q", "z"]) == {"x", "z"}
+    assert store.marked(EMITTED, []) == set()
 
 
 def test_pages_come_back_in_the_order_first_kept_with_their_external_sites(store) -> None:

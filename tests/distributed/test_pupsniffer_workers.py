@@ -5,6 +5,9 @@ pairs one process finds, each once."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +15,15 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, spider_command
-from tests.distributed.workers import run_to_end, slow_world_served, worker_settings
+from tests.conftest import REDIS_URL
+from tests.distributed.workers import (
+    assert_ended_with_nothing_lost,
+    frontier_state,
+    run_to_end,
+    slow_world_served,
+    start_worker,
+    worker_settings,
+)
 
 LATENCY_MS = 100
 """Every host answers this late: both workers have responses in flight at once."""
@@ -81,3 +92,46 @@ def test_two_workers_emit_one_processs_pairs_each_once(served, redis_prefix, tmp
                 fetched[(response["method"], response["url"])] += 1
     refetched = sum(s.get("scheduler/redis/refetched", 0) for s in stats)
     assert sum(fetched.values()) - len(fetched) <= refetched, fetched.most_common(3)
+
+
+def shared_pairs(client, prefix: str) -> set[frozenset[str]]:
+    """The pairs the crawl marked emitted in Redis (a killed worker's feed file is lost with it)."""
+    keys = client.smembers(f"{prefix}:pupsniffer:pup:marked:emitted")
+    return {frozenset(k.decode().split(" ")[1:]) for k in keys if k.startswith(b"pair ")}
+
+
+def test_a_killed_worker_loses_no_page_and_no_pair(served, redis_prefix, tmp_path) -> None:
+    """Three workers; the one holding most pages is SIGKILLed during the first crawl stage: the
+    two others end by themselves with every request processed, and the pairs recorded in Redis
+    are one process's pairs."""
+    import redis
+
+    one = tmp_path / "one"
+    assert run_to_end([command(served, one, None)]) == [0]
+    expected, _ = emitted(one)
+    client = redis.Redis.from_url(REDIS_URL)
+    outs = [tmp_path / f"worker{n}" for n in range(3)]
+    workers = [start_worker(command(served, out, redis_prefix)) for out in outs]
+    try:
+        deadline = time.monotonic() + 120
+        while client.llen(f"{redis_prefix}:pupsniffer:pup:page_order") < 60:
+            assert time.monotonic() < deadline and all(w.poll() is None for w in workers)
+            time.sleep(0.05)
+        owners = client.hvals(f"{redis_prefix}:pupsniffer:owners")  # host:pid:random
+        held = Counter(int(owner.decode().split(":")[1]) for owner in owners)
+        victim = max(range(3), key=lambda n: held[workers[n].pid])  # holds the most leases
+        os.kill(workers[victim].pid, signal.SIGKILL)
+        workers[victim].wait()
+        survivors = [n for n in range(3) if n != victim]
+        codes = [workers[n].wait(timeout=300) for n in survivors]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    stats = [json.loads((outs[n] / "stats.json").read_text()) for n in survivors]
+    run = {"codes": codes, "stats": stats, **frontier_state(client, redis_prefix, "pupsniffer")}
+    found = shared_pairs(client, redis_prefix)
+    client.close()
+    assert_ended_with_nothing_lost(run)
+    assert sum(s.get("scheduler/redis/redelivered", 0) for s in stats) >= 1, "killed idle"
+    assert found == set(expected)

@@ -25,6 +25,8 @@ from bilingual_spider.sandbox.redis_server import PrivateRedis
 from tests.conftest import REDIS_URL, missing
 from tests.distributed.workers import (
     PROJECT,
+    assert_ended_with_nothing_lost,
+    frontier_state,
     run_to_end,
     slow_world_served,
     start_worker,
@@ -153,30 +155,6 @@ def killed_run(served_world, tmp_path_factory):
         client.delete(*keys)
     client.close()
     return run
-
-
-def frontier_state(client, prefix: str) -> dict[str, dict[str, int]]:
-    """The crawl's counters and what is left in its queue, leases and request store."""
-    base = f"{prefix}:backforth"
-    return {
-        "counters": {k.decode(): int(v) for k, v in client.hgetall(f"{base}:counters").items()},
-        "left": {
-            "queue": client.zcard(f"{base}:queue"),
-            "leases": client.zcard(f"{base}:leases"),
-            "requests": client.hlen(f"{base}:requests"),
-        },
-    }
-
-
-def assert_ended_with_nothing_lost(run: dict) -> None:
-    """Every worker ended by itself, and every request queued was processed to the end by some
-    worker (0 lost), rarely twice."""
-    assert set(run["codes"]) == {0}
-    assert all(s["finish_reason"] == "finished" for s in run["stats"])
-    assert run["left"] == {"queue": 0, "leases": 0, "requests": 0}, run["counters"]
-    counters = run["counters"]
-    assert counters["acked"] + counters.get("late_acks", 0) == counters["queued"], counters
-    assert counters.get("refetched", 0) <= 0.01 * counters["queued"], counters
 
 
 def test_a_killed_worker_loses_nothing_and_the_run_ends_by_itself(killed_run):

@@ -70,3 +70,27 @@ def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
         for worker in workers:
             if worker.poll() is None:
                 worker.kill()
+
+
+def frontier_state(client, prefix: str, spider: str = "backforth") -> dict[str, dict[str, int]]:
+    """The crawl's counters and what is left in its queue, leases and request store."""
+    base = f"{prefix}:{spider}"
+    return {
+        "counters": {k.decode(): int(v) for k, v in client.hgetall(f"{base}:counters").items()},
+        "left": {
+            "queue": client.zcard(f"{base}:queue"),
+            "leases": client.zcard(f"{base}:leases"),
+            "requests": client.hlen(f"{base}:requests"),
+        },
+    }
+
+
+def assert_ended_with_nothing_lost(run: dict) -> None:
+    """Every worker ended by itself, and every request queued was processed to the end by some
+    worker (0 lost), rarely twice."""
+    assert set(run["codes"]) == {0}
+    assert all(s["finish_reason"] == "finished" for s in run["stats"])
+    assert run["left"] == {"queue": 0, "leases": 0, "requests": 0}, run["counters"]
+    counters = run["counters"]
+    assert counters["acked"] + counters.get("late_acks", 0) == counters["queued"], counters
+    assert counters.get("refetched", 0) <= 0.01 * counters["queued"], counters

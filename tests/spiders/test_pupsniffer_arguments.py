@@ -56,3 +56,26 @@ def test_a_seed_pushed_to_redis_asks_its_sites_not_found_page_once_its_page_has_
         ("not_found", True),
     ]
     assert follow[1].url.startswith("http://www.x.example/")
+
+
+def test_a_page_redelivered_after_its_worker_died_asks_again_for_the_pages_it_counted():
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+
+    sniffer = spider(seeds="http://www.x.example/", site_budget=3)
+    page = sniffer.seed_request("http://www.x.example/")
+    links = "".join(f"<a href='/{n}.html'>{n}</a>" for n in range(5))
+    body = f"<html><body><p>Some text.</p>{links}</body></html>".encode()
+    first = [r.url for r in sniffer.parse(HtmlResponse(page.url, body=body, request=page))]
+    counted = ["http://www.x.example/0.html", "http://www.x.example/1.html"]
+    assert first[:2] == counted  # the budget of 3 holds the seed and two pages
+    page.meta[REDELIVERED_META] = "host:1:dead"  # its worker died before queuing them
+    again = sniffer.parse(HtmlResponse(page.url, body=body, request=page))
+    assert [r.url for r in again if r.meta["role"] == "page"] == counted
+    page.meta.pop(REDELIVERED_META)
+    assert not [
+        r
+        for r in sniffer.parse(HtmlResponse(page.url, body=body, request=page))
+        if r.meta["role"] == "page"
+    ]
