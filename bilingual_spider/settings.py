@@ -143,6 +143,11 @@ BILINGUAL_DETECTOR_MODE = "detector"
 Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""
 BILINGUAL_DETECTOR_SITE_KEY = "host"
 """What one verdict is about: ``host``, or ``url`` (every first URL is a site of its own)."""
+BILINGUAL_DETECTOR_START = "page"
+"""Which page a site is judged from: ``page``, the first of its pages the crawl reaches (the
+paper's crawler), or ``home``, its home page (one more request when another page came first; with
+host sites only). With ``home`` a verdict does not depend on the order pages arrive in, so several
+workers find the sites one process finds."""
 BILINGUAL_DETECTOR_PROBE_PRIORITY = 10_000
 """Priority of probe requests: above anything else the crawl schedules."""
 BILINGUAL_DETECTOR_PROBE_TIMEOUT = 15.0

@@ -217,6 +217,14 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._count_page("probe")
         yield from self._judged(super().detector_probe(response))
 
+    def detector_home_page(self, response: Response) -> Iterator[Any]:
+        self._count_page("probe")
+        yield from self._judged(super().detector_home_page(response))
+
+    def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
+        self._count_page("probe")
+        yield from self._judged(super().detector_home_page_failed(failure))
+
     def detector_probe_failed(self, failure: Failure) -> Iterator[Any]:
         self._count_page("probe")
         yield from self._judged(super().detector_probe_failed(failure))

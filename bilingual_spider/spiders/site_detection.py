@@ -83,6 +83,9 @@ from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 logger = logging.getLogger(__name__)
 
 SITE_KEYS = ("host", "url")
+STARTS = ("page", "home")
+HOME_META = "detector_home_of"
+"""Request meta key: the request is the home page of this site, to judge it from."""
 
 
 class LinkScorer(Protocol):
@@ -125,6 +128,12 @@ class PredictorLinkScorer:
         if contexts is None:
             contexts = extract_link_contexts(html, page_url, self.around_words)
         return score_links(contexts, self.predictor)
+
+
+def home_url_of(url: str) -> str:
+    """The home page of the host of ``url``: ``scheme://host/``."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc.lower(), "/", "", ""))
 
 
 def site_key_of(url: str, site_key: str = "host") -> str:
@@ -222,6 +231,14 @@ class SiteDetection:
     site_key:
         ``host``: a site is a host name; ``url``: every first URL is a site of its own (the
         benchmark's Debian manuals share www.debian.org).
+    start:
+        ``page``: a site is judged from the first of its pages the crawl reaches (the paper's
+        crawler: "given a Web site's page"); ``home`` (with host sites): from its home page,
+        asked for when another page came first, so that the verdict does not depend on which
+        page came first (several workers reach a site's pages in another order than one
+        process).
+    home_callback, home_errback:
+        Spider methods that hand the home page back (see :class:`DetectorCallbacks`).
     probe_priority, probe_timeout, probe_retries:
         Of every probe request.
     probe_callback, probe_errback:
@@ -241,9 +258,19 @@ class SiteDetection:
         probe_retries: int = 1,
         probe_callback: Callable[..., Any] | None = None,
         probe_errback: Callable[..., Any] | None = None,
+        start: str = "page",
+        home_callback: Callable[..., Any] | None = None,
+        home_errback: Callable[..., Any] | None = None,
     ) -> None:
         if site_key not in SITE_KEYS:
             raise ValueError(f"site key must be one of {', '.join(SITE_KEYS)}, not {site_key!r}")
+        if start not in STARTS:
+            raise ValueError(f"detector start must be one of {', '.join(STARTS)}, not {start!r}")
+        if start == "home" and site_key != "host":
+            raise ValueError("a detector starting from home pages needs host sites")
+        self.start = start
+        self.home_callback = home_callback
+        self.home_errback = home_errback
         self.detector = detector
         self.scorer = scorer
         self.store: SiteStore = store if store is not None else InMemorySiteStore()
@@ -264,6 +291,8 @@ class SiteDetection:
         probe_callback: Callable[..., Any] | None = None,
         probe_errback: Callable[..., Any] | None = None,
         store: SiteStore | None = None,
+        home_callback: Callable[..., Any] | None = None,
+        home_errback: Callable[..., Any] | None = None,
     ) -> SiteDetection:
         settings = crawler.settings
         scorer_class = load_object(settings.get("BILINGUAL_DETECTOR_LINK_SCORER"))
@@ -289,6 +318,9 @@ class SiteDetection:
             probe_retries=settings.getint("BILINGUAL_DETECTOR_PROBE_RETRIES", 1),
             probe_callback=probe_callback,
             probe_errback=probe_errback,
+            start=settings.get("BILINGUAL_DETECTOR_START") or "page",
+            home_callback=home_callback,
+            home_errback=home_errback,
         )
 
         def spider_opened() -> None:  # Crawler.stats exists from then on (Scrapy >= 2.13)
@@ -333,6 +365,54 @@ class SiteDetection:
             yield from self._already_claimed(site, response.meta)
             return
         self._inc("detector/sites")
+        if self.start == "home" and first_url != home_url_of(first_url):
+            self._inc("detector/home_pages_asked")
+            yield self._home_request(site, home_url_of(first_url))
+            return
+        yield from self._begin(site, first_url, response, contexts)
+
+    def home_answered(self, response: Response) -> Iterator[Any]:
+        """The home page of a site claimed from another of its pages (``start="home"``)."""
+        site = response.meta[HOME_META]
+        if self._begun(site):
+            yield from self._already_claimed(site, response.meta)
+            return
+        first_url = response.meta.get("redirect_urls", [response.url])[0]
+        yield from self._begin(site, first_url, response)
+
+    def home_failed(self, failure: Failure) -> Iterator[Any]:
+        """The home page could not be fetched: the site's verdict, with the reason."""
+        request = failure.request  # type: ignore[attr-defined]
+        site = request.meta[HOME_META]
+        if self._begun(site):
+            yield from self._already_claimed(site, request.meta)
+            return
+        self._inc("detector/first_page_failed")
+        reason, _ = failure_reason(failure)
+        yield from self._conclude(self.detector.fail_start(site, request.url, reason))
+
+    def _begun(self, site: str) -> bool:
+        """Whether the site's detection has begun: a home page asked twice (its request
+        redelivered, or the site claimed again after its claim expired) is judged once."""
+        return self.store.verdict(site) is not None or self.store.load(site) is not None
+
+    def _home_request(self, site: str, url: str) -> scrapy.Request:
+        return scrapy.Request(
+            url,
+            callback=self.home_callback,
+            errback=self.home_errback,
+            priority=self.probe_priority,
+            dont_filter=True,  # the detector needs this page even if the crawl saw it
+            meta={"role": "probe", HOME_META: site, "download_timeout": self.probe_timeout},
+        )
+
+    def _begin(
+        self,
+        site: str,
+        first_url: str,
+        response: Response,
+        contexts: Sequence[LinkContext] | None = None,
+    ) -> Iterator[Any]:
         links: list[LinkScore] = []
         try:
             start = self._first_page(first_url, response)
@@ -577,8 +657,16 @@ class DetectorCallbacks:
             probe_callback=self.detector_probe,
             probe_errback=self.detector_probe_failed,
             store=store,
+            home_callback=self.detector_home_page,
+            home_errback=self.detector_home_page_failed,
         )
         return self.detection
+
+    def detector_home_page(self, response: Response) -> Iterator[Any]:
+        yield from self.detection.home_answered(response)
+
+    def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
+        yield from self.detection.home_failed(failure)
 
     def detector_probe(self, response: Response) -> Iterator[Any]:
         yield from self.detection.probe_answered(response)

@@ -56,6 +56,8 @@ def worker_command(
         # a site's backlinks, not those of whichever of its pages was judged first: what the
         # crawl finds does not depend on the order of responses (several workers, one process)
         "BILINGUAL_BACKFORTH_BACKLINK_SCOPE": "host",
+        # and a site judged from its home page, not from whichever of its pages came first
+        "BILINGUAL_DETECTOR_START": "home",
         **settings,
     }
     command = [sys.executable, "-m", "scrapy", "crawl", "backforth", "-O", str(out / "o.jsonl")]
@@ -202,18 +204,12 @@ def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
     assert sum(map(responses, outs)) > at_restart + 20  # the crawl went on after the restart
 
 
-@pytest.mark.xfail(
-    reason="issue 9, not met: what a back-and-forth crawl finds depends on the order of responses "
-    "(a site's verdict is reached from whichever page is judged first; a redirect and a link to "
-    "the same page are judged under either URL), and several workers see another order than one "
-    "process; measured this session with nothing lost: 4 of 6 runs equal with host-scoped "
-    "backlinks, 1 of 3 with every first URL a site. Not strict: an equal run must not turn CI red",
-    strict=False,
-)
 def test_a_killed_worker_finds_the_same_bilingual_sites_as_one_process(killed_run):
     """What the killed worker was doing is redone by the others: its held search queries were in
     Redis already, and a request it was processing comes back marked as redelivered, so the
-    probes or verdict it had written but not yet followed up are asked or emitted again."""
+    probes or verdict it had written but not yet followed up are asked or emitted again. Sites
+    are judged from their home page (``BILINGUAL_DETECTOR_START=home``) and their backlinks are
+    the host's: what is found does not depend on the order responses come in."""
     assert killed_run["found"] == killed_run["expected"]
     assert killed_run["reported"] <= killed_run["expected"]
 

@@ -47,6 +47,7 @@ def errback(failure: Failure) -> None: ...
 def make_detection(**options: Any) -> tuple[SiteDetection, Stats]:
     stats = Stats()
     site_key = options.pop("site_key", "host")
+    start = options.pop("start", "page")
     detection = SiteDetection(
         BilingualSiteDetector(DetectorConfig(**options)),
         FakeLinkScorer(),
@@ -55,8 +56,14 @@ def make_detection(**options: Any) -> tuple[SiteDetection, Stats]:
         site_key=site_key,
         probe_callback=callback,
         probe_errback=errback,
+        start=start,
+        home_callback=home_callback,
+        home_errback=errback,
     )
     return detection, stats
+
+
+def home_callback(response: Response) -> None: ...
 
 
 def response(url: str, body: str, request: scrapy.Request | None = None, **meta: Any) -> Response:
@@ -102,6 +109,38 @@ def test_one_verdict_per_site() -> None:
     assert stats.values["detector/sites_already_judged"] == 1
     assert stats.values["detector/sites_monolingual"] == 1
     assert stats.values["detector/sites_no_candidates"] == 1
+
+
+def test_from_home_pages_a_site_is_judged_from_its_home_whichever_page_came_first() -> None:
+    verdicts = []
+    for first_url in (HOME + "about.html", HOME):
+        detection, stats = make_detection(langs=("en", "es"), start="home")
+        about = page("en", ENGLISH, ("/about.html", "About"))  # no link to its translation
+        home = page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About"))
+        outputs = list(detection.examine(response(first_url, about if first_url != HOME else home)))
+        if first_url != HOME:
+            [asked] = outputs
+            assert (asked.url, asked.callback, asked.dont_filter) == (HOME, home_callback, True)
+            assert stats.values["detector/home_pages_asked"] == 1
+            assert list(detection.examine(response(HOME + "contact.html", about))) == []
+            outputs = list(detection.home_answered(response(HOME, home, asked)))
+        [probe] = outputs
+        [item] = list(detection.probe_answered(response(probe.url, page("es", SPANISH), probe)))
+        verdicts.append((item.bilingual, item.url, item.languages))
+        assert list(detection.home_answered(response(HOME, home, asked))) == []  # once
+    assert verdicts == [(True, HOME, ["en", "es"])] * 2
+
+
+def test_a_home_page_that_fails_gives_the_sites_verdict() -> None:
+    detection, _ = make_detection(start="home")
+    [asked] = list(detection.examine(response(HOME + "about.html", page("en", ENGLISH))))
+    [item] = list(detection.home_failed(failure(TimeoutError(), asked)))
+    assert not item.bilingual and item.reason.endswith("timeout") and item.url == HOME
+
+
+def test_home_pages_need_host_sites() -> None:
+    with pytest.raises(ValueError, match="host sites"):
+        make_detection(start="home", site_key="url")
 
 
 def test_site_key_url_judges_each_first_url() -> None:
