@@ -345,7 +345,12 @@ class PupSnifferSpider(scrapy.Spider):
         self.crawler.stats.set_value("pupsniffer/round", round + 1)
         for external, url in picked:
             found_by = f"round {round + 1}: WPR {external.wpr:.3g} from {external.in_links} site(s)"
-            for request in self._site_requests(url, found_by):
+            # a site known already but never crawled: its first page failed, or the worker that
+            # picked it died before queuing it (asked again; a duplicate filter drops the first)
+            requests = self._site_requests(url, found_by) or [
+                self._page_request(external.site, url)
+            ]
+            for request in requests:
                 self._crawl(request)
         return True
 

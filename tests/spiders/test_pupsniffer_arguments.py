@@ -79,3 +79,19 @@ def test_a_page_redelivered_after_its_worker_died_asks_again_for_the_pages_it_co
         for r in sniffer.parse(HtmlResponse(page.url, body=body, request=page))
         if r.meta["role"] == "page"
     ]
+
+
+def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
+    from bilingual_spider.patterns.crawl_round import PageRecord, pair_round
+
+    sniffer = spider(seeds="http://www.x.example/", next_sites=5)
+    other = "http://www.y.example/start.html"
+    sniffer.store.add_page(PageRecord.of("http://www.x.example/", "en", "text", [other]), [other])
+    sniffer.store.keep_round_pairs(1, pair_round(sniffer.store.crawled()))
+    # the worker that picked it died after counting it, before queuing it
+    assert sniffer.store.first_sight("y.example", "round 2")
+    assert sniffer.store.reserve_pages("y.example", [other], 10) == [other]
+    queued = []
+    sniffer._crawl = queued.append
+    assert sniffer._start_next_round(1)
+    assert [(r.url, r.meta["role"]) for r in queued] == [(other, "page")]
