@@ -16,7 +16,9 @@ failures come back through the spider's ``detector_probe`` / ``detector_probe_fa
 ``detector/first_page_failed``, ``detector/sites_already_judged``, ``detector/probes``,
 ``detector/probes_failed`` (and ``detector/probes_failed/<why>``), ``detector/probes_late``,
 ``detector/pages``, ``detector/links_scored``, ``detector/sites_unfinished``,
-``detector/probes_reissued``, ``detector/verdicts_replayed``.
+``detector/probes_reissued``, ``detector/verdicts_replayed``, ``detector/home_pages_asked``
+(``BILINGUAL_DETECTOR_START=home``: a site judged from its home page, asked for when another of
+its pages came first).
 
 **A worker that died mid-way** (a distributed crawl): the request it was processing comes back
 to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
