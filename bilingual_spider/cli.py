@@ -199,6 +199,18 @@ def build_parser() -> argparse.ArgumentParser:
     predictor.add_argument(
         "--no-real-sites", action="store_true", help="leave the real sites out of the data"
     )
+    predictor.add_argument(
+        "--real-sites",
+        help="the real sites to train on, comma-separated names (default: every site not held "
+        "out by `holdout = true` in real_sites.toml)",
+    )
+    predictor.add_argument(
+        "--label",
+        choices=("language", "pairs"),
+        default="language",
+        help="language: a link to a page of the site in another language (the paper's); pairs: "
+        "a link between two versions of one page (the first model's)",
+    )
     predictor.add_argument("--cache", help="real-sites cache (default $BILINGUAL_SANDBOX_CACHE)")
     predictor.add_argument(
         "--worlds-dir", default="out/train_worlds", help="where the worlds are generated (reused)"
@@ -644,17 +656,26 @@ def run_train_link_predictor(args: argparse.Namespace) -> int:
         raise ValueError("seeds 0-9 are the benchmarks' worlds: train on others (101,102,103)")
     worlds = [training_world(seed, args.sites, Path(args.worlds_dir)) for seed in seeds]
     print("reading and labelling the links ...", flush=True)
+    real: bool | list[str] = not args.no_real_sites
+    if real and args.real_sites:
+        real = [name.strip() for name in args.real_sites.split(",") if name.strip()]
     data = build_training_set(
-        worlds, real_sites=not args.no_real_sites, real_sites_cache=args.cache
+        worlds, real_sites=real, real_sites_cache=args.cache, label_rule=args.label
     )
     print(json.dumps(data.describe()), flush=True)
-    model, training = train_link_predictor(data, folds=args.folds)
+    model, training = train_link_predictor(data, folds=args.folds, label_rule=args.label)
     command = f"bilingual-spider train link-predictor --seeds {','.join(map(str, seeds))} "
     command += f"--sites {args.sites}{' --no-real-sites' if args.no_real_sites else ''} "
+    if isinstance(real, list):
+        command += f"--real-sites {','.join(real)} "
+    command += f"--label {args.label} "
     training["command"] = command + f"--folds {args.folds} --out {args.out}"
+    real_sources = "; the real sites of `bilingual-spider sandbox fetch`" + (
+        f" ({', '.join(real)})" if isinstance(real, list) else " not held out"
+    )
     training["sources"] = (
         f"generated worlds of {args.sites} sites, seeds {', '.join(map(str, seeds))}"
-        + ("" if args.no_real_sites else "; the real sites of `bilingual-spider sandbox fetch`")
+        + ("" if args.no_real_sites else real_sources)
     )
     training["total_seconds"] = round(time.monotonic() - started, 1)
     out = model.save(args.out, training)

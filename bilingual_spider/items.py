@@ -37,6 +37,9 @@ class SiteVerdictItem:
     reason: str
     pages_downloaded: int
     """The first page + the probes requested."""
+    rule: str = "scored links"
+    """What decided: ``scored links``, ``language hints``, ``chooser labels``, ``first page``
+    or ``link predictor`` (see detection/detector.py, ``RULES``)."""
     best_score: float | None = None
     """The best Link Predictor score among the first page's links to the same site."""
     links: int = 0
@@ -48,7 +51,7 @@ class SiteVerdictItem:
     """The languages of interest (empty: any two)."""
     evidence: list[dict] = field(default_factory=list)
     """Every page looked at: url, score, ok, reason, final_url, lang, shares, text_chars,
-    counted."""
+    counted, hint (the language its link named)."""
 
 
 @dataclass

@@ -138,6 +138,17 @@ mostly-untranslated stubs count for no language)."""
 BILINGUAL_DETECTOR_HOSTS = "related"
 """Links that may be probed: ``host`` (same host), ``domain`` (same registered domain) or
 ``related`` (also the same name under another suffix: example.com -> example.es)."""
+BILINGUAL_DETECTOR_LANGUAGE_HINTS = True
+"""When the links scoring >= the minimum likelihood are used up (or none does), probe the links
+that name another language (hreflang, a language's name or code, a flag image), best score first,
+within the probe budget: one low score cannot starve the detector."""
+BILINGUAL_DETECTOR_CHOOSER_LABELS = True
+"""A first page with little text that counts for no language is a language chooser, judged by
+the pages its links lead to; with this, once a probe behind a link naming a language other than
+English shows that very language, the chooser's link naming another language is believed (two
+pages instead of three)."""
+BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS = 400
+"""A first page with fewer characters of main text than this (and no language) is a chooser."""
 BILINGUAL_DETECTOR_MODE = "detector"
 """``detector`` (Link Predictor + language identification) or ``link_predictor`` (the Link
 Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""

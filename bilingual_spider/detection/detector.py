@@ -55,8 +55,14 @@ import tldextract
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.names import language_of_code, language_of_name
 from bilingual_spider.language.tld import host_of, tld_of
+from bilingual_spider.links.features import flag_language
 
 MODES = ("detector", "link_predictor")
+RULES = ("scored links", "language hints", "chooser labels", "first page", "link predictor")
+"""What decided a verdict: the languages of pages behind links scoring >= the minimum
+likelihood; of pages behind links naming a language (``language_hints``); a language chooser's
+labels, one proven by its page (``chooser_labels``); the first page's failure; the Link
+Predictor alone."""
 HOST_RULES = ("host", "domain", "related")
 SKIPPED_EXTENSIONS = frozenset(
     {
@@ -99,6 +105,17 @@ class DetectorConfig:
         ``related`` (also the same name under another public suffix).
     mode:
         ``detector`` (both steps) or ``link_predictor`` (step 1 alone, one page per site).
+    language_hints:
+        When the links scoring at least ``min_likelihood`` are used up (or there are none) and
+        the verdict is still open, probe the links that *name* another language
+        (:func:`link_language_hint`: ``hreflang``, a language's name or code, a flag), best
+        score first, within ``max_probes``: one low score cannot starve the detector.
+    chooser_labels, chooser_max_chars:
+        A first page that counts for no language and has fewer than ``chooser_max_chars``
+        characters of text is a *language chooser*, judged by the pages its links lead to.
+        With ``chooser_labels``, once a probe behind a link naming a language other than
+        English shows that very language, the chooser's links naming other languages are taken
+        at their word: it named two languages of interest and one of them proved true.
     """
 
     langs: tuple[str, ...] = ()
@@ -109,6 +126,9 @@ class DetectorConfig:
     min_share: float = 0.6
     hosts: str = "related"
     mode: str = "detector"
+    language_hints: bool = True
+    chooser_labels: bool = True
+    chooser_max_chars: int = 400
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_likelihood <= 1.0:
@@ -125,6 +145,8 @@ class DetectorConfig:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if len(self.langs) == 1:
             raise ValueError("give two languages of interest or more (or none: any two)")
+        if self.chooser_max_chars < 0:
+            raise ValueError("chooser_max_chars must be >= 0")
 
 
 def parse_langs(text: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -183,6 +205,9 @@ class ProbeResult:
     counted: str = ""
     """The language this page counts for in the verdict; "" when none (too little text, mixed
     languages, failed)."""
+    hint: str = ""
+    """The language the link to this probe named ("" for the first page, or a link naming
+    none)."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +223,8 @@ class SiteVerdict:
     reason: str
     pages_downloaded: int
     """First page + probes requested (a failed probe costs a request too)."""
+    rule: str
+    """Which rule decided (:data:`RULES`)."""
     evidence: tuple[ProbeResult, ...]
     """The first page, then the probes in the order they were answered."""
     best_score: float | None
@@ -232,6 +259,13 @@ class DetectionState:
     candidates: int = 0
     best_score: float | None = None
     probes_requested: int = 0
+    hinted: tuple[LinkScore, ...] = ()
+    """Links below the minimum likelihood that name another language, probed once ``queue`` is
+    used up (``language_hints``)."""
+    named: tuple[str, ...] = ()
+    """The languages the first page's probe-able links name, in page order."""
+    hints_used: bool = False
+    """Whether ``hinted`` was moved into the queue."""
 
 
 @dataclass(frozen=True)
@@ -274,33 +308,59 @@ def score_links(contexts: Sequence[Any], predictor: Predictor) -> list[LinkScore
 
 def context_hint(context: Any) -> str:
     """:func:`link_language_hint` of a ``LinkContext``."""
-    return link_language_hint(context.url, context.hreflang, context.anchor, context.img_alt)
+    return link_language_hint(
+        context.url, context.hreflang, context.anchor, context.img_alt, context.img_src
+    )
 
 
 _URL_TOKEN = re.compile(r"[/._?=&+]")
+_LABEL_PART = re.compile(r"\s*[()/|,;:·•–—\[\]]\s*")
+_FILE_WORD = re.compile(r"[^a-z0-9]+")
 
 
-def link_language_hint(url: str, hreflang: str = "", anchor: str = "", img_alt: str = "") -> str:
+def link_language_hint(
+    url: str, hreflang: str = "", anchor: str = "", img_alt: str = "", img_src: str = ""
+) -> str:
     """The language a link names: its ``hreflang``, else its anchor text or image alt text when
-    that is a language's name (``Español``), else a language code among the URL's path and query
-    tokens or its first host label (``es.example.com``); "" when there is none.
+    that (or a part of it between brackets, slashes or bars: ``français (fr)``) is a language's
+    name or code (``Español``, ``EN``), else a flag image's name (``flags/fr.png``), else a
+    language code among the URL's path and query tokens or its first host label
+    (``es.example.com``); "" when there is none.
 
     >>> link_language_hint("http://x.org/es/index.html"), link_language_hint("http://x/?lang=zh-tw")
     ('es', 'zh-Hant')
     >>> link_language_hint("http://x.org/p.html", anchor="Français"), link_language_hint("http://x/faq")
     ('fr', '')
+    >>> link_language_hint("http://x/p", anchor="Deutsch (de)")
+    'de'
+    >>> link_language_hint("http://x/p", img_src="/img/flags/jp.gif")
+    'ja'
     """
     if hreflang:
         code = normalize_language_code(hreflang)
         if code and code != "x":
             return code
     for text in (anchor, img_alt):
-        if text and (code := language_of_name(text) or language_of_code(text)):
+        if text and (code := _label_language(text)):
+            return code
+    for src in img_src.split():
+        stem = src.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+        words = [word for word in _FILE_WORD.split(stem) if word]
+        if words and (code := flag_language(words[-1])):
             return code
     parts = urlsplit(url)
     host_label = (parts.hostname or "").split(".", 1)[0]
     for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
         if token and (code := language_of_code(token)):
+            return code
+    return ""
+
+
+def _label_language(text: str) -> str:
+    """The language a link's label names, whole or by one of its bracketed or separated parts."""
+    for part in (text, *_LABEL_PART.split(text)):
+        part = part.strip()
+        if part and (code := language_of_name(part) or language_of_code(part)):
             return code
     return ""
 
@@ -370,13 +430,13 @@ def _without_fragment(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
 
 
-def candidate_links(
+def probe_able_links(
     page_url: str | Sequence[str], links: Iterable[LinkScore], config: DetectorConfig
-) -> tuple[list[LinkScore], int, float | None]:
-    """The probe-able links scoring at least the minimum likelihood, best first (one per URL,
-    fragments dropped), with the number of probe-able links and their best score. ``page_url``
-    may list the page's URLs (the one asked for, and the one reached after redirects): a link
-    counts when it is probe-able from one of them and is none of them."""
+) -> dict[str, LinkScore]:
+    """The probe-able links of a page, one per URL (fragments dropped, best score kept, a hint
+    kept from any of its links), in page order. ``page_url`` may list the page's URLs (the one
+    asked for, and the one reached after redirects): a link counts when it is probe-able from one
+    of them and is none of them."""
     page_urls = [page_url] if isinstance(page_url, str) else list(page_url)
     itself = {_without_fragment(url) for url in page_urls}
     best: dict[str, LinkScore] = {}
@@ -390,10 +450,44 @@ def candidate_links(
             best[url] = LinkScore(url, score, link.hint or (known.hint if known else ""))
         elif not known.hint and link.hint:
             best[url] = replace(known, hint=link.hint)
+    return best
+
+
+def candidate_links(
+    page_url: str | Sequence[str], links: Iterable[LinkScore], config: DetectorConfig
+) -> tuple[list[LinkScore], int, float | None]:
+    """The probe-able links (:func:`probe_able_links`) scoring at least the minimum likelihood,
+    best first, with the number of probe-able links and their best score."""
+    best = probe_able_links(page_url, links, config)
     top = max((link.score for link in best.values()), default=None)
-    candidates = [link for link in best.values() if link.score >= config.min_likelihood]
-    candidates.sort(key=lambda link: -link.score)  # stable: page order among equal scores
-    return candidates, len(best), top
+    return _at_least(best.values(), config.min_likelihood), len(best), top
+
+
+def _at_least(links: Iterable[LinkScore], minimum: float) -> list[LinkScore]:
+    chosen = [link for link in links if link.score >= minimum]
+    chosen.sort(key=lambda link: -link.score)  # stable: page order among equal scores
+    return chosen
+
+
+def hinted_links(
+    links: Iterable[LinkScore], config: DetectorConfig, own: str = ""
+) -> list[LinkScore]:
+    """The links scoring under the minimum likelihood that name a language other than ``own``
+    (the first page's), best first: the second tier of probes (``language_hints``)."""
+    chosen = [
+        link
+        for link in links
+        if link.score < config.min_likelihood
+        and link.hint
+        and not (own and (matches(link.hint, own) or matches(own, link.hint)))
+    ]
+    chosen.sort(key=lambda link: -link.score)
+    return chosen
+
+
+def named_languages(links: Iterable[LinkScore]) -> tuple[str, ...]:
+    """The languages links name, once each, in page order."""
+    return tuple(dict.fromkeys(link.hint for link in links if link.hint))
 
 
 # --- step 2: language of the pages and the decision ----------------------------------------
@@ -510,11 +604,22 @@ class BilingualSiteDetector:
         """Start detecting ``site`` from its first page (``start``) and that page's scored links."""
         if not start.ok:
             reason = f"first page failed: {start.reason}"
-            return Step(None, verdict=self._verdict(site, start, (), reason, 1))
+            return Step(None, verdict=self._verdict(site, start, (), reason, 1, rule="first page"))
         page_urls = [start.url, start.final_url] if start.final_url else [start.url]
-        candidates, links_count, best = candidate_links(page_urls, links, self.config)
+        probe_able = probe_able_links(page_urls, links, self.config)
+        candidates = _at_least(probe_able.values(), self.config.min_likelihood)
         state = DetectionState(
-            site, start.url, start, tuple(candidates), (), (), links_count, len(candidates), best
+            site,
+            start.url,
+            start,
+            tuple(candidates),
+            (),
+            (),
+            len(probe_able),
+            len(candidates),
+            max((link.score for link in probe_able.values()), default=None),
+            hinted=tuple(hinted_links(probe_able.values(), self.config, start.counted)),
+            named=named_languages(probe_able.values()),
         )
         if self.config.mode == "link_predictor":
             return Step(None, verdict=self._link_predictor_verdict(state))
@@ -522,9 +627,11 @@ class BilingualSiteDetector:
 
     def record(self, state: DetectionState, result: ProbeResult) -> Step:
         """A probe answered (or failed): the next probes, or the verdict."""
-        pending = tuple(p for p in state.pending if p.url != result.url)
-        if len(pending) == len(state.pending):
+        probe = next((p for p in state.pending if p.url == result.url), None)
+        if probe is None:
             raise ValueError(f"{result.url} is no pending probe of {state.site}")
+        pending = tuple(p for p in state.pending if p is not probe)
+        result = replace(result, hint=probe.hint)
         return self._advance(replace(state, pending=pending, results=(*state.results, result)))
 
     def fail_start(self, site: str, url: str, reason: str) -> SiteVerdict:
@@ -533,18 +640,31 @@ class BilingualSiteDetector:
         assert step.verdict is not None
         return step.verdict
 
+    def is_chooser(self, page: ProbeResult) -> bool:
+        """A page that counts for no language and has little text of its own: a language
+        chooser (or a page too thin to tell), judged by the pages its links lead to."""
+        return page.ok and not page.counted and page.text_chars < self.config.chooser_max_chars
+
     def _advance(self, state: DetectionState) -> Step:
         pages = (state.start, *state.results)
         bilingual, found = decide(pages, self.config.langs)
         if bilingual:
             return Step(None, verdict=self._final(state, True, found))
+        confirmed = self._chooser_languages(state)
+        if confirmed:
+            return Step(None, verdict=self._final(state, True, confirmed, chooser=True))
         if state.pending:
             return Step(state)
+        if not state.queue and state.hinted and self.config.language_hints:
+            state = replace(state, queue=state.hinted, hinted=(), hints_used=True)
         budget = self._probe_budget(state)
         if not state.queue or budget <= 0:
             return Step(None, verdict=self._final(state, False, found))
         missing = max(1, 2 - len(interesting(found, self.config.langs)))
-        ordered = probe_order(state.queue, found, self.config.langs)
+        last: tuple[str, ...] = ()
+        if self._trusts_labels(state):
+            missing, last = 1, ("en",)  # prove the language a fake translation is not in
+        ordered = probe_order(state.queue, found, self.config.langs, last)
         batch = tuple(ordered[: min(budget, missing, self.config.probe_batch)])
         rest = tuple(link for link in ordered if link not in batch)
         state = replace(
@@ -552,21 +672,57 @@ class BilingualSiteDetector:
         )
         return Step(state, probes=batch)
 
+    def _trusts_labels(self, state: DetectionState) -> bool:
+        """The chooser rule applies: the first page is a chooser naming two languages of
+        interest."""
+        return (
+            self.config.chooser_labels
+            and self.is_chooser(state.start)
+            and len(interesting(state.named, self.config.langs)) >= 2
+        )
+
+    def _chooser_languages(self, state: DetectionState) -> list[str]:
+        """[proven, named]: a probe showed the (non-English) language its chooser link named, and
+        the chooser names another language of interest; [] otherwise."""
+        if not self._trusts_labels(state):
+            return []
+        for page in state.results:
+            lang = page.counted
+            if not (page.ok and lang and page.hint and base_language(lang) != "en"):
+                continue
+            if not (matches(lang, page.hint) or matches(page.hint, lang)):
+                continue
+            if not interesting([lang], self.config.langs):
+                continue
+            others = [n for n in state.named if not (matches(n, lang) or matches(lang, n))]
+            wanted = [n for n in others if interesting([n], self.config.langs)]
+            if wanted:
+                return [lang, wanted[0]]
+        return []
+
     def _probe_budget(self, state: DetectionState) -> int:
         if self.config.max_probes is None:
             return len(state.queue)
         return self.config.max_probes - state.probes_requested
 
-    def _final(self, state: DetectionState, bilingual: bool, found: list[str]) -> SiteVerdict:
+    def _final(
+        self, state: DetectionState, bilingual: bool, found: list[str], chooser: bool = False
+    ) -> SiteVerdict:
+        if chooser:
+            rule, reason = "chooser labels", _chooser_reason(state, found)
+        else:
+            rule = "language hints" if state.hints_used else "scored links"
+            reason = _reason(state, bilingual, found, self.config)
         return self._verdict(
             state.site,
             state.start,
             state.results,
-            _reason(state, bilingual, found, self.config),
+            reason,
             1 + state.probes_requested,
             found,
             bilingual,
             state,
+            rule,
         )
 
     def _link_predictor_verdict(self, state: DetectionState) -> SiteVerdict:
@@ -575,7 +731,9 @@ class BilingualSiteDetector:
             reason = f"link {top.url} scored {top.score:.2f} >= {self.config.min_likelihood}"
         else:
             reason = _no_candidates(state, self.config)
-        return self._verdict(state.site, state.start, (), reason, 1, [], bool(state.queue), state)
+        return self._verdict(
+            state.site, state.start, (), reason, 1, [], bool(state.queue), state, "link predictor"
+        )
 
     def _verdict(
         self,
@@ -587,6 +745,7 @@ class BilingualSiteDetector:
         found: Sequence[str] = (),
         bilingual: bool = False,
         state: DetectionState | None = None,
+        rule: str = "scored links",
     ) -> SiteVerdict:
         return SiteVerdict(
             site=site,
@@ -595,6 +754,7 @@ class BilingualSiteDetector:
             languages=tuple(found),
             reason=reason,
             pages_downloaded=cost,
+            rule=rule,
             evidence=(start, *results),
             best_score=state.best_score if state else None,
             links=state.links if state else 0,
@@ -606,19 +766,23 @@ class BilingualSiteDetector:
 
 
 def probe_order(
-    queue: Sequence[LinkScore], found: Sequence[str], langs: Sequence[str]
+    queue: Sequence[LinkScore],
+    found: Sequence[str],
+    langs: Sequence[str],
+    last: Sequence[str] = (),
 ) -> list[LinkScore]:
     """Best score first; links hinting at a language still missing go before links without a
-    hint, links hinting at a language already found (or not of interest) go last."""
+    hint (those hinting at a language in ``last`` after the other missing ones), links hinting
+    at a language already found (or not of interest) go last."""
 
     def group(link: LinkScore) -> int:
         if not link.hint:
-            return 1
+            return 2
         if any(matches(link.hint, f) or matches(f, link.hint) for f in found):
-            return 2
+            return 3
         if langs and not any(matches(link.hint, w) for w in langs):
-            return 2
-        return 0
+            return 3
+        return 1 if any(matches(link.hint, code) for code in last) else 0
 
     return sorted(queue, key=lambda link: (group(link), -link.score))
 
@@ -627,6 +791,16 @@ def _no_candidates(state: DetectionState, config: DetectorConfig) -> str:
     if not state.links:
         return "no link to another page of the site"
     return f"no link scored >= {config.min_likelihood} (best {state.best_score:.2f})"
+
+
+def _chooser_reason(state: DetectionState, found: list[str]) -> str:
+    proven, named = found
+    page = next(p for p in state.results if p.counted == proven)
+    return (
+        f"{proven} at {page.final_url or page.url} (its link named {page.hint}), and the "
+        f"language chooser {state.start.final_url or state.start.url} links {named} "
+        f"(it names {', '.join(state.named)})"
+    )
 
 
 def _reason(
@@ -639,8 +813,8 @@ def _reason(
         for lang in shown[:2]:
             page = next(p for p in pages if p.counted and matches(p.counted, lang))
             where.append(f"{page.counted} at {page.final_url or page.url}")
-        return " and ".join(where)
-    if not state.candidates:
+        return " and ".join(where) + _tier(state, config)
+    if not state.candidates and not state.hints_used:
         return _no_candidates(state, config)
     failed = [p for p in state.results if not p.ok]
     languages = ", ".join(found) or "no language"
@@ -650,4 +824,18 @@ def _reason(
         reason += f"; {len(failed)} probe(s) failed ({'; '.join(reasons)})"
     if state.queue:
         reason += f"; {len(state.queue)} candidate(s) not probed (max_probes {config.max_probes})"
-    return reason
+    return reason + _tier(state, config)
+
+
+def _tier(state: DetectionState, config: DetectorConfig) -> str:
+    """How the probes were chosen, when links naming a language were probed too."""
+    if not state.hints_used:
+        return ""
+    if not state.candidates:
+        best = f"{state.best_score:.2f}" if state.best_score is not None else "none"
+        minimum = config.min_likelihood
+        return f" (probed links naming a language: no link scored >= {minimum}, best {best})"
+    return (
+        f" (probed links naming a language after the {state.candidates} scoring >= "
+        f"{config.min_likelihood})"
+    )

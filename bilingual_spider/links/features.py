@@ -335,8 +335,8 @@ def _src_features(img_src: str, page_language: str, hide: bool = False) -> list[
     tokens: list[str] = []
     for src in img_src.split():
         words = list(_url_words(src))
-        languages = [lang for w in words if (lang := _flag_language(w))]
-        shown = [w for w in words if not _flag_language(w)] if hide else words
+        languages = [lang for w in words if (lang := flag_language(w))]
+        shown = [w for w in words if not flag_language(w)] if hide else words
         tokens.extend(f"src:{w}" for w in _terms(shown, frozenset()))
         if languages:
             tokens.append("src:~lang")
@@ -344,8 +344,9 @@ def _src_features(img_src: str, page_language: str, hide: bool = False) -> list[
     return tokens
 
 
-def _flag_language(word: str) -> str | None:
-    """The language of a flag image's name: a country (``gb``, ``jp``) or a language code."""
+def flag_language(word: str) -> str | None:
+    """The language of a flag image's name (a word of its file name): a country (``gb``,
+    ``jp``) or a language code."""
     if len(word) == 2 and word in CCTLD_LANGUAGES:
         languages = languages_of_tld(word)
         if languages:

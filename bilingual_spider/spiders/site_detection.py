@@ -159,6 +159,9 @@ def detector_config(settings: BaseSettings) -> DetectorConfig:
         min_share=settings.getfloat("BILINGUAL_DETECTOR_MIN_SHARE", 0.6),
         hosts=settings.get("BILINGUAL_DETECTOR_HOSTS", "related"),
         mode=settings.get("BILINGUAL_DETECTOR_MODE", "detector"),
+        language_hints=settings.getbool("BILINGUAL_DETECTOR_LANGUAGE_HINTS", True),
+        chooser_labels=settings.getbool("BILINGUAL_DETECTOR_CHOOSER_LABELS", True),
+        chooser_max_chars=settings.getint("BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS", 400),
     )
 
 
@@ -170,6 +173,7 @@ def verdict_item(verdict: SiteVerdict) -> SiteVerdictItem:
         languages=list(verdict.languages),
         reason=verdict.reason,
         pages_downloaded=verdict.pages_downloaded,
+        rule=verdict.rule,
         best_score=None if verdict.best_score is None else round(verdict.best_score, 4),
         links=verdict.links,
         candidates=verdict.candidates,
@@ -605,6 +609,7 @@ class SiteDetection:
             self._inc("detector/sites_already_judged")
             return
         self._inc("detector/pages", verdict.pages_downloaded)
+        self._inc(f"detector/rule/{verdict.rule.replace(' ', '_')}")
         if verdict.bilingual:
             self._inc("detector/sites_bilingual")
         else:

@@ -150,13 +150,13 @@ def test_a_language_needs_a_page_of_its_own_with_enough_text() -> None:
     assert not verdict.bilingual and verdict.languages == ()
 
 
-def test_a_start_page_without_text_needs_two_probes_at_once() -> None:
+def test_a_start_page_without_text_needs_two_probes_at_once_without_the_chooser_rule() -> None:
     chooser = links(
         ("http://www.example.com/en/", 0.97),
         ("http://www.example.com/es/", 0.96),
         ("http://www.example.com/fr/", 0.95),
     )
-    bsd = detector(langs=())
+    bsd = detector(langs=(), chooser_labels=False)
     step = bsd.begin(SITE, bsd.page(HOME, Lang("und")), chooser)
     assert [p.url for p in step.probes] == [
         "http://www.example.com/en/",
@@ -169,7 +169,39 @@ def test_a_start_page_without_text_needs_two_probes_at_once() -> None:
         {"http://www.example.com/en/": Lang("en"), "http://www.example.com/es/": Lang("es")},
     )
     assert verdict.bilingual and verdict.pages_downloaded == 3
+    assert verdict.rule == "scored links"
     assert len(asked) == 2  # the French page was never needed
+
+
+def test_a_chooser_proven_by_one_page_in_a_language_it_names() -> None:
+    chooser = links(
+        ("http://www.example.com/en/", 0.97),
+        ("http://www.example.com/es/", 0.96),
+        ("http://www.example.com/fr/", 0.95),
+    )
+    pages = {"http://www.example.com/en/": Lang("en"), "http://www.example.com/es/": Lang("es")}
+    verdict, asked = run(detector(langs=()), Lang("en", chars=40), chooser, pages)
+    assert asked == ["http://www.example.com/es/"]  # not English: a fake translation's language
+    assert verdict.bilingual and verdict.pages_downloaded == 2
+    assert verdict.rule == "chooser labels"
+    assert verdict.languages == ("es", "en")
+    assert "language chooser http://www.example.com/" in verdict.reason
+
+
+def test_a_chooser_whose_translations_are_english_stays_monolingual() -> None:
+    chooser = links(("http://www.example.com/en/", 0.97), ("http://www.example.com/fr/", 0.96))
+    english = {"http://www.example.com/en/": Lang("en"), "http://www.example.com/fr/": Lang("en")}
+    verdict, asked = run(detector(langs=()), Lang("und", chars=30), chooser, english)
+    assert not verdict.bilingual and verdict.languages == ("en",)
+    assert asked == ["http://www.example.com/fr/", "http://www.example.com/en/"]
+
+
+def test_a_chooser_naming_one_language_is_judged_by_its_pages() -> None:
+    menu = links(("http://www.example.com/en/", 0.9), ("http://www.example.com/about", 0.1))
+    verdict, asked = run(
+        detector(langs=()), Lang("und", chars=30), menu, {"http://www.example.com/en/": Lang("en")}
+    )
+    assert not verdict.bilingual and asked == ["http://www.example.com/en/"]
 
 
 def test_probes_go_best_first_and_stop_at_the_first_bilingual_evidence() -> None:
@@ -320,6 +352,7 @@ def test_score_links_reads_column_one_of_the_predictor() -> None:
         hreflang: str = ""
         anchor: str = ""
         img_alt: str = ""
+        img_src: str = ""
 
     class Predictor:
         def predict_proba(self, contexts: list[Context]) -> list[list[float]]:

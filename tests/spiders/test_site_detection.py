@@ -96,6 +96,7 @@ def test_probe_then_verdict() -> None:
         "detector/links_scored": 2,
         "detector/probes": 1,
         "detector/pages": 2,
+        "detector/rule/scored_links": 1,
         "detector/sites_bilingual": 1,
     }
 
@@ -215,7 +216,7 @@ def test_a_first_page_redirected_elsewhere_is_no_evidence() -> None:
 
 
 def test_late_probe_answers_are_ignored() -> None:
-    detection, stats = make_detection(probe_batch=2)
+    detection, stats = make_detection(probe_batch=2, chooser_labels=False)
     first = response(HOME, page("und", "", ("/en/", "English"), ("/es/", "Español")))
     probes = list(detection.examine(first))
     assert [p.url for p in probes] == [HOME + "en/", HOME + "es/"]
