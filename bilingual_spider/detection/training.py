@@ -9,13 +9,27 @@ non-relevant)." We label every link of two sources automatically, in many langua
 - the real sites of the sandbox (``bilingual-spider sandbox fetch``): every page file of the
   mounts, with the gold pairs derived from the files (:mod:`bilingual_spider.sandbox.realsites`).
 
-**Label.** The gold pairs (English page, translation) make translation groups: a page and all its
-translations. A link is *positive* when the page it is on and its target are two members of one
-group (either direction, and between two translations); *negative* otherwise: navigation, links
-to other sites, a switcher's link to a language's home page because the page is not translated
-there, a switcher of a decoy site whose "translations" are no translations. A language chooser (a
-splash page at ``/``, a language index) belongs to no group but links two or more members of one:
-it is taken as one more, language-neutral, member of that group, so its links are positive too.
+**Label** (``label_rule``). Barbosa et al. give the Link Predictor the role "to identify links
+that point to parallel text in a Web site": links to a page of the site in another language.
+
+- ``language`` (the default, the paper's): a link is *positive* when it leads, within the same
+  site (:func:`~bilingual_spider.detection.detector.same_site`), to a page whose language is
+  known and differs from the linking page's: its translation, or that language's entry or
+  section page (a switcher falling back to the home page, a chooser's link to a language's
+  index). A target's language is known only when the gold pairs vouch for it (its text was
+  checked to be in that language: decoys' fake translations and pages left untranslated are
+  in no gold pair); the linking page's language is its nominal one (the world's page language,
+  the real site's file name), and a page with none (a splash chooser, a language index) is
+  in no language, so each of its links to a known page is positive. Navigation within one
+  language, links to other sites, and links to pages of unknown language are negative.
+- ``pairs`` (the first model's): the gold pairs (English page, translation) make translation
+  groups: a page and all its translations. A link is positive when the page it is on and its
+  target are two members of one group (either direction, and between two translations); a
+  language chooser (a splash page at ``/``, a language index) belongs to no group but links two
+  or more members of one: it is taken as one more, language-neutral, member of that group. A
+  chooser's link to another page in another language (a language's index from a page that is
+  not its translation) is negative under this rule.
+
 URLs are compared with ``/`` read as ``/index.html``.
 
 **Imbalance.** Most links are negative (about 1 in 20 is positive). All links are kept, so the
@@ -38,7 +52,7 @@ import time
 import tomllib
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +60,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
+from bilingual_spider.detection.detector import same_site
 from bilingual_spider.detection.link_predictor import AROUND_WORDS, LinkPredictor
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 
 MAX_PAGES_PER_SITE = 300
@@ -58,6 +74,7 @@ GOLD_PAIRS_FILE = "gold_pairs.tsv"
 PACK_DIR = "pages"
 PACK_FILE = "pages.pack"
 PACK_INDEX_FILE = "pages.index.tsv.gz"
+ENGINE_DIR = "engine"
 # Layout of the real-sites cache (bilingual_spider/sandbox/realsites.py).
 REAL_SITES_CONFIG = "sandbox.toml"
 REAL_SITES_SUMMARY = "sites.json"
@@ -116,21 +133,32 @@ class TrainingSet:
         }
 
 
+LABEL_RULES = ("language", "pairs")
+
+
 def build_training_set(
     worlds: Sequence[str | Path] = (),
-    real_sites: bool = True,
+    real_sites: bool | Collection[str] = True,
     real_sites_cache: str | Path | None = None,
     max_pages_per_site: int = MAX_PAGES_PER_SITE,
     max_links_per_page: int = MAX_LINKS_PER_PAGE,
     seed: int = 0,
+    label_rule: str = "language",
 ) -> TrainingSet:
-    """Labelled links of generated ``worlds`` (directories written by ``sandbox generate``) and,
-    with ``real_sites``, of the fetched real sites (``real_sites_cache``: default cache)."""
+    """Labelled links of generated ``worlds`` (directories written by ``sandbox generate``) and
+    of the fetched real sites (``real_sites_cache``: default cache): ``real_sites`` True takes
+    every real site not held out (``holdout`` in ``real_sites.toml``), a collection names the
+    sites to take, False none."""
+    if label_rule not in LABEL_RULES:
+        raise ValueError(f"label_rule must be one of {', '.join(LABEL_RULES)}, not {label_rule!r}")
     data = TrainingSet()
     for world in worlds:
-        data.extend(world_training_set(world, max_links_per_page, seed))
-    if real_sites:
-        data.extend(real_sites_training_set(real_sites_cache, max_pages_per_site, seed))
+        data.extend(world_training_set(world, max_links_per_page, seed, label_rule))
+    if real_sites is not False:
+        names = None if real_sites is True else set(real_sites)
+        data.extend(
+            real_sites_training_set(real_sites_cache, max_pages_per_site, seed, label_rule, names)
+        )
     return data
 
 
@@ -195,12 +223,42 @@ def add_language_choosers(
 
 
 def label(context: LinkContext, groups: dict[str, int]) -> int:
-    """1 when the link joins two versions of one page (see the module docstring), else 0."""
+    """The ``pairs`` label: 1 when the link joins two versions of one page (see the module
+    docstring), else 0."""
     page, target = canonical_url(context.page_url), canonical_url(context.url)
     if page == target:
         return 0
     group = groups.get(page)
     return int(group is not None and groups.get(target) == group)
+
+
+def language_label(context: LinkContext, page_language: str, known: dict[str, str]) -> int:
+    """The ``language`` label: 1 when the link leads, within the same site, to a page whose
+    language ``known`` vouches for and that differs from ``page_language`` ("" for a page in no
+    language: a chooser), else 0."""
+    page, target = canonical_url(context.page_url), canonical_url(context.url)
+    target_language = known.get(target)
+    if page == target or not target_language or not same_site(page, target):
+        return 0
+    return int(not page_language or not same_language(page_language, target_language))
+
+
+@dataclass(frozen=True)
+class PageLanguages:
+    """What the ``language`` label reads: the nominal language of every page (canonical URL ->
+    code, "" for none) and the languages the gold pairs vouch for."""
+
+    nominal: dict[str, str]
+    known: dict[str, str]
+
+    @classmethod
+    def from_gold(cls, nominal: dict[str, str], rows: Iterable[Sequence[str]]) -> PageLanguages:
+        """``rows``: gold pairs ``src_url, tgt_url, src_lang, tgt_lang, ...``."""
+        known: dict[str, str] = {}
+        for row in rows:
+            known[canonical_url(row[0])] = row[2]
+            known[canonical_url(row[1])] = row[3]
+        return cls(nominal, known)
 
 
 def _labelled(
@@ -210,11 +268,18 @@ def _labelled(
     source: str,
     max_links_per_page: int,
     seed: int,
+    languages: PageLanguages | None = None,
 ) -> TrainingSet:
+    """Label every link of ``pages``: by ``languages`` (the ``language`` rule) when given, else
+    by the translation ``groups`` (the ``pairs`` rule)."""
     data = TrainingSet(choosers=add_language_choosers(groups, pages))
     for page_url in sorted(pages):
         contexts = pages[page_url]
-        labels = [label(c, groups) for c in contexts]
+        if languages is None:
+            labels = [label(c, groups) for c in contexts]
+        else:
+            own = languages.nominal.get(canonical_url(page_url), "")
+            labels = [language_label(c, own, languages.known) for c in contexts]
         keep = _kept_links(labels, max_links_per_page, _seed_of(seed, page_url))
         site = site_of[page_url]
         for i in keep:
@@ -243,9 +308,13 @@ def _seed_of(seed: int, text: str) -> int:
 
 
 def world_training_set(
-    world_dir: str | Path, max_links_per_page: int = MAX_LINKS_PER_PAGE, seed: int = 0
+    world_dir: str | Path,
+    max_links_per_page: int = MAX_LINKS_PER_PAGE,
+    seed: int = 0,
+    label_rule: str = "language",
 ) -> TrainingSet:
-    """Labelled links of every page of a generated world."""
+    """Labelled links of every page of a generated world (page languages from the engine's
+    ``pages.tsv.gz``)."""
     world_dir = Path(world_dir)
     truth = json.loads((world_dir / GROUND_TRUTH_FILE).read_text(encoding="utf-8"))
     world_seed = truth["params"]["seed"]
@@ -254,8 +323,14 @@ def world_training_set(
         for site in truth["sites"]
         for host in site["hosts"].values()
     }
-    pairs = [tuple(line.split("\t")[:2]) for line in _lines(world_dir / GOLD_PAIRS_FILE)]
-    groups = translation_groups(pairs)  # type: ignore[arg-type]
+    rows = [line.split("\t") for line in _lines(world_dir / GOLD_PAIRS_FILE)]
+    groups = translation_groups(tuple(row[:2]) for row in rows)  # type: ignore[misc]
+    languages = None
+    if label_rule == "language":
+        from bilingual_spider.sandbox.engine_files import read_pages
+
+        nominal = {canonical_url(p.url): p.lang for p in read_pages(world_dir / ENGINE_DIR)}
+        languages = PageLanguages.from_gold(nominal, rows)
     pages: dict[str, list[LinkContext]] = {}
     site_of: dict[str, str] = {}
     for url, body in read_page_pack(world_dir / PACK_DIR):
@@ -264,7 +339,8 @@ def world_training_set(
             continue
         pages[url] = extract_link_contexts(body, url, AROUND_WORDS)
         site_of[url] = site_of_host[host]
-    return _labelled(pages, groups, site_of, f"world{world_seed}", max_links_per_page, seed)
+    source = f"world{world_seed}"
+    return _labelled(pages, groups, site_of, source, max_links_per_page, seed, languages)
 
 
 def read_page_pack(pack_dir: str | Path) -> Iterator[tuple[str, bytes]]:
@@ -295,10 +371,13 @@ def real_sites_training_set(
     cache_dir: str | Path | None = None,
     max_pages_per_site: int = MAX_PAGES_PER_SITE,
     seed: int = 0,
+    label_rule: str = "language",
+    names: Collection[str] | None = None,
 ) -> TrainingSet:
-    """Labelled links of the fetched real sites (``sandbox fetch``); FileNotFoundError when
-    they were not fetched."""
-    from bilingual_spider.sandbox.realsites import resolve_cache_dir
+    """Labelled links of the fetched real sites (``sandbox fetch``): those named in ``names``,
+    or (None) every site not held out. FileNotFoundError when they were not fetched; ValueError
+    for a name no fetched site has."""
+    from bilingual_spider.sandbox.realsites import load_sites, resolve_cache_dir
 
     cache = resolve_cache_dir(cache_dir)
     summary_path = cache / REAL_SITES_SUMMARY
@@ -307,20 +386,33 @@ def real_sites_training_set(
             f"{summary_path}: the real sites are not fetched (bilingual-spider sandbox fetch)"
         )
     sites = json.loads(summary_path.read_text(encoding="utf-8"))
+    if names is None:
+        sites = [site for site in sites if not site.get("holdout")]
+    else:
+        unknown = set(names) - {site["name"] for site in sites}
+        if unknown:
+            raise ValueError(f"no fetched real site is named {', '.join(sorted(unknown))}")
+        sites = [site for site in sites if site["name"] in names]
+    patterns = {site.name: site for site in load_sites()}
     mounts = tomllib.loads((cache / REAL_SITES_CONFIG).read_text(encoding="utf-8"))["mount"]
-    pairs = [tuple(line.split("\t")[:2]) for line in _lines(cache / REAL_SITES_GOLD)]
-    groups = translation_groups(pairs)  # type: ignore[arg-type]
+    rows = [line.split("\t") for line in _lines(cache / REAL_SITES_GOLD)]
+    groups = translation_groups(tuple(row[:2]) for row in rows)  # type: ignore[misc]
     pages: dict[str, list[LinkContext]] = {}
     site_of: dict[str, str] = {}
+    nominal: dict[str, str] = {}
     for site in sites:
         mount = next(
             m for m in mounts if m["host"] == site["host"] and m["prefix"] == site["prefix"]
         )
         files = mount_pages(mount["host"], mount["prefix"], [Path(d) for d in mount["dirs"]])
+        pattern = patterns.get(site["name"])
         for url, path in _sample(files, max_pages_per_site, _seed_of(seed, site["name"])):
             pages[url] = extract_link_contexts(path.read_bytes(), url, AROUND_WORDS)
             site_of[url] = f"real:{site['name']}"
-    return _labelled(pages, groups, site_of, "real", MAX_LINKS_PER_PAGE * 10, seed)
+            matched = pattern.match(url[len(pattern.seed_url) :]) if pattern else None
+            nominal[canonical_url(url)] = matched[0] if matched else ""
+    languages = PageLanguages.from_gold(nominal, rows) if label_rule == "language" else None
+    return _labelled(pages, groups, site_of, "real", MAX_LINKS_PER_PAGE * 10, seed, languages)
 
 
 def mount_pages(host: str, prefix: str, dirs: Sequence[Path]) -> dict[str, Path]:
@@ -413,7 +505,10 @@ def scores_by_source(data: TrainingSet, scores: np.ndarray) -> dict[str, Any]:
 
 
 def train_link_predictor(
-    data: TrainingSet, params: dict[str, Any] | None = None, folds: int = 5
+    data: TrainingSet,
+    params: dict[str, Any] | None = None,
+    folds: int = 5,
+    label_rule: str = "language",
 ) -> tuple[LinkPredictor, dict[str, Any]]:
     """Fit a :class:`LinkPredictor` on all of ``data`` and describe it: the data's sizes, the
     scores of a cross-validation grouped by site (``folds`` = 0: none) and, when ``data`` has
@@ -423,7 +518,11 @@ def train_link_predictor(
     labels, groups = data.y, np.asarray(data.groups)
     features = LinkPredictor(**(params or {})).transform(data.contexts)
     learned = LinkPredictor(**(params or {})).training_features(data.contexts, features)
-    training: dict[str, Any] = {"data": data.describe(), "label": LABEL_RULE}
+    training: dict[str, Any] = {
+        "data": data.describe(),
+        "label_rule": label_rule,
+        "label": LABEL_TEXT[label_rule],
+    }
     seconds: dict[str, float] = {"features": round(time.monotonic() - started, 1)}
     if folds:
         started = time.monotonic()
@@ -449,10 +548,15 @@ def train_link_predictor(
     return model, training
 
 
-LABEL_RULE = (
-    "positive: the link joins two versions of one page (a gold pair in either direction, two "
-    "translations of one page, or a language chooser and a version); negative: any other link"
-)
+LABEL_TEXT = {
+    "language": "`language` (the paper's): positive: the link leads, within the same site, to a "
+    "page in another language than the linking page (its translation, or that language's entry "
+    "or section page; a target's language counts only where a gold pair vouches for it); "
+    "negative: any other link",
+    "pairs": "`pairs`: positive: the link joins two versions of one page (a gold pair in either "
+    "direction, two translations of one page, or a language chooser and a version); negative: "
+    "any other link",
+}
 
 
 def model_card(path: str | Path, meta: dict[str, Any]) -> str:

@@ -10,11 +10,13 @@ import pytest
 
 from bilingual_spider.detection import training
 from bilingual_spider.detection.training import (
+    PageLanguages,
     TrainingSet,
     add_language_choosers,
     build_training_set,
     canonical_url,
     label,
+    language_label,
     model_card,
     mount_pages,
     scores_of,
@@ -65,8 +67,34 @@ def test_a_language_chooser_joins_the_group_but_a_page_translated_nowhere_does_n
     assert label(pages[untranslated][1], groups) == 0
 
 
+def test_the_language_label_takes_any_page_of_the_site_in_another_language():
+    gold = [
+        (f"{SITE}/en/a.html", f"{SITE}/es/a.html", "en", "es"),
+        (f"{SITE}/en/", f"{SITE}/es/", "en", "es"),
+        (f"{SITE}/en/b.html", f"{SITE}/fr/b.html", "en", "fr"),
+    ]
+    nominal = {canonical_url(row[0]): "en" for row in gold}
+    nominal |= {canonical_url(f"{SITE}/fr/fake.html"): "fr", canonical_url(f"{SITE}/"): ""}
+    languages = PageLanguages.from_gold(nominal, gold)
+
+    def y(page: str, target: str) -> int:
+        own = languages.nominal.get(canonical_url(page), "")
+        return language_label(link(page, target), own, languages.known)
+
+    assert y(f"{SITE}/en/a.html", "/es/a.html") == 1  # its translation
+    assert y(f"{SITE}/en/lonely.html", "/es/") == 1  # another language's entry page
+    assert y(f"{SITE}/", "/fr/b.html") == 1  # a chooser (no language) to a page in one
+    assert y(f"{SITE}/en/a.html", "/en/b.html") == 0  # navigation in one language
+    assert y(f"{SITE}/en/a.html", "/fr/fake.html") == 0  # a page no gold pair vouches for
+    assert y(f"{SITE}/en/a.html", "http://other.example/es/a.html") == 0  # another site
+    assert y(f"{SITE}/es/a.html", "/es/a.html") == 0  # itself
+    # the pairs label sees a chooser's link to another page in another language as negative
+    groups = translation_groups(row[:2] for row in gold)
+    assert label(link(f"{SITE}/en/lonely.html", "/es/"), groups) == 0
+
+
 def test_training_set_of_a_generated_world(generated_world: Path):
-    data = build_training_set([generated_world], real_sites=False)
+    data = build_training_set([generated_world], real_sites=False, label_rule="pairs")
     described = data.describe()
     source = described["by_source"]["world201"]
     assert described["links"] == len(data.contexts) == len(data.labels) == len(data.groups)
@@ -81,6 +109,18 @@ def test_training_set_of_a_generated_world(generated_world: Path):
         pair = (context.page_url, context.url)
         if pair in gold or pair[::-1] in gold:
             assert y == 1, pair
+
+
+def test_language_labels_of_a_generated_world_include_every_gold_pair(generated_world: Path):
+    pairs = build_training_set([generated_world], real_sites=False, label_rule="pairs")
+    data = build_training_set([generated_world], real_sites=False)
+    assert data.describe()["positives"] > pairs.describe()["positives"]
+    positive = {(c.page_url, c.url) for c, y in zip(data.contexts, data.labels, strict=True) if y}
+    for context, y in zip(pairs.contexts, pairs.labels, strict=True):
+        if y:
+            assert (context.page_url, context.url) in positive, context.url
+    with pytest.raises(ValueError):
+        build_training_set([generated_world], real_sites=False, label_rule="manual")
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +183,7 @@ def test_scores_and_card():
             "total_seconds": 1.0,
             "seconds": {"fit": 1.0},
             "data": data.describe(),
-            "label": training.LABEL_RULE,
+            "label": training.LABEL_TEXT["language"],
             "cross_validation": {"folds": 2, "scores": {"all": scores}},
         },
     }
