@@ -217,6 +217,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     predictor.add_argument("--folds", type=int, default=5, help="grouped CV folds (0: none)")
     predictor.add_argument(
+        "--detector-results",
+        default="benchmarks/results/site_detector.json",
+        help="benchmarks/site_detector.py's results, whose label comparison goes in the card",
+    )
+    predictor.add_argument(
         "--out", default="models/link_predictor.npz", help="the model; its card goes beside it"
     )
     predictor.set_defaults(run=run_train_link_predictor)
@@ -682,7 +687,9 @@ def run_train_link_predictor(args: argparse.Namespace) -> int:
     training["file_bytes"] = out.stat().st_size
     model.save(out, training)
     card = out.with_suffix(".md")
-    card.write_text(model_card(out, LinkPredictor.load(out).meta_), encoding="utf-8")
+    results_path = Path(args.detector_results)
+    results = json.loads(results_path.read_text()) if results_path.is_file() else None
+    card.write_text(model_card(out, LinkPredictor.load(out).meta_, results), encoding="utf-8")
     print(json.dumps(training.get("cross_validation", {}).get("scores", {}), indent=1))
     print(f"wrote {out} and {card} in {training['total_seconds']} s")
     return 0

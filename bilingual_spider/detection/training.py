@@ -559,8 +559,12 @@ LABEL_TEXT = {
 }
 
 
-def model_card(path: str | Path, meta: dict[str, Any]) -> str:
-    """The Markdown card of a saved model (``meta``: :attr:`LinkPredictor.meta_`)."""
+def model_card(
+    path: str | Path, meta: dict[str, Any], detector_results: dict[str, Any] | None = None
+) -> str:
+    """The Markdown card of a saved model (``meta``: :attr:`LinkPredictor.meta_`), with the
+    label rules compared by ``benchmarks/site_detector.py`` when its ``detector_results`` are
+    given."""
     training = meta["training"]
     data = training["data"]
     lines = [
@@ -651,6 +655,7 @@ def model_card(path: str | Path, meta: dict[str, Any]) -> str:
             *_score_table({"real (held out)": held_out}),
             "",
         ]
+    lines += _label_comparison(training.get("label_rule", "pairs"), detector_results)
     lines += [
         "## Limits",
         "",
@@ -662,6 +667,58 @@ def model_card(path: str | Path, meta: dict[str, Any]) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _label_comparison(shipped: str, results: dict[str, Any] | None) -> list[str]:
+    """The card's section on the label rules: the detector at 0.8 on real sites, leave-sites-out,
+    with a Link Predictor trained under each rule (``benchmarks/site_detector.py``)."""
+    real = (results or {}).get("real")
+    if not real:
+        return []
+    lines = [
+        "## Label rule",
+        "",
+        f"This model uses the `{shipped}` rule. The site detector (Link Predictor + language "
+        "identification, minimum likelihood 0.8, defaults otherwise) on real sites, with Link "
+        "Predictors trained under each rule on the generated worlds and the real sites of the "
+        "*other* set only (leave-sites-out; `benchmarks/site_detector.py`, "
+        f"{results.get('date', '?')}): precision / recall / pages per site.",
+        "",
+        "| entries | " + " | ".join(f"`{label}`" for label in real["by_label"]) + " |",
+        "| --- |" + " ---: |" * len(real["by_label"]),
+    ]
+    at_08 = {
+        label: {
+            row["group"]: row
+            for row in data["rows"]
+            if row["config"] == "detector" and row["min_likelihood"] == 0.8
+        }
+        for label, data in real["by_label"].items()
+    }
+    groups = sorted({g for rows in at_08.values() for g in rows if ":" in g or g == "holdout"})
+    for group in groups:
+        if group.startswith("style_by_set:"):
+            continue
+        cells = []
+        for rows in at_08.values():
+            row = rows.get(group)
+            recall = row and row.get("recall_where_linked", row["recall"])
+            cells.append(
+                "–"
+                if row is None
+                else f"{_cell(row['precision'])} / {_cell(recall)} / {row['pages_per_site']}"
+            )
+        lines.append(f"| {group} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Why `language`: it is the paper's definition of a relevant link (\"links that point to "
+        'parallel text in a Web site": to a page of the site in another language). Under '
+        "`pairs`, a language chooser's link to another language's index, a header switcher "
+        "falling back to a language's home page and a footer's \"Other languages\" links are "
+        "taught as negatives, though they are the links that show a site is bilingual.",
+        "",
+    ]
+    return lines
 
 
 def _score_table(rows: dict[str, dict[str, Any]]) -> list[str]:

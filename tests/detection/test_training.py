@@ -190,3 +190,22 @@ def test_scores_and_card():
     card = model_card("m.npz", meta)
     for needed in ("## Rebuild", "## Data", "## Scores", "ROC AUC", "P@0.8", "world1 | 3 | 1 |"):
         assert needed in card
+    assert "## Label rule" not in card  # no benchmark results given
+
+    def row(group: str, precision: float, recall: float) -> dict:
+        return {"group": group, "config": "detector", "min_likelihood": 0.8,
+                "precision": precision, "recall": recall, "pages_per_site": 2.1}  # fmt: skip
+
+    results = {
+        "date": "today",
+        "real": {
+            "by_label": {
+                "language": {"rows": [row("style:flags", 1.0, 0.95)]},
+                "pairs": {"rows": [row("style:flags", 1.0, 0.5)]},
+            }
+        },
+    }
+    meta["training"]["label_rule"] = "language"
+    card = model_card("m.npz", meta, results)
+    assert "This model uses the `language` rule" in card
+    assert "| style:flags | 1.000 / 0.950 / 2.1 | 1.000 / 0.500 / 2.1 |" in card
