@@ -7,6 +7,9 @@ and image src", because a link to a page's translation is often a flag image wit
 ``hreflang`` attributes, the page's declared language, and the text of the block around it (for a
 boilerplate score, Schäfer et al. 2014).
 
+A language menu written as a ``<select>`` whose ``<option value>`` holds each language's URL (a
+script follows the choice) is read as links too: the option's text is their anchor.
+
 One pass over the parsed page (lxml) collects the page's words and, for every link, where its
 anchor text starts and ends among them, so ``around`` and ``block_text`` cost nothing more.
 """
@@ -39,6 +42,9 @@ BLOCK_TAGS = frozenset(
     }
 )  # fmt: skip
 LINK_TAGS = ("a", "area")
+_OPTION_URL = re.compile(r"(?i)^\?|/|\.(?:s?html?|php\d?|aspx?|jsp|cgi|cfm)(?:[?#]|$)")
+"""An ``<option value>`` that looks like a URL or a path (``/fr/``, ``?lang=fr``, ``index_fr.html``,
+``http://fr.example.com``), not a plain value (``1``, ``fr``, ``#``)."""
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _URL_CONTROL = re.compile(r"[\t\n\r]")
@@ -106,8 +112,9 @@ class _Link:
 def extract_link_contexts(
     html: str | bytes, page_url: str, around_words: int = 10
 ) -> list[LinkContext]:
-    """Every followable link of a page (``<a>``, ``<area>``, and ``<link rel="alternate"
-    hreflang>``), in document order, with its context.
+    """Every followable link of a page (``<a>``, ``<area>``, ``<link rel="alternate"
+    hreflang>``, and a ``<select>`` menu's ``<option>`` whose value is a URL or path), in
+    document order, with its context.
 
     Links that lead to no other page are left out: ``javascript:``, ``mailto:``, ``tel:`` and
     other non-HTTP schemes, empty ``href`` and in-page ``#fragments``. Bytes are decoded as
@@ -195,6 +202,7 @@ def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
     found: list[_Link] = []
     open_links: list[_Link] = []
     open_blocks: list[_Block] = []
+    open_selects = 0
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, element in walker:
         tag = element.tag
@@ -208,6 +216,10 @@ def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
                 open_blocks.append(_Block(len(words)))
             if tag in LINK_TAGS:
                 _open_link(element, base, words, open_links, open_blocks, found)
+            elif tag == "select":
+                open_selects += 1
+            elif tag == "option" and open_selects:
+                _open_option(element, base, words, open_links, open_blocks, found)
             elif tag == "img" and open_links:
                 _add_image(element, base, open_links[-1])
             elif tag == "link":
@@ -215,8 +227,10 @@ def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
             if element.text:
                 words.extend(_WORD.findall(element.text))
         else:
-            if tag in LINK_TAGS and open_links and open_links[-1].element is element:
+            if open_links and open_links[-1].element is element:  # an <a> or an <option>
                 open_links.pop().end = len(words)
+            if tag == "select" and open_selects:
+                open_selects -= 1
             if tag in BLOCK_TAGS and open_blocks:
                 open_blocks.pop().end = len(words)
             if element.tail:
@@ -252,6 +266,34 @@ def _open_link(
     else:
         link.element = element
         open_links.append(link)
+    found.append(link)
+
+
+def _open_option(
+    element: etree._Element,
+    base: str,
+    words: list[str],
+    open_links: list[_Link],
+    open_blocks: list[_Block],
+    found: list[_Link],
+) -> None:
+    """An option of a ``<select>`` menu whose value is a URL or path: a link, its text the
+    anchor (the block is the select's, so ``block_text`` is the menu and what surrounds it)."""
+    value = (element.get("value") or "").strip()
+    if not _OPTION_URL.search(value):
+        return
+    url = absolute_url(base, value)
+    if url is None:
+        return
+    link = _Link(
+        url,
+        len(words),
+        open_blocks[-1] if open_blocks else None,
+        element=element,
+        title=_collapse(element.get("title") or ""),
+        hreflang=_language(element.get("hreflang") or ""),
+    )
+    open_links.append(link)
     found.append(link)
 
 

@@ -1,9 +1,10 @@
 """The generated web: a plan of sites, pages, texts and links with its ground truth.
 
 :func:`plan_world` draws every site and link from ``random.Random(params.seed)`` and the parallel
-text of :mod:`bilingual_spider.sandbox.textsource`; :mod:`.webgraph_render` turns the plan into
-URLs and HTML, and :mod:`.webgraph_write` into files, a sandbox config and a ground truth. No I/O
-here.
+text of :mod:`bilingual_spider.sandbox.textsource` (a switcher's placement and its chooser's
+``hreflang`` from a generator of their own per site, so that they change no other draw);
+:mod:`.webgraph_render` turns the plan into URLs and HTML, and :mod:`.webgraph_write` into files,
+a sandbox config and a ground truth. No I/O here.
 
 Kinds of site: ``monolingual``, ``bilingual`` (English + one language), ``multilingual`` (English +
 two or three), ``hub`` (directories that co-cite sites of a topic and language pair), and
@@ -53,6 +54,8 @@ class Site:
     layout: str = "plain"
     url_tokens: str = "code"
     switcher: str = ""
+    switcher_placement: str = ""  # SWITCHER_PLACEMENTS; "" (no draw): the header
+    chooser_hreflang: bool = False  # the language chooser at "/" (if any) writes hreflang
     decoy: str = ""
     domain: str = ""  # registered domain + suffix, e.g. "sunhotel3k.com.mx"
     hosts: dict[str, str] = field(default_factory=dict)  # language -> host
@@ -229,12 +232,22 @@ def _plan_site(
         site.url_tokens = _draw_url_tokens(rng, params, site)
         site.primary_at_root = site.layout == "directory" and rng.random() < 0.5
         site.hreflang = kind in TARGET_KINDS and rng.random() < params.share_hreflang
+        _draw_switcher_presentation(params, site)
     site.html_lang = rng.random() < params.share_html_lang
     prose_key = f"prose:{params.seed}:{site_id}"
     site.prose = kind != "hub" and chosen_by_hash(prose_key, params.prose_site_share)
     _assign_domain(rng, site)
     _plan_pages(rng, params, pools, site)
     return site
+
+
+def _draw_switcher_presentation(params: WorldParams, site: Site) -> None:
+    """Where the site's switcher sits and whether its language chooser writes hreflang, drawn
+    from a generator of their own (not the world's): every other draw of the world stays the
+    same whatever these parameters are."""
+    rng = random.Random(f"placement:{params.seed}:{site.id}")
+    site.switcher_placement = _pick(rng, params.switcher_placement_weights)
+    site.chooser_hreflang = rng.random() < params.share_chooser_hreflang
 
 
 def _draw_languages(

@@ -17,6 +17,10 @@ def _p(default: Any, source: str) -> Any:
 
 
 ASSUMPTION = "assumption (no published figure found offline); tune by benchmark"
+SWITCHER_PLACEMENTS = ("header", "footer", "select", "list")
+"""Where a site's language switcher sits: ``header`` (``A | B`` in the header bar), ``footer``
+("Other languages: A, B"), ``select`` (a ``<select>`` menu, the URLs in its options' values),
+``list`` (a ``<ul>`` of languages in a sidebar)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,22 @@ class WorldParams:
         {"native": 0.40, "code": 0.25, "word": 0.20, "flag": 0.15},
         "Barbosa et al. 2011 sec. 3.1 name words, codes, native names and flag images (img "
         "src/alt) as link-predictor evidence; shares are an " + ASSUMPTION,
+    )
+    switcher_placement_weights: dict[str, float] = _p(
+        {"header": 0.40, "footer": 0.20, "select": 0.20, "list": 0.20},
+        "where a site's language switcher sits (SWITCHER_PLACEMENTS): a header bar, an 'Other "
+        "languages:' footer, a <select> menu whose option values are the URLs, or a sidebar "
+        "list; the issue names them as how real bilingual sites look; shares are an "
+        + ASSUMPTION
+        + "; drawn from a generator of their own (placement:seed:site), so changing them "
+        "changes no other draw of the world",
+    )
+    share_chooser_hreflang: float = _p(
+        0.3,
+        "share of language-chooser entry pages whose links carry hreflang (their labels are the "
+        "site's switcher style: native names, English names, codes or flags with alt); "
+        + ASSUMPTION
+        + "; drawn with the switcher placement",
     )
     translated_share: tuple[float, float] = _p(
         (0.6, 1.0),
@@ -218,6 +238,13 @@ class WorldParams:
             raise ValueError("prose_site_share and prose_locality must be in [0, 1]")
         if not 0 <= self.title_anchor_share <= 1:
             raise ValueError("title_anchor_share must be in [0, 1]")
+        unknown_placements = set(self.switcher_placement_weights) - set(SWITCHER_PLACEMENTS)
+        if unknown_placements or not any(w > 0 for w in self.switcher_placement_weights.values()):
+            raise ValueError(
+                f"switcher_placement_weights: unknown {sorted(unknown_placements)} or no weight"
+            )
+        if not 0 <= self.share_chooser_hreflang <= 1:
+            raise ValueError("share_chooser_hreflang must be in [0, 1]")
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -18,7 +18,14 @@ cctld         ``http://www.name.cc/slug.html``       ``http://www.name.cc/``
 unpatterned   ``/tok4x7q-3.html`` (unrelated names)  same
 ============  =====================================  ==========================================
 
-Layouts whose primary home is not ``/`` get a splash page at ``/`` that links every language.
+Layouts whose primary home is not ``/`` get a splash page at ``/`` that links every language: a
+language chooser whose labels are the site's switcher style (native names, English names, codes,
+or flags with their alt), with or without ``hreflang``.
+
+A site's switcher sits where its ``switcher_placement`` says (:data:`SWITCHER_PLACEMENTS`):
+``header`` (``A | B`` in the header bar), ``footer`` ("Other languages: A, B"), ``select`` (a
+``<select>`` menu; the URLs are in its options' values, followed by an ``onchange`` script), or
+``list`` (a ``<ul>`` in a sidebar). A page's ``links`` list every one of them, options included.
 """
 
 from __future__ import annotations
@@ -28,9 +35,21 @@ import random
 from dataclasses import dataclass
 
 from bilingual_spider.sandbox.webgraph import Site, World, chosen_by_hash
-from bilingual_spider.sandbox.webgraph_params import LANGUAGES
+from bilingual_spider.sandbox.webgraph_params import LANGUAGES, SWITCHER_PLACEMENTS
 
 SNIPPET_CHARS = 200
+OTHER_LANGUAGES = {
+    "en": "Other languages", "es": "Otros idiomas", "fr": "Autres langues",
+    "de": "Andere Sprachen", "ja": "他の言語", "zh-Hans": "其他语言", "zh-Hant": "其他語言",
+    "ko": "다른 언어",
+}  # fmt: skip
+"""The heading of a footer switcher, in the page's language."""
+LANGUAGES_HEADING = {
+    "en": "Languages", "es": "Idiomas", "fr": "Langues", "de": "Sprachen", "ja": "言語",
+    "zh-Hans": "语言", "zh-Hant": "語言", "ko": "언어",
+}  # fmt: skip
+"""The heading of a sidebar switcher, in the page's language."""
+SELECT_ONCHANGE = "if (this.value) window.location.href = this.value;"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,36 +125,84 @@ def page_exists(site: Site, language: str, page: int) -> bool:
     return language == site.primary or page in site.translated.get(language, ())
 
 
+def switcher_placement(site: Site) -> str:
+    """Where the site's switcher sits (:data:`SWITCHER_PLACEMENTS`; a site never drawn one: the
+    header)."""
+    placement = site.switcher_placement or "header"
+    if placement not in SWITCHER_PLACEMENTS:
+        raise ValueError(f"unknown switcher placement {placement!r}")
+    return placement
+
+
+def switcher_label(site: Site, language: str) -> str:
+    """The text naming ``language`` in the site's switcher style: its native name, code or
+    English name; a flag has none, except in a ``<select>`` menu (an option holds no image),
+    where the native name stands for it."""
+    info = LANGUAGES[language]
+    style = site.switcher
+    if style == "flag":
+        return info.native if switcher_placement(site) == "select" else ""
+    return {"native": info.native, "code": info.short, "word": info.english_name}[style]
+
+
 def switcher_link(site: Site, language: str, page: int) -> Link:
     """The switcher's link to ``language`` from ``page``: the same page when it is translated,
     else that language's home page (a switcher decoy's links lead to nothing)."""
     target = page if page_exists(site, language, page) else 0
     if site.decoy == "switcher_without_translation":
         target = page
-    info = LANGUAGES[language]
-    style = site.switcher
-    if style == "flag":
-        return Link(page_url(site, language, target), "")
-    label = {"native": info.native, "code": info.short, "word": info.english_name}[style]
-    return Link(page_url(site, language, target), label)
+    return Link(page_url(site, language, target), switcher_label(site, language))
 
 
 def _switcher_html(site: Site, current: str, page: int) -> tuple[str, list[Link]]:
-    links, parts = [], []
-    for language in switcher_languages(site):
-        if language == current:
-            continue
-        link = switcher_link(site, language, page)
-        links.append(link)
-        if site.switcher == "flag":
-            flag = LANGUAGES[language].flag
-            inner = f'<img src="/images/flags/{flag}.png" width="16" height="11">'
-        else:
-            inner = html.escape(link.anchor)
-        parts.append(f'<a href="{html.escape(link.url)}">{inner}</a>')
-    if not parts:
+    """The switcher of a page in ``current`` language, as its placement writes it, and its
+    links (one per other language)."""
+    languages = [lang for lang in switcher_languages(site) if lang != current]
+    links = [switcher_link(site, language, page) for language in languages]
+    if not links:
         return "", links
-    return '<div class="languages">' + " | ".join(parts) + "</div>", links
+    placement = switcher_placement(site)
+    if placement == "select":
+        return _select_menu(site, current, links), links
+    anchors = [
+        _switcher_anchor(site, lang, link) for lang, link in zip(languages, links, strict=True)
+    ]
+    heading_language = current if current in OTHER_LANGUAGES else "en"
+    if placement == "footer":
+        label = OTHER_LANGUAGES[heading_language]
+        return f'<p class="languages">{html.escape(label)}: {", ".join(anchors)}</p>', links
+    if placement == "list":
+        items = "".join(f"<li>{anchor}</li>" for anchor in anchors)
+        heading = html.escape(LANGUAGES_HEADING[heading_language])
+        return (
+            f'<div id="sidebar"><h3>{heading}</h3><ul class="languages">{items}</ul></div>',
+            links,
+        )
+    return '<div class="languages">' + " | ".join(anchors) + "</div>", links
+
+
+def _switcher_anchor(site: Site, language: str, link: Link) -> str:
+    if site.switcher == "flag":
+        flag = LANGUAGES[language].flag
+        inner = f'<img src="/images/flags/{flag}.png" width="16" height="11">'
+    else:
+        inner = html.escape(link.anchor)
+    return f'<a href="{html.escape(link.url)}">{inner}</a>'
+
+
+def _select_menu(site: Site, current: str, links: list[Link]) -> str:
+    """A ``<select>`` language menu: the page's own language first (selected, no URL), then an
+    option per link, its URL in ``value`` only (a script follows the choice)."""
+    own = html.escape(switcher_label(site, current)) if current in LANGUAGES else ""
+    options = "".join(
+        f'<option value="{html.escape(link.url)}">{html.escape(link.anchor)}</option>'
+        for link in links
+    )
+    return (
+        f'<form class="languages" action="#"><select name="language" '
+        f'onchange="{SELECT_ONCHANGE}"><option value="" selected>{own}</option>{options}'
+        "</select></form>"
+    )
 
 
 def sentence(world: World, site: Site, language: str, page: int, position: int) -> str:
@@ -183,11 +250,15 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
     home = page_url(site, language, 0)
     links.insert(0, Link(home, name))
     menu = "".join(_list_item(link) for link in nav)
+    placement = switcher_placement(site)
+    in_header = switcher if placement in ("header", "select") else ""
+    in_sidebar = switcher if placement == "list" else ""
+    in_footer = switcher if placement == "footer" else ""
     document = (
         f'{head}<body><div id="header"><a href="{html.escape(home)}">{html.escape(name)}</a>'
-        f'{switcher}</div><ul id="menu">{menu}</ul><div id="content"><h1>{html.escape(title)}'
-        f'</h1>{body}{hub_list}</div><div id="footer">&copy; 2026 {html.escape(name)}</div>'
-        "</body></html>\n"
+        f'{in_header}</div><ul id="menu">{menu}</ul>{in_sidebar}<div id="content"><h1>'
+        f'{html.escape(title)}</h1>{body}{hub_list}</div><div id="footer">&copy; 2026 '
+        f"{html.escape(name)}{in_footer}</div></body></html>\n"
     )
     return RenderedPage(url, language, title, document, tuple(links), " ".join(sentences))
 
@@ -293,14 +364,14 @@ def render_hub_page(world: World, site: Site, index: int) -> RenderedPage:
 
 
 def render_splash(site: Site) -> RenderedPage:
-    """``/`` of a site whose home pages live elsewhere: a language chooser that also redirects."""
+    """``/`` of a site whose home pages live elsewhere: a language chooser that also redirects.
+    Its labels are the site's switcher style (native names, English names, codes, or flag images
+    with the native name as alt), with ``hreflang`` when the site's ``chooser_hreflang`` says."""
     home = page_url(site, site.primary, 0)
-    links = [
-        Link(page_url(site, lang, 0), LANGUAGES[lang].native)
-        for lang in (switcher_languages(site) or site.languages)
-    ]
+    languages = switcher_languages(site) or list(site.languages)
+    links = [Link(page_url(site, lang, 0), _chooser_label(site, lang)) for lang in languages]
     items = " | ".join(
-        f'<a href="{html.escape(link.url)}">{html.escape(link.anchor)}</a>' for link in links
+        _chooser_anchor(site, lang, link) for lang, link in zip(languages, links, strict=True)
     )
     document = (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
@@ -308,6 +379,26 @@ def render_splash(site: Site) -> RenderedPage:
         f"<title>{html.escape(display_name(site))}</title></head><body>{items}</body></html>\n"
     )
     return RenderedPage(root_url(site), "", display_name(site), document, tuple(links), "")
+
+
+def _chooser_label(site: Site, language: str) -> str:
+    """A chooser's label: the switcher's style (a site without one: the native name)."""
+    info = LANGUAGES[language]
+    labels = {"native": info.native, "code": info.short, "word": info.english_name, "flag": ""}
+    return labels.get(site.switcher, info.native)
+
+
+def _chooser_anchor(site: Site, language: str, link: Link) -> str:
+    info = LANGUAGES[language]
+    hreflang = f' hreflang="{language}"' if site.chooser_hreflang else ""
+    if site.switcher == "flag":
+        inner = (
+            f'<img src="/images/flags/{info.flag}.png" alt="{html.escape(info.native)}" '
+            'width="16" height="11">'
+        )
+    else:
+        inner = html.escape(link.anchor)
+    return f'<a href="{html.escape(link.url)}"{hreflang}>{inner}</a>'
 
 
 def render_site(world: World, site: Site) -> list[RenderedPage]:

@@ -185,6 +185,8 @@ def _site_record(site: Site) -> dict[str, Any]:
         "layout": site.layout,
         "url_tokens": site.url_tokens,
         "switcher": site.switcher,
+        "switcher_placement": site.switcher_placement or ("header" if site.switcher else ""),
+        "chooser_hreflang": site.chooser_hreflang,
         "domain": site.domain,
         "hosts": {lang: host for lang, host in site.hosts.items() if lang in site.languages},
         "root_url": root_url(site),

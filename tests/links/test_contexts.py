@@ -1,5 +1,5 @@
 """Link contexts from tricky HTML: flags, nested images, relative URLs, <base>, alternates,
-skipped schemes, charsets, and pages no parser should choke on."""
+<select> language menus, skipped schemes, charsets, and pages no parser should choke on."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bilingual_spider.links.contexts import LinkContext, absolute_url, extract_link_contexts
+from bilingual_spider.links.features import link_tokens
 
 PAGE = "http://www.example.com/en/about/team.html"
 
@@ -130,6 +131,49 @@ def test_hreflang_attribute_of_a_link_and_area_alt():
     )
 
 
+SELECT_MENU = (
+    '<html lang="en"><body><div id="header"><a href="/">Home</a> <form>Language: '
+    '<select onchange="location.href=this.value">'
+    '<option value="/en/about/team.html" selected>English</option>'
+    '<option value="/fr/about/team.html">Français</option>'
+    '<option value="http://ja.example.com/about/team.html" title="Japanese">日本語</option>'
+    '<option value="../../de/about/team.html">Deutsch</select></form></div>'
+    "<p>Our team works for you</p></body></html>"
+)
+
+
+def test_select_menu_options_whose_values_are_urls_are_links_named_by_their_text():
+    home, *options = links(SELECT_MENU, around_words=3)
+    assert home.anchor == "Home"
+    assert [(c.url, c.anchor) for c in options] == [
+        ("http://www.example.com/en/about/team.html", "English"),
+        ("http://www.example.com/fr/about/team.html", "Français"),
+        ("http://ja.example.com/about/team.html", "日本語"),
+        ("http://www.example.com/de/about/team.html", "Deutsch"),
+    ]
+    french = options[1]
+    assert french.around == "Home Language: English 日本語"  # 3 words each side: 日, 本, 語
+    assert french.block_text == "Language: English Français 日本語 Deutsch"  # the <form>
+    assert french.block_around == "Language: English 日本語"
+    assert (options[2].title, french.page_lang, french.img_alt) == ("Japanese", "en", "")
+    assert "anchor:~lang=other" in link_tokens(french)  # features read options as any link
+
+
+def test_options_whose_values_are_no_url_and_options_outside_a_select_are_no_links():
+    found = links(
+        '<select name="lang"><option value="">Language</option><option value="1">One</option>'
+        '<option value="fr">Français</option><option value="#">-</option><option>/es/</option>'
+        '<option value="javascript:go(\'/de/\')">Deutsch</option><option value="mailto:a@b/c">m'
+        '</option><option value="http://">x</option><option value=" ?lang=ja ">日本語</option>'
+        '<option value="index_ko.html">한국어</option></select>'
+        '<datalist><option value="/zz/">outside</option></datalist>'
+    )
+    assert [(c.url, c.anchor) for c in found] == [
+        ("http://www.example.com/en/about/team.html?lang=ja", "日本語"),
+        ("http://www.example.com/en/about/index_ko.html", "한국어"),
+    ]
+
+
 def test_shift_jis_and_euc_kr_bytes_are_decoded_from_their_meta_charset():
     japanese = (
         '<html><head><meta charset="shift_jis"></head><body>'
@@ -169,13 +213,14 @@ def test_absolute_url_keeps_http_and_https_only():
 
 
 _TAGS = st.sampled_from(
-    ["a", "img", "p", "div", "base", "link", "script", "li", "td", "area", "html", "head", "b"]
-)
-_ATTRS = st.sampled_from(["href", "src", "alt", "hreflang", "rel", "lang", "title"])
+    ["a", "img", "p", "div", "base", "link", "script", "li", "td", "area", "html", "head", "b",
+     "select", "option"]
+)  # fmt: skip
+_ATTRS = st.sampled_from(["href", "src", "alt", "hreflang", "rel", "lang", "title", "value"])
 _VALUES = st.one_of(
     st.sampled_from(
         ["//x.example/", "javascript:x", "#", "", "../..", "http://[", "alternate", "zh_TW",
-         "http://a.example/é", "mailto:x", "\x00", "\ud800", "es", " \n "]
+         "http://a.example/é", "mailto:x", "\x00", "\ud800", "es", " \n ", "/fr/", "?lang=x"]
     ),
     st.text(max_size=20),
 )  # fmt: skip
@@ -206,3 +251,48 @@ def test_odd_html_never_raises_and_gives_absolute_http_urls(parts: list[str]):
 @given(st.binary(max_size=300), st.sampled_from([PAGE, "https://h.example", "not a url"]))
 def test_any_bytes_never_raise(body: bytes, page_url: str):
     links(body, page_url)
+
+
+_MENU_URLS = {
+    "http://www.example.com/en/about/team.html",
+    "http://www.example.com/fr/about/team.html",
+    "http://ja.example.com/about/team.html",
+    "http://www.example.com/de/about/team.html",
+}
+
+
+def _menu_as_text(html: str) -> str:
+    """The same page with its <select> menu as plain text: the same words, no options."""
+    for old, new in (("<select", "<span"), ("</select>", "</span>")):
+        html = html.replace(old, new)
+    return html.replace("<option", "<b").replace("</option>", "</b>")
+
+
+def _plain_page_parts(parts: list[str]) -> bool:
+    """Parts that let a menu among them be read: no menu of their own, no <base>, no end of the
+    page, no lone surrogate (an unreadable page)."""
+    text = "".join(parts)
+    tags = ("select", "option", "<b", "html", "head")
+    return not any(tag in text.lower() for tag in tags) and text.encode(errors="replace") == (
+        text.encode(errors="ignore")
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.one_of(_ELEMENT, st.text(max_size=20)), max_size=8).filter(_plain_page_parts),
+    st.integers(min_value=0, max_value=8),
+)
+def test_a_select_menu_adds_its_options_and_changes_no_other_links_context(
+    parts: list[str], at: int
+):
+    menu = SELECT_MENU[SELECT_MENU.index("<form>") : SELECT_MENU.index("</form>") + 7]
+    page = "".join(parts[:at]) + menu + "".join(parts[at:])
+    with_menu = links(page)
+    assert {c.anchor for c in with_menu if c.url in _MENU_URLS} <= {
+        "English",
+        "Français",
+        "日本語",
+        "Deutsch",
+    }  # or none: an unclosed <script> before the menu swallows it
+    assert [c for c in with_menu if c.url not in _MENU_URLS] == links(_menu_as_text(page))

@@ -17,14 +17,21 @@ from bilingual_spider.sandbox.engine_files import read_links, read_pages
 from bilingual_spider.sandbox.page_pack import PagePack, url_key
 from bilingual_spider.sandbox.textsource import TextSource, is_prose, is_translation
 from bilingual_spider.sandbox.webgraph import plan_world
-from bilingual_spider.sandbox.webgraph_params import LANGUAGES, WorldParams, parameter_table
+from bilingual_spider.sandbox.webgraph_params import (
+    LANGUAGES,
+    SWITCHER_PLACEMENTS,
+    WorldParams,
+    parameter_table,
+)
 from bilingual_spider.sandbox.webgraph_render import (
     display_name,
     has_splash,
     page_url,
     render_site,
+    render_splash,
     root_url,
     sentence,
+    switcher_languages,
     switcher_link,
 )
 from bilingual_spider.sandbox.webgraph_stats import power_law_exponent, world_stats
@@ -32,6 +39,7 @@ from bilingual_spider.sandbox.webgraph_write import (
     ENGINE_DIR,
     PACK_DIR,
     generate,
+    gold_pairs,
     load_gold_pairs,
     load_ground_truth,
 )
@@ -192,7 +200,8 @@ def test_engine_links_are_exactly_the_links_of_the_served_html(world_dir: Path, 
     assert len(pages) == len(pack)
     for page in random.Random(1).sample(pages, 150):
         body, _ = pack.get(url_key(page.url))
-        hrefs = set(lxml_html.fromstring(body).xpath("//a/@href"))
+        tree = lxml_html.fromstring(body)
+        hrefs = set(tree.xpath("//a/@href")) | set(tree.xpath("//select/option/@value")) - {""}
         assert hrefs == by_source.get(page.url, set()), page.url
 
 
@@ -340,3 +349,91 @@ def test_prose_sites_write_long_pages_and_link_to_each_other(text_source: TextSo
     page = render_site(world, prose[0])[0]
     paragraphs = lxml_html.fromstring(page.html).xpath("//div[@id='content']/p")
     assert len(paragraphs) < len(prose[0].text[0]) / 3  # paragraphs of 4 to 6 sentences
+
+
+def _english_home(world: Any, site: Any) -> Any:
+    return next(p for p in render_site(world, site) if p.url == page_url(site, "en", 0))
+
+
+def test_switchers_sit_in_a_header_a_footer_a_select_menu_or_a_sidebar_list(
+    world_dir: Path, pack: PagePack, text_source: TextSource
+):
+    world = plan_world(WorldParams(seed=11, sites=400), text_source)
+    targets = [s for s in world.sites if s.is_target and "en" in s.languages]
+    assert {s.switcher_placement for s in targets} == set(SWITCHER_PLACEMENTS)
+    checked: Counter[str] = Counter()
+    for site in targets:
+        page = _english_home(world, site)
+        tree = lxml_html.fromstring(page.html)
+        switcher_urls = {switcher_link(site, lang, 0).url for lang in site.languages[1:]}
+        assert switcher_urls <= {link.url for link in page.links}
+        placement = site.switcher_placement
+        if placement == "select":
+            values = set(tree.xpath("//div[@id='header']//select/option/@value")) - {""}
+            assert values == switcher_urls
+            assert tree.xpath("//select/@onchange")
+            assert not set(tree.xpath("//a/@href")) & switcher_urls  # URLs in the options only
+            for url in values:  # real pages of the site, served
+                assert pack.get(url_key(url)) is not None, url
+        elif placement == "footer":
+            footer = tree.xpath("//div[@id='footer']")[0]
+            assert "Other languages:" in footer.text_content()
+            assert set(footer.xpath(".//a/@href")) == switcher_urls
+        elif placement == "list":
+            items = tree.xpath("//div[@id='sidebar']/ul[@class='languages']/li/a/@href")
+            assert set(items) == switcher_urls
+        else:
+            assert set(tree.xpath("//div[@id='header']/div[@class='languages']/a/@href")) == (
+                switcher_urls
+            )
+        checked[placement] += 1
+    assert set(checked) == set(SWITCHER_PLACEMENTS)
+
+
+def test_language_choosers_label_languages_as_the_sites_switcher_does(text_source: TextSource):
+    world = plan_world(WorldParams(seed=11, sites=400), text_source)
+    choosers = [s for s in world.sites if has_splash(s)]
+    assert {s.switcher for s in choosers} == {"native", "code", "word", "flag"}
+    assert {s.chooser_hreflang for s in choosers} == {True, False}
+    for site in choosers:
+        page = render_splash(site)
+        tree = lxml_html.fromstring(page.html)
+        anchors = tree.xpath("//a")
+        assert [a.get("href") for a in anchors] == [link.url for link in page.links]
+        languages = switcher_languages(site)
+        if site.switcher == "flag":
+            assert [a.xpath("string(img/@alt)") for a in anchors] == [
+                LANGUAGES[lang].native for lang in languages
+            ]
+            assert all(a.xpath("img/@src")[0].startswith("/images/flags/") for a in anchors)
+        else:
+            attribute = {"native": "native", "code": "short", "word": "english_name"}
+            expected = [getattr(LANGUAGES[lang], attribute[site.switcher]) for lang in languages]
+            assert [a.text_content() for a in anchors] == expected
+        hreflangs = [a.get("hreflang") for a in anchors]
+        assert hreflangs == (languages if site.chooser_hreflang else [None] * len(languages))
+
+
+def test_switcher_placements_change_no_other_draw_of_the_world(text_source: TextSource):
+    """The placement is drawn from a generator of its own: a world with every switcher in the
+    header (as before placements existed) has the same sites, pages, links and gold pairs."""
+    params = WorldParams(seed=8, sites=250)
+    header_only = WorldParams(
+        seed=8, sites=250, switcher_placement_weights={"header": 1.0}, share_chooser_hreflang=0
+    )
+    drawn, fixed = plan_world(params, text_source), plan_world(header_only, text_source)
+    assert {s.switcher_placement for s in fixed.sites if s.switcher} == {"header"}
+    assert len({s.switcher_placement for s in drawn.sites if s.switcher}) == 4
+    for site, same in zip(drawn.sites, fixed.sites, strict=True):
+        assert site.switcher_placement in (SWITCHER_PLACEMENTS if site.switcher else ("",))
+        site.switcher_placement, site.chooser_hreflang = same.switcher_placement, False
+        assert site == same
+    assert list(gold_pairs(drawn)) == list(gold_pairs(fixed))
+    drawn, fixed = plan_world(params, text_source), plan_world(header_only, text_source)
+    for site, same in zip(drawn.sites[:80], fixed.sites[:80], strict=True):
+        pages, same_pages = render_site(drawn, site), render_site(fixed, same)
+        assert [(p.url, [link.url for link in p.links]) for p in pages] == [
+            (p.url, [link.url for link in p.links]) for p in same_pages
+        ]
+    with pytest.raises(ValueError, match="switcher_placement_weights"):
+        WorldParams(switcher_placement_weights={"sidebar": 1.0})
