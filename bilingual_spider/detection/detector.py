@@ -344,9 +344,7 @@ def link_language_hint(
         if text and (code := _label_language(text)):
             return code
     for src in img_src.split():
-        stem = src.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-        words = [word for word in _FILE_WORD.split(stem) if word]
-        if words and (code := flag_language(words[-1])):
+        if code := _image_language(src):
             return code
     parts = urlsplit(url)
     host_label = (parts.hostname or "").split(".", 1)[0]
@@ -354,6 +352,19 @@ def link_language_hint(
         if token and (code := language_of_code(token)):
             return code
     return ""
+
+
+def _image_language(src: str) -> str:
+    """The language an image's file names: a language code (``en.png``), or a country's when
+    the image is a flag (``flags/jp.gif``, ``flag_br.svg``); ``py.png`` is a logo, not
+    Paraguay's flag."""
+    stem = src.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    words = [word for word in _FILE_WORD.split(stem) if word]
+    if not words:
+        return ""
+    if "flag" in src.lower():
+        return flag_language(words[-1]) or ""
+    return language_of_code(words[-1]) if len(words) == 1 else ""
 
 
 def _label_language(text: str) -> str:

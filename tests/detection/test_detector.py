@@ -83,6 +83,15 @@ def run(
 # --- the decision -------------------------------------------------------------------------
 
 
+def test_links_name_languages_by_label_flag_or_code() -> None:
+    assert link_language_hint("http://x/a", anchor="Deutsch (de)") == "de"
+    assert link_language_hint("http://x/a", anchor="EN") == "en"
+    assert link_language_hint("http://x/a", img_src="/img/flags/jp.gif") == "ja"
+    assert link_language_hint("http://x/a", img_src="/static/fr.png") == "fr"
+    assert link_language_hint("http://x/a", img_src="/static/py.png") == ""  # a logo
+    assert link_language_hint("http://x/a", anchor="About us") == ""
+
+
 def test_both_languages_of_interest_make_a_bilingual_site() -> None:
     verdict, asked = run(
         detector(langs=("en", "es")),
