@@ -231,9 +231,7 @@ def real_sites_set() -> tuple[list[str], dict[str, str], Gold]:
     gold_path = realsites.gold_pairs_path()
     urls, languages = [], {}
     for site in realsites.load_sites():
-        dirs = [cache / "root" / d for d in site.dirs]
-        if site.language_index:
-            dirs.insert(0, cache / "overlays" / site.name)
+        dirs = realsites.site_dirs(cache, site)
         served = realsites.served_html(dirs)
         urls += [site.url(relative) for relative in served]
         languages.update(page_languages(site, realsites.page_files(site, served)))

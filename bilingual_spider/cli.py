@@ -288,10 +288,15 @@ def run_fetch(args: argparse.Namespace) -> int:
         print(f"bilingual-spider: real sites skipped: {exc}", file=sys.stderr)
         return 3
     width = max(len(s["name"]) for s in sites)
-    print(f"{'site':<{width}}  {'kind':<12} {'pages':>6} {'gold pairs':>10}  languages")
+    print(
+        f"{'site':<{width}}  {'set':<8} {'kind':<12} {'bilingual':<9} {'pages':>6} "
+        f"{'gold pairs':>10}  languages"
+    )
     for site in sites:
+        held_out = "holdout" if site["holdout"] else site["set"]
         print(
-            f"{site['name']:<{width}}  {site['kind']:<12} {site['pages']:>6} "
+            f"{site['name']:<{width}}  {held_out:<8} {site['kind']:<12} "
+            f"{'yes' if site['bilingual'] else 'no':<9} {site['pages']:>6} "
             f"{site['gold_pairs']:>10}  {','.join(site['languages'])}"
         )
     return 0

@@ -77,11 +77,13 @@ def found_sites_report(
     items: list[dict], truth: dict, stats: dict, real_sites: list[dict] = ()
 ) -> str:
     """The bilingual sites the crawl reported, checked against the ground truth of the world
-    and the kinds of the real sites (``sites.json``: multilingual or monolingual)."""
+    and the real sites (``sites.json``; a host with several real sites, like www.debian.org, is
+    bilingual when one of them is)."""
     host_site = {host: site for site in truth["sites"] for host in site["hosts"].values()}
     for real in real_sites:
-        bilingual = real["kind"] != "monolingual"
-        host_site[real["host"]] = {"bilingual": bilingual, "kind": f"real {real['kind']}"}
+        bilingual = real["bilingual"] or host_site.get(real["host"], {}).get("bilingual", False)
+        kind = "real multilingual" if bilingual else "real monolingual"
+        host_site[real["host"]] = {"bilingual": bilingual, "kind": kind}
     found = [item for item in items if "found_by" in item]
     lines = [f"{'site':<34} {'languages':<22} {'truth':<14} found by"]
     right = 0

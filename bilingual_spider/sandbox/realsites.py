@@ -9,17 +9,20 @@ English share, start pages, the rendered index and config) is pure and tested on
     load_sites      real_sites.toml -> RealSite values
     fetch           apt-get download + dpkg -x into the cache (never installs anything)
     page_files      the served .html files of a site, with the page and language of each
-    language index  for sites without a language switcher at their root, the index page their
-                    real counterpart has (like the language footer of www.debian.org)
+    entry pages     every site's entry page in every real style (:data:`ENTRY_STYLES`): its
+                    root is one of them (``entry_style``) or its own, and the site is also
+                    served behind each at ``STYLE.entry.HOST``
     derive_gold     English page x translation of the same page, unless the translation is a
                     symlink to the English file, is not in its own language, or is mostly English
 
 The cache (``$BILINGUAL_SANDBOX_CACHE``, default ``~/.cache/bilingual_spider/realsites``) holds::
 
-    debs/*.deb  root/ (the unpacked tree)  stamps/  overlays/<site>/index.html
+    debs/*.deb  root/ (the unpacked tree)  stamps/  overlays/<site>/<style>/index.html
     sandbox.toml      the sandbox server's [[mount]] config for these sites
     gold_pairs.tsv    src_url, tgt_url, src_lang, tgt_lang, site (tab-separated, no header)
-    sites.json        one summary per site: pages, languages, gold pairs, drops by reason
+    sites.json        one summary per site: set, whether bilingual, pages, languages, gold
+                      pairs, drops by reason
+    entry_styles.tsv  url, bilingual (1/0), site, style: each site behind each entry style
 """
 
 from __future__ import annotations
@@ -84,8 +87,27 @@ APT_TIMEOUT = 3600.0
 _HTML_SUFFIXES = (".html", ".htm")
 _SITE_FIELDS = {
     "name", "kind", "host", "prefix", "packages", "dirs", "page_pattern", "source_lang",
-    "language_index",
+    "entry_style", "home", "set", "holdout",
 }  # fmt: skip
+_OPTIONAL_FIELDS = {"source_lang", "entry_style", "home", "set", "holdout"}
+SETS = ("original", "new")
+"""The real sites come in two sets (``set`` in real_sites.toml): the seven the project started
+with and those added later; a Link Predictor scored on one set is trained without it."""
+ENTRY_STYLES = (
+    "native_list", "english_names", "codes", "flags", "hreflang", "select", "header", "footer",
+)  # fmt: skip
+"""How a real site's entry page offers its languages (:func:`render_entry_page`): a language
+chooser of native names (with codes, ``hreflang``), of English names, of ISO codes, of flag
+images only, of the languages' own page titles told apart by ``hreflang`` only, a ``<select>``
+menu; or the source language's start page with a switcher in its header, or an "Other
+languages:" footer. Every real site is also served behind every style, at
+``STYLE.entry.HOST`` (:data:`ENTRY_STYLES_FILE`)."""
+ENTRY_STYLES_FILE = "entry_styles.tsv"
+"""One line per real site and entry style: URL, bilingual (1/0), site, style."""
+MIN_TRANSLATED_SHARE = 0.5
+"""A language counts as one the site is written in when at least this share of its own (not
+symlinked) files are translations (pass :func:`judge_translation`); a site is *bilingual* when
+one language besides the source counts (debian-policy's Japanese, mostly English, does not)."""
 # Not part of a page's prose: code samples and commands are the same in every language.
 _NON_TEXT_TAGS = ("script", "style", "noscript", "template", "pre", "code", "tt", "kbd", "samp")
 _BLOCK_TAGS = (
@@ -151,7 +173,15 @@ class RealSite:
     dirs: tuple[str, ...]
     page_pattern: str
     source_lang: str = "en"
-    language_index: bool = False
+    entry_style: str = "none"
+    """The entry page at the mount root (one of :data:`ENTRY_STYLES`), or ``none``: the site's
+    own root (or ``home``) is its entry page."""
+    home: str = ""
+    """The site's home page below the mount: every language's start page is its version of it;
+    with entry_style ``none``, the site's entry page (the mount root when empty)."""
+    set: str = "original"
+    holdout: bool = False
+    """Never trained or tuned on: reported on its own."""
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> RealSite:
@@ -160,7 +190,7 @@ class RealSite:
         unknown = sorted(set(values) - _SITE_FIELDS)
         if unknown:
             raise ValueError(f"site {name}: unknown field(s) {', '.join(unknown)}")
-        missing = sorted(_SITE_FIELDS - {"source_lang", "language_index"} - set(values))
+        missing = sorted(_SITE_FIELDS - _OPTIONAL_FIELDS - set(values))
         if missing:
             raise ValueError(f"site {name}: missing field(s) {', '.join(missing)}")
         source_lang = normalize_language_code(values.get("source_lang", "en"))
@@ -173,7 +203,10 @@ class RealSite:
             dirs=tuple(values["dirs"]),
             page_pattern=str(values["page_pattern"]),
             source_lang=source_lang or "",
-            language_index=bool(values.get("language_index", False)),
+            entry_style=str(values.get("entry_style", "none")),
+            home=str(values.get("home", "")),
+            set=str(values.get("set", "original")),
+            holdout=bool(values.get("holdout", False)),
         )
         site.validate()
         return site
@@ -189,6 +222,12 @@ class RealSite:
             problems.append("prefix must start and end with '/'")
         if not self.source_lang:
             problems.append("source_lang is not a language code")
+        if self.entry_style not in ("none", *ENTRY_STYLES):
+            problems.append(f"entry_style must be none or one of {', '.join(ENTRY_STYLES)}")
+        if self.set not in SETS:
+            problems.append(f"set must be one of {', '.join(SETS)}")
+        if self.home and (self.home.startswith("/") or ".." in PurePosixPath(self.home).parts):
+            problems.append("home must be a path below the mount")
         if not self.packages or not self.dirs:
             problems.append("packages and dirs must not be empty")
         for directory in self.dirs:
@@ -211,6 +250,16 @@ class RealSite:
     def seed_url(self) -> str:
         """The URL of the mount root."""
         return f"http://{self.host}{self.prefix}"
+
+    @property
+    def home_url(self) -> str:
+        """The URL of the site's entry page: the mount root, or its ``home`` when the site keeps
+        its own entry page."""
+        return self.url(self.home) if self.home and self.entry_style == "none" else self.seed_url
+
+    def style_url(self, style: str) -> str:
+        """The URL of the site behind the entry page of ``style`` (its own host)."""
+        return f"http://{style}.entry.{self.host}{self.prefix}"
 
     def url(self, relative: str) -> str:
         """The URL at which the file served at ``relative`` (below the mount) is found."""
@@ -268,6 +317,16 @@ class SiteGold:
     """Languages with at least one real page: the source and every target of a gold pair."""
     unjudged: list[list[str]] = field(default_factory=list)
     """The other-language URLs of each page whose source page is not in the source language."""
+    judged: Counter[str] = field(default_factory=Counter)
+    """Per other language: its own (not symlinked) files judged against their source page."""
+
+    def translated_languages(self) -> list[str]:
+        """The other languages whose judged files are mostly translations
+        (:data:`MIN_TRANSLATED_SHARE`)."""
+        kept = Counter(pair.target_lang for pair in self.pairs)
+        return sorted(
+            lang for lang, n in self.judged.items() if kept[lang] >= MIN_TRANSLATED_SHARE * n
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -496,42 +555,265 @@ def is_untranslated(translation: PageFile, source: PageFile) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# Language index pages
+# Entry pages
 
 
-def start_pages(files: Iterable[PageFile]) -> dict[str, str]:
-    """language -> relative path of its start page: its index page if it has one, else its first
-    page in path order. Only languages with a real (non-symlink) file count."""
+def start_pages(files: Iterable[PageFile], home_page: str | None = None) -> dict[str, str]:
+    """language -> relative path of its start page: its version of the home page (page id
+    ``home_page``) if it has one, else its index page, else its first page in path order. Only
+    languages with a real (non-symlink) file count."""
     best: dict[str, tuple[tuple[int, int, str], str]] = {}
     for page_file in files:
         if page_file.symlink:
             continue
         is_index = PurePosixPath(page_file.page).name in ("index", "index.html")
-        key = (0 if is_index else 1, page_file.relative.count("/"), page_file.relative)
+        rank = 0 if page_file.page == home_page else 1 if is_index else 2
+        key = (rank, page_file.relative.count("/"), page_file.relative)
         if page_file.lang not in best or key < best[page_file.lang][0]:
             best[page_file.lang] = (key, page_file.relative)
     return {lang: relative for lang, (_, relative) in sorted(best.items())}
 
 
-def render_language_index(title: str, starts: Mapping[str, str]) -> str:
-    """An HTML page linking to each language's start page by its native name and code, marked up
-    like the language footers of www.debian.org (``lang``, ``hreflang``, ``rel=alternate``)."""
-    items = []
-    for lang, relative in sorted(starts.items()):
-        native, english = LANGUAGE_NAMES.get(lang, (lang, lang))
-        items.append(
-            f'<li><a href="{escape(quote(relative, safe="/"))}" title="{escape(english)}" '
-            f'lang="{escape(lang)}" hreflang="{escape(lang)}" rel="alternate">'
-            f"{escape(native)}</a> ({escape(lang)})</li>"
+FLAG_COUNTRIES = {
+    "en": "gb", "ja": "jp", "zh-Hans": "cn", "zh-Hant": "tw", "pt-BR": "br", "ko": "kr",
+    "el": "gr", "cs": "cz", "da": "dk", "sv": "se", "uk": "ua", "vi": "vn", "ca": "es-ct",
+}  # fmt: skip
+"""The country whose flag stands for a language on a flags-only chooser (else its own code)."""
+_HTML_TEMPLATE = (
+    '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>{title}</title>\n{head}'
+    "</head>\n<body>\n{body}\n</body>\n</html>\n"
+)
+
+
+@dataclass(frozen=True)
+class LanguageStart:
+    """A language's start page, as an entry page links to it."""
+
+    lang: str
+    href: str
+    """Its path from the site's mount root (quoted)."""
+    title: str = ""
+    """Its own ``<title>``, in its language."""
+
+    @property
+    def native(self) -> str:
+        return LANGUAGE_NAMES.get(self.lang, (self.lang, self.lang))[0]
+
+    @property
+    def english(self) -> str:
+        return LANGUAGE_NAMES.get(self.lang, (self.lang, self.lang))[1]
+
+
+def language_starts(
+    files: Iterable[PageFile],
+    titles: Callable[[PageFile], str] | None = None,
+    home_page: str | None = None,
+) -> list[LanguageStart]:
+    """Every language's start page (:func:`start_pages`), sorted by code, with its title when
+    ``titles`` is given."""
+    by_relative = {f.relative: f for f in files}
+    return [
+        LanguageStart(
+            lang, quote(relative, safe="/"), titles(by_relative[relative]) if titles else ""
         )
+        for lang, relative in start_pages(by_relative.values(), home_page).items()
+    ]
+
+
+def _chooser(style: str, title: str, starts: Sequence[LanguageStart]) -> tuple[str, str]:
+    """The ``(head, body)`` of a language chooser of ``style``."""
+    head = ""
+    if style == "native_list":  # like the language footers of www.debian.org
+        items = "\n".join(
+            f'<li><a href="{escape(s.href)}" title="{escape(s.english)}" lang="{escape(s.lang)}" '
+            f'hreflang="{escape(s.lang)}" rel="alternate">{escape(s.native)}</a> '
+            f"({escape(s.lang)})</li>"
+            for s in starts
+        )
+        links = (
+            "<p>This document is available in the following languages:</p>\n"
+            f'<ul id="languages">\n{items}\n</ul>'
+        )
+    elif style == "english_names":
+        links = (
+            "<p>Choose your language:</p>\n<p>"
+            + " | ".join(f'<a href="{escape(s.href)}">{escape(s.english)}</a>' for s in starts)
+            + "</p>"
+        )
+    elif style == "codes":
+        links = (
+            '<p class="languages">'
+            + " | ".join(f'<a href="{escape(s.href)}">{escape(s.lang.upper())}</a>' for s in starts)
+            + "</p>"
+        )
+    elif style == "flags":
+        links = (
+            '<div class="flags">'
+            + " ".join(
+                f'<a href="{escape(s.href)}"><img src="images/flags/'
+                f'{escape(FLAG_COUNTRIES.get(s.lang, s.lang.lower()))}.png" alt="" width="32" '
+                'height="21"></a>'
+                for s in starts
+            )
+            + "</div>"
+        )
+    elif style == "hreflang":
+        head = "".join(
+            f'<link rel="alternate" hreflang="{escape(s.lang)}" href="{escape(s.href)}">\n'
+            for s in starts
+        )
+        links = (
+            "<ul>\n"
+            + "\n".join(
+                f'<li><a href="{escape(s.href)}" hreflang="{escape(s.lang)}">'
+                f"{escape(s.title or s.href)}</a></li>"
+                for s in starts
+            )
+            + "\n</ul>"
+        )
+    elif style == "select":
+        options = "\n".join(
+            f'<option value="{escape(s.href)}">{escape(s.native)}</option>' for s in starts
+        )
+        links = (
+            '<form action="#"><label for="lang">Language</label>\n'
+            '<select id="lang" name="lang" onchange="window.location=this.value">\n'
+            f"{options}\n</select></form>"
+        )
+    else:
+        raise ValueError(f"not a chooser style: {style!r}")
+    return head, f"<h1>{escape(title)}</h1>\n{links}"
+
+
+def _switcher(style: str, prefix: str, starts: Sequence[LanguageStart], current: str) -> str:
+    """A switcher for a page in ``current``: header (native names) or "Other languages:" footer
+    (the others' native names, as on lilypond.org); absolute paths, the page has a ``<base>``."""
+    if style == "header":
+        return (
+            '<div id="language-switcher" class="header">'
+            + " · ".join(
+                f'<a href="{escape(prefix + s.href)}" lang="{escape(s.lang)}">'
+                f"{escape(s.native)}</a>"
+                for s in starts
+            )
+            + "</div>"
+        )
+    others = [s for s in starts if s.lang != current]
     return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n</head>\n<body>\n"
-        f"<h1>{escape(title)}</h1>\n"
-        "<p>This document is available in the following languages:</p>\n"
-        '<ul id="languages">\n' + "\n".join(items) + "\n</ul>\n</body>\n</html>\n"
+        '<div class="footer"><p>Other languages: '
+        + ", ".join(f'<a href="{escape(prefix + s.href)}">{escape(s.native)}</a>' for s in others)
+        + ".</p></div>"
     )
+
+
+def render_entry_page(
+    style: str,
+    title: str,
+    starts: Sequence[LanguageStart],
+    prefix: str = "/",
+    source: LanguageStart | None = None,
+    source_html: str = "",
+) -> str:
+    """The entry page of a site with the languages ``starts``, in ``style`` (:data:`ENTRY_STYLES`).
+
+    A chooser (native_list ... select) is a short page of its own. ``header`` and ``footer`` are
+    the ``source`` language's start page, ``source_html``, with a switcher inserted after its
+    ``<body>`` (or before its ``</body>``) and a ``<base>`` that keeps its own relative links
+    where they were; the switcher's links are absolute paths below ``prefix``.
+    """
+    if style in ("header", "footer"):
+        if source is None or not source_html:
+            raise ValueError(f"{style}: needs the source language's start page")
+        switcher = _switcher(style, prefix, starts, source.lang)
+        base = f'<base href="{escape(prefix + source.href)}">'
+        page = _insert_after(source_html, _HEAD_OPEN, base) or base + source_html
+        if style == "header":
+            return _insert_after(page, _BODY_OPEN, switcher) or switcher + page
+        return _insert_before(page, _BODY_CLOSE, switcher) or page + switcher
+    head, body = _chooser(style, title, starts)
+    return _HTML_TEMPLATE.format(title=escape(title), head=head, body=body)
+
+
+_HEAD_OPEN = re.compile(r"<head\b[^>]*>", re.I)
+_BODY_OPEN = re.compile(r"<body\b[^>]*>", re.I)
+_BODY_CLOSE = re.compile(r"</body\s*>", re.I)
+
+
+def _insert_after(html: str, tag: re.Pattern[str], text: str) -> str | None:
+    found = tag.search(html)
+    return None if found is None else html[: found.end()] + "\n" + text + html[found.end() :]
+
+
+def _insert_before(html: str, tag: re.Pattern[str], text: str) -> str | None:
+    found = ([None, *tag.finditer(html)])[-1]
+    return None if found is None else html[: found.start()] + text + "\n" + html[found.start() :]
+
+
+def page_title(data: bytes) -> str:
+    """The text of an HTML file's ``<title>`` (whitespace-normalised), or ``""``."""
+    text = data.decode(declared_encoding(data), errors="replace")
+    found = re.search(r"<title[^>]*>(.*?)</title\s*>", text, re.I | re.S)
+    if not found:
+        return ""
+    return " ".join(lxml.html.fromstring(f"<p>{found.group(1)}</p>").text_content().split())
+
+
+def write_entry_pages(cache: Path, site: RealSite, files: Sequence[PageFile]) -> dict[str, Path]:
+    """Write the site's entry page in every style (``overlays/SITE/STYLE/index.html``); return
+    style -> its overlay directory. A monolingual site's pages list its one language."""
+    home = site.match(site.home) if site.home else None
+    starts = language_starts(
+        files, lambda f: page_title(f.path.read_bytes()), home[1] if home else None
+    )
+    source = next((s for s in starts if s.lang == site.source_lang), starts[0] if starts else None)
+    source_html = ""
+    if source is not None:
+        data = next(
+            f for f in files if quote(f.relative, safe="/") == source.href
+        ).path.read_bytes()
+        source_html = data.decode(declared_encoding(data), errors="replace")
+    ordered = sorted(starts, key=lambda s: (s is not source, s.lang))
+    entry_dirs = {}
+    for style in ENTRY_STYLES:
+        directory = cache / "overlays" / site.name / style
+        title = source.title if source is not None and source.title else site.name
+        page = render_entry_page(style, title, ordered, site.prefix, source, source_html)
+        write_if_changed(directory / "index.html", page)
+        entry_dirs[style] = directory
+    return entry_dirs
+
+
+def site_dirs(cache: Path, site: RealSite, root: Path | None = None) -> list[Path]:
+    """The directories served at the site's own host and prefix, first one first: its entry
+    page's overlay (unless it keeps its own root), then its packages' directories (below
+    ``root``, default the cache's)."""
+    dirs = [(root or cache / "root") / d for d in site.dirs]
+    if site.entry_style != "none":
+        dirs.insert(0, cache / "overlays" / site.name / site.entry_style)
+    return dirs
+
+
+@dataclass(frozen=True)
+class EntryStyleURL:
+    """A real site behind an entry page of one style (:data:`ENTRY_STYLES_FILE`)."""
+
+    url: str
+    bilingual: bool
+    site: str
+    style: str
+
+    def tsv(self) -> str:
+        return "\t".join((self.url, "1" if self.bilingual else "0", self.site, self.style))
+
+
+def entry_style_urls(cache_dir: str | os.PathLike[str] | None = None) -> list[EntryStyleURL]:
+    """Every real site behind every entry style (FileNotFoundError before a fetch)."""
+    rows = []
+    for line in _prepared_file(cache_dir, ENTRY_STYLES_FILE).read_text("utf-8").splitlines():
+        if line.strip():
+            url, bilingual, site, style = line.split("\t")
+            rows.append(EntryStyleURL(url, bilingual == "1", site, style))
+    return rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -689,6 +971,7 @@ def derive_gold(
             if is_untranslated(target, source):
                 reason: str | None = "untranslated_symlink"
             else:
+                gold.judged[target.lang] += 1
                 reason = judge_translation(
                     target.lang, texts.segments(target), source_set, identify, site.source_lang
                 )
@@ -762,12 +1045,23 @@ def site_summary(site: RealSite, pages: int, gold: SiteGold) -> dict[str, Any]:
         "kind": site.kind,
         "host": site.host,
         "prefix": site.prefix,
-        "seed_url": site.seed_url,
+        "seed_url": site.home_url,
+        "set": site.set,
+        "holdout": site.holdout,
+        "entry_style": site.entry_style,
+        "bilingual": is_bilingual(site, gold),
         "languages": gold.languages,
+        "translated_languages": gold.translated_languages(),
         "pages": pages,
         "gold_pairs": len(gold.pairs),
         "dropped": dict(gold.dropped),
     }
+
+
+def is_bilingual(site: RealSite, gold: SiteGold) -> bool:
+    """A multilingual site with a language besides the source that its files are mostly
+    translated into (:meth:`SiteGold.translated_languages`): what a site detector should say."""
+    return site.kind == "multilingual" and bool(gold.translated_languages())
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -844,8 +1138,10 @@ def _built_summaries(cache: Path, key: str) -> list[dict[str, Any]] | None:
     key_file = cache / BUILD_KEY_FILE
     outputs = [
         cache / name
-        for name in (SANDBOX_CONFIG_FILE, GOLD_PAIRS_FILE, GOLD_UNJUDGED_FILE, SITES_FILE)
-    ]
+        for name in (
+            SANDBOX_CONFIG_FILE, GOLD_PAIRS_FILE, GOLD_UNJUDGED_FILE, SITES_FILE, ENTRY_STYLES_FILE
+        )
+    ]  # fmt: skip
     if not key_file.is_file() or key_file.read_text(encoding="utf-8").strip() != key:
         return None
     if not all(path.is_file() for path in outputs):
@@ -867,7 +1163,7 @@ def build(
     """Every step after the fetch, over an unpacked tree at ``root``: write the overlays and the
     output files into ``cache`` and return the sites.json content. ``identifier`` as for
     :func:`derive_gold`."""
-    mounts, pairs, unjudged, summaries = [], [], [], []
+    mounts, pairs, unjudged, summaries, styled = [], [], [], [], []
     for site in sites:
         dirs = [root / d for d in site.dirs]
         missing = [str(d) for d in dirs if not d.is_dir()]
@@ -875,22 +1171,24 @@ def build(
             raise FetchError(f"site {site.name}: not in its packages: {', '.join(missing)}")
         served = served_html(dirs)
         files = page_files(site, served)
-        if site.language_index:
-            overlay = cache / "overlays" / site.name
-            write_if_changed(
-                overlay / "index.html", render_language_index(site.name, start_pages(files))
-            )
-            dirs.insert(0, overlay)
-            served.setdefault("index.html", overlay / "index.html")
+        entry_dirs = write_entry_pages(cache, site, files)
+        if site.entry_style != "none":
+            served.setdefault("index.html", entry_dirs[site.entry_style] / "index.html")
         gold = derive_gold(site, files, identifier)
         logger.info(
             "%s: %d pages, %d gold pairs, dropped %s",
             site.name, len(served), len(gold.pairs), dict(+gold.dropped),
         )  # fmt: skip
-        mounts.append((site.host, site.prefix, dirs))
+        mounts.append((site.host, site.prefix, site_dirs(cache, site, root)))
+        for style, entry_dir in entry_dirs.items():
+            mounts.append((site.style_url(style).split("/")[2], site.prefix, [entry_dir, *dirs]))
+            styled.append(
+                EntryStyleURL(site.style_url(style), is_bilingual(site, gold), site.name, style)
+            )
         pairs.extend(gold.pairs)
         unjudged.extend(gold.unjudged)
         summaries.append(site_summary(site, len(served), gold))
+    write_atomically(cache / ENTRY_STYLES_FILE, "".join(row.tsv() + "\n" for row in styled))
     write_atomically(cache / SANDBOX_CONFIG_FILE, render_sandbox_toml(mounts))
     write_atomically(cache / GOLD_PAIRS_FILE, "".join(p.tsv() + "\n" for p in pairs))
     write_atomically(cache / GOLD_UNJUDGED_FILE, "".join("\t".join(g) + "\n" for g in unjudged))

@@ -11,11 +11,14 @@ import json
 import os
 import random
 import re
+import shutil
 import stat
 import textwrap
 import tomllib
 from pathlib import Path
+from urllib.parse import urljoin
 
+import lxml.html
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,15 +27,19 @@ from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.sandbox import realsites
 from bilingual_spider.sandbox.config import SandboxConfig
 from bilingual_spider.sandbox.realsites import (
+    ENTRY_STYLES,
     AptUnavailable,
     FetchError,
+    LanguageStart,
     PageFile,
     RealSite,
     build,
     english_share,
+    entry_style_urls,
     fetch,
+    letters,
     load_sites,
-    render_language_index,
+    render_entry_page,
     same_language,
     start_pages,
     text_segments,
@@ -100,7 +107,7 @@ def tiny_site(root: Path) -> RealSite:
         dirs=("usr/share/doc/tiny/manual",),
         page_pattern=r"^(?P<lang>[a-z]{2})/(?P<page>.+\.html)$",
         source_lang="en",
-        language_index=True,
+        entry_style="native_list",
     )
 
 
@@ -124,8 +131,13 @@ def test_shipped_site_list_loads() -> None:
     assert {s.kind for s in sites.values()} == {"multilingual", "monolingual"}
     assert sites["apache-httpd-manual"].host == "httpd.apache.org"
     assert sites["apache-httpd-manual"].prefix == "/docs/2.4/"
-    assert not sites["apache-httpd-manual"].language_index
-    assert sites["debian-reference"].language_index
+    assert sites["apache-httpd-manual"].entry_style == "none"
+    assert sites["debian-reference"].entry_style == "native_list"
+    assert sites["lilypond-docs"].home_url.endswith("/Documentation/web/index.html")
+    assert {s.set for s in sites.values()} == {"original", "new"}
+    assert sum(s.set == "original" for s in sites.values()) == 7
+    held_out = {s.kind for s in sites.values() if s.holdout}
+    assert held_out == {"multilingual", "monolingual"}  # one of each is never trained on
     assert len(sites["debian-maint-guide"].dirs) == 6
     assert {sites["python-docs"].kind, sites["git-docs"].kind} == {"monolingual"}
     for site in sites.values():
@@ -323,11 +335,13 @@ def test_page_pattern_groups_files_of_one_page() -> None:
 def test_monolingual_site_has_no_pairs(tmp_path: Path) -> None:
     root = tmp_path / "root"
     site = tiny_site(root)
-    mono = dataclasses.replace(site, kind="monolingual", language_index=False)
+    mono = dataclasses.replace(site, kind="monolingual", entry_style="none")
     (summary,) = build(tmp_path / "cache", root, [mono])
     assert summary["gold_pairs"] == 0 and gold_lines(tmp_path / "cache") == []
-    assert summary["languages"] == ["en"]
-    assert not (tmp_path / "cache/overlays").exists()
+    assert summary["languages"] == ["en"] and not summary["bilingual"]
+    mounts = tomllib.loads((tmp_path / "cache/sandbox.toml").read_text())["mount"]
+    own = next(m for m in mounts if m["host"] == "tiny.example")
+    assert own["dirs"] == [str((root / "usr/share/doc/tiny/manual").resolve())]  # its own root
 
 
 # --- language index -----------------------------------------------------------------------------
@@ -349,18 +363,126 @@ def test_start_pages_prefer_index_pages_and_skip_symlinked_languages() -> None:
     }
 
 
+def test_start_pages_prefer_the_home_page_in_every_language() -> None:
+    files = [
+        PageFile("essay/index.html", Path(), "en", "essay/index", False, (0, 1)),
+        PageFile("web/index.html", Path(), "en", "web/index", False, (0, 2)),
+        PageFile("web/index.fr.html", Path(), "fr", "web/index", False, (0, 3)),
+        PageFile("essay/index.de.html", Path(), "de", "essay/index", False, (0, 4)),
+    ]
+    assert start_pages(files, home_page="web/index") == {
+        "de": "essay/index.de.html",
+        "en": "web/index.html",
+        "fr": "web/index.fr.html",
+    }
+
+
 def test_language_index_lists_languages_by_native_name(tiny: tuple[Path, Path, list]) -> None:
     _, cache, _ = tiny
-    html = (cache / "overlays/tiny-manual/index.html").read_text(encoding="utf-8")
+    html = (cache / "overlays/tiny-manual/native_list/index.html").read_text(encoding="utf-8")
     links = re.findall(r'<a href="([^"]+)"[^>]*hreflang="([^"]+)"[^>]*>([^<]+)</a> \((\S+)\)', html)
     assert links == [
-        ("en/index.html", "en", "English", "en"),
+        ("en/index.html", "en", "English", "en"),  # the source language first
         ("es/listen.html", "es", "español", "es"),
         ("fr/index.html", "fr", "français", "fr"),
         ("it/only-italian.html", "it", "Italiano", "it"),
         ("ja/listen.html", "ja", "日本語", "ja"),
     ]  # de has only a symlink to English: no language of the site
-    assert render_language_index("t", {"xx": "xx/a b.html"}).count('href="xx/a%20b.html"') == 1
+
+
+STARTS = [
+    LanguageStart("en", "en/index.html", "Listen"),
+    LanguageStart("fr", "fr/a%20b.html", "Écouter"),
+    LanguageStart("zh-Hant", "zh-tw/index.html", "監聽"),
+]
+
+
+def entry_links(html: str, base: str = "http://x.example/docs/") -> dict[str, str]:
+    """Where an entry page's links lead (``a``, ``option`` values and ``link`` alternates),
+    absolute, -> their label (anchor text, option text, image src, or hreflang)."""
+    root = lxml.html.document_fromstring(html, base_url=base)
+    found = {}
+    for element in [*root.iter("a", "option"), *root.iter("link")]:
+        target = element.get("href") or element.get("value")
+        if target:
+            images = element.findall(".//img")
+            label = element.text_content().strip() or (images[0].get("src") if images else "")
+            found.setdefault(urljoin(base, target), label or element.get("hreflang", ""))
+    return found
+
+
+@pytest.mark.parametrize("style", [s for s in ENTRY_STYLES if s not in ("header", "footer")])
+def test_choosers_link_every_language_start_page(style: str) -> None:
+    html = render_entry_page(style, "Listen", STARTS, "/docs/")
+    links = entry_links(html)
+    expected = {f"http://x.example/docs/{s.href}" for s in STARTS}
+    assert set(links) == expected, style
+    labels = {
+        "native_list": ["English", "français", "中文(繁)"],
+        "english_names": ["English", "French", "Chinese (Traditional)"],
+        "codes": ["EN", "FR", "ZH-HANT"],
+        "flags": ["images/flags/gb.png", "images/flags/fr.png", "images/flags/tw.png"],
+        "hreflang": ["Listen", "Écouter", "監聽"],
+        "select": ["English", "français", "中文(繁)"],
+    }[style]
+    assert [links[f"http://x.example/docs/{s.href}"] for s in STARTS] == labels
+    assert letters(lxml.html.document_fromstring(html).text_content()) < 200  # a short page
+
+
+@pytest.mark.parametrize("style", ["header", "footer"])
+def test_switcher_entry_is_the_source_page_with_a_switcher_and_a_base(style: str) -> None:
+    source_html = (
+        "<html><head><title>Listen</title></head><body><p>The server listens.</p>"
+        '<a href="next.html">Next</a></body></html>'
+    )
+    html = render_entry_page(style, "Listen", STARTS, "/docs/", STARTS[0], source_html)
+    assert "<p>The server listens.</p>" in html
+    root = lxml.html.document_fromstring(html)
+    assert root.find(".//base").get("href") == "/docs/en/index.html"
+    base = "http://x.example/docs/en/index.html"  # what a browser resolves against
+    links = entry_links(html, base)
+    assert links["http://x.example/docs/en/next.html"] == "Next"  # its own links still work
+    assert links["http://x.example/docs/fr/a%20b.html"] == "français"
+    assert links["http://x.example/docs/zh-tw/index.html"] == "中文(繁)"
+    switcher = html.index("français")
+    if style == "header":
+        assert switcher < html.index("The server listens")
+        assert "http://x.example/docs/en/index.html" in links
+    else:
+        assert html.index("Other languages:") < switcher and switcher > html.index("Next")
+    with pytest.raises(ValueError, match="source language"):
+        render_entry_page(style, "Listen", STARTS, "/docs/")
+
+
+def test_every_site_is_served_behind_every_entry_style(tiny: tuple[Path, Path, list]) -> None:
+    _, cache, summaries = tiny
+    rows = entry_style_urls(cache)
+    assert [(r.url, r.bilingual, r.site, r.style) for r in rows] == [
+        (f"http://{style}.entry.tiny.example/docs/", True, "tiny-manual", style)
+        for style in ENTRY_STYLES
+    ]
+    config = SandboxConfig()
+    config.add_file(cache / "sandbox.toml")
+    sandbox = Sandbox(config)
+    for row in rows:
+        answer = sandbox.handle("GET", row.url, "")
+        assert answer.status == 200, row.style
+        assert "fr/index.html" in answer.body.decode(), row.style
+        deep = sandbox.handle("GET", row.url + "fr/listen.html", "")
+        assert deep.status == 200 and "Par défaut" in deep.body.decode()  # the whole site
+
+
+def test_a_language_mostly_left_in_english_does_not_make_a_site_bilingual(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    site = tiny_site(root)
+    manual = root / "usr/share/doc/tiny/manual"
+    shutil.rmtree(manual / "fr")
+    (summary,) = build(tmp_path / "cache", root, [site])
+    # es is German, ja is mostly English: languages with files, none of them translated
+    assert summary["gold_pairs"] == 0 and summary["translated_languages"] == []
+    assert not summary["bilingual"] and summary["kind"] == "multilingual"
+    rows = entry_style_urls(tmp_path / "cache")
+    assert rows and not any(r.bilingual for r in rows)
 
 
 # --- the sandbox config -------------------------------------------------------------------------
@@ -371,12 +493,13 @@ def test_sandbox_toml_has_absolute_dirs_overlay_first(tiny: tuple[Path, Path, li
     with (cache / "sandbox.toml").open("rb") as f:
         data = tomllib.load(f)
     assert set(data) == {"mount"}
-    (mount,) = data["mount"]
+    mount = data["mount"][0]
+    assert len(data["mount"]) == 1 + len(ENTRY_STYLES)
     assert mount == {
         "host": "tiny.example",
         "prefix": "/docs/",
         "dirs": [
-            str((cache / "overlays/tiny-manual").resolve()),
+            str((cache / "overlays/tiny-manual/native_list").resolve()),
             str((root / "usr/share/doc/tiny/manual").resolve()),
         ],
     }
@@ -521,6 +644,9 @@ def test_real_debian_reference_pairs(real_gold: set) -> None:
     assert (REFERENCE + "ch01.en.html", REFERENCE + "ch01.zh-tw.html") in {g[:2] for g in zh_tw}
 
 
+MONOLINGUAL = {"python-docs", "git-docs", "debian-policy", "sqlite-docs", "nodejs-docs"}
+
+
 def test_real_sites_summaries(real: dict[str, dict], real_gold: set) -> None:
     for name in ("python-docs", "git-docs"):
         assert real[name]["kind"] == "monolingual"
@@ -530,6 +656,11 @@ def test_real_sites_summaries(real: dict[str, dict], real_gold: set) -> None:
         assert site["gold_pairs"] == sum(g[4] == site["name"] for g in real_gold)
         if site["kind"] == "multilingual":
             assert site["gold_pairs"] > 0 and len(site["languages"]) >= 2
+        assert site["bilingual"] is (site["name"] not in MONOLINGUAL), site["name"]
+    # debian-policy-ja: a few pages are translated, most are the English text
+    assert real["debian-policy"]["kind"] == "multilingual"
+    assert real["debian-policy"]["translated_languages"] == []
+    assert real["lilypond-docs"]["translated_languages"] == ["de", "fr"]
     for _, _, source_lang, target_lang, _ in real_gold:
         assert source_lang == "en" and target_lang != "en"
         assert normalize_language_code(target_lang) == target_lang
@@ -541,7 +672,8 @@ def test_real_gold_pages_are_served(real: dict[str, dict], real_gold: set) -> No
     sandbox = Sandbox(config)
     for site in real.values():
         answer = sandbox.handle("GET", site["seed_url"], "")
-        assert answer.status == 200 and b"<a " in answer.body.lower(), site["name"]
+        body = answer.body.lower()
+        assert answer.status == 200 and (b"<a " in body or b"<option " in body), site["name"]
     for source, target, *_ in random.Random(0).sample(sorted(real_gold), 100):
         assert sandbox.handle("GET", source, "").status == 200, source
         assert sandbox.handle("GET", target, "").status == 200, target

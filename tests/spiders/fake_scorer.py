@@ -23,8 +23,8 @@ class FakeLinkScorer:
             return []
         root = lxml_html.document_fromstring(html.encode("utf-8"))
         scores = []
-        for a in root.iter("a"):
-            href = a.get("href")
+        for a in root.iter("a", "option"):  # a <select> menu's options lead to their value
+            href = a.get("href") if a.tag == "a" else a.get("value")
             if not href:
                 continue
             url = urljoin(page_url, href.strip())

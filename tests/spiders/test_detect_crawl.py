@@ -215,7 +215,7 @@ def known_sites(world: Path, fake_scorer: bool) -> dict[str, bool]:
 
 
 def real_seeds(real: list[dict]) -> dict[str, bool]:
-    return {site["seed_url"]: site["kind"] == "multilingual" for site in real}
+    return {site["seed_url"]: site["bilingual"] for site in real}
 
 
 @pytest.mark.parametrize("scorer", ["fake", "model"])
