@@ -960,6 +960,8 @@ def derive_gold(
             gold.dropped["no_source_page"] += len(others)
             continue
         languages.add(site.source_lang)
+        if not others:  # an English-only page: nothing to pair or judge
+            continue
         source_segments = texts.segments(source)
         if not same_language(_main_language(source_segments, identify), site.source_lang):
             logger.info("%s: %s is not identified as %s", site.name, page, site.source_lang)
