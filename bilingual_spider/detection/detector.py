@@ -109,7 +109,9 @@ class DetectorConfig:
         When the links scoring at least ``min_likelihood`` are used up (or there are none) and
         the verdict is still open, probe the links that *name* another language
         (:func:`link_language_hint`: ``hreflang``, a language's name or code, a flag), best
-        score first, within ``max_probes``: one low score cannot starve the detector.
+        score first, within ``max_probes``: one low score cannot starve the detector. Such a
+        page counts only when it is in the language its link named (a link whose anchor
+        happens to be ``Kikuyu`` on a site of pages in mixed languages proves nothing).
     chooser_labels, chooser_max_chars:
         A first page that counts for no language and has fewer than ``chooser_max_chars``
         characters of text is a *language chooser*, judged by the pages its links lead to.
@@ -537,6 +539,14 @@ def matches(found: str, wanted: str) -> bool:
     return found == wanted or base_language(found) == wanted
 
 
+def names_its_language(page: ProbeResult) -> bool:
+    """Is the page in the language its link named (``pt-BR`` and ``pt`` are one language), or
+    did the link name none, or does the page count for none?"""
+    if not (page.hint and page.counted):
+        return True
+    return base_language(page.hint) == base_language(page.counted)
+
+
 def languages_found(pages: Iterable[ProbeResult]) -> list[str]:
     """The languages the pages count for, in order of first appearance."""
     found: list[str] = []
@@ -643,6 +653,11 @@ class BilingualSiteDetector:
             raise ValueError(f"{result.url} is no pending probe of {state.site}")
         pending = tuple(p for p in state.pending if p is not probe)
         result = replace(result, hint=probe.hint)
+        if state.hints_used and not names_its_language(result):
+            # probed only because its link named a language, and the page is in another: a
+            # word that happens to be a language's name (``Kikuyu``), not a switcher
+            named = f"its link named {result.hint}, the page is {result.counted}"
+            result = replace(result, counted="", reason=f"{named}: not counted")
         return self._advance(replace(state, pending=pending, results=(*state.results, result)))
 
     def fail_start(self, site: str, url: str, reason: str) -> SiteVerdict:

@@ -245,6 +245,36 @@ def test_links_naming_a_missing_language_go_first() -> None:
     assert order == ["fr", "es", "page.html", "en"]
 
 
+def test_links_naming_a_language_are_probed_when_none_reaches_the_minimum() -> None:
+    page_links = [
+        LinkScore("http://www.example.com/about.html", 0.4),
+        LinkScore("http://www.example.com/accueil.html", 0.3, "fr"),  # anchor "Français"
+    ]
+    pages = {"http://www.example.com/accueil.html": Lang("fr")}
+    verdict, asked = run(detector(langs=()), Lang("en"), page_links, pages)
+    assert asked == ["http://www.example.com/accueil.html"]
+    assert verdict.bilingual and verdict.rule == "language hints"
+    assert "probed links naming a language: no link scored >= 0.8" in verdict.reason
+    verdict, asked = run(detector(langs=(), language_hints=False), Lang("en"), page_links, pages)
+    assert asked == [] and not verdict.bilingual
+
+
+def test_a_page_behind_a_language_hint_counts_only_in_the_language_named() -> None:
+    # a site of pages in mixed languages whose menu happens to say "Kikuyu"
+    page_links = [LinkScore("http://www.example.com/history.html", 0.01, "ki")]
+    pages = {"http://www.example.com/history.html": Lang("es")}
+    verdict, _ = run(detector(langs=()), Lang("fr"), page_links, pages)
+    assert not verdict.bilingual and verdict.languages == ("fr",)
+    probe = verdict.evidence[1]
+    assert probe.lang == "es" and probe.counted == ""
+    assert probe.reason == "its link named ki, the page is es: not counted"
+    # a Brazilian page behind a link naming Portuguese counts
+    page_links = [LinkScore("http://www.example.com/pt/", 0.01, "pt")]
+    pages = {"http://www.example.com/pt/": Lang("pt-BR")}
+    verdict, _ = run(detector(langs=()), Lang("en"), page_links, pages)
+    assert verdict.bilingual and verdict.languages == ("en", "pt-BR")
+
+
 def test_failed_probes_still_give_a_verdict_with_the_reason() -> None:
     verdict, asked = run(
         detector(langs=("en", "es")),
