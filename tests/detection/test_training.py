@@ -93,6 +93,21 @@ def test_the_language_label_takes_any_page_of_the_site_in_another_language():
     assert label(link(f"{SITE}/en/lonely.html", "/es/"), groups) == 0
 
 
+def test_a_link_to_a_page_the_site_does_not_have_is_left_unlabelled():
+    gold = [(f"{SITE}/a.html", f"{SITE}/a.fr.html", "en", "fr")]
+    served = [canonical_url(f"{SITE}/{page}") for page in ("a.html", "a.fr.html", "b.html")]
+    languages = PageLanguages.from_gold({canonical_url(f"{SITE}/a.html"): "en"}, gold, served)
+
+    def y(target: str) -> int | None:
+        return language_label(link(f"{SITE}/a.html", target), "en", languages.known, served)
+
+    assert y("a.fr.html") == 1
+    assert y("b.html") == 0
+    assert y("a.ca.html") is None  # "Other languages: Català" on a mirror without it: unknown
+    assert y("http://other.example/a.ca.html") == 0  # another site: a negative as before
+    assert language_label(link(f"{SITE}/a.html", "a.ca.html"), "en", languages.known) == 0
+
+
 def test_training_set_of_a_generated_world(generated_world: Path):
     data = build_training_set([generated_world], real_sites=False, label_rule="pairs")
     described = data.describe()
@@ -192,20 +207,24 @@ def test_scores_and_card():
         assert needed in card
     assert "## Label rule" not in card  # no benchmark results given
 
-    def row(group: str, precision: float, recall: float) -> dict:
+    def row(group: str, precision: float, recall: float, scored: int) -> dict:
         return {"group": group, "config": "detector", "min_likelihood": 0.8,
-                "precision": precision, "recall": recall, "pages_per_site": 2.1}  # fmt: skip
+                "precision": precision, "recall": recall, "pages_per_site": 2.1,
+                "rules": {"scored links": scored, "language hints": 4 - scored}}  # fmt: skip
 
     results = {
         "date": "today",
         "real": {
             "by_label": {
-                "language": {"rows": [row("style:flags", 1.0, 0.95)]},
-                "pairs": {"rows": [row("style:flags", 1.0, 0.5)]},
+                "language": {"rows": [row("style:flags", 1.0, 0.95, 3)]},
+                "pairs": {"rows": [row("style:flags", 1.0, 0.5, 1)]},
             }
         },
     }
     meta["training"]["label_rule"] = "language"
     card = model_card("m.npz", meta, results)
     assert "This model uses the `language` rule" in card
-    assert "| style:flags | 1.000 / 0.950 / 2.1 | 1.000 / 0.500 / 2.1 |" in card
+    assert (
+        "| style:flags | 1.000 / 0.950 / 2.1 (75% scored) | 1.000 / 0.500 / 2.1 (25% scored) |"
+        in card
+    )
