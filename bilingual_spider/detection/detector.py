@@ -111,7 +111,9 @@ class DetectorConfig:
         (:func:`link_language_hint`: ``hreflang``, a language's name or code, a flag), best
         score first, within ``max_probes``: one low score cannot starve the detector. Such a
         page counts only when it is in the language its link named (a link whose anchor
-        happens to be ``Kikuyu`` on a site of pages in mixed languages proves nothing).
+        happens to be ``Kikuyu`` on a site of pages in mixed languages proves nothing), and
+        the first that is not ends the language-hint probes (the site's language names are no
+        switcher).
     chooser_labels, chooser_max_chars:
         A first page that counts for no language and has fewer than ``chooser_max_chars``
         characters of text is a *language chooser*, judged by the pages its links lead to.
@@ -654,10 +656,12 @@ class BilingualSiteDetector:
         pending = tuple(p for p in state.pending if p is not probe)
         result = replace(result, hint=probe.hint)
         if state.hints_used and not names_its_language(result):
-            # probed only because its link named a language, and the page is in another: a
-            # word that happens to be a language's name (``Kikuyu``), not a switcher
+            # probed only because its link named a language, and the page is in another: words
+            # that happen to name languages (a menu's ``Arabic (Buckwalter)``), not a switcher;
+            # the page does not count, and no more such links are probed
             named = f"its link named {result.hint}, the page is {result.counted}"
             result = replace(result, counted="", reason=f"{named}: not counted")
+            state = replace(state, queue=())
         return self._advance(replace(state, pending=pending, results=(*state.results, result)))
 
     def fail_start(self, site: str, url: str, reason: str) -> SiteVerdict:

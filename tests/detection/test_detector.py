@@ -260,11 +260,18 @@ def test_links_naming_a_language_are_probed_when_none_reaches_the_minimum() -> N
 
 
 def test_a_page_behind_a_language_hint_counts_only_in_the_language_named() -> None:
-    # a site of pages in mixed languages whose menu happens to say "Kikuyu"
-    page_links = [LinkScore("http://www.example.com/history.html", 0.01, "ki")]
-    pages = {"http://www.example.com/history.html": Lang("es")}
-    verdict, _ = run(detector(langs=()), Lang("fr"), page_links, pages)
+    # a site of pages in mixed languages whose menu happens to say "Kikuyu" and "Tai languages"
+    page_links = [
+        LinkScore("http://www.example.com/history.html", 0.02, "ki"),
+        LinkScore("http://www.example.com/events.html", 0.01, "tai"),
+    ]
+    pages = {
+        "http://www.example.com/history.html": Lang("es"),
+        "http://www.example.com/events.html": Lang("th"),
+    }
+    verdict, asked = run(detector(langs=()), Lang("fr"), page_links, pages)
     assert not verdict.bilingual and verdict.languages == ("fr",)
+    assert asked == ["http://www.example.com/history.html"]  # the first mismatch ends the tier
     probe = verdict.evidence[1]
     assert probe.lang == "es" and probe.counted == ""
     assert probe.reason == "its link named ki, the page is es: not counted"
