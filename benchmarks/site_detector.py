@@ -9,13 +9,22 @@ language identification of the probed pages), on two labelled site sets, reporte
     on seeds 101+), half of the sample bilingual or multilingual, the other half every decoy of
     the world and monolingual sites and hubs; scored with the shipped model
     (``models/link_predictor.npz``).
-(b) the real sites of the sandbox (Debian documentation in many languages, Python's and Git's
-    English-only manuals), scored with a Link Predictor trained WITHOUT them (generated worlds
-    only, ``build_training_set(real_sites=False)``). Two samples: the seven sites from their
-    home pages, and ``--real-entries`` pages drawn at random from every site, each judged as if
-    it were the first page of its site that a crawl meets (one verdict per entry page). Most
-    inner pages of the Debian manuals link to no translation at all, so that sample also gives
-    the recall over the bilingual entries that do link to a translation of their content.
+(b) the real sites of the sandbox (Debian's documentation in many languages, manuals that are
+    English only), leave-sites-out: the real sites are in two sets (``set`` in
+    ``real_sites.toml``: ``original``, the first seven, and ``new``), and every entry of a set is
+    scored by a Link Predictor trained on the generated worlds and the *other* set only, so no
+    real site is ever in both parts; sites marked ``holdout`` are in no training set at all and
+    are reported on their own. Groups of entries: each set's sites from their home pages (the
+    entry page the site publishes), ``--real-entries`` pages drawn at random from every original
+    site (each judged as if it were the first page of its site that a crawl meets; most inner
+    pages of the Debian manuals link to no translation at all, so that group also gives the
+    recall over the entries that do link to one), and every real site served behind every
+    entry-page style (a language chooser of native names, English names, codes, flags,
+    hreflang, a <select> menu, a header switcher, an "Other languages:" footer: hosts
+    ``STYLE.entry.HOST``), one group per style.
+    The models are trained once per label rule (``--labels``: ``language``, the paper's and the
+    shipped model's; ``pairs``, the first model's), so the two labels are compared on the same
+    entries; the second label is run for the full detector only.
 
 Every figure comes from Scrapy crawls of the ``detect`` spider through the sandbox server (the
 same code path as a crawl), one crawl per set, mode and minimum likelihood. The detector runs
@@ -23,6 +32,7 @@ with its defaults (``BILINGUAL_DETECTOR_*``: at most 5 probes, ``langs=any``) an
 the paper's "check every link" at likelihood 0, once more without a probe cap.
 
     python benchmarks/site_detector.py [--world-seed 1] [--positives 200] [--real-entries 60]
+        [--labels language,pairs] [--generated-models models/link_predictor.npz,OLD.npz]
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -60,7 +71,9 @@ CRAWL = {
     "BILINGUAL_DETECTOR_SITE_KEY": "url",  # three Debian manuals share www.debian.org
 }
 GOALS = {"precision": 0.97, "recall": 0.90, "pages_per_site": 2.5}
-"""Issue 5's goals for the detector on the real sites at minimum likelihood 0.8."""
+"""Issue 18's goals for the detector at minimum likelihood 0.8 on real sites it was not trained
+on, for every entry-page style."""
+REAL_SETS = ("original", "new")
 PAPER = {
     "detector_precision_at_0.5": 0.95,
     "link_predictor_precision_at_0.5": 0.75,
@@ -85,6 +98,18 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--train-sites", type=int, default=TRAIN_WORLD_SITES)
     parser.add_argument("--skip-real", action="store_true", help="only the generated sites")
+    parser.add_argument("--skip-generated", action="store_true", help="only the real sites")
+    parser.add_argument(
+        "--labels",
+        default="language,pairs",
+        help="label rules of the real sites' Link Predictors, the shipped one's first",
+    )
+    parser.add_argument(
+        "--generated-models",
+        default="models/link_predictor.npz",
+        help="Link Predictors scored on the generated sites, comma-separated (e.g. the shipped "
+        "one and an older one, for a before/after in one run)",
+    )
     parser.add_argument(
         "--link-scorer",
         help="score links with this class instead of a Link Predictor (a dry run, e.g. "
@@ -103,15 +128,28 @@ def main(argv: list[str] | None = None) -> int:
             "configuration and minimum likelihood; defaults of BILINGUAL_DETECTOR_* otherwise",
             "paper": PAPER,
         }
-        result["generated"] = generated_sites(work, args)
+        if not args.skip_generated:
+            result["generated"] = generated_sites(work, args)
         if not args.skip_real:
-            result.update(real_sites(work, args))
+            result["real"] = real_sites(work, args)
     result["seconds"] = round(time.monotonic() - started, 1)
-    result["goals"] = check_goals(result)
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / "site_detector.json"
+    if (args.skip_generated or args.skip_real) and path.is_file():
+        # a part run on its own: the other part of the last run is kept, with its date
+        previous = json.loads(path.read_text())
+        for part in ("generated", "real"):
+            if part not in result and part in previous:
+                result[part] = {
+                    **previous[part],
+                    "date": previous[part].get("date", previous["date"]),
+                }
+    for part in ("generated", "real"):
+        if part in result:
+            result[part].setdefault("date", result["date"])
+    result["goals"] = check_goals(result)
     path.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    print(f"\ngoals (real sites, detector at 0.8): {json.dumps(result['goals'])}")
+    print(f"\ngoals (real sites, detector at 0.8): {json.dumps(result['goals'], indent=1)}")
     print(f"results in {path} ({result['seconds']} s)")
     return 0
 
@@ -127,17 +165,25 @@ def generated_sites(work: Path, args: argparse.Namespace) -> dict[str, Any]:
     sample = sample_generated(load_ground_truth(world)["sites"], args.positives, args.world_seed)
     kinds = Counter(kind for _, _, kind in sample)
     print(f"sample: {len(sample)} sites ({dict(sorted(kinds.items()))})")
-    extra = {"BILINGUAL_DETECTOR_LINK_SCORER": args.link_scorer} if args.link_scorer else {}
-    with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
-        rows, verdicts = table(server, sample, extra, work / "generated")
-    print_table("(a) generated sites, shipped Link Predictor", rows)
-    return {
+    result: dict[str, Any] = {
         "world": {"seed": args.world_seed, "sites": args.world_sites},
         "sample": {"sites": len(sample), "kinds": dict(sorted(kinds.items()))},
-        "link_predictor": args.link_scorer or "models/link_predictor.npz (shipped)",
-        "rows": rows,
-        "errors_at_0.8": errors_by_kind(sample, verdicts),
+        "by_model": {},
     }
+    scorers = [args.link_scorer] if args.link_scorer else args.generated_models.split(",")
+    with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
+        for number, scorer in enumerate(scorers):
+            if args.link_scorer:
+                extra = {"BILINGUAL_DETECTOR_LINK_SCORER": scorer}
+            else:
+                extra = {"BILINGUAL_DETECTOR_MODEL": str(Path(scorer).resolve())}
+            rows, verdicts = table(server, sample, extra, work / f"generated-{number}")
+            print_table(f"(a) generated sites, Link Predictor {scorer}", rows)
+            result["by_model"][scorer] = {
+                "rows": rows,
+                "errors_at_0.8": errors_by_kind(sample, verdicts),
+            }
+    return result
 
 
 def sample_generated(sites: list[dict], positives: int, seed: int) -> list[tuple[str, bool, str]]:
@@ -157,38 +203,148 @@ def sample_generated(sites: list[dict], positives: int, seed: int) -> list[tuple
     return [(s["root_url"], s["bilingual"], kind(s)) for s in chosen + negatives]
 
 
+@dataclass(frozen=True)
+class Entry:
+    """A first page to judge: its URL, the truth, its site, the site's set and its groups."""
+
+    url: str
+    bilingual: bool
+    site: str
+    real_set: str
+    groups: tuple[str, ...]
+
+
+def real_entries(real: list[dict], args: argparse.Namespace) -> list[Entry]:
+    """Every entry of the real sites, with the groups it is reported in (see the docstring)."""
+    from bilingual_spider.sandbox.realsites import entry_style_urls
+
+    def group(name: str, site: dict) -> str:
+        return "holdout" if site.get("holdout") else name
+
+    entries = [
+        Entry(
+            s["seed_url"],
+            s["bilingual"],
+            s["name"],
+            s["set"],
+            (group(f"homes:{s['set']}", s),),
+        )
+        for s in real
+    ]
+    original = [s for s in real if s["set"] == "original" and not s.get("holdout")]
+    entries += [
+        Entry(url, bilingual, name, "original", ("entry_pages:original",))
+        for url, bilingual, name in sample_entry_pages(original, args.real_entries, args.world_seed)
+    ]
+    by_name = {s["name"]: s for s in real}
+    for row in entry_style_urls():
+        site = by_name[row.site]
+        entries.append(
+            Entry(
+                row.url,
+                row.bilingual,
+                row.site,
+                site["set"],
+                (group(f"style:{row.style}", site), f"style_by_set:{row.style}:{site['set']}"),
+            )
+        )
+    return entries
+
+
 def real_sites(work: Path, args: argparse.Namespace) -> dict[str, Any]:
     from bilingual_spider.sandbox.realsites import prepare
 
     real = prepare()
-    if args.link_scorer:
-        model: dict[str, Any] = {"description": args.link_scorer}
-        extra = {"BILINGUAL_DETECTOR_LINK_SCORER": args.link_scorer}
-    else:
-        model = train_without_real_sites(work, args)
-        extra = {"BILINGUAL_DETECTOR_MODEL": str(model["path"])}
-    homes = [(s["seed_url"], s["kind"] == "multilingual", s["name"]) for s in real]
-    entries = sample_entry_pages(real, args.real_entries, args.world_seed)
-    out: dict[str, Any] = {}
+    entries = real_entries(real, args)
+    labels = [label.strip() for label in args.labels.split(",") if label.strip()]
+    groups = sorted({g for entry in entries for g in entry.groups})
+    print(f"real entries: {len(entries)} in {len(groups)} groups")
+    models: dict[str, dict[str, Any]] = {}
+    for label in labels:
+        models[label] = {}
+        for real_set in REAL_SETS:
+            if args.link_scorer:
+                models[label][real_set] = {
+                    "description": args.link_scorer,
+                    "settings": {"BILINGUAL_DETECTOR_LINK_SCORER": args.link_scorer},
+                }
+            else:
+                models[label][real_set] = train_without_set(work, args, real, real_set, label)
+    out: dict[str, Any] = {
+        "sets": {
+            real_set: sorted(s["name"] for s in real if s["set"] == real_set)
+            for real_set in REAL_SETS
+        },
+        "holdout": sorted(s["name"] for s in real if s.get("holdout")),
+        "groups": {g: sum(g in e.groups for e in entries) for g in groups},
+        "by_label": {},
+    }
     with SandboxServer(["--real-sites"]) as server:
-        for name, sample, title in (
-            ("real_sites", homes, "(b) real sites from their home pages"),
-            ("real_entry_pages", entries, "(b') real sites from random entry pages"),
-        ):
-            linked = linked_to_a_translation(server, sample)
-            rows, verdicts = table(server, sample, extra, work / name, linked)
-            print_table(f"{title}, Link Predictor trained without them", rows)
-            out[name] = {
-                "sample": {
-                    "entries": len(sample),
-                    "sites": dict(sorted(Counter(kind for _, _, kind in sample).items())),
-                    "bilingual_entries_linking_to_a_translation": len(linked),
-                },
-                "link_predictor": model["description"],
+        inner = [e for e in entries if "entry_pages:original" in e.groups]
+        linked = linked_to_a_translation(server, [(e.url, e.bilingual, e.site) for e in inner])
+        out["entries_linking_to_a_translation"] = len(linked)
+        for number, label in enumerate(labels):
+            configs = CONFIGS if number == 0 else [c for c in CONFIGS if c[0] == "detector"]
+            rows, errors = leave_sites_out_table(
+                server, entries, models[label], configs, work / f"real-{label}", linked
+            )
+            out["by_label"][label] = {
+                "models": {k: v["description"] for k, v in models[label].items()},
                 "rows": rows,
-                "errors_at_0.8": errors_by_kind(sample, verdicts),
+                "errors_at_0.8": errors,
             }
+            for name in groups:
+                print_table(
+                    f"(b) real sites, {name}, label {label} (leave-sites-out)",
+                    [r for r in rows if r["group"] == name],
+                )
     return out
+
+
+def leave_sites_out_table(
+    server: SandboxServer,
+    entries: list[Entry],
+    models: dict[str, dict[str, Any]],
+    configs: Any,
+    work: Path,
+    linked: set[str],
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """For every configuration and minimum likelihood, one crawl per real set (its entries
+    scored by the model trained without it), and a row per group of entries."""
+    work.mkdir(parents=True, exist_ok=True)
+    groups = sorted({g for entry in entries for g in entry.groups})
+    rows: list[dict[str, Any]] = []
+    errors: dict[str, Any] = {}
+    for name, settings in configs:
+        for threshold in THRESHOLDS:
+            verdicts: dict[str, dict] = {}
+            started = time.monotonic()
+            for real_set, model in models.items():
+                chosen = [e for e in entries if e.real_set == real_set]
+                seeds = work / f"seeds-{real_set}.txt"
+                seeds.write_text("".join(e.url + "\n" for e in chosen))
+                tag = f"{name.replace(' ', '_').replace(',', '')}-{threshold}-{real_set}"
+                output = work / f"{tag}.jsonl"
+                verdicts |= crawl(
+                    server, seeds, output, {**settings, **model["settings"]}, threshold
+                )
+            seconds = round(time.monotonic() - started, 1)
+            for group in groups:
+                sample = [(e.url, e.bilingual, e.site) for e in entries if group in e.groups]
+                row = score(sample, verdicts)
+                row.update(group=group, config=name, min_likelihood=threshold)
+                row["rules"] = dict(
+                    Counter(verdicts[url]["rule"] for url, _, _ in sample if url in verdicts)
+                )
+                if group == "entry_pages:original":
+                    found = sum(verdicts.get(url, {}).get("bilingual", False) for url in linked)
+                    row["recall_where_linked"] = _round(found / len(linked)) if linked else None
+                row["crawl_seconds"] = seconds
+                rows.append(row)
+                if name == "detector" and threshold == 0.8:
+                    errors[group] = errors_by_kind(sample, verdicts)
+            print(f"  {name:<24} {threshold:>4}: {len(verdicts)} verdicts, {seconds} s", flush=True)
+    return rows, errors
 
 
 def sample_entry_pages(real: list[dict], per_site: int, seed: int) -> list[tuple[str, bool, str]]:
@@ -206,7 +362,7 @@ def sample_entry_pages(real: list[dict], per_site: int, seed: int) -> list[tuple
         pages = sorted(served_html([Path(d) for d in mount["dirs"]]))
         for relative in rng.sample(pages, min(per_site, len(pages))):
             url = f"http://{site['host']}{site['prefix']}{relative}"
-            entries.append((url, site["kind"] == "multilingual", site["name"]))
+            entries.append((url, site["bilingual"], site["name"]))
     return entries
 
 
@@ -259,32 +415,44 @@ def _canonical(url: str) -> str:
     return url + "index.html" if url.endswith("/") else url
 
 
-def train_without_real_sites(work: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """A Link Predictor trained like the shipped one, on generated worlds only."""
+def train_without_set(
+    work: Path, args: argparse.Namespace, real: list[dict], left_out: str, label: str
+) -> dict[str, Any]:
+    """A Link Predictor trained like the shipped one, on the generated worlds and the real sites
+    of every set but ``left_out`` (held-out sites never)."""
     from bilingual_spider.detection.link_predictor import LinkPredictor
     from bilingual_spider.detection.training import build_training_set
+
+    names = sorted(s["name"] for s in real if s["set"] != left_out and not s.get("holdout"))
+    print(f"training a Link Predictor (label {label}) without the {left_out} real sites ...")
+    data = build_training_set(
+        training_worlds(work, args), real_sites=names or False, label_rule=label
+    )
+    predictor = LinkPredictor().fit(data.contexts, data.y, data.groups)
+    seeds = [int(s) for s in args.train_seeds.split(",") if s.strip()]
+    description = {
+        "trained_on": [f"generated world seed {s}, {args.train_sites} sites" for s in seeds],
+        "real_sites": names,
+        "label": label,
+        "links": len(data.labels),
+        "positives": int(sum(data.labels)),
+    }
+    path = predictor.save(work / f"link_predictor_{label}_without_{left_out}.npz", description)
+    return {
+        "description": description,
+        "settings": {"BILINGUAL_DETECTOR_MODEL": str(path)},
+    }
+
+
+def training_worlds(work: Path, args: argparse.Namespace) -> list[Path]:
+    """The generated training worlds (seeds 101+), generated once into ``WORK/train_worlds``
+    (as ``bilingual-spider train link-predictor`` does into its ``--worlds-dir``)."""
+    from bilingual_spider.cli import training_world
 
     seeds = [int(s) for s in args.train_seeds.split(",") if s.strip()]
     if any(seed < 101 for seed in seeds):
         raise SystemExit("--train-seeds must be 101 or more (0-9 are test worlds)")
-    worlds = []
-    for seed in seeds:
-        world = work / f"train-world-{seed}"
-        params = WorldParams(seed=seed, sites=args.train_sites)
-        print(f"generating training world {seed} ({args.train_sites} sites) ...")
-        generate(world, params, TextSource.from_catalogs(["en", *params.language_weights]))
-        worlds.append(world)
-    print("training a Link Predictor without the real sites ...", flush=True)
-    data = build_training_set(worlds, real_sites=False)
-    predictor = LinkPredictor().fit(data.contexts, data.y, data.groups)
-    description = {
-        "trained_on": [f"generated world seed {s}, {args.train_sites} sites" for s in seeds],
-        "real_sites": False,
-        "links": len(data.labels),
-        "positives": int(sum(data.labels)),
-    }
-    path = predictor.save(work / "link_predictor_without_real_sites.npz", training=description)
-    return {"path": path, "description": description}
+    return [training_world(seed, args.train_sites, work / "train_worlds") for seed in seeds]
 
 
 # --- crawls and figures ---------------------------------------------------------------------
@@ -387,22 +555,22 @@ def errors_by_kind(
 
 
 def check_goals(result: dict[str, Any]) -> dict[str, Any]:
-    goals: dict[str, Any] = {}
-    for name in ("real_sites", "real_entry_pages"):
-        if name not in result:
+    """Issue 18's goals on the shipped label's rows: the detector at 0.8 on every group of real
+    entries it was not trained on."""
+    real = result.get("real")
+    if not real:
+        return {}
+    label = next(iter(real["by_label"]))
+    goals: dict[str, Any] = {"label": label}
+    for row in real["by_label"][label]["rows"]:
+        if row["config"] != "detector" or row["min_likelihood"] != 0.8:
             continue
-        row = next(
-            r
-            for r in result[name]["rows"]
-            if r["config"] == "detector" and r["min_likelihood"] == 0.8
-        )
-        goals[name] = {
+        if row["group"].startswith("style_by_set:"):
+            continue
+        recall = row.get("recall_where_linked", row["recall"])
+        goals[row["group"]] = {
             "precision": [row["precision"], (row["precision"] or 0) >= GOALS["precision"]],
-            "recall": [row["recall"], (row["recall"] or 0) >= GOALS["recall"]],
-            "recall_where_linked": [
-                row.get("recall_where_linked"),
-                (row.get("recall_where_linked") or 0) >= GOALS["recall"],
-            ],
+            "recall": [recall, (recall or 0) >= GOALS["recall"]],
             "pages_per_site": [
                 row["pages_per_site"],
                 (row["pages_per_site"] or 99) <= GOALS["pages_per_site"],
