@@ -225,6 +225,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", default="models/link_predictor.npz", help="the model; its card goes beside it"
     )
     predictor.set_defaults(run=run_train_link_predictor)
+    verifier = train_commands.add_parser(
+        "pair-verifier",
+        help="fit the pair verifier (STRAND alignment, length ratio, shared tokens, copy share) "
+        "on the real sites' gold pairs against their misaligned and untranslated pairs",
+    )
+    verifier.add_argument("--cache", help="real-sites cache (default $BILINGUAL_SANDBOX_CACHE)")
+    verifier.add_argument(
+        "--max-pairs-per-site", type=int, default=200, help="translations sampled per site"
+    )
+    verifier.add_argument(
+        "--threshold", type=float, default=0.7, help="probability a pair needs to be kept"
+    )
+    verifier.add_argument("--out", default="models/pair_verifier.json", help="the model")
+    verifier.set_defaults(run=run_train_pair_verifier)
     topic = train_commands.add_parser(
         "topic-classifier",
         help="train the focused crawler's page classifier on a generated world's topics",
@@ -697,6 +711,42 @@ def run_train_link_predictor(args: argparse.Namespace) -> int:
     card.write_text(model_card(out, LinkPredictor.load(out).meta_, results), encoding="utf-8")
     print(json.dumps(training.get("cross_validation", {}).get("scores", {}), indent=1))
     print(f"wrote {out} and {card} in {training['total_seconds']} s")
+    return 0
+
+
+def run_train_pair_verifier(args: argparse.Namespace) -> int:
+    import json
+    import time
+    from collections import Counter
+    from datetime import UTC, datetime
+
+    from bilingual_spider.patterns.verifier_training import (
+        fitted_verifier,
+        leave_sites_out,
+        real_site_pair_examples,
+    )
+    from bilingual_spider.sandbox.realsites import load_sites
+
+    started = time.monotonic()
+    examples = real_site_pair_examples(args.cache, max_pairs_per_site=args.max_pairs_per_site)
+    holdout = sorted(site.name for site in load_sites() if site.holdout)
+    evaluation = leave_sites_out(examples, holdout, threshold=args.threshold)
+    trained_on = [e for e in examples if e.site not in holdout]
+    model = fitted_verifier(trained_on, threshold=args.threshold)
+    meta = {
+        "command": f"bilingual-spider train pair-verifier --max-pairs-per-site "
+        f"{args.max_pairs_per_site} --threshold {args.threshold} --out {args.out}",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "trained_on": sorted({e.site for e in trained_on}),
+        "held_out": holdout,
+        "pairs": dict(Counter(e.kind for e in trained_on)),
+        "fitted_on": "the pairs that pass the copy check (copied share <= 0.5), as a crawl gives "
+        "them to the verifier",
+        "leave_sites_out": evaluation,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    model.save(args.out, meta)
+    print(json.dumps(meta, indent=1))
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -68,8 +69,11 @@ class UrlPairItem:
     global_credibility: float = 0.0
     method: str = ""
     """How the pair was found: ``local``, ``rescue``, ``deep``, ``search``, ``hreflang``, ..."""
-    verification: str = ""
-    """What was checked: ``langid``, ``http``, ``similarity``, ... (comma-separated)."""
+    verification: dict[str, Any] = field(default_factory=dict)
+    """What was checked (``checks``: ``langid``, ``similarity``, ``http``, ``content``) and, when
+    the content was verified, the verifier's ``probability`` and each signal (``difference``,
+    ``length_correlation``, ``content_agreement``, ``length_ratio``, ``shared_tokens``,
+    ``copied_share``, ...: ``patterns/verification.py``)."""
     score: float = 0.0
     similarity: float | None = None
     """Link similarity of the two pages (PupSniffer's non-bilingual pair filter, eq. 7-9);

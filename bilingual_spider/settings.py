@@ -201,6 +201,11 @@ BILINGUAL_PUPSNIFFER_DEEP_PER_SITE = 50
 """Deep-page candidates (4.3) checked per site and round, most credible patterns first."""
 BILINGUAL_PUPSNIFFER_NEXT_SITES = 20
 """External sites crawled in each further round (``-a next_sites=``), best WPR first (4.4)."""
+BILINGUAL_PUPSNIFFER_VERIFIER = "default"
+"""Content verification of every pair (``patterns/verification.py``: STRAND's alignment of the
+two pages' markup, length ratio, shared untranslatable tokens, copy share): ``default`` (the
+shipped ``models/pair_verifier.json``), a model file of ``bilingual-spider train pair-verifier``,
+or ``""`` for none (pairs checked by language and links only)."""
 BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS = 300.0
 """Distributed crawls: how long one worker may hold the lock to move the crawl to its next stage
 (mine every page seen, emit the pairs, queue the deep pages or the next round's sites). A worker

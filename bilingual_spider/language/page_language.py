@@ -56,7 +56,7 @@ def main_text_blocks(page: str | bytes) -> tuple[list[str], bool]:
     truncated = len(page) > MAX_HTML_BYTES
     if truncated:
         page = page[:MAX_HTML_BYTES]
-    root = _parse(page)
+    root = parse_page(page)
     if root is None:
         return [], truncated
     for element in list(root.iter(*SKIPPED_TAGS, etree.Comment, etree.ProcessingInstruction)):
@@ -65,7 +65,7 @@ def main_text_blocks(page: str | bytes) -> tuple[list[str], bool]:
     return _blocks(root), truncated
 
 
-def _parse(page: str | bytes) -> etree._Element | None:
+def parse_page(page: str | bytes) -> etree._Element | None:
     """Bytes are decoded as Scrapy decodes a body without headers (w3lib: BOM, ``<meta
     charset>``, XML declaration, else UTF-8), so an EUC-KR page stays Korean; the XML
     declaration is then dropped, as lxml refuses it in a str."""

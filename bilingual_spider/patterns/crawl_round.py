@@ -6,8 +6,10 @@ A round crawls its sites within a page budget each, then:
 1. mines pairing patterns over every page seen so far (so global credibility, eq. 4, grows with
    the crawl) and discovers pairs by local credibility and weak-pattern rescue (4.1, 4.2);
 2. judges each pair: the two pages' languages from language ID must differ and the
-   "translation" must not be mostly the source text (:mod:`.pair_language`), and the two pages
-   must share links or pattern-matched links (the non-bilingual pair filter, eq. 7-9);
+   "translation" must not be mostly the source text (:mod:`.pair_language`), the two pages
+   must share links or pattern-matched links (the non-bilingual pair filter, eq. 7-9), and
+   their content must be a translation's (:mod:`.verification`: STRAND's alignment, length
+   ratio, shared tokens, copy share);
 3. generates deep-page candidates for the pages left unpaired (4.3), which the adapter checks
    over HTTP and judges with :func:`~.deep_pages.judge_candidate`;
 4. ranks the external sites the crawled sites link to by WPR (eq. 6) for the next round (4.4).
@@ -30,6 +32,7 @@ from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import site_of, split_url
 from bilingual_spider.patterns.url_list import mine_url_list
+from bilingual_spider.patterns.verification import PageContent, PairVerifier, pair_signals
 
 MAX_TEXT_CHARS = 20_000
 """Main text kept per page: enough for the copy check; memory stays bounded per page."""
@@ -41,6 +44,8 @@ KEPT = "kept"
 NO_SHARED_LINKS = "no_shared_links"
 NOT_AS_MARKED = "not_as_marked"
 """A page whose identified language is not the one its URL unit names."""
+NOT_TRANSLATION = "not_translation"
+"""Two pages whose content the pair verifier does not take for translations."""
 
 
 @dataclass(frozen=True)
@@ -52,16 +57,29 @@ class PageRecord:
     """Language of its main text from language ID; ``None``: undetermined."""
     text: str = ""
     links: frozenset[str] = frozenset()
+    content: PageContent | None = None
+    """Its shape and own text for content verification (:mod:`.verification`); ``None`` when
+    not kept."""
 
     @classmethod
-    def of(cls, url: str, language: str | None, text: str, links: Iterable[str]) -> PageRecord:
-        """A record with its text and links cut to :data:`MAX_TEXT_CHARS` and :data:`MAX_LINKS`."""
+    def of(
+        cls,
+        url: str,
+        language: str | None,
+        text: str,
+        links: Iterable[str],
+        content: PageContent | None = None,
+    ) -> PageRecord:
+        """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
+        :data:`MAX_LINKS`."""
         kept: list[str] = []
         for link in dict.fromkeys(links):
             if len(kept) == MAX_LINKS:
                 break
             kept.append(link)
-        return cls(url, language, text[:MAX_TEXT_CHARS], frozenset(kept))
+        if content is not None:
+            content = PageContent(content.shape, content.text[:MAX_TEXT_CHARS])
+        return cls(url, language, text[:MAX_TEXT_CHARS], frozenset(kept), content)
 
 
 @dataclass
@@ -95,7 +113,7 @@ class RoundPairs:
     pairs: tuple[UrlPair, ...]
     rejected: Mapping[str, int]
     """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
-    ``not_as_marked``, ``no_shared_links``."""
+    ``not_as_marked``, ``no_shared_links``, ``not_translation``."""
     credibility: Credibility
 
 
@@ -104,9 +122,12 @@ def judge_pair(
     source: PageRecord,
     target: PageRecord,
     weights: Mapping[PairingPattern, float],
+    verifier: PairVerifier | None = None,
 ) -> tuple[UrlPair | None, str]:
     """The pair with its languages and similarity, or ``None`` and why it was dropped.
-    ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own."""
+    ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
+    a ``verifier``, a pair whose two pages both have their content kept must also be a
+    translation by content (:mod:`.verification`); its signals go on the pair."""
     check = check_pair_language(source.language, target.language, source.text, target.text)
     if not check.accepted:
         return None, check.verdict.value
@@ -120,12 +141,22 @@ def judge_pair(
     similarity = bilingual_similarity(target.links, source.links, {**weights, pair.pattern: 1.0})
     if not keep_pair(similarity):
         return None, NO_SHARED_LINKS
+    verification = None
+    if verifier is not None and source.content is not None and target.content is not None:
+        signals = pair_signals(
+            source.content.shape, target.content.shape, source.content.text, target.content.text
+        )
+        probability = verifier.probability(signals)
+        if probability < verifier.threshold:
+            return None, NOT_TRANSLATION
+        verification = {"probability": round(probability, 4), **signals.as_dict()}
     return (
         replace(
             pair,
             source_language=check.source_language,
             target_language=check.target_language,
             similarity=round(similarity, 4),
+            verification=verification,
         ),
         KEPT,
     )
@@ -145,7 +176,11 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
     return True
 
 
-def pair_round(crawled: CrawledSites, config: PairingConfig | None = None) -> RoundPairs:
+def pair_round(
+    crawled: CrawledSites,
+    config: PairingConfig | None = None,
+    verifier: PairVerifier | None = None,
+) -> RoundPairs:
     """Mine every page seen so far, discover pairs (4.1, 4.2) and judge them."""
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
@@ -154,7 +189,7 @@ def pair_round(crawled: CrawledSites, config: PairingConfig | None = None) -> Ro
     rejected: Counter[str] = Counter()
     for pair in result.pairs:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-        judged, why = judge_pair(pair, source, target, weights)
+        judged, why = judge_pair(pair, source, target, weights, verifier)
         if judged is None:
             rejected[why] += 1
         else:

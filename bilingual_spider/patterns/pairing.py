@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import mean
+from typing import Any
 
 from bilingual_spider.language.tld import public_suffix
 from bilingual_spider.patterns.credibility import Credibility
@@ -62,6 +63,8 @@ class UrlPair:
     target_language: str | None = None
     similarity: float | None = None
     """Sim(wT, wS) of eq. 7, once the pages' links are known."""
+    verification: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    """The content signals of the two pages and the verifier's probability, once verified."""
 
 
 def domain_of(site: str) -> str:

@@ -86,6 +86,7 @@ from bilingual_spider.patterns.search import (
 )
 from bilingual_spider.patterns.similarity import unit_weights
 from bilingual_spider.patterns.units import site_of
+from bilingual_spider.patterns.verification import PairVerifier, load_verifier, page_content
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META, holding_scheduler
 from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import SearchQuery
@@ -100,6 +101,19 @@ MIN_LANGUAGE_SHARE = 0.6
 
 HTTP_CHECKED = (DEEP, SEARCH)
 """Methods whose target page was generated and checked over HTTP."""
+
+
+def verification_of(pair: UrlPair) -> dict[str, Any]:
+    """What was checked of a pair (``checks``) and, when its content was verified, the
+    verifier's probability and each signal's value."""
+    checks = ["langid", "similarity"]
+    if pair.method in HTTP_CHECKED:
+        checks.append("http")
+    if pair.verification is not None:
+        checks.append("content")
+    return {"checks": checks, **(pair.verification or {})}
+
+
 NOT_FOUND_URL_META = "pupsniffer_not_found_url"
 """Request meta key: a URL that cannot exist on the page's site, asked once the page has come."""
 
@@ -146,6 +160,7 @@ class PupSnifferSpider(scrapy.Spider):
         self._round_pairs: dict[int, RoundPairs] = {}  # read from the store, by round
         self._emitting = 0
         self.identifier: Any = None
+        self.verifier: PairVerifier | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> PupSnifferSpider:
@@ -161,6 +176,7 @@ class PupSnifferSpider(scrapy.Spider):
         if spider.deep_per_site is None:
             spider.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
         spider.identifier = default_identifier()  # loaded before the crawl starts
+        spider.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER", "default"))
         spider.store = shared_round_store(crawler, spider.name) or InMemoryRoundStore()
         if spider.mode == "search":  # no crawl to mine: prior patterns, one stage
             spider.rounds = 1
@@ -240,7 +256,7 @@ class PupSnifferSpider(scrapy.Spider):
         links = self._links(response)
         inside = [link for link in links if site_of(link) == site]
         outside = [link for link in links if site_of(link) != site]
-        self.store.add_page(PageRecord.of(response.url, language, text, links), outside)
+        self.store.add_page(self._record(response, language, text, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             yield from self._requested_again(site, inside)
         yield from self._page_requests(site, inside)
@@ -312,7 +328,7 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _end_crawl_stage(self, round: int) -> None:
         crawled = self.store.crawled()
-        round_pairs = pair_round(crawled)
+        round_pairs = pair_round(crawled, verifier=self.verifier)
         self.store.keep_round_pairs(round, round_pairs)
         self._round_pairs = {round: round_pairs}
         stats = self.crawler.stats
@@ -410,7 +426,7 @@ class PupSnifferSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             return
         language, text = self._language_and_text(response)
-        self.store.add_page(PageRecord.of(response.url, language, text, self._links(response)))
+        self.store.add_page(self._record(response, language, text, self._links(response)))
         source = self.langs[0]
         if language is None or not same_language(language, source):
             self.crawler.stats.inc_value("pupsniffer/search/results_not_in_source_language")
@@ -475,12 +491,12 @@ class PupSnifferSpider(scrapy.Spider):
         stats.inc_value(f"pupsniffer/deep/{outcome.value}")
         if outcome is not CandidateStatus.EXISTS or not isinstance(response, TextResponse):
             return
-        target = PageRecord.of(response.url, language, text, self._links(response))
+        target = self._record(response, language, text, self._links(response))
         self.store.add_page(target)
         credibility = self._pairs_of(response.meta["round"]).credibility
         weights = unit_weights(credibility.top_patterns(30))
         pair = candidate_url_pair(candidate, credibility, response.meta.get("method", DEEP))
-        judged, why = judge_pair(pair, source, target, weights)
+        judged, why = judge_pair(pair, source, target, weights, self.verifier)
         if judged is None:
             stats.inc_value(f"pupsniffer/rejected/{why}")
             return
@@ -510,7 +526,7 @@ class PupSnifferSpider(scrapy.Spider):
                 local_credibility=round(pair.local_credibility, 4),
                 global_credibility=round(pair.global_credibility, 6),
                 method=pair.method,
-                verification="langid,similarity" + (",http" if pair.method in HTTP_CHECKED else ""),
+                verification=verification_of(pair),
                 score=round(max(pair.local_credibility, pair.global_credibility), 4),
                 similarity=pair.similarity,
             )
@@ -549,6 +565,14 @@ class PupSnifferSpider(scrapy.Spider):
         return result
 
     # --- pages -----------------------------------------------------------------------------------
+
+    def _record(
+        self, response: TextResponse, language: str | None, text: str, links: list[str]
+    ) -> PageRecord:
+        """The page as pair discovery needs it; its shape and own text when pairs are
+        verified by content."""
+        content = page_content(response.body) if self.verifier is not None else None
+        return PageRecord.of(response.url, language, text, links, content)
 
     def _language_and_text(self, response: TextResponse) -> tuple[str | None, str]:
         blocks, truncated = main_text_blocks(response.body)

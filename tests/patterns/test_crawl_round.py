@@ -135,3 +135,34 @@ def test_a_pair_whose_pattern_is_not_among_the_counted_ones_still_shares_its_lin
     pair = UrlPair(source.url, target.url, de_fr, 0.5, 0.1, LOCAL)
     judged, why = judge_pair(pair, source, target, {PairingPattern("en", "fr"): 1.0})
     assert judged is not None and why == "kept" and judged.similarity > 0
+
+
+def _verifier():
+    """A verifier fitted on two hand-made kinds: aligned pages and pages of another shape."""
+    from bilingual_spider.patterns.verification import PairVerifier, page_content, pair_signals
+
+    one = page_content("<body><h1>Museum</h1><p>" + ENGLISH + "</p><p>Open.</p></body>")
+    two = page_content("<body><h1>Musée</h1><p>" + FRENCH + "</p><p>Ouvert.</p></body>")
+    other = page_content("<body><table><tr><td>9</td><td>" + FRENCH * 3 + "</td></tr></table>")
+    good = pair_signals(one.shape, two.shape, one.text, two.text)
+    bad = pair_signals(one.shape, other.shape, one.text, other.text)
+    return PairVerifier().fit([good] * 20 + [bad] * 20, [1] * 20 + [0] * 20), one, two, other
+
+
+def test_with_a_verifier_a_pair_must_be_a_translation_by_content():
+    from bilingual_spider.patterns.crawl_round import NOT_TRANSLATION
+
+    verifier, english, french, other = _verifier()
+    crawled = CrawledSites()
+    home = "http://www.museum.example/en/index.html"
+    for name, content in (("p1", french), ("p2", other)):
+        for lang, text, kept in (("en", ENGLISH, english), ("fr", FRENCH, content)):
+            url = f"http://www.museum.example/{lang}/{name}.html"
+            crawled.add(PageRecord.of(url, lang, f"{text} {name}", [home], kept))
+    result = pair_round(crawled, verifier=verifier)
+    assert [p.source.rsplit("/", 1)[1] for p in result.pairs] == ["p1.html"]
+    verification = result.pairs[0].verification
+    assert verification is not None and verification["probability"] >= 0.5
+    assert {"difference", "length_correlation", "shared_tokens"} <= set(verification)
+    assert result.rejected == {NOT_TRANSLATION: 1}
+    assert pair_round(crawled).pairs[1].verification is None  # no verifier: both pairs kept

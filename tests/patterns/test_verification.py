@@ -1,0 +1,122 @@
+"""Content verification of a pair: STRAND's alignment, length ratio, shared tokens, the model."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.patterns.verification import (
+    NO_SPREAD,
+    PairVerifier,
+    align_shapes,
+    page_content,
+    page_shape,
+    pair_signals,
+    script_class,
+    untranslatable_tokens,
+)
+
+
+def page(title: str, paragraphs: list[str]) -> str:
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return (
+        "<html><head><title>t</title><script>var x = 1;</script></head><body>"
+        f'<div class="nav"><a href="/">Home</a></div><h1>{title}</h1>{body}</body></html>'
+    )
+
+
+ENGLISH = page(
+    "Installing the package",
+    [
+        "Run apt-get install foo-1.2 to install the package on a Debian system.",
+        "The configuration lives in /etc/foo/foo.conf and is read at start-up.",
+        "See RFC 2616 and https://example.org/doc for the details of the protocol.",
+        "A short one.",
+    ],
+)
+FRENCH = page(
+    "Installer le paquet",
+    [
+        "Lancez apt-get install foo-1.2 pour installer le paquet sur un système Debian.",
+        "La configuration se trouve dans /etc/foo/foo.conf et est lue au démarrage.",
+        "Voir la RFC 2616 et https://example.org/doc pour les détails du protocole.",
+        "Une courte.",
+    ],
+)
+OTHER_CHAPTER = page(
+    "Chapitre suivant",
+    [
+        "Ce chapitre décrit tout autre chose, sans aucun rapport avec le précédent, et il est "
+        "bien plus long que le paragraphe correspondant de la page anglaise ne l'était.",
+        "Court.",
+    ],
+)
+
+
+def test_a_page_shape_is_its_tags_and_chunk_lengths_without_scripts() -> None:
+    shape = page_shape("<html><body><h1>Hi  there</h1><script>x()</script><p>ab</p></body></html>")
+    assert shape == ("<html", "<body", "<h1", 8, "</h1", "<p", 2, "</p", "</body", "</html")
+    assert page_shape(b"") == ()
+    content = page_content(
+        '<body><div id="tocframe"><ul class="toc"><li>One</li></ul></div><nav>Two</nav>'
+        '<div class="main-menu">Three</div><div class="navigator-free">Text</div></body>'
+    )
+    assert content.text == "Text"  # tables of contents, menus and navigation are template
+    assert content.shape == ("<html", "<body", "<div", 4, "</div", "</body", "</html")
+
+
+def test_a_translation_aligns_and_another_chapter_does_not() -> None:
+    same = align_shapes(page_shape(ENGLISH), page_shape(FRENCH))
+    assert same.difference == 0.0 and same.aligned_chunks == 5  # the menu is template
+    assert same.length_correlation > 0.9 and same.chunk_ratio_spread < 0.2
+    other = align_shapes(page_shape(ENGLISH), page_shape(OTHER_CHAPTER))
+    assert other.difference > 0.1 and other.aligned_chunks < same.aligned_chunks
+    assert other.length_correlation < 0.9 and other.chunk_ratio_spread > 0.2
+    assert align_shapes((), ()).chunk_ratio_spread == NO_SPREAD
+
+
+def test_untranslatable_tokens_are_numbers_urls_paths_and_identifiers() -> None:
+    tokens = untranslatable_tokens(
+        "Use --verbose with foo_bar or getValue, see https://x.org/a, /etc/foo.conf, RFC 2616, "
+        "on 2024-01-31."
+    )
+    assert {"--verbose", "foo_bar", "getValue", "https://x.org/a,", "RFC", "2616"} <= tokens
+    assert "2024-01-31" in tokens and "etc/foo.conf" in tokens
+    assert untranslatable_tokens("Nothing to keep here.") == frozenset()
+
+
+def test_script_class() -> None:
+    assert script_class("这是一个中文句子，说的是别的事情。") == "cjk"
+    assert script_class("Ceci est une phrase.") == "alphabetic"
+
+
+def test_signals_of_a_pair() -> None:
+    text_en = "Run foo-1.2 on Debian. RFC 2616 and https://example.org/doc say more."
+    text_fr = "Lancez foo-1.2 sur Debian. La RFC 2616 et https://example.org/doc en disent plus."
+    signals = pair_signals(page_shape(ENGLISH), page_shape(FRENCH), text_en, text_fr)
+    assert signals.shared_tokens == 1.0
+    assert signals.length_ratio == pytest.approx(len(text_fr) / len(text_en))
+    assert signals.length_deviation == pytest.approx(abs(math.log(signals.length_ratio)))
+    copy = pair_signals(page_shape(ENGLISH), page_shape(ENGLISH), text_en, text_en)
+    assert copy.copied_share == 1.0 and copy.difference == 0.0
+    assert set(signals.as_dict()) >= {"difference", "length_correlation", "shared_tokens"}
+
+
+def _examples() -> tuple[list, list[int]]:
+    good = pair_signals(page_shape(ENGLISH), page_shape(FRENCH), "a 1 2 3", "b 1 2 3")
+    bad = pair_signals(page_shape(ENGLISH), page_shape(OTHER_CHAPTER), "a 1 2 3", "b 7 8 " * 9)
+    return [good] * 30 + [bad] * 30, [1] * 30 + [0] * 30
+
+
+def test_the_verifier_learns_translations_and_round_trips(tmp_path: Path) -> None:
+    signals, labels = _examples()
+    model = PairVerifier().fit(signals, labels)
+    assert model.predict([signals[0], signals[-1]]).tolist() == [1, 0]
+    path = tmp_path / "verifier.json"
+    model.save(path, {"trained_on": ["x"]})
+    loaded = PairVerifier.load(path)
+    assert loaded.meta_ == {"trained_on": ["x"]}
+    assert loaded.probability(signals[0]) == pytest.approx(model.probability(signals[0]), 1e-4)
+    assert loaded.predict_proba([]).shape == (0, 2)
