@@ -412,6 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crawl", action="store_true", help="also score scrapy crawl pupsniffer")
     parser.add_argument("--site-budget", type=int, default=500, help="pages per site (crawl)")
     parser.add_argument(
+        "--pair-first", action="store_true", help="BILINGUAL_PUPSNIFFER_PAIR_FIRST (experimental)"
+    )
+    parser.add_argument(
         "--verifier",
         default="default",
         help="BILINGUAL_PUPSNIFFER_VERIFIER of the crawls: default, a model file, or '' (none)",
@@ -457,6 +460,8 @@ def run(args: argparse.Namespace, world: Path, work: Path) -> dict[str, Any]:
         sets["generated languages"] = evaluate(urls, golds["generated"], languages)
     if args.crawl:  # the spider's own pairs, next to the comparator on the same set's URLs
         parameters["site_budget"] = args.site_budget
+        parameters["verifier"] = args.verifier or "none"
+        parameters["pair_first"] = args.pair_first
         for name, crawled in crawls(args, world, work, golds).items():
             label = name if " " in name else f"{name} crawl"
             comparator = sets[f"{name.split()[0]} url_only"]["stripping"]
@@ -480,7 +485,10 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
     from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
 
     scored = {}
-    settings = {"BILINGUAL_PUPSNIFFER_VERIFIER": args.verifier}
+    settings = {
+        "BILINGUAL_PUPSNIFFER_VERIFIER": args.verifier,
+        "BILINGUAL_PUPSNIFFER_PAIR_FIRST": args.pair_first,
+    }
     if "real_sites" in golds:
         seeds = realsites.sandbox_seed_urls()
         budget = args.site_budget

@@ -48,6 +48,7 @@ from bilingual_spider.items import BilingualSiteItem, UrlPairItem
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
+from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.crawl_round import (
     CrawledSites,
     PageRecord,
@@ -99,6 +100,10 @@ MIN_LANGUAGE_SHARE = 0.6
 (the detector's ``BILINGUAL_DETECTOR_MIN_SHARE``): mixed pages count for none."""
 
 
+COUNTERPART_META = "pupsniffer_counterpart_of"
+"""Request meta key: the pattern that made a counterpart request."""
+PAIR_FIRST_PRIORITY = 10
+"""Priority of a fetched page's counterparts: asked before new pages."""
 HTTP_CHECKED = (DEEP, SEARCH)
 """Methods whose target page was generated and checked over HTTP."""
 
@@ -161,6 +166,10 @@ class PupSnifferSpider(scrapy.Spider):
         self._emitting = 0
         self.identifier: Any = None
         self.verifier: PairVerifier | None = None
+        self.pair_first = False
+        self.monolingual_after = MONOLINGUAL_AFTER
+        self._progress: dict[str, SiteProgress] = {}  # this process's pages of each site
+        self._stopped: set[str] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> PupSnifferSpider:
@@ -177,11 +186,16 @@ class PupSnifferSpider(scrapy.Spider):
             spider.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
         spider.identifier = default_identifier()  # loaded before the crawl starts
         spider.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER", "default"))
+        spider.pair_first = settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST", False)
+        spider.monolingual_after = settings.getint(
+            "BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER", MONOLINGUAL_AFTER
+        )
         spider.store = shared_round_store(crawler, spider.name) or InMemoryRoundStore()
         if spider.mode == "search":  # no crawl to mine: prior patterns, one stage
             spider.rounds = 1
             spider._round_pairs[1] = pair_round(CrawledSites())
         crawler.signals.connect(spider._idle, signal=signals.spider_idle)
+        crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         return spider
 
     # --- crawling the sites of a round -----------------------------------------------------
@@ -233,15 +247,79 @@ class PupSnifferSpider(scrapy.Spider):
             pages[0].meta[NOT_FOUND_URL_META] = missing[0]
         return pages[0]
 
-    def _page_requests(self, site: str, urls: Iterable[str]) -> Iterator[scrapy.Request]:
-        for url in self.store.reserve_pages(site, list(urls), self.site_budget or 0):
-            yield self._page_request(site, url)
+    def _pair_first_requests(
+        self, site: str, url: str, language: str | None, inside: list[str]
+    ) -> Iterator[scrapy.Request]:
+        """The page's counterparts by the site's credible patterns first (they may take the
+        whole budget), then the site's pending in-site pages, a few at a time (within
+        :meth:`SiteProgress.link_budget`); nothing more of a site monolingual so far. Without
+        pair-first crawling, the in-site pages in the order of their links."""
+        if not self.pair_first:
+            yield from self._page_requests(site, inside)
+            return
+        progress = self._progress.setdefault(site, SiteProgress(site))
+        progress.add(url, language, inside)
+        made = dict(progress.counterparts(url))
+        for request in self._page_requests(site, list(made), priority=PAIR_FIRST_PRIORITY):
+            self.crawler.stats.inc_value("pupsniffer/pages_asked/counterpart")
+            request.meta[COUNTERPART_META] = made[request.url]
+            yield request
+        yield from self._next_pages(site)
 
-    def _page_request(self, site: str, url: str) -> scrapy.Request:
+    def _next_pages(self, site: str) -> Iterator[scrapy.Request]:
+        """The site's pending in-site pages that may be asked for now."""
+        progress = self._progress.get(site)
+        if progress is None:
+            return
+        if progress.monolingual(self.monolingual_after):
+            if site not in self._stopped:
+                self._stopped.add(site)
+                progress.pending.clear()
+                self.crawler.stats.inc_value("pupsniffer/sites_stopped_monolingual")
+            return
+        budget = progress.link_budget(self.site_budget or 0)
+        while progress.pending and progress.in_flight < WINDOW:
+            batch = progress.next_links()
+            granted = list(self._page_requests(site, batch, budget=budget))
+            if not granted and len(self.store.marked(SEEN, batch)) < len(batch):
+                progress.pending.extendleft(reversed(batch))  # new pages' share is used up
+                break
+            yield from granted
+
+    def page_answered(self, site: str, meta: dict[str, Any], found: bool) -> None:
+        """A page request of ``site`` was answered (``found``: HTTP 200) or failed: one fewer in
+        flight; a counterpart's answer counts for its pattern."""
+        progress = self._progress.get(site)
+        if progress is None:
+            return
+        progress.in_flight = max(0, progress.in_flight - 1)
+        if COUNTERPART_META in meta:
+            progress.answered(meta[COUNTERPART_META], found)
+
+    def _request_dropped(self, request: scrapy.Request, spider: scrapy.Spider) -> None:
+        """The scheduler dropped a page request (a duplicate): none of its callbacks will come."""
+        site = request.meta.get("site")
+        if request.meta.get("role") == "page" and site:
+            self.page_answered(site, request.meta, found=False)
+            for following in self._next_pages(site):
+                self._crawl(following)
+
+    def _page_requests(
+        self, site: str, urls: Iterable[str], priority: int = 0, budget: int | None = None
+    ) -> Iterator[scrapy.Request]:
+        budget = (self.site_budget or 0) if budget is None else budget
+        progress = self._progress.get(site) if self.pair_first else None
+        for url in self.store.reserve_pages(site, list(urls), budget):
+            if progress is not None:
+                progress.in_flight += 1
+            yield self._page_request(site, url, priority)
+
+    def _page_request(self, site: str, url: str, priority: int = 0) -> scrapy.Request:
         return scrapy.Request(
             url,
             callback=self.parse,
             errback=self.ignore_failure,
+            priority=priority,
             meta={"role": "page", "site": site},
         )
 
@@ -249,9 +327,11 @@ class PupSnifferSpider(scrapy.Spider):
         """A page of a site: recorded with its language, text and links; its in-site links
         followed within the site's budget."""
         self.crawler.stats.inc_value("pupsniffer/pages")
-        if not isinstance(response, TextResponse):
-            return
         site = response.meta.get("site") or site_of(response.url)
+        self.page_answered(site, response.meta, found=True)
+        if not isinstance(response, TextResponse):
+            yield from self._next_pages(site)
+            return
         language, text = self._language_and_text(response)
         links = self._links(response)
         inside = [link for link in links if site_of(link) == site]
@@ -259,7 +339,7 @@ class PupSnifferSpider(scrapy.Spider):
         self.store.add_page(self._record(response, language, text, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             yield from self._requested_again(site, inside)
-        yield from self._page_requests(site, inside)
+        yield from self._pair_first_requests(site, response.url, language, inside)
         if NOT_FOUND_URL_META in response.meta:
             yield self._not_found_request(response.meta[NOT_FOUND_URL_META], site)
 
@@ -280,9 +360,13 @@ class PupSnifferSpider(scrapy.Spider):
             )
             self.crawler.stats.inc_value("pupsniffer/soft_404_sites")
 
-    def ignore_failure(self, failure: Failure) -> None:
-        role = failure.request.meta.get("role", "page")  # type: ignore[attr-defined]
+    def ignore_failure(self, failure: Failure) -> Iterator[scrapy.Request]:
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        role = meta.get("role", "page")
         self.crawler.stats.inc_value(f"pupsniffer/failed/{role}")
+        if role == "page" and meta.get("site"):  # its site may ask for another page now
+            self.page_answered(meta["site"], meta, found=False)
+            yield from self._next_pages(meta["site"])
 
     # --- the end of a stage ------------------------------------------------------------------
 
@@ -585,7 +669,11 @@ class PupSnifferSpider(scrapy.Spider):
     @staticmethod
     def _links(response: TextResponse) -> list[str]:
         links = []
-        for href in response.css("a::attr(href), area::attr(href)").getall():
+        try:
+            hrefs = response.css("a::attr(href), area::attr(href)").getall()
+        except ValueError:  # a JSON body: no links
+            return []
+        for href in hrefs:
             url = response.urljoin(href.strip()).split("#", 1)[0]
             if url.startswith(("http://", "https://")):
                 links.append(url)

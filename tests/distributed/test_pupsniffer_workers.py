@@ -44,9 +44,12 @@ def command(served, out: Path, prefix: str | None) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     seeds = out / "seeds.txt"
     seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:8]) + "\n")
+    # pair-first crawling mines the pages each worker fetched itself, so which pages a site's
+    # budget buys depends on how the workers shared them: off, to compare with one process
+    settings = {**worker_settings(server, out, prefix), "BILINGUAL_PUPSNIFFER_PAIR_FIRST": False}
     return spider_command(
         "pupsniffer",
-        worker_settings(server, out, prefix),
+        settings,
         {"seeds": seeds, **ARGUMENTS},
         out / "items.jsonl",
     )

@@ -1,0 +1,52 @@
+"""Pair-first crawling: a site's counterparts from its own patterns, its link budget, and when a
+site is monolingual so far."""
+
+from bilingual_spider.patterns.crawl_order import LINK_SHARE, MIN_PAGES, SiteProgress
+from bilingual_spider.patterns.mining import PairingPattern
+
+SITE = "museum.example"
+
+
+def english_pages(progress: SiteProgress, count: int, links: tuple[str, ...] = ()) -> None:
+    for i in range(count):
+        progress.add(f"http://www.museum.example/en/p{i}.html", "en", links)
+
+
+def test_counterparts_come_from_the_sites_own_patterns_once_it_has_enough_pages():
+    progress = SiteProgress(SITE)
+    progress.add("http://www.museum.example/en/index.html", "en", ())
+    progress.add("http://www.museum.example/de/index.html", "de", ())
+    assert progress.counterparts("http://www.museum.example/en/p1.html") == []  # not mined yet
+    assert progress.link_budget(100) == 100
+    english_pages(progress, MIN_PAGES + 5)  # 50 English pages and one German: eq. 3 says 2/27
+    assert PairingPattern("de", "en") in progress.patterns  # one pair of language units is enough
+    de_en = PairingPattern("de", "en")
+    assert progress.counterparts("http://www.museum.example/en/p1.html") == [
+        ("http://www.museum.example/de/p1.html", de_en)
+    ]
+    assert progress.link_budget(100) == int(100 * LINK_SHARE)
+
+
+def test_a_site_in_one_language_stops_after_enough_pages_unless_its_links_name_another():
+    one = SiteProgress(SITE)
+    english_pages(one, 49, ("http://www.museum.example/docs/os.html",))
+    assert not one.monolingual(50)
+    english_pages(one, 50, ("http://www.museum.example/docs/os.html",))  # Ossetian? once
+    assert one.monolingual(50) and not one.monolingual(0)
+    marked = SiteProgress(SITE)
+    links = tuple(f"http://www.museum.example/fr/p{i}.html" for i in range(20))
+    english_pages(marked, 60, links)
+    assert not marked.monolingual(50)  # links to French pages it has not fetched yet
+
+
+def test_a_pattern_whose_counterparts_are_mostly_missing_makes_no_more():
+    progress = SiteProgress(SITE)
+    progress.add("http://www.museum.example/en/index.html", "en", ())
+    progress.add("http://www.museum.example/de/index.html", "de", ())
+    english_pages(progress, MIN_PAGES + 5)
+    de_en = PairingPattern("de", "en")
+    for found in (True, False, False):
+        progress.answered(de_en, found)
+    assert progress.counterparts("http://www.museum.example/en/p2.html")  # 3 tries: too few
+    progress.answered(de_en, False)
+    assert progress.counterparts("http://www.museum.example/en/p2.html") == []  # 1 of 4
