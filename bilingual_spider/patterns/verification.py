@@ -246,7 +246,8 @@ class PairSignals:
     length_deviation: float
     """|log(length_ratio / the expected ratio of the two texts' scripts)|."""
     shared_tokens: float
-    """Dice coefficient of the two texts' untranslatable tokens (0.5 when neither has any)."""
+    """Dice coefficient of the two texts' untranslatable tokens (0.5, no evidence, when either
+    has fewer than :data:`MIN_TOKENS`: a short page's one number says little)."""
     copied_share: float
     source_script: str
     target_script: str
@@ -255,6 +256,7 @@ class PairSignals:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
 
 
+MIN_TOKENS = 3
 EXPECTED_LOG_RATIO = {
     ("alphabetic", "alphabetic"): 0.0,
     ("alphabetic", "cjk"): math.log(0.35),
@@ -279,7 +281,8 @@ def pair_signals(
     ratio = target_chars / source_chars
     expected = (expected_log_ratio or EXPECTED_LOG_RATIO).get(scripts, 0.0)
     a, b = untranslatable_tokens(source_text), untranslatable_tokens(target_text)
-    shared = 2 * len(a & b) / (len(a) + len(b)) if a or b else 0.5
+    enough = min(len(a), len(b)) >= MIN_TOKENS
+    shared = 2 * len(a & b) / (len(a) + len(b)) if enough else 0.5
     return PairSignals(
         difference=alignment.difference,
         aligned_chunks=alignment.aligned_chunks,
