@@ -26,16 +26,25 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, San
         yield served
 
 
-def sniff(served: tuple[Path, SandboxServer], out: Path, seeds: list[str], **arguments) -> dict:
+def sniff(
+    served: tuple[Path, SandboxServer],
+    out: Path,
+    seeds: list[str],
+    settings: dict | None = None,
+    **arguments,
+) -> dict:
     """``scrapy crawl pupsniffer`` from ``seeds``; what it fetched, counted and emitted."""
     world, server = served
     (out / "seeds.txt").write_text("\n".join(seeds) + "\n")
     files = {name: out / name for name in ("responses.jsonl", "stats.json", "items.jsonl")}
     result = run_spider(
         "pupsniffer",
-        settings=logged_crawl_settings(
-            server.proxy_url, files["responses.jsonl"], files["stats.json"]
-        ),
+        settings={
+            **logged_crawl_settings(
+                server.proxy_url, files["responses.jsonl"], files["stats.json"]
+            ),
+            **(settings or {}),
+        },
         arguments={"seeds": out / "seeds.txt", **arguments},
         output=files["items.jsonl"],
         timeout=300,
@@ -141,3 +150,23 @@ def test_search_mode_finds_pairs_from_queries_with_prior_patterns_alone(
     assert all(frozenset((p["source_url"], p["target_url"])) in searched["gold"] for p in pairs)
     assert all({p["source_lang"], p["target_lang"]} == {"en", "es"} for p in pairs)
     assert not [r for r in searched["responses"] if r["role"] == "page"]  # nothing crawled
+
+
+def test_pair_first_keeps_budgets_stops_monolingual_sites_and_pairs_right(
+    served: tuple[Path, SandboxServer], tmp_path: Path
+) -> None:
+    seeds = (served[0] / "seed_urls.txt").read_text().split()[:25]
+    settings = {
+        "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
+        "BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER": 8,
+    }
+    run = sniff(served, tmp_path, seeds, settings, site_budget=BUDGET)
+    # this world's sites have fewer pages than a site needs to mine its own patterns (20):
+    # counterparts are tested in tests/patterns/test_crawl_order.py
+    assert run["stats"].get("pupsniffer/sites_stopped_monolingual", 0) >= 1
+    pages = Counter(site_of(r["url"]) for r in run["responses"] if r["role"] == "page")
+    assert pages and max(pages.values()) <= BUDGET
+    pairs = [item for item in run["items"] if "source_url" in item]
+    english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
+    right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in run["gold"]]
+    assert len(english) >= 10 and len(right) / len(english) >= 0.95
