@@ -269,6 +269,15 @@ def _open_link(
     found.append(link)
 
 
+def option_url(value: str, base: str) -> str | None:
+    """The absolute URL an ``<option value>`` of a language menu holds, or None when the value
+    is no URL or path (``1``, ``fr``)."""
+    value = value.strip()
+    if not _OPTION_URL.search(value):
+        return None
+    return absolute_url(base, value)
+
+
 def _open_option(
     element: etree._Element,
     base: str,
@@ -279,10 +288,7 @@ def _open_option(
 ) -> None:
     """An option of a ``<select>`` menu whose value is a URL or path: a link, its text the
     anchor (the block is the select's, so ``block_text`` is the menu and what surrounds it)."""
-    value = (element.get("value") or "").strip()
-    if not _OPTION_URL.search(value):
-        return
-    url = absolute_url(base, value)
+    url = option_url(element.get("value") or "", base)
     if url is None:
         return
     link = _Link(

@@ -40,6 +40,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, UsageError
 from scrapy.http import Response, TextResponse
 from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.response import get_base_url
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import parse_langs
@@ -48,6 +49,7 @@ from bilingual_spider.items import BilingualSiteItem, UrlPairItem
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
+from bilingual_spider.links.contexts import option_url
 from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.crawl_round import (
     CrawledSites,
@@ -671,10 +673,14 @@ class PupSnifferSpider(scrapy.Spider):
         links = []
         try:
             hrefs = response.css("a::attr(href), area::attr(href)").getall()
+            options = response.css("select option::attr(value)").getall()
         except ValueError:  # a JSON body: no links
             return []
-        for href in hrefs:
-            url = response.urljoin(href.strip()).split("#", 1)[0]
+        urls = [response.urljoin(href.strip()) for href in hrefs]
+        base = get_base_url(response)
+        urls += [url for value in options if (url := option_url(value, base))]
+        for url in urls:  # a <select> language menu's options hold URLs too
+            url = url.split("#", 1)[0]
             if url.startswith(("http://", "https://")):
                 links.append(url)
         return links

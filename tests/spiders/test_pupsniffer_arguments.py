@@ -95,3 +95,21 @@ def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
     sniffer._crawl = queued.append
     assert sniffer._start_next_round(1)
     assert [(r.url, r.meta["role"]) for r in queued] == [(other, "page")]
+
+
+def test_a_select_language_menu_is_followed() -> None:
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+
+    page = HtmlResponse(
+        "http://www.example.org/doc/",
+        body=b'<html><body><a href="a.html">A</a><select><option value="">Language</option>'
+        b'<option value="es/index.html">Espa\xc3\xb1ol</option><option value="2">x</option>'
+        b"</select></body></html>",
+        encoding="utf-8",
+    )
+    assert PupSnifferSpider._links(page) == [
+        "http://www.example.org/doc/a.html",
+        "http://www.example.org/doc/es/index.html",
+    ]
