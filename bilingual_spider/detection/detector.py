@@ -53,9 +53,9 @@ from urllib.parse import urlsplit, urlunsplit
 import tldextract
 
 from bilingual_spider.language.codes import base_language, normalize_language_code
-from bilingual_spider.language.names import language_of_code, language_of_name
+from bilingual_spider.language.names import language_of_code
 from bilingual_spider.language.tld import host_of, tld_of
-from bilingual_spider.links.features import flag_language
+from bilingual_spider.links.features import labelled_language
 
 MODES = ("detector", "link_predictor")
 RULES = ("scored links", "language hints", "chooser labels", "first page", "link predictor")
@@ -318,8 +318,6 @@ def context_hint(context: Any) -> str:
 
 
 _URL_TOKEN = re.compile(r"[/._?=&+]")
-_LABEL_PART = re.compile(r"\s*[()/|,;:·•–—\[\]]\s*")
-_FILE_WORD = re.compile(r"[^a-z0-9]+")
 
 
 def link_language_hint(
@@ -340,42 +338,12 @@ def link_language_hint(
     >>> link_language_hint("http://x/p", img_src="/img/flags/jp.gif")
     'ja'
     """
-    if hreflang:
-        code = normalize_language_code(hreflang)
-        if code and code != "x":
-            return code
-    for text in (anchor, img_alt):
-        if text and (code := _label_language(text)):
-            return code
-    for src in img_src.split():
-        if code := _image_language(src):
-            return code
+    if code := labelled_language(hreflang, anchor, img_alt, img_src):
+        return code
     parts = urlsplit(url)
     host_label = (parts.hostname or "").split(".", 1)[0]
     for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
         if token and (code := language_of_code(token)):
-            return code
-    return ""
-
-
-def _image_language(src: str) -> str:
-    """The language an image's file names: a language code (``en.png``), or a country's when
-    the image is a flag (``flags/jp.gif``, ``flag_br.svg``); ``py.png`` is a logo, not
-    Paraguay's flag."""
-    stem = src.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    words = [word for word in _FILE_WORD.split(stem) if word]
-    if not words:
-        return ""
-    if "flag" in src.lower():
-        return flag_language(words[-1]) or ""
-    return language_of_code(words[-1]) if len(words) == 1 else ""
-
-
-def _label_language(text: str) -> str:
-    """The language a link's label names, whole or by one of its bracketed or separated parts."""
-    for part in (text, *_LABEL_PART.split(text)):
-        part = part.strip()
-        if part and (code := language_of_name(part) or language_of_code(part)):
             return code
     return ""
 

@@ -39,7 +39,7 @@ import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from stop_words import LANGUAGE_MAPPING, get_stop_words
 
-from bilingual_spider.language.codes import base_language
+from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.language_names_table import NAMES
 from bilingual_spider.language.names import language_of_code, language_of_name
 from bilingual_spider.language.tld import (
@@ -63,6 +63,8 @@ _URL_SEPARATORS = re.compile(r"[/.?&=;,+:~!@$()*'\"#%\s\[\]{}|\\^`<>]+")
 _LOCALE = re.compile(r"^[a-z]{2,3}[-_](?:[a-z]{2}|\d{3}|hans|hant|latn|cyrl)$", re.I)
 _URL_WORD = re.compile(rf"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[{_UNSPACED}]+|[^\W\d_]+")
 _IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
+_LABEL_PART = re.compile(r"\s*[()/|,;:·•–—\[\]]\s*")
+_FILE_WORD = re.compile(r"[^a-z0-9]+")
 _URL_STOP_WORDS = frozenset({"http", "https", "www"})
 _STEMMER = Stemmer.Stemmer("english")
 _TEXT_CONTEXTS = ("anchor", "around", "alt", "title")
@@ -352,6 +354,49 @@ def flag_language(word: str) -> str | None:
         if languages:
             return languages[0]
     return language_of_code(word)
+
+
+def labelled_language(
+    hreflang: str = "", anchor: str = "", img_alt: str = "", img_src: str = ""
+) -> str:
+    """The language a link's own label names: its ``hreflang``, else its anchor text or image
+    alt text when that (or a part of it between brackets, slashes or bars: ``français (fr)``)
+    is a language's name or code, else a flag image's name (``flags/fr.png``); "" when none.
+    Its URL is not asked: ``/es/faq.html`` is a Spanish page, not a link that offers Spanish.
+    """
+    if hreflang:
+        code = normalize_language_code(hreflang)
+        if code and code != "x":
+            return code
+    for text in (anchor, img_alt):
+        if text and (code := _label_language(text)):
+            return code
+    for src in img_src.split():
+        if code := _image_language(src):
+            return code
+    return ""
+
+
+def _image_language(src: str) -> str:
+    """The language an image's file names: a language code (``en.png``), or a country's when
+    the image is a flag (``flags/jp.gif``, ``flag_br.svg``); ``py.png`` is a logo, not
+    Paraguay's flag."""
+    stem = src.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    words = [word for word in _FILE_WORD.split(stem) if word]
+    if not words:
+        return ""
+    if "flag" in src.lower():
+        return flag_language(words[-1]) or ""
+    return language_of_code(words[-1]) if len(words) == 1 else ""
+
+
+def _label_language(text: str) -> str:
+    """The language a link's label names, whole or by one of its bracketed or separated parts."""
+    for part in (text, *_LABEL_PART.split(text)):
+        part = part.strip()
+        if part and (code := language_of_name(part) or language_of_code(part)):
+            return code
+    return ""
 
 
 # -- languages -----------------------------------------------------------------------------

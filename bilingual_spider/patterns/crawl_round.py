@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import same_language
+from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
@@ -46,6 +47,8 @@ NOT_AS_MARKED = "not_as_marked"
 """A page whose identified language is not the one its URL unit names."""
 NOT_TRANSLATION = "not_translation"
 """Two pages whose content the pair verifier does not take for translations."""
+SUPERSEDED = "superseded"
+"""A pattern pair whose page names another page as its version in that language."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class PageRecord:
     content: PageContent | None = None
     """Its shape and own text for content verification (:mod:`.verification`); ``None`` when
     not kept."""
+    alternates: tuple[Alternate, ...] = ()
+    """The translations the page names itself (:mod:`.alternates`)."""
 
     @classmethod
     def of(
@@ -69,6 +74,7 @@ class PageRecord:
         text: str,
         links: Iterable[str],
         content: PageContent | None = None,
+        alternates: Iterable[Alternate] = (),
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS`."""
@@ -79,7 +85,9 @@ class PageRecord:
             kept.append(link)
         if content is not None:
             content = PageContent(content.shape, content.text[:MAX_TEXT_CHARS])
-        return cls(url, language, text[:MAX_TEXT_CHARS], frozenset(kept), content)
+        return cls(
+            url, language, text[:MAX_TEXT_CHARS], frozenset(kept), content, tuple(alternates)
+        )
 
 
 @dataclass
@@ -181,19 +189,45 @@ def pair_round(
     config: PairingConfig | None = None,
     verifier: PairVerifier | None = None,
 ) -> RoundPairs:
-    """Mine every page seen so far, discover pairs (4.1, 4.2) and judge them."""
+    """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
+    themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
+    pattern pair whose page names another page for the partner's language is dropped
+    (``superseded``); a pair found both ways is kept once, as the pattern's."""
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
-    kept: list[UrlPair] = []
     rejected: Counter[str] = Counter()
-    for pair in result.pairs:
-        source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-        judged, why = judge_pair(pair, source, target, weights, verifier)
-        if judged is None:
-            rejected[why] += 1
+
+    def judged(pairs: Iterable[UrlPair]) -> list[UrlPair]:
+        kept = []
+        for pair in pairs:
+            source, target = crawled.pages[pair.source], crawled.pages[pair.target]
+            found, why = judge_pair(pair, source, target, weights, verifier)
+            if found is None:
+                rejected[why] += 1
+            else:
+                kept.append(found)
+        return kept
+
+    named = judged(alternate_pairs(crawled.pages))
+    partner = {
+        (page, language): other
+        for pair in named
+        for page, other, language in (
+            (pair.source, pair.target, pair.target_language),
+            (pair.target, pair.source, pair.source_language),
+        )
+    }
+    kept = []
+    for pair in judged(result.pairs):
+        named_source = partner.get((pair.source, pair.target_language), pair.target)
+        named_target = partner.get((pair.target, pair.source_language), pair.source)
+        if named_source != pair.target or named_target != pair.source:
+            rejected[SUPERSEDED] += 1
         else:
-            kept.append(judged)
+            kept.append(pair)
+    both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}
+    kept += [pair for pair in named if (pair.source, pair.target) not in both]
     return RoundPairs(tuple(kept), dict(rejected), result.credibility)
 
 

@@ -71,8 +71,8 @@ class UrlUnits:
 
     @property
     def site(self) -> str:
-        """The site the URL belongs to: the host without its subdomain unit."""
-        return self.host_rest
+        """The site the URL belongs to (see :func:`site_of_host`)."""
+        return site_of_host(self.host_unit, self.host_rest)
 
     @property
     def file_name(self) -> str:
@@ -120,7 +120,21 @@ Unit(kind='file', position=1, value='rep')]
 def site_of(url: str) -> str:
     """The site of a URL (:attr:`UrlUnits.site`) without splitting the rest of it."""
     netloc = _split(url.strip())[1]
-    return split_host(netloc.rpartition("@")[2].lower())[1]
+    return site_of_host(*split_host(netloc.rpartition("@")[2].lower()))
+
+
+@lru_cache(maxsize=65536)
+def site_of_host(host_unit: str, host_rest: str) -> str:
+    """The site of a host split by :func:`split_host`: the host without its subdomain unit when
+    that unit is ``www`` or names a language (``en.example.com`` and ``fr.example.com`` are one
+    site, paired by the pattern <en, fr>), else the whole host. ``d-i.debian.org`` and
+    ``www.debian.org`` are two sites: pooled, one site's patterns would be judged on the other's
+    pages (a pattern credible on the small site is too rare on the pooled one)."""
+    from bilingual_spider.patterns.markers import language_of_unit  # markers imports this module
+
+    if not host_unit or host_unit == "www" or language_of_unit(host_unit):
+        return host_rest
+    return f"{host_unit}.{host_rest}"
 
 
 def _split(url: str) -> tuple[str, str, str, str]:

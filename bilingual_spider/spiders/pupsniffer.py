@@ -31,16 +31,15 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, UsageError
-from scrapy.http import Response, TextResponse
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.utils.defer import deferred_from_coro
-from scrapy.utils.response import get_base_url
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import parse_langs
@@ -49,7 +48,8 @@ from bilingual_spider.items import BilingualSiteItem, UrlPairItem
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
-from bilingual_spider.links.contexts import option_url
+from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.patterns.alternates import Alternate, page_alternates
 from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.crawl_round import (
     CrawledSites,
@@ -96,6 +96,21 @@ from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
+
+
+class PageLinks(NamedTuple):
+    """A page's followable links and the translations it names (:mod:`.alternates`)."""
+
+    urls: list[str]
+    alternates: tuple[Alternate, ...]
+
+
+def _is_html(response: TextResponse) -> bool:
+    """HTML or XML, or a text body that is no JSON (what Scrapy's selector reads as HTML)."""
+    if isinstance(response, HtmlResponse | XmlResponse):
+        return True
+    return response.text.lstrip()[:1] not in ("{", "[")
+
 
 MIN_LANGUAGE_SHARE = 0.6
 """A page counts for its main language when that language has this share of its main text
@@ -250,17 +265,28 @@ class PupSnifferSpider(scrapy.Spider):
         return pages[0]
 
     def _pair_first_requests(
-        self, site: str, url: str, language: str | None, inside: list[str]
+        self, site: str, url: str, language: str | None, links: PageLinks
     ) -> Iterator[scrapy.Request]:
-        """The page's counterparts by the site's credible patterns first (they may take the
-        whole budget), then the site's pending in-site pages, a few at a time (within
-        :meth:`SiteProgress.link_budget`); nothing more of a site monolingual so far. Without
-        pair-first crawling, the in-site pages in the order of their links."""
+        """The translations the page names (:mod:`.alternates`) and its counterparts by the
+        site's credible patterns first (they may take the whole budget), then the site's
+        pending in-site pages, a few at a time (within :meth:`SiteProgress.link_budget`);
+        nothing more of a site monolingual so far. Without pair-first crawling, the in-site
+        pages in the order of their links."""
+        inside = [link for link in links.urls if site_of(link) == site]
         if not self.pair_first:
             yield from self._page_requests(site, inside)
             return
         progress = self._progress.setdefault(site, SiteProgress(site))
         progress.add(url, language, inside)
+        named = [
+            alternate.url
+            for alternate in links.alternates
+            if site_of(alternate.url) == site
+            and not (language and same_language(alternate.language, language))
+        ]
+        for request in self._page_requests(site, named, priority=PAIR_FIRST_PRIORITY):
+            self.crawler.stats.inc_value("pupsniffer/pages_asked/named")
+            yield request
         made = dict(progress.counterparts(url))
         for request in self._page_requests(site, list(made), priority=PAIR_FIRST_PRIORITY):
             self.crawler.stats.inc_value("pupsniffer/pages_asked/counterpart")
@@ -336,12 +362,11 @@ class PupSnifferSpider(scrapy.Spider):
             return
         language, text = self._language_and_text(response)
         links = self._links(response)
-        inside = [link for link in links if site_of(link) == site]
-        outside = [link for link in links if site_of(link) != site]
+        outside = [link for link in links.urls if site_of(link) != site]
         self.store.add_page(self._record(response, language, text, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
-            yield from self._requested_again(site, inside)
-        yield from self._pair_first_requests(site, response.url, language, inside)
+            yield from self._requested_again(site, [u for u in links.urls if site_of(u) == site])
+        yield from self._pair_first_requests(site, response.url, language, links)
         if NOT_FOUND_URL_META in response.meta:
             yield self._not_found_request(response.meta[NOT_FOUND_URL_META], site)
 
@@ -653,12 +678,12 @@ class PupSnifferSpider(scrapy.Spider):
     # --- pages -----------------------------------------------------------------------------------
 
     def _record(
-        self, response: TextResponse, language: str | None, text: str, links: list[str]
+        self, response: TextResponse, language: str | None, text: str, links: PageLinks
     ) -> PageRecord:
         """The page as pair discovery needs it; its shape and own text when pairs are
         verified by content."""
         content = page_content(response.body) if self.verifier is not None else None
-        return PageRecord.of(response.url, language, text, links, content)
+        return PageRecord.of(response.url, language, text, links.urls, content, links.alternates)
 
     def _language_and_text(self, response: TextResponse) -> tuple[str | None, str]:
         blocks, truncated = main_text_blocks(response.body)
@@ -669,18 +694,11 @@ class PupSnifferSpider(scrapy.Spider):
         return language, " ".join(blocks)
 
     @staticmethod
-    def _links(response: TextResponse) -> list[str]:
-        links = []
-        try:
-            hrefs = response.css("a::attr(href), area::attr(href)").getall()
-            options = response.css("select option::attr(value)").getall()
-        except ValueError:  # a JSON body: no links
-            return []
-        urls = [response.urljoin(href.strip()) for href in hrefs]
-        base = get_base_url(response)
-        urls += [url for value in options if (url := option_url(value, base))]
-        for url in urls:  # a <select> language menu's options hold URLs too
-            url = url.split("#", 1)[0]
-            if url.startswith(("http://", "https://")):
-                links.append(url)
-        return links
+    def _links(response: TextResponse) -> PageLinks:
+        """The page's links (``<a>``, ``<area>``, ``<link rel=alternate hreflang>``, a
+        ``<select>`` menu's URL options) and the translations it names among them."""
+        if not _is_html(response):  # a JSON or plain-text body: no links
+            return PageLinks([], ())
+        contexts = extract_link_contexts(response.text, response.url)
+        links = [c.url for c in contexts if c.url.startswith(("http://", "https://"))]
+        return PageLinks(links, page_alternates(contexts))

@@ -7,6 +7,7 @@ from bilingual_spider.patterns.units import (
     HOST,
     QUERY,
     Unit,
+    site_of,
     split_file_name,
     split_url,
     substitute,
@@ -46,6 +47,16 @@ def test_language_subdomain_and_query_are_units() -> None:
     assert Unit(QUERY, 1, "lang=es") in units
     assert split_url("http://example.com/").host_unit == ""
     assert split_url("http://example.com/").site == split_url("http://fr.example.com/x").site
+
+
+def test_a_site_is_the_host_unless_its_subdomain_is_www_or_a_language() -> None:
+    assert site_of("http://fr.example.com/x") == site_of("http://www.example.com/") == "example.com"
+    assert site_of("http://english.example.com/") == site_of("http://tc.example.com/")
+    # two projects under one domain are two sites: neither judges its patterns on the other's pages
+    assert site_of("http://d-i.debian.org/manual/en/") == "d-i.debian.org"
+    assert site_of("http://www.debian.org/doc/") == "debian.org"
+    assert site_of("http://a.b.example.com:8080/") == "a.b.example.com:8080"
+    assert split_url("http://httpd.apache.org/docs/").site == "httpd.apache.org"
 
 
 def test_whole_directory_substituted_never_a_substring() -> None:

@@ -17,12 +17,15 @@ def spider(**arguments: object) -> PupSnifferSpider:
 
 
 def test_every_seed_of_a_site_is_crawled_and_its_not_found_page_asked_once():
-    sniffer = spider(seeds="http://www.x.example/doc/a/,http://d-i.x.example/manual/")
-    first = sniffer._site_requests(sniffer.seed_urls[0], "seed")
-    second = sniffer._site_requests(sniffer.seed_urls[1], "seed")
+    seeds = "http://www.x.example/doc/a/,http://x.example/manual/,http://d-i.x.example/manual/"
+    sniffer = spider(seeds=seeds)
+    first, second, other = (sniffer._site_requests(url, "seed") for url in sniffer.seed_urls)
     assert [r.meta["role"] for r in first] == ["page", "not_found"]
-    assert [(r.url, r.meta["role"]) for r in second] == [("http://d-i.x.example/manual/", "page")]
+    assert [(r.url, r.meta["role"]) for r in second] == [("http://x.example/manual/", "page")]
     assert first[0].meta["site"] == second[0].meta["site"] == "x.example"
+    # another project of the domain is another site, with its own not-found page
+    assert [r.meta["role"] for r in other] == ["page", "not_found"]
+    assert other[0].meta["site"] == "d-i.x.example"
 
 
 @pytest.mark.parametrize(
@@ -109,7 +112,22 @@ def test_a_select_language_menu_is_followed() -> None:
         b"</select></body></html>",
         encoding="utf-8",
     )
-    assert PupSnifferSpider._links(page) == [
+    links = PupSnifferSpider._links(page)
+    assert links.urls == [
         "http://www.example.org/doc/a.html",
         "http://www.example.org/doc/es/index.html",
     ]
+    # the menu's option names its language: the page says where its Spanish version is
+    assert [(a.url, a.language, a.via) for a in links.alternates] == [
+        ("http://www.example.org/doc/es/index.html", "es", "switcher")
+    ]
+
+
+def test_a_json_body_has_no_links() -> None:
+    from scrapy.http import TextResponse
+
+    from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+
+    body = b'{"next": "http://www.example.org/doc/b.html", "items": []}'
+    page = TextResponse("http://www.example.org/api", body=body, encoding="utf-8")
+    assert PupSnifferSpider._links(page) == ([], ())

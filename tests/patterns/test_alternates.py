@@ -1,0 +1,106 @@
+"""Pairs a page names itself: hreflang alternates and language switchers, for pages whose URLs
+no pattern pairs (translated slugs)."""
+
+from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.patterns.alternates import (
+    HREFLANG,
+    SWITCHER,
+    Alternate,
+    alternate_pairs,
+    page_alternates,
+)
+from bilingual_spider.patterns.crawl_round import SUPERSEDED, CrawledSites, PageRecord, pair_round
+from bilingual_spider.patterns.mining import PairingPattern
+
+ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
+FRENCH = "Le musée ouvre tous les jours de neuf heures du matin à six heures du soir."
+SITE = "http://www.museum.example"
+
+
+def alternates_of(html: str, url: str = f"{SITE}/en/about-us") -> set[Alternate]:
+    return set(page_alternates(extract_link_contexts(html, url)))
+
+
+def test_hreflang_and_switcher_links_name_the_page_translations():
+    html = """<html><head>
+      <link rel="alternate" hreflang="fr" href="/fr/a-propos">
+      <link rel="alternate" hreflang="en" href="/en/about-us">
+    </head><body>
+      <nav><a href="/fr/a-propos">Français</a> | <a href="/de/ueber-uns">Deutsch</a>
+      | <a href="/es/"><img src="/img/flags/es.png" alt=""></a></nav>
+      <p>Read <a href="/en/history">our history</a>.</p>
+    </body></html>"""
+    assert alternates_of(html) == {
+        Alternate(f"{SITE}/fr/a-propos", "fr", HREFLANG),  # hreflang wins over the label
+        Alternate(f"{SITE}/de/ueber-uns", "de", SWITCHER),
+        Alternate(f"{SITE}/es/", "es", SWITCHER),
+    }  # the page's own hreflang link and the link that names no language are not alternates
+
+
+def test_a_language_named_for_two_urls_names_no_translation():
+    html = """<ul><li><a href="/books/1">English</a></li><li><a href="/books/2">English</a></li>
+      <li><a href="/fr/a-propos" hreflang="fr">FR</a></li></ul>"""
+    assert alternates_of(html) == {Alternate(f"{SITE}/fr/a-propos", "fr", HREFLANG)}
+
+
+def record(url: str, language: str | None, text: str, *alternates: Alternate) -> PageRecord:
+    links = [f"{SITE}/contact", f"{SITE}/en/", f"{SITE}/fr/"]  # shared by both versions
+    return PageRecord.of(url, language, f"{text} {url}", links, alternates=alternates)
+
+
+def test_named_pages_pair_once_and_reciprocal_pairs_are_surer():
+    en, fr, de = f"{SITE}/en/about-us", f"{SITE}/fr/a-propos", f"{SITE}/de/ueber-uns"
+    pages = {
+        en: record(en, "en", ENGLISH, Alternate(fr, "fr", HREFLANG), Alternate(de, "de", SWITCHER)),
+        fr: record(fr, "fr", FRENCH, Alternate(en, "en", SWITCHER)),
+        de: record(de, "de", "Das Museum", Alternate(en, "en", SWITCHER)),
+    }
+    pairs = {(p.source, p.target): p for p in alternate_pairs(pages)}
+    assert set(pairs) == {(en, fr), (de, en)}  # the source carries the pattern's first unit
+    assert pairs[en, fr].method == HREFLANG and pairs[en, fr].local_credibility == 1.0
+    assert pairs[en, fr].pattern == PairingPattern("en", "fr")
+    assert pairs[de, en].method == SWITCHER
+
+
+def test_one_way_unfetched_and_shared_targets_give_no_pair():
+    en, fr, home = f"{SITE}/en/about-us", f"{SITE}/fr/a-propos", f"{SITE}/fr/"
+    news = [f"{SITE}/en/news-{i}" for i in range(2)]
+    pages = {
+        en: record(en, "en", ENGLISH, Alternate(fr, "fr", SWITCHER)),
+        **{url: record(url, "en", ENGLISH, Alternate(home, "fr", SWITCHER)) for url in news},
+        home: record(home, "fr", FRENCH),
+        fr: record(fr, "fr", FRENCH),
+    }
+    # the French home is named by two English pages: a switcher's target, no one's translation
+    [pair] = alternate_pairs(pages)
+    assert (pair.source, pair.target, pair.local_credibility) == (en, fr, 0.5)
+    del pages[fr]
+    assert alternate_pairs(pages) == []
+    pages[fr] = record(fr, "fr", FRENCH, Alternate(f"{SITE}/fr/autre", "fr", SWITCHER))
+    assert len(alternate_pairs(pages)) == 1  # a link to its own language is no translation
+
+
+def test_a_named_page_in_the_wrong_language_is_rejected_like_any_pair():
+    en, fr = f"{SITE}/en/about-us", f"{SITE}/fr/a-propos"
+    crawled = CrawledSites()
+    crawled.add(record(en, "en", ENGLISH, Alternate(fr, "fr", HREFLANG)))
+    crawled.add(record(fr, "en", ENGLISH + " untranslated"))
+    result = pair_round(crawled)
+    assert result.pairs == () and result.rejected == {"same_language": 1}
+
+
+def test_a_page_own_word_beats_a_pattern_and_a_pair_found_both_ways_counts_once():
+    crawled = CrawledSites()
+    for i in range(4):  # /en/pN and /fr/pN: the pattern <en,fr> pairs them
+        en, fr = f"{SITE}/en/p{i}.html", f"{SITE}/fr/p{i}.html"
+        named_fr = f"{SITE}/fr/chapitre-{i}.html" if i == 0 else fr
+        crawled.add(record(en, "en", f"{ENGLISH} {i}", Alternate(named_fr, "fr", HREFLANG)))
+        crawled.add(record(fr, "fr", f"{FRENCH} {i}"))
+    crawled.add(record(f"{SITE}/fr/chapitre-0.html", "fr", f"{FRENCH} 0 bis"))
+    result = pair_round(crawled)
+    got = {(p.source, p.target): p.method for p in result.pairs}
+    assert got == {
+        (f"{SITE}/en/p0.html", f"{SITE}/fr/chapitre-0.html"): HREFLANG,
+        **{(f"{SITE}/en/p{i}.html", f"{SITE}/fr/p{i}.html"): "local" for i in (1, 2, 3)},
+    }
+    assert result.rejected[SUPERSEDED] == 1
