@@ -63,6 +63,8 @@ class SiteProgress:
     """URL -> the language of its main text (None: undetermined)."""
     linked_languages: Counter[str] = field(default_factory=Counter)
     """How many of the in-site links seen have a URL unit naming each language."""
+    named_languages: Counter[str] = field(default_factory=Counter)
+    """How many pages name a version of themselves in each language (hreflang, switcher)."""
     patterns: tuple[PairingPattern, ...] = ()
     """Credible patterns of the site, most credible first."""
     mined_at: int = 0
@@ -76,9 +78,13 @@ class SiteProgress:
     found: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
     """Of those, the ones that were there (HTTP 200)."""
 
-    def add(self, url: str, language: str | None, links: Iterable[str]) -> None:
-        """A fetched page, its language and its in-site links; re-mines when due."""
+    def add(
+        self, url: str, language: str | None, links: Iterable[str], named: Iterable[str] = ()
+    ) -> None:
+        """A fetched page, its language, its in-site links and the languages of the versions
+        of it the page names (:mod:`.alternates`, maybe on another host); re-mines when due."""
         self.languages[url] = language
+        self.named_languages.update({base_language(lang) for lang in named})
         for link in links:
             if link in self.links_seen:
                 continue
@@ -137,10 +143,12 @@ class SiteProgress:
         return int(budget * LINK_SHARE) if self.patterns else budget
 
     def monolingual(self, after: int = MONOLINGUAL_AFTER) -> bool:
-        """``after`` pages (0: never), :data:`MAIN_LANGUAGE_SHARE` of them in one language, and
-        no other language named in the URLs of :data:`MARKED_LINK_SHARE` of the in-site links
+        """``after`` pages (0: never), :data:`MAIN_LANGUAGE_SHARE` of them in one language, no
+        other language named in the URLs of :data:`MARKED_LINK_SHARE` of the in-site links
         seen (at least 3: ``os.html`` and ``git-am.html`` do not make a site Ossetian or
-        Amharic)."""
+        Amharic), and no other language named as their version by as many of its pages (a
+        site whose French is on another host, ``numerique.canada.ca`` for
+        ``digital.canada.ca``, is not monolingual)."""
         if not after or len(self.languages) < after:
             return False
         found = Counter(base_language(lang) for lang in self.languages.values() if lang)
@@ -150,7 +158,10 @@ class SiteProgress:
         if count < MAIN_LANGUAGE_SHARE * sum(found.values()):
             return False
         enough = max(3, MARKED_LINK_SHARE * len(self.links_seen))
-        return not any(n >= enough for lang, n in self.linked_languages.items() if lang != main)
+        if any(n >= enough for lang, n in self.linked_languages.items() if lang != main):
+            return False
+        enough = max(3, MARKED_LINK_SHARE * len(self.languages))
+        return not any(n >= enough for lang, n in self.named_languages.items() if lang != main)
 
 
 def _names_languages(pattern: PairingPattern) -> bool:

@@ -267,7 +267,8 @@ class PupSnifferSpider(scrapy.Spider):
     def _pair_first_requests(
         self, site: str, url: str, language: str | None, links: PageLinks
     ) -> Iterator[scrapy.Request]:
-        """The translations the page names (:mod:`.alternates`) and its counterparts by the
+        """The translations the page names (:mod:`.alternates`; on another host too, when its
+        site is crawled already, within that site's budget) and its counterparts by the
         site's credible patterns first (they may take the whole budget), then the site's
         pending in-site pages, a few at a time (within :meth:`SiteProgress.link_budget`);
         nothing more of a site monolingual so far. Without pair-first crawling, the in-site
@@ -277,16 +278,18 @@ class PupSnifferSpider(scrapy.Spider):
             yield from self._page_requests(site, inside)
             return
         progress = self._progress.setdefault(site, SiteProgress(site))
-        progress.add(url, language, inside)
-        named = [
-            alternate.url
-            for alternate in links.alternates
-            if site_of(alternate.url) == site
-            and not (language and same_language(alternate.language, language))
-        ]
-        for request in self._page_requests(site, named, priority=PAIR_FIRST_PRIORITY):
-            self.crawler.stats.inc_value("pupsniffer/pages_asked/named")
-            yield request
+        progress.add(url, language, inside, [a.language for a in links.alternates])
+        named: dict[str, list[str]] = {}  # by site: a translation may be on another host
+        for alternate in links.alternates:
+            other = site_of(alternate.url)
+            if (other == site or other in self._progress) and not (
+                language and same_language(alternate.language, language)
+            ):
+                named.setdefault(other, []).append(alternate.url)
+        for other, urls in named.items():
+            for request in self._page_requests(other, urls, priority=PAIR_FIRST_PRIORITY):
+                self.crawler.stats.inc_value("pupsniffer/pages_asked/named")
+                yield request
         made = dict(progress.counterparts(url))
         for request in self._page_requests(site, list(made), priority=PAIR_FIRST_PRIORITY):
             self.crawler.stats.inc_value("pupsniffer/pages_asked/counterpart")

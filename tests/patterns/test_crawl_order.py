@@ -39,6 +39,15 @@ def test_a_site_in_one_language_stops_after_enough_pages_unless_its_links_name_a
     assert not marked.monolingual(50)  # links to French pages it has not fetched yet
 
 
+def test_a_site_whose_pages_name_their_version_on_another_host_is_not_monolingual():
+    english, named = SiteProgress("digital.canada.ca"), SiteProgress("digital.canada.ca")
+    for i in range(60):
+        url = f"http://digital.canada.ca/p{i}/"
+        english.add(url, "en", (), ["fr"] if i < 2 else [])  # twice: a stray "Français"
+        named.add(url, "en", (), ["fr"] if i % 2 else [])  # half its pages: a switcher
+    assert english.monolingual(50) and not named.monolingual(50)
+
+
 def test_a_pattern_whose_counterparts_are_mostly_missing_makes_no_more():
     progress = SiteProgress(SITE)
     progress.add("http://www.museum.example/en/index.html", "en", ())
