@@ -6,16 +6,17 @@ The one site so far is the Canadian Digital Service's: ``digital.canada.ca`` in 
 ``numerique.canada.ca`` in French, rendered from ``cds-snc/digital-canada-ca`` (commit
 20c68d81434e653ccdf02ff4876a74f3eaa4e6f4, 2023-11-10, MIT licence: ``LICENSE`` in the archive)
 with Debian's Hugo 0.111.3 (``HUGO_MARKUP_GOLDMARK_RENDERER_UNSAFE=true``: the posts are HTML
-inside Markdown, which Hugo's default renderer would omit). ``data/digital_canada.tar.xz`` holds its 578 rendered HTML pages
-(each language's ``index.html`` files, links to the two hosts rewritten from ``https`` to
-``http``, as the sandbox serves them; styles, scripts and images left out) and its gold pairs,
-made from the source as Hugo pairs translations: the pages that share a ``translationKey`` in
-their front matter (171), else the content files at the same path under ``content/en`` and
-``content/fr`` (23 pages, 14 section indexes), each joined to its permalink (``hugo list all``,
-a section's ``url`` or directory), and the section and taxonomy lists Hugo makes in both
-languages (7): 215 pairs whose two pages were rendered. The gold does not come from the pages'
-links: a page names its translation only by a switcher (``<a id="langSwitch" lang="fr">
-Français``), never by ``hreflang``; 205 of the pairs differ in their path.
+inside Markdown, which Hugo's default renderer would omit). ``data/digital_canada.tar.xz``
+holds its 578 rendered HTML pages (each language's ``index.html`` files, links to the two hosts
+rewritten from ``https`` to ``http``, as the sandbox serves them; styles, scripts and images
+left out) and its gold pairs, made from the source as Hugo pairs translations: the pages that
+share a ``translationKey`` in their front matter (171), else the content files at the same
+path under ``content/en`` and ``content/fr`` (23 pages, 14 section indexes), each joined to its
+permalink (``hugo list all``, a section's ``url`` or directory), and the section and taxonomy
+lists Hugo makes in both languages (7): 215 pairs whose two pages were rendered. The gold does
+not come from the pages' links: a page names its translation only by a switcher (``<a
+id="langSwitch" lang="fr">Français``), never by ``hreflang``; 205 of the pairs differ in their
+path.
 
 :func:`prepare` unpacks the archive into the real-sites cache (``slug_sites/``, once per archive)
 and writes the sandbox server's config there (``sandbox.toml``: each host's pages at ``/``).
