@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from bilingual_spider.language.codes import base_language
 from bilingual_spider.language.language_names_table import NAMES
 from bilingual_spider.language.names import language_of_code, language_of_name
 from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.units import MARKER_JOINER
+from bilingual_spider.patterns.units import (
+    INNER_MARKER,
+    MARKER_JOINER,
+    SCRIPT_SUBTAGS,
+    is_language_tag,
+)
 
 URL_MARKERS = {
     "tc": "zh-Hant",
@@ -50,7 +56,7 @@ def language_of_unit(unit: str) -> str | None:
     """
     if "=" in unit:
         unit = unit.partition("=")[2]
-    word = unit.strip().lower()
+    word = unit.strip().lower().removeprefix(INNER_MARKER)
     if not word or word.isdigit():
         return None
     found = URL_MARKERS.get(word) or language_of_code(word) or language_of_name(word)
@@ -63,14 +69,79 @@ def _compound_language(word: str) -> str | None:
     """``tc_chi`` -> zh-Hant, ``de+de`` -> de: every part names the same language; the most
     specific code wins. Units joined by ``+`` (one side of a two-unit pattern, see
     ``mining.marker_key``) are judged whole, each by itself (``zh-tw+zh-tw``)."""
-    pieces = word.split(MARKER_JOINER) if MARKER_JOINER in word else _COMPOUND.split(word)
+    joined = MARKER_JOINER in word
+    pieces = word.split(MARKER_JOINER) if joined else _COMPOUND.split(word)
     parts = [p for p in pieces if p]
     if len(parts) < 2:
         return None
     codes = [language_of_unit(p) for p in parts]
+    if joined:  # an initial beside the language it is the initial of: English+e
+        named = {base_language(c) for c in codes if c}
+        codes = [c or _initial_of(p, named) for c, p in zip(codes, parts, strict=True)]
     if None in codes or len({base_language(c) for c in codes if c}) != 1:
         return None
     return max((c for c in codes if c), key=len)
+
+
+_MAYBE_INNER = re.compile(r"[A-Z]{2}|[a-z][A-Z0-9_-]|[a-z]{2}[_-][A-Za-z]{2}|[A-Za-z]{4}")
+"""A unit that may hold a language word among others: cheap to test before splitting it."""
+
+
+@lru_cache(maxsize=65536)
+def inner_markers(unit: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The language words inside a unit of several words, each with the unit's other words:
+    ``arlt15EN`` -> ``(((arlt, 15, ""), EN),)``; ``goto=en_US-Home`` ->
+    ``(((goto, "", Home), en-US),)``. A word is taken for a language when it is an ISO code in
+    upper case (``EN``), a lower-case code with its region in upper case or its script
+    (``en_US``, ``zh-Hant``), or a language's name (``English``, ``Francais``): a lower-case
+    code among other words (``how-to-do-it``) is too often a word. A unit that names a language
+    whole (``en-US``, ``english``) is a whole-unit marker, not one of these."""
+    if len(unit) < 4 or not _MAYBE_INNER.search(unit) or language_of_unit(unit):
+        return ()
+    words = _WORD.findall(unit)
+    if len(words) < 2:
+        return ()
+    found = []
+    skip = -1
+    for i, word in enumerate(words):
+        if i == skip:
+            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if (
+            word.islower()
+            and len(word) <= 3
+            and (following.isupper() or following.lower() in SCRIPT_SUBTAGS)
+            and is_language_tag(word, following)
+        ):
+            run, marker, skip = 2, f"{word}-{following}", i + 1
+        elif word.isupper() and len(word) <= 3 and language_of_code(word.lower()):
+            run, marker = 1, word
+        elif len(word) >= 4 and language_of_unit(word):
+            run, marker = 1, word
+        else:
+            continue
+        found.append(((*words[:i], "", *words[i + run :]), marker))
+    return tuple(found)
+
+
+def _initial_of(unit: str, named: set[str]) -> str | None:
+    """The language of an initial (``e``, ``f``) when it is one of the ``named`` languages."""
+    language = INITIALS.get(unit.lower())
+    return language if language in named else None
+
+
+def initial_markers(values: Iterable[str]) -> Callable[[str], str | None]:
+    """:func:`language_of_unit` for the units of one URL, which also takes an initial for a
+    marker when another unit of the URL names its language: ``/English/report_e_12.html``
+    is marked twice, ``English`` and ``e`` (``/Francais/report_f_12.html`` pairs with it by
+    the two-place pattern <English+e, Francais+f>)."""
+    values = list(values)
+    if not any(value.lower() in INITIALS for value in values):  # most URLs: no initial
+        return language_of_unit
+    named = {base_language(code) for value in values if (code := language_of_unit(value))}
+    if not named:
+        return language_of_unit
+    return lambda unit: language_of_unit(unit) or _initial_of(unit, named)
 
 
 @lru_cache(maxsize=1)
@@ -97,7 +168,9 @@ def is_language_unit(unit: str) -> bool:
     if not unit or unit in INITIALS or language_of_unit(unit) is not None:
         return True
     words = _words(unit)
-    return len(words) > 1 and (_names_language(words[0]) or _names_language(words[-1]))
+    return len(words) > 1 and any(
+        _names_language(word) or word.lower() in INITIALS for word in (words[0], words[-1])
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -141,6 +214,9 @@ def _differ_in_language_words(first: str, second: str) -> bool:
     run_a, run_b = a[head : len(a) - tail], b[head : len(b) - tail]
     if not run_a or not run_b or len(run_a) > 2 or len(run_b) > 2:
         return False
+    initials = [INITIALS.get(run[0].lower()) for run in (run_a, run_b) if len(run) == 1]
+    if len(initials) == 2 and None not in initials:  # news-e, news-f: Canadian initials
+        return initials[0] != initials[1]
     return _different_languages(
         language_of_unit("-".join(run_a)), language_of_unit("-".join(run_b))
     )

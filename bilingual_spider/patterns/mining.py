@@ -22,6 +22,13 @@ language removed (:func:`marker_key`); URLs sharing that key, and not already pa
 one-unit pattern, pair when the units each has and the other lacks name one language each, two
 different ones. Their pattern joins a side's units with ``+``: <de+de, en>. Still one key per
 URL, so mining stays linear.
+
+And pages whose URLs mark the language inside a unit, glued to other words (``arlt15EN.htm``
+and ``arlt15FR.htm``, ``?goto=en_US-Home`` and ``?goto=fr_CA-Home``), differ in a unit that is
+new on every page, and no whole-unit pattern is credible. Such a unit is hashed once more with
+its language word taken out (:func:`inner_marker_keys`: an uppercase code, a code with its
+region, or a language's name, split at case changes, digits and separators); URLs that share
+that key pair by the pattern of the two words, <~EN, ~FR>.
 """
 
 from __future__ import annotations
@@ -32,7 +39,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from bilingual_spider.patterns.units import MARKER_JOINER, UrlUnits, site_of, split_url
+from bilingual_spider.patterns.units import (
+    INNER_MARKER,
+    MARKER_JOINER,
+    UrlUnits,
+    site_of,
+    split_url,
+)
 
 DEFAULT_MAX_GROUP = 100
 """Largest group of URLs sharing a key that is paired up. A slot that takes more than this many
@@ -120,6 +133,31 @@ def removal_keys(units: UrlUnits, keep: UnitFilter | None = None) -> list[tuple[
     for m, value in enumerate(query):
         if keep is None or keep(value):
             keys.append((hash(("q", host, path, query[:m] + query[m + 1 :])), value))
+    return keys
+
+
+def inner_marker_keys(
+    units: UrlUnits, markers_of: Callable[[str], tuple[tuple[tuple[str, ...], str], ...]]
+) -> list[tuple[int, str]]:
+    """(key, ``~word``) for each language word inside a unit: the key hashes the URL with that
+    word taken out of its unit (``markers_of`` gives each unit's words without it and the
+    word: ``markers.inner_markers``), so ``arlt15EN`` and ``arlt15FR`` share one."""
+    host = (units.host_unit, units.host_rest)
+    dirs, tokens, seps = units.dirs, units.tokens, units.separators
+    query = tuple(sorted(units.query))
+    keys = []
+    for i, value in enumerate(dirs):
+        for rest, word in markers_of(value):
+            kept = (*dirs[:i], rest, *dirs[i + 1 :])
+            keys.append((hash(("wd", i, host, kept, tokens, seps, query)), INNER_MARKER + word))
+    for j, value in enumerate(tokens):
+        for rest, word in markers_of(value):
+            kept = (*tokens[:j], rest, *tokens[j + 1 :])
+            keys.append((hash(("wf", j, host, dirs, kept, seps, query)), INNER_MARKER + word))
+    for m, value in enumerate(query):
+        for rest, word in markers_of(value):
+            kept = (*query[:m], rest, *query[m + 1 :])
+            keys.append((hash(("wq", host, dirs, tokens, seps, kept)), INNER_MARKER + word))
     return keys
 
 
@@ -229,10 +267,15 @@ def _mine(
     accept: PatternFilter | None,
     max_group: int,
 ) -> SiteMining:
+    from bilingual_spider.patterns.markers import inner_markers  # markers imports mining
+
     groups: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    inner_groups: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for index, url_units in enumerate(units):
         for key, value in removal_keys(url_units, keep):
             groups[key].append((index, value))
+        for key, value in inner_marker_keys(url_units, inner_markers):
+            inner_groups[key].append((index, value))
         if keep is None or keep(""):
             for key in insertion_keys(url_units):
                 groups[key].append((index, ""))
@@ -241,6 +284,13 @@ def _mine(
     for members in groups.values():
         if 1 < len(members) <= max_group:
             found.update(_pairs_in_group(members, langs))
+    if inner_groups:  # a pair two words inside a unit tell: <~EN,~FR>, not <arlt15EN,arlt15FR>
+        inner: set[tuple[int, int, str, str]] = set()
+        for members in inner_groups.values():
+            if 1 < len(members) <= max_group:
+                inner.update(_pairs_in_group(members, langs))
+        covered = {frozenset((i, j)) for i, j, _, _ in inner}
+        found = {f for f in found if frozenset(f[:2]) not in covered} | inner
     found.update(_marker_pairs(units, langs, found, max_group))
     patterns = {(a, b): PairingPattern(a, b) for _, _, a, b in found}
     if accept is not None:
@@ -280,6 +330,7 @@ def _pattern_pages(
         if language_of_unit(k.first)
         and language_of_unit(k.second)
         and MARKER_JOINER not in k.first + k.second  # units no URL carries whole
+        and INNER_MARKER not in k.first + k.second
     ]
     wanted = {unit for k in marked for unit in (k.first, k.second)}
     carrying: Counter[str] = Counter()
@@ -304,11 +355,15 @@ def _marker_pairs(
     differs in more than one unit is such a URL, save in layouts that mark each language once
     but in different places (``/en/x.html``, ``/x.fr.html``), which are left out."""
     from bilingual_spider.patterns.markers import (  # markers imports mining
+        initial_markers,
         is_language_pattern,
         language_of_unit,
     )
 
-    keyed = [marker_key(url_units, language_of_unit) for url_units in units]
+    keyed = [
+        marker_key(url_units, initial_markers(unit.value for unit in url_units.units()))
+        for url_units in units
+    ]
     wanted = {key for key, markers in keyed if len(markers) > 1}  # the two-place side
     if not wanted:
         return

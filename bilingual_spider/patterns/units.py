@@ -34,6 +34,10 @@ HOST, DIR, FILE, QUERY = "host", "dir", "file", "query"
 MARKER_JOINER = "+"
 """Joins the language units of one side of a two-place pattern (<de+de, en>, see
 ``mining.marker_key``); no single unit is such a side, so no substitution makes one."""
+INNER_MARKER = "~"
+"""Starts the unit of a pattern that is a language word inside a URL unit (``~EN`` for the
+``EN`` of ``winkler15EN``, see ``mining.inner_marker_keys``); no URL carries it whole, so no
+substitution makes one."""
 _FILE_SPLIT = re.compile(r"([_.\-])")
 _TAG_LIKE = re.compile(r"(?:^|[._-])[a-z]{2,3}[-_](?:[a-z]{2}|[a-z]{4})(?=$|[._-])", re.IGNORECASE)
 """Where a language tag could be: the file names without one (most) are split at once."""

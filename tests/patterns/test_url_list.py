@@ -46,3 +46,43 @@ def test_stripping_comparator() -> None:
     pairs = stripping_pairs(URLS)
     assert (URLS[0], URLS[1]) in pairs and (URLS[4], URLS[5]) in pairs
     assert not any("shop" in a for a, _ in pairs)
+
+
+def pairs_of(urls: list[str], languages: dict[str, str] | None = None) -> dict:
+    return {(p.source, p.target): str(p.pattern) for p in mine_url_list(urls, languages).pairs}
+
+
+def test_a_language_marked_in_two_places_with_different_tokens() -> None:
+    english = [f"http://www.x.gc.ca/English/report_e_{i}.html" for i in range(6)]
+    french = [f"http://www.x.gc.ca/Francais/report_f_{i}.html" for i in range(6)]
+    found = pairs_of(english + french)
+    assert found == {(e, f): "<English+e,Francais+f>" for e, f in zip(english, french)}
+    # an initial alone, where no other unit names its language, marks nothing
+    assert pairs_of([u.replace("English/", "") for u in english] + french) == {}
+
+
+def test_a_language_marker_glued_to_a_word_inside_a_unit() -> None:
+    news = [f"http://www.x.gc.ca/news-{m}/{i}.htm" for m in "ef" for i in range(4)]
+    assert set(pairs_of(news).values()) == {"<news-e,news-f>"} and len(pairs_of(news)) == 4
+    papers = [
+        f"http://www.inst.at/trans/plenum/{author}15{m}.htm"
+        for author in ("arlt", "winkler")
+        for m in ("EN", "FR")
+    ]
+    found = pairs_of(papers)
+    assert set(found.values()) == {"<~EN,~FR>"} and len(found) == 2  # one pattern for both
+    hospice = [
+        f"http://virtualhospice.ca/default.aspx?goto={tag}-Main+Site-Home-{page}"
+        for tag in ("en_US", "fr_CA")
+        for page in ("Support", "Care")
+    ]
+    assert set(pairs_of(hospice).values()) == {"<~en-US,~fr-CA>"}
+    # an upper-case word that is no ISO code is no marker: USA and UK are not languages
+    assert pairs_of(["http://x.org/d/newsUSA1.html", "http://x.org/d/newsUK1.html"]) == {}
+
+
+def test_an_opaque_parameter_value_pairs_by_the_languages_of_its_pages() -> None:
+    urls = [f"http://iiz-dvv.de/index.php?article_id={i}&clang={c}" for i in (4, 5) for c in (1, 2)]
+    languages = {url: "de" if url.endswith("1") else "en" for url in urls}
+    assert pairs_of(urls) == {}  # a URL cannot tell clang=2 is English
+    assert set(pairs_of(urls, languages).values()) == {"<clang=1,clang=2>"}
