@@ -114,14 +114,18 @@ def inner_markers(unit: str) -> tuple[tuple[tuple[str, ...], str], ...]:
             and is_language_tag(word, following)
         ):
             run, marker, skip = 2, f"{word}-{following}", i + 1
-        elif word.isupper() and len(word) <= 3 and language_of_code(word.lower()):
-            run, marker = 1, word
-        elif len(word) >= 4 and language_of_unit(word):
+        elif _is_inner_language_word(word):
             run, marker = 1, word
         else:
             continue
         found.append(((*words[:i], "", *words[i + run :]), marker))
     return tuple(found)
+
+
+def _is_inner_language_word(word: str) -> bool:
+    if word.isupper() and len(word) <= 3:
+        return language_of_code(word.lower()) is not None
+    return len(word) >= 4 and language_of_unit(word) is not None
 
 
 def _initial_of(unit: str, named: set[str]) -> str | None:

@@ -56,7 +56,7 @@ def test_a_language_marked_in_two_places_with_different_tokens() -> None:
     english = [f"http://www.x.gc.ca/English/report_e_{i}.html" for i in range(6)]
     french = [f"http://www.x.gc.ca/Francais/report_f_{i}.html" for i in range(6)]
     found = pairs_of(english + french)
-    assert found == {(e, f): "<English+e,Francais+f>" for e, f in zip(english, french)}
+    assert found == {(e, f): "<English+e,Francais+f>" for e, f in zip(english, french, strict=True)}
     # an initial alone, where no other unit names its language, marks nothing
     assert pairs_of([u.replace("English/", "") for u in english] + french) == {}
 
