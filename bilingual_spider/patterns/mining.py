@@ -111,6 +111,12 @@ def matched_pages(pair_count: int) -> int:
     return 2 * pair_count
 
 
+def host_unit_value(host_unit: str) -> str:
+    """The host unit as a pattern sees it: ``www`` is "nothing", so that ``fr.example.com``
+    and ``www.example.com`` pair by <"", fr> (a language pattern), not by <fr, www>."""
+    return "" if host_unit == "www" else host_unit
+
+
 def removal_keys(units: UrlUnits, keep: UnitFilter | None = None) -> list[tuple[int, str]]:
     """(key, unit) for each unit of the URL (that ``keep`` keeps): the key hashes the URL
     without that unit together with the unit's slot (its kind and position)."""
@@ -119,8 +125,9 @@ def removal_keys(units: UrlUnits, keep: UnitFilter | None = None) -> list[tuple[
     query = tuple(sorted(units.query))
     path = (dirs, tokens, seps)
     keys = []
-    if keep is None or keep(units.host_unit):
-        keys.append((hash(("h", units.host_rest, path, query)), units.host_unit))
+    host_value = host_unit_value(units.host_unit)
+    if keep is None or keep(host_value):
+        keys.append((hash(("h", units.host_rest, path, query)), host_value))
     file = (tokens, seps)
     for i, value in enumerate(dirs):
         if keep is None or keep(value):
@@ -189,7 +196,7 @@ def marker_key(
             return False
         return True
 
-    host = units.host_unit if kept(units.host_unit) else ""
+    host = host_unit_value(units.host_unit) if kept(units.host_unit) else ""
     dirs = tuple(d for d in units.dirs if kept(d))
     tokens = tuple(t for t in units.tokens if kept(t))
     query = tuple(sorted(q for q in units.query if kept(q)))

@@ -86,3 +86,8 @@ def test_an_opaque_parameter_value_pairs_by_the_languages_of_its_pages() -> None
     languages = {url: "de" if url.endswith("1") else "en" for url in urls}
     assert pairs_of(urls) == {}  # a URL cannot tell clang=2 is English
     assert set(pairs_of(urls, languages).values()) == {"<clang=1,clang=2>"}
+
+
+def test_a_language_subdomain_pairs_with_the_www_host() -> None:
+    urls = [f"http://{host}.academy.fr/about-{i}.html" for host in ("www", "fr") for i in (1, 2)]
+    assert set(pairs_of(urls).values()) == {"<,fr>"} and len(pairs_of(urls)) == 2
