@@ -111,6 +111,11 @@ def matched_pages(pair_count: int) -> int:
     return 2 * pair_count
 
 
+def unit_values(units: UrlUnits) -> tuple[str, ...]:
+    """The values of all units, in URL order (:meth:`UrlUnits.units` without the slots)."""
+    return (units.host_unit, *units.dirs, *units.tokens, *units.query)
+
+
 def host_unit_value(host_unit: str) -> str:
     """The host unit as a pattern sees it: ``www`` is "nothing", so that ``fr.example.com``
     and ``www.example.com`` pair by <"", fr> (a language pattern), not by <fr, www>."""
@@ -367,10 +372,7 @@ def _marker_pairs(
         language_of_unit,
     )
 
-    keyed = [
-        marker_key(url_units, initial_markers(unit.value for unit in url_units.units()))
-        for url_units in units
-    ]
+    keyed = [marker_key(url_units, initial_markers(unit_values(url_units))) for url_units in units]
     wanted = {key for key, markers in keyed if len(markers) > 1}  # the two-place side
     if not wanted:
         return
