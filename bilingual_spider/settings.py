@@ -286,7 +286,11 @@ BILINGUAL_TSV_PATH = None
 
 EXTENSIONS = {"bilingual_spider.extensions.stats_file.StatsFile": 500}
 BILINGUAL_STATS_FILE = None
-"""Write the final crawl stats as JSON here (off when unset)."""
+"""Write the crawl stats as JSON here (off when unset): rewritten atomically while the crawl runs,
+``finish_reason`` null until its end."""
+BILINGUAL_STATS_FILE_INTERVAL = None
+"""Seconds between rewrites of the stats file while the crawl runs (unset: the progress line's
+BILINGUAL_PROGRESS_INTERVAL; 0: only at the end)."""
 
 # --- search and backlink adapters (bilingual_spider/search/). Stats ``search/<adapter>/*``.
 # With BILINGUAL_SANDBOX_PROXY set, every adapter speaks to the sandbox's fake of its service

@@ -1,0 +1,66 @@
+"""The stats file: rewritten atomically while the crawl runs, final at its end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+from scrapy.utils.test import get_crawler
+
+from bilingual_spider.extensions.stats_file import StatsFile
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.slug_sites import prepare
+
+
+def test_written_atomically_with_no_finish_reason_until_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "out" / "stats.json"
+    settings = {"BILINGUAL_STATS_FILE": str(path), "BILINGUAL_STATS_FILE_INTERVAL": None}
+    crawler = get_crawler(settings_dict=settings)
+    extension = StatsFile.from_crawler(crawler)
+    assert extension.interval == 30.0  # the progress line's interval
+    crawler.stats.set_value("pupsniffer/pages", 3)
+    extension.write(None)
+    running = json.loads(path.read_text())
+    assert running["finish_reason"] is None and running["pupsniffer/pages"] == 3
+    extension.spider_closed(None, "finished")
+    assert json.loads(path.read_text())["finish_reason"] == "finished"
+    assert [p.name for p in path.parent.iterdir()] == ["stats.json"]  # no temporary left
+
+
+def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> None:
+    sites = prepare(tmp_path / "cache")
+    config = tmp_path / "slow.toml"
+    config.write_text(sites.config.read_text() + '\n[hosts."*"]\nlatency_ms = 40\n')
+    stats, seeds = tmp_path / "stats.json", tmp_path / "seeds.txt"
+    seeds.write_text("\n".join(sites.seed_urls()) + "\n")
+    seen: list[dict] = []
+    with SandboxServer(["--config", str(config)]) as server:
+        command = spider_command(
+            "pupsniffer",
+            settings={
+                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
+                "BILINGUAL_STATS_FILE": str(stats),
+                "BILINGUAL_STATS_FILE_INTERVAL": 0.3,
+                "DOWNLOAD_DELAY": 0,
+                "CONCURRENT_REQUESTS_PER_DOMAIN": 2,
+                "ROBOTSTXT_OBEY": False,
+            },
+            arguments={"seeds": seeds, "site_budget": 40},
+        )
+        crawl = subprocess.Popen(
+            command, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + 240
+        while crawl.poll() is None and time.monotonic() < deadline:
+            if stats.exists():
+                seen.append(json.loads(stats.read_text()))  # whole at every read
+            time.sleep(0.1)
+        _, errors = crawl.communicate(timeout=60)
+    assert crawl.returncode == 0, errors[-2000:]
+    running = [s for s in seen if s["finish_reason"] is None]
+    assert running and max(s.get("pupsniffer/pages", 0) for s in running) > 0
+    final = json.loads(stats.read_text())
+    assert final["finish_reason"] == "finished"
+    assert final["pupsniffer/pages"] >= max(s.get("pupsniffer/pages", 0) for s in running)
