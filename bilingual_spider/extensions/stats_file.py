@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from scrapy import signals
@@ -58,7 +58,7 @@ class StatsFile:
         """The stats now, with ``finish_reason`` (``None`` while the crawl runs)."""
         values = {k: _jsonable(v) for k, v in self.stats.get_stats().items()}
         values["finish_reason"] = finish_reason
-        values["stats_written_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        values["stats_written_at"] = datetime.now(UTC).isoformat(timespec="seconds")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(values, indent=1, sort_keys=True)
         handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
