@@ -83,20 +83,35 @@ def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
     return tuple(found)
 
 
+def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> bool:
+    """Whether the page is in a language other pages' links declare for it, if they declare
+    one: a page that ``/en/x.html`` names for ``es`` but whose text is English is an
+    untranslated fallback (the Apache manual's), and Debian's ``en/bind.html``, named ``en``,
+    is Portuguese: neither is that page's translation."""
+    languages = declared.get(page.url)
+    if not languages or page.language is None:
+        return True
+    return any(same_language(language, page.language) for language in languages)
+
+
 def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     """The pairs of fetched pages that one of them names as the other's version.
 
     A page of identified language L pairs with the fetched page it names for a language M other
     than L, unless pages of language L name that target more than once (a language's home page
-    in a switcher). Unordered pairs count once: ``method`` is ``hreflang`` when either page names
-    the other by ``hreflang``, else ``switcher``; the source is the page whose language the
-    pattern ``<L, M>`` names first.
+    in a switcher), or either page is not in a language that the links naming it declare.
+    Unordered pairs count once: ``method`` is ``hreflang`` when either page names the other by
+    ``hreflang``, else ``switcher``; the source is the page whose language the pattern
+    ``<L, M>`` names first.
     """
     named: Counter[tuple[str, str]] = Counter()
+    declared: dict[str, set[str]] = {}
     for page in pages.values():
         if page.language is not None:
             for alternate in page.alternates:
                 named[alternate.url, page.language] += 1
+        for alternate in page.alternates:
+            declared.setdefault(alternate.url, set()).add(alternate.language)
     offers: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for page in pages.values():
         if page.language is None:
@@ -108,6 +123,8 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
                 or target.url == page.url
                 or same_language(alternate.language, page.language)
                 or named[alternate.url, page.language] > 1
+                or not _as_declared(page, declared)
+                or not _as_declared(target, declared)
             ):
                 continue
             key = (min(page.url, target.url), max(page.url, target.url))

@@ -80,13 +80,18 @@ def test_one_way_unfetched_and_shared_targets_give_no_pair():
     assert len(alternate_pairs(pages)) == 1  # a link to its own language is no translation
 
 
-def test_a_named_page_in_the_wrong_language_is_rejected_like_any_pair():
-    en, fr = f"{SITE}/en/about-us", f"{SITE}/fr/a-propos"
+def test_a_page_not_in_the_language_its_namers_declare_pairs_with_none():
+    en, es, fr = f"{SITE}/en/core.html", f"{SITE}/es/core.html", f"{SITE}/fr/core.html"
     crawled = CrawledSites()
-    crawled.add(record(en, "en", ENGLISH, Alternate(fr, "fr", HREFLANG)))
-    crawled.add(record(fr, "en", ENGLISH + " untranslated"))
+    links = (Alternate(en, "en", HREFLANG), Alternate(es, "es", HREFLANG))
+    crawled.add(
+        record(en, "en", ENGLISH, Alternate(es, "es", HREFLANG), Alternate(fr, "fr", HREFLANG))
+    )
+    crawled.add(record(es, "en", ENGLISH + " sin traducir", Alternate(fr, "fr", HREFLANG)))
+    crawled.add(record(fr, "fr", FRENCH, *links))
+    # /es/ holds the English text (an untranslated fallback): neither es-en nor es-fr is a pair
     result = pair_round(crawled)
-    assert result.pairs == () and result.rejected == {"same_language": 1}
+    assert {(p.source, p.target) for p in result.pairs} == {(en, fr)}
 
 
 def test_a_page_own_word_beats_a_pattern_and_a_pair_found_both_ways_counts_once():
