@@ -203,7 +203,7 @@ class PupSnifferSpider(scrapy.Spider):
             spider.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
         spider.identifier = default_identifier()  # loaded before the crawl starts
         spider.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER", "default"))
-        spider.pair_first = settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST", False)
+        spider.pair_first = settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST", True)
         spider.monolingual_after = settings.getint(
             "BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER", MONOLINGUAL_AFTER
         )
