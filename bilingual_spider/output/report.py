@@ -264,15 +264,21 @@ def _patterns(runs: list[Run]) -> str:
 
 
 def _detector(runs: list[Run]) -> str:
+    """Pages per verdict: from the verdict items, else from the detector's counters."""
     rows = []
     for run in runs:
-        verdicts = run.verdicts
+        verdicts, stats = run.verdicts, run.stats
         if verdicts:
             pages = [int(v.get("pages_downloaded", 0)) for v in verdicts]
             bilingual = sum(1 for v in verdicts if v.get("bilingual"))
             rows.append([run.name, len(verdicts), bilingual, f"{fmean(pages):.2f}"])
+        elif stats.get("detector/sites"):
+            sites = int(stats["detector/sites"])
+            pages = int(stats.get("detector/pages", 0))
+            rows.append([run.name, sites, stats.get("detector/sites_bilingual", 0),
+                         f"{pages / sites:.2f}"])  # fmt: skip
     if not rows:
-        return "<p>No site verdicts in the items (the detector's verdicts come with `detect`).</p>"
+        return "<p>No site verdicts.</p>"
     return _table(["run", "verdicts", "bilingual", "pages per verdict"], rows)
 
 
