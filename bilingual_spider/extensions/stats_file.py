@@ -77,10 +77,21 @@ class StatsFile:
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
+            os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp's file is private (0600)
             os.replace(temporary, self.path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+"""The process's umask, read once at import (reading it sets it for a moment)."""
 
 
 def _jsonable(value: object) -> object:

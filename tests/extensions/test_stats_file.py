@@ -26,6 +26,7 @@ def test_written_atomically_with_no_finish_reason_until_the_end(tmp_path: Path) 
     assert running["finish_reason"] is None and running["pupsniffer/pages"] == 3
     extension.spider_closed(None, "finished")
     assert json.loads(path.read_text())["finish_reason"] == "finished"
+    assert path.stat().st_mode & 0o044  # readable by others, as a file written in place is
     # no temporary left; each snapshot also in the history
     assert sorted(p.name for p in path.parent.iterdir()) == ["stats.history.jsonl", "stats.json"]
     history = [json.loads(line) for line in (path.parent / "stats.history.jsonl").open()]
