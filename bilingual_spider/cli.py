@@ -130,6 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     patterns.set_defaults(run=run_patterns)
 
+    report = commands.add_parser(
+        "report", help="an HTML crawl report (and PNG figures) of one or several run directories"
+    )
+    report.add_argument(
+        "runs", nargs="+", help="run directories: stats.json (+ stats.history.jsonl, *.jsonl items)"
+    )
+    report.add_argument("--out", "-o", default="out/report", help="where report.html goes")
+    report.set_defaults(run=run_report)
+
     demo = commands.add_parser(
         "demo", help="start the sandbox web, crawl it, and print what was found"
     )
@@ -527,6 +536,14 @@ def pattern_records(result: UrlListResult, top: int) -> list[dict[str, object]]:
             }
         )
     return records
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from bilingual_spider.output.report import load_run, write_report
+
+    page = write_report([load_run(run) for run in args.runs], args.out)
+    print(f"report: {page}")
+    return 0
 
 
 def run_demo(args: argparse.Namespace) -> int:

@@ -285,7 +285,20 @@ ITEM_PIPELINES = {
 BILINGUAL_TSV_PATH = None
 """Write URL pairs as ``url1<TAB>url2<TAB>lang1<TAB>lang2<TAB>score`` here (off when unset)."""
 
-EXTENSIONS = {"bilingual_spider.extensions.stats_file.StatsFile": 500}
+EXTENSIONS = {
+    "bilingual_spider.extensions.stats_file.StatsFile": 500,
+    "bilingual_spider.extensions.warc.WarcExtension": 510,
+    "bilingual_spider.extensions.documents.DocumentPairs": 520,
+}
+BILINGUAL_WARC_PATH = None
+"""Write every fetched HTML page (2xx) and its request into gzip WARC files in this directory
+(off when unset; or ``-a warc=DIR``)."""
+BILINGUAL_WARC_MAX_BYTES = 1_000_000_000
+"""A WARC file is closed and the next begun once it holds this many bytes."""
+BILINGUAL_DOCS_PATH = None
+"""Write a document pair (both pages' main text, trafilatura's) for every reported URL pair
+here: JSONL, or Bitextor's ``url1 url2 base64(text1) base64(text2)`` for a ``.tsv`` (off when
+unset; or ``-a docs=FILE``)."""
 BILINGUAL_STATS_FILE = None
 """Write the crawl stats as JSON here (off when unset): rewritten atomically while the crawl runs,
 ``finish_reason`` null until its end."""

@@ -4,8 +4,9 @@ crawled is in these counters, and a script or test can read them without parsing
 While the crawl runs, the file is rewritten every ``BILINGUAL_STATS_FILE_INTERVAL`` seconds
 (default: ``BILINGUAL_PROGRESS_INTERVAL``, the progress line's; 0: only at the end), atomically
 (a temporary file renamed over it), so that a reader never sees half a file and a report can be
-made mid-crawl. Until the end, ``finish_reason`` is ``null`` and ``stats_written_at`` says when
-the figures were taken."""
+made mid-crawl. Until the end, ``finish_reason`` is ``null``; ``stats_written_at`` says when the
+figures were taken and ``stats_elapsed_seconds`` how long after the start. Every snapshot is
+also appended to ``stats.history.jsonl`` beside it (the crawl report's curves)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.spiders import Spider
 from scrapy.statscollectors import StatsCollector
 from twisted.internet import task
+
+from bilingual_spider.output.stats_history import history_path
 
 
 class StatsFile:
@@ -55,20 +58,40 @@ class StatsFile:
         self.write(reason)
 
     def write(self, finish_reason: str | None) -> None:
-        """The stats now, with ``finish_reason`` (``None`` while the crawl runs)."""
-        values = {k: _jsonable(v) for k, v in self.stats.get_stats().items()}
+        """The stats now, with ``finish_reason`` (``None`` while the crawl runs); also appended
+        as one line to the history (``stats.history.jsonl``)."""
+        now = datetime.now(UTC)
+        stats = self.stats.get_stats()
+        values = {k: _jsonable(v) for k, v in stats.items()}
         values["finish_reason"] = finish_reason
-        values["stats_written_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        values["stats_written_at"] = now.isoformat(timespec="seconds")
+        started = stats.get("start_time")
+        if isinstance(started, datetime):
+            started = started if started.tzinfo else started.replace(tzinfo=UTC)
+            values["stats_elapsed_seconds"] = round((now - started).total_seconds(), 3)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        with history_path(self.path).open("a", encoding="utf-8") as history:
+            history.write(json.dumps(values, sort_keys=True) + "\n")
         text = json.dumps(values, indent=1, sort_keys=True)
         handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
+            os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp's file is private (0600)
             os.replace(temporary, self.path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _read_umask()
+"""The process's umask, read once at import (reading it sets it for a moment)."""
 
 
 def _jsonable(value: object) -> object:

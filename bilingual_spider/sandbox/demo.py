@@ -1,12 +1,14 @@
 """``bilingual-spider demo``: fetch the real sites if needed, generate the default world, serve
 the sandbox web, crawl it back and forth, and print the bilingual sites found next to the ground
-truth."""
+truth; then pair the pages of the sites found, and leave WARC files, document pairs and a crawl
+report in the output directory."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from bilingual_spider.output.report import load_run, write_report
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.realsites import (
     AptUnavailable,
@@ -19,11 +21,17 @@ from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_
 
 DEMO_WORLD_SEED = 0
 DEMO_WORLD_SITES = 1000
+PAIRED_SITES = 40
+"""Bilingual sites found whose pages the demo pairs."""
+PAIR_SITE_BUDGET = 60
+"""Pages per site of the demo's PupSniffer crawl."""
 
 
 def run_demo(pages: int = 2000, out_dir: str | Path = "out/demo", strategy: str = "cobfc") -> int:
     """The main job on the embedded default: a back-and-forth crawl of the sandbox web (the real
-    sites + the default generated world), then what it found next to the ground truth."""
+    sites + the default generated world), then what it found next to the ground truth; then the
+    pairs of pages of the bilingual sites it found (PupSniffer), and what a corpus builder
+    takes away: WARC files of both crawls, the document pairs, and a crawl report."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     try:
@@ -41,28 +49,63 @@ def run_demo(pages: int = 2000, out_dir: str | Path = "out/demo", strategy: str 
         f"back-and-forth crawl ({strategy}) of {pages} pages ...",
         flush=True,
     )
-    items_file, stats_file = out / "sites.jsonl", out / "stats.json"
+    backforth, pupsniffer = out / "backforth", out / "pupsniffer"
+    items_file, stats_file = backforth / "sites.jsonl", backforth / "stats.json"
     with SandboxServer(["--real-sites", "--config", str(world / CONFIG_FILE)]) as sandbox:
         crawl = run_spider(
             "backforth",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": sandbox.proxy_url,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "BILINGUAL_STATS_FILE": stats_file,
-                "LOG_LEVEL": "WARNING",
-            },
+            settings=_demo_settings(sandbox.proxy_url, backforth),
             arguments={"seeds": seeds, "langs": "any", "strategy": strategy, "budget": pages},
             output=items_file,
         )
-    if crawl.returncode != 0:
-        print(crawl.stderr[-3000:])
-        return crawl.returncode
-    items = [json.loads(line) for line in items_file.read_text().splitlines() if line]
-    stats = json.loads(stats_file.read_text())
-    print(found_sites_report(items, load_ground_truth(world), stats, sites))
-    print(f"\nitems in {items_file}; stats in {stats_file}")
+        if crawl.returncode != 0:
+            print(crawl.stderr[-3000:])
+            return crawl.returncode
+        items = [json.loads(line) for line in items_file.read_text().splitlines() if line]
+        stats = json.loads(stats_file.read_text())
+        print(found_sites_report(items, load_ground_truth(world), stats, sites))
+        found = [item for item in items if "found_by" in item][:PAIRED_SITES]
+        pair_seeds = out / "pair_seeds.txt"
+        pair_seeds.write_text("".join(f"http://{item['site']}/\n" for item in found))
+        print(f"\npairs of pages of {len(found)} of those sites (PupSniffer) ...", flush=True)
+        pairs_crawl = run_spider(
+            "pupsniffer",
+            settings={
+                **_demo_settings(sandbox.proxy_url, pupsniffer),
+                "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
+            },
+            arguments={
+                "seeds": pair_seeds,
+                "site_budget": PAIR_SITE_BUDGET,
+                "docs": pupsniffer / "documents.jsonl",
+            },
+            output=pupsniffer / "pairs.jsonl",
+        )
+    if pairs_crawl.returncode != 0:
+        print(pairs_crawl.stderr[-3000:])
+        return pairs_crawl.returncode
+    page = write_report([load_run(backforth), load_run(pupsniffer)], out / "report")
+    pairs = json.loads((pupsniffer / "stats.json").read_text()).get("docs/pairs", 0)
+    print(
+        f"\nsites in {items_file}; {pairs} document pairs in {pupsniffer / 'documents.jsonl'};"
+        f"\nWARC files in {backforth / 'warc'} and {pupsniffer / 'warc'};"
+        f"\ncrawl report: {page}"
+    )
     return 0
+
+
+def _demo_settings(proxy: str, run: Path) -> dict[str, object]:
+    """One crawl of the demo: its stats (every 2 s, for the report's curves) and its WARC files
+    in its run directory."""
+    return {
+        "BILINGUAL_SANDBOX_PROXY": proxy,
+        "DOWNLOAD_DELAY": 0,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+        "BILINGUAL_STATS_FILE": run / "stats.json",
+        "BILINGUAL_STATS_FILE_INTERVAL": 2,
+        "BILINGUAL_WARC_PATH": run / "warc",
+        "LOG_LEVEL": "WARNING",
+    }
 
 
 def demo_world(directory: Path) -> Path:

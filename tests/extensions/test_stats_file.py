@@ -26,7 +26,11 @@ def test_written_atomically_with_no_finish_reason_until_the_end(tmp_path: Path) 
     assert running["finish_reason"] is None and running["pupsniffer/pages"] == 3
     extension.spider_closed(None, "finished")
     assert json.loads(path.read_text())["finish_reason"] == "finished"
-    assert [p.name for p in path.parent.iterdir()] == ["stats.json"]  # no temporary left
+    assert path.stat().st_mode & 0o044  # readable by others, as a file written in place is
+    # no temporary left; each snapshot also in the history
+    assert sorted(p.name for p in path.parent.iterdir()) == ["stats.history.jsonl", "stats.json"]
+    history = [json.loads(line) for line in (path.parent / "stats.history.jsonl").open()]
+    assert [h["finish_reason"] for h in history] == [None, "finished"]
 
 
 def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> None:
