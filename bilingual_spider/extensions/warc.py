@@ -20,7 +20,7 @@ from scrapy.spiders import Spider
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.language.page_language import page_language
+from bilingual_spider.middlewares.outlinks import response_language
 from bilingual_spider.output.warc import DEFAULT_MAX_BYTES, Exchange, WarcFiles
 
 MIN_LANGUAGE_SHARE = 0.5
@@ -56,7 +56,7 @@ class WarcExtension:
     def response_received(self, response: Response, request: Request, spider: Spider) -> None:
         if not isinstance(response, HtmlResponse) or not 200 <= response.status < 300:
             return
-        found = page_language(response.body, self.identifier)
+        found = response_language(response, self.identifier)  # once per response, shared
         language = None
         if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
             language = found.lang

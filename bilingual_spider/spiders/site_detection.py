@@ -627,9 +627,11 @@ class SiteDetection:
         yield verdict_item(verdict)
 
     def _language(self, response: TextResponse) -> Any:
-        from bilingual_spider.language.page_language import page_language
+        """The page's language, identified once per response (the WARC writer, the focus
+        middleware and the detector share it)."""
+        from bilingual_spider.middlewares.outlinks import response_language
 
-        return page_language(response.text, self.identifier)
+        return response_language(response, self.identifier)
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self.stats is not None:
