@@ -1,0 +1,97 @@
+"""Where the detector keeps per-site state: detections under way and verdicts, one per site.
+
+A crawl asks :meth:`SiteStore.claim` before it starts detecting a site, so that a site is judged
+once even when many of its pages are reached; workers of a distributed crawl share one store
+(:class:`bilingual_spider.distributed.site_store.RedisSiteStore`; this module holds the
+interface and the in-memory default).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bilingual_spider.detection.detector import DetectionState, SiteVerdict
+
+
+class ConcurrentUpdate(Exception):
+    """Another worker saved the site's state since this one loaded it: load it again and redo."""
+
+
+class SiteStore(Protocol):
+    """Per-site detector state. ``site`` is the key the crawl uses (a host name by default)."""
+
+    def claim(self, site: str) -> bool:
+        """Start detecting ``site``: True for the first caller; False when the site already has
+        a verdict or a detection under way."""
+        ...
+
+    def load(self, site: str) -> DetectionState | None:
+        """The state of a detection under way (None when there is none)."""
+        ...
+
+    def save(self, state: DetectionState) -> None:
+        """Keep the state of a detection under way (between probe answers). A shared store
+        raises :class:`ConcurrentUpdate` when the state changed since this caller loaded it."""
+        ...
+
+    def finish(self, verdict: SiteVerdict) -> bool:
+        """Record the site's verdict and drop its state; False (nothing recorded) when the site
+        already had a verdict."""
+        ...
+
+    def verdict(self, site: str) -> SiteVerdict | None:
+        """The site's verdict, once reached."""
+        ...
+
+    def unfinished(self) -> list[str]:
+        """Sites claimed that have no verdict yet."""
+        ...
+
+    def written_by(self, site: str) -> str | None:
+        """The worker that last saved the site's state or recorded its verdict (a shared store;
+        None when not known)."""
+        ...
+
+
+class InMemorySiteStore:
+    """A :class:`SiteStore` in this process's memory (the default of a single-process crawl)."""
+
+    def __init__(self) -> None:
+        self._claimed: set[str] = set()
+        self._states: dict[str, DetectionState] = {}
+        self._verdicts: dict[str, SiteVerdict] = {}
+
+    def claim(self, site: str) -> bool:
+        if site in self._claimed or site in self._verdicts:
+            return False
+        self._claimed.add(site)
+        return True
+
+    def load(self, site: str) -> DetectionState | None:
+        return self._states.get(site)
+
+    def save(self, state: DetectionState) -> None:
+        if state.site in self._verdicts:
+            raise ValueError(f"{state.site} already has a verdict")
+        self._states[state.site] = state
+
+    def finish(self, verdict: SiteVerdict) -> bool:
+        self._states.pop(verdict.site, None)
+        self._claimed.discard(verdict.site)
+        if verdict.site in self._verdicts:
+            return False
+        self._verdicts[verdict.site] = verdict
+        return True
+
+    def verdict(self, site: str) -> SiteVerdict | None:
+        return self._verdicts.get(site)
+
+    def unfinished(self) -> list[str]:
+        return sorted(self._claimed)
+
+    def written_by(self, site: str) -> str | None:
+        return None  # one worker
+
+    def __len__(self) -> int:
+        """Sites with a verdict."""
+        return len(self._verdicts)

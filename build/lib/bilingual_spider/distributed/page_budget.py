@@ -1,0 +1,50 @@
+"""A page budget shared by every worker of a crawl: one counter in Redis
+(``PREFIX:SPIDER:counters``, field ``budget_pages``, next to the frontier's counters), counted by
+each worker as it processes a page that counts against the budget. The script that counts the
+page that reaches the budget also ends the crawl for every worker (the frontier's
+``PREFIX:SPIDER:ended``, reason ``budget``): from then on no worker takes a request, and the
+worker closes with the reason ``budget``; a worker that gets a page already past it (one in
+flight meanwhile) closes the same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import shared_crawl_base
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+FIELD = "budget_pages"
+# KEYS: counters, ended; ARGV: pages, budget
+_SPEND = """
+local spent = redis.call('HINCRBY', KEYS[1], 'budget_pages', ARGV[1])
+if spent >= tonumber(ARGV[2]) then redis.call('SET', KEYS[2], 'budget', 'NX') end
+return spent
+"""
+
+
+class SharedPageBudget:
+    """The pages counted against the ``budget`` of the crawl under ``base`` by all its
+    workers."""
+
+    def __init__(self, redis: PatientRedis, base: str, budget: int) -> None:
+        self.redis = redis
+        self.budget = budget
+        self._keys = [f"{base}:counters", f"{base}:ended"]
+        self._spend = redis.script(_SPEND)
+
+    def spend(self, pages: int = 1) -> int:
+        """Count ``pages`` more (and end the crawl once the budget is spent); the crawl-wide
+        count, these included."""
+        return int(self._spend(self._keys, [pages, self.budget]))
+
+
+def shared_page_budget(crawler: Crawler, spider_name: str, budget: int) -> SharedPageBudget | None:
+    """A :class:`SharedPageBudget` when ``REDIS_URL`` is set (None: the budget is the worker's)."""
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
+        return None
+    return SharedPageBudget(PatientRedis.from_crawler(crawler), base, budget)

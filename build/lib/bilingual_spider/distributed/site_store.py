@@ -1,0 +1,137 @@
+"""Site verdicts and detections under way in Redis, shared by the workers of a crawl: one verdict
+per site, whichever worker probes it (the :class:`~bilingual_spider.detection.store.SiteStore`
+interface).
+
+Keys (``BASE`` is ``PREFIX:SPIDER``)::
+
+    BASE:site_states    HASH    site -> its detection under way (pickled DetectionState)
+    BASE:site_verdicts  HASH    site -> its verdict (pickled SiteVerdict); the first one stays
+    BASE:site_claim:SITE STRING a worker started detecting SITE; expires unless a state is saved
+    BASE:site_writers   HASH    site -> the worker that last saved its state or its verdict (so
+                                a request redelivered after a worker died redoes what that
+                                worker left undone, and only that)
+
+A claim expires (``claim_seconds``, the frontier's lease time) until the claimant saves the
+site's state: a worker killed between claiming a site and saving its state leaves no site
+unjudged, since the first page comes back to the queue when its lease expires and is examined
+again. Saving is compare-and-set: two workers recording probes of one site at once never lose a
+result (the second gets :class:`~bilingual_spider.detection.store.ConcurrentUpdate` and redoes
+its step on the state the first saved).
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import TYPE_CHECKING
+
+from bilingual_spider.detection.store import ConcurrentUpdate
+from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import shared_crawl_base, worker_id
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+    from bilingual_spider.detection.detector import DetectionState, SiteVerdict
+    from bilingual_spider.detection.store import SiteStore
+
+# KEYS: claim, verdicts; ARGV: site, claim ms
+_CLAIM = """
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[2]) then return 1 end
+return 0
+"""
+# KEYS: claim, states, verdicts, writers; ARGV: site, state as loaded ('' none), new state, worker
+_SAVE = """
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return -1 end
+if (redis.call('HGET', KEYS[2], ARGV[1]) or '') ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
+redis.call('SET', KEYS[1], '1')
+return 1
+"""
+# KEYS: claim, states, verdicts, writers; ARGV: site, verdict, worker
+_FINISH = """
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('DEL', KEYS[1])
+if redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+return 1
+"""
+
+
+class RedisSiteStore:
+    """A :class:`~bilingual_spider.detection.store.SiteStore` in Redis under ``base``."""
+
+    def __init__(
+        self, redis: PatientRedis, base: str, claim_seconds: float = 60.0, worker: str = ""
+    ) -> None:
+        self.redis = redis
+        self.base = base
+        self.worker = worker
+        self.claim_ms = max(1, round(claim_seconds * 1000))
+        self.states_key = f"{base}:site_states"
+        self.verdicts_key = f"{base}:site_verdicts"
+        self.writers_key = f"{base}:site_writers"
+        self._claim = redis.script(_CLAIM)
+        self._save = redis.script(_SAVE)
+        self._finish = redis.script(_FINISH)
+        self._loaded: dict[str, bytes] = {}  # the state each site had when this worker loaded it
+
+    def _claim_key(self, site: str) -> str:
+        return f"{self.base}:site_claim:{site}"
+
+    def claim(self, site: str) -> bool:
+        keys = [self._claim_key(site), self.verdicts_key]
+        return bool(self._claim(keys, [site, self.claim_ms]))
+
+    def load(self, site: str) -> DetectionState | None:
+        raw = self.redis.call(self.redis.client.hget, self.states_key, site)
+        if raw is None:
+            self._loaded.pop(site, None)
+            return None
+        self._loaded[site] = raw
+        return pickle.loads(raw)
+
+    def save(self, state: DetectionState) -> None:
+        blob = pickle.dumps(state, protocol=5)
+        expected = self._loaded.get(state.site, b"")
+        keys = [self._claim_key(state.site), self.states_key, self.verdicts_key, self.writers_key]
+        saved = self._save(keys, [state.site, expected, blob, self.worker])
+        if saved == -1:
+            raise ValueError(f"{state.site} already has a verdict")
+        if saved == 0:
+            raise ConcurrentUpdate(state.site)
+        self._loaded[state.site] = blob
+
+    def finish(self, verdict: SiteVerdict) -> bool:
+        self._loaded.pop(verdict.site, None)
+        keys = [self._claim_key(verdict.site), self.states_key, self.verdicts_key, self.writers_key]
+        blob = pickle.dumps(verdict, protocol=5)
+        return bool(self._finish(keys, [verdict.site, blob, self.worker]))
+
+    def verdict(self, site: str) -> SiteVerdict | None:
+        raw = self.redis.call(self.redis.client.hget, self.verdicts_key, site)
+        return None if raw is None else pickle.loads(raw)
+
+    def unfinished(self) -> list[str]:
+        sites = self.redis.call(self.redis.client.hkeys, self.states_key)
+        return sorted(s.decode() if isinstance(s, bytes) else s for s in sites)
+
+    def written_by(self, site: str) -> str | None:
+        raw = self.redis.call(self.redis.client.hget, self.writers_key, site)
+        return None if raw is None else raw.decode()
+
+    def __len__(self) -> int:
+        """Sites with a verdict."""
+        return int(self.redis.call(self.redis.client.hlen, self.verdicts_key))
+
+
+def shared_site_store(crawler: Crawler, spider_name: str) -> SiteStore | None:
+    """A :class:`RedisSiteStore` when ``REDIS_URL`` is set (None: the caller's default)."""
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
+        return None
+    claim_seconds = crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0)
+    return RedisSiteStore(
+        PatientRedis.from_crawler(crawler), base, claim_seconds, worker_id(crawler)
+    )

@@ -1,0 +1,1 @@
+"""Focused crawling's research core: which links lead to target-language, good-quality pages."""

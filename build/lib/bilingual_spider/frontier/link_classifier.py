@@ -1,0 +1,249 @@
+"""The Backlink and Forward-Link classifiers of Barbosa et al. (2011), section 2.3.
+
+"For each set (backlink and forward sets), the crawler builds a classifier that outputs the
+relevance of a given link in that particular set": relevant forward links lead to bilingual sites
+(immediate benefit), relevant backlinks lead to backlink pages that link to bilingual sites
+(delayed benefit). Features: the link neighbourhood, "URL (without the host), host, anchor, and
+text around the link", stop words removed, stemmed, each word tagged with its context
+(:func:`neighbourhood_tokens`). "Initially, the crawler starts with no link prioritization. After a
+specified number of crawled pages, a learning iteration is performed [...] we use Naive Bayes";
+then "the relevance of the links in the frontier are updated" — lazily, see
+:mod:`bilingual_spider.frontier.rescoring`.
+
+Training examples are kept in one bounded reservoir per class (uniform samples of all examples
+seen, Vitter's algorithm R), so memory stays flat however long the crawl runs. A learning
+iteration's result is a :class:`FittedLinkModel`, which another classifier can load (the workers of
+a distributed crawl share one: :mod:`bilingual_spider.distributed.model_store`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from scipy import sparse
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.utils import murmurhash3_32
+
+from bilingual_spider.links.contexts import LinkContext
+from bilingual_spider.links.features import link_tokens, named_languages
+
+NEIGHBOURHOOD_CONTEXTS = ("url:", "host:", "anchor:", "around:")
+"""The four contexts of the paper's link neighbourhood (``url:`` holds no host words)."""
+UNTRAINED_SCORE = 0.5
+"""Relevance of every link before the first learning iteration: no prioritisation."""
+MAX_NAMED_LANGUAGES = 3
+"""``around:~langs=N``: how many languages the link's block names, counted up to this many."""
+CALIBRATION_FOLDS = 3
+"""Folds of the sigmoid calibration of the Naive Bayes' probabilities."""
+
+
+def neighbourhood_tokens(context: LinkContext) -> list[str]:
+    """The link-neighbourhood features of a link: ``url:``, ``host:``, ``anchor:``, ``around:``.
+
+    "Text around the link" is taken within the link's own block element: in a list of links
+    (the hubs these classifiers learn from) a 10-word window would mix every entry with its
+    neighbours'; the Link Predictor keeps the window it was trained with."""
+    own = replace(context, around=context.block_around)
+    tokens = [token for token in link_tokens(own) if token.startswith(NEIGHBOURHOOD_CONTEXTS)]
+    named = len(named_languages(own.around))
+    if named:
+        tokens.append(f"around:~langs={min(named, MAX_NAMED_LANGUAGES)}")
+    return tokens
+
+
+@dataclass(frozen=True)
+class FittedLinkModel:
+    """What a learning iteration fitted: enough to score links like the classifier that fitted it.
+
+    Attributes
+    ----------
+    weights:
+        log P(w|relevant) - log P(w|other) of each hashed feature.
+    bias:
+        log P(relevant) - log P(other).
+    slope, intercept:
+        The sigmoid calibration of the log-odds (1 and 0: none).
+    relevant_share:
+        Share of relevant links among all examples seen when it was fitted.
+    """
+
+    weights: np.ndarray
+    bias: float
+    slope: float
+    intercept: float
+    relevant_share: float
+
+
+class OnlineLinkClassifier:
+    """Naive Bayes over hashed link-neighbourhood tokens, retrained on a bounded sample.
+
+    Parameters
+    ----------
+    n_features:
+        Size of the hashed feature space.
+    max_examples_per_class:
+        Reservoir size per class; older examples are replaced uniformly at random.
+    alpha:
+        Additive smoothing of the Naive Bayes.
+    random_state:
+        Seed of the reservoirs (a crawl is reproducible for a seed).
+    calibrated:
+        Calibrate the Naive Bayes' probabilities (Platt scaling of its log-odds, fitted on
+        out-of-fold log-odds): Naive Bayes ranks links well but its probabilities crowd at 0 and
+        1, and the frontier compares them with a harvest rate
+        (:class:`~bilingual_spider.frontier.rescoring.DiscountedBacklinkModel`). The order of the
+        links is the same either way (an increasing sigmoid of the Naive Bayes fitted on all
+        examples).
+
+    Attributes
+    ----------
+    version:
+        0 before the first learning iteration, then the number of iterations that trained a model.
+    relevant_share:
+        Share of relevant links among all examples seen, frozen at the last learning iteration
+        (the harvest rate of the links this classifier judges); ``None`` before the first.
+    """
+
+    def __init__(
+        self,
+        n_features: int = 2**18,
+        max_examples_per_class: int = 20_000,
+        alpha: float = 1.0,
+        random_state: int = 0,
+        calibrated: bool = True,
+    ) -> None:
+        self.n_features = n_features
+        self.calibrated = calibrated
+        self.max_examples_per_class = max_examples_per_class
+        self.alpha = alpha
+        self.version = 0
+        self.relevant_share: float | None = None
+        self._rng = random.Random(random_state)
+        self._reservoirs: dict[bool, list[tuple[str, ...]]] = {True: [], False: []}
+        self._seen: dict[bool, int] = {True: 0, False: 0}
+        self._weights: np.ndarray | None = None  # log P(w|relevant) - log P(w|other)
+        self._bias = 0.0
+        self._slope, self._intercept = 1.0, 0.0
+
+    def add_example(self, tokens: Sequence[str], relevant: bool) -> None:
+        """Remember one labelled link (its neighbourhood tokens) for the next iteration."""
+        reservoir = self._reservoirs[relevant]
+        self._seen[relevant] += 1
+        if len(reservoir) < self.max_examples_per_class:
+            reservoir.append(tuple(tokens))
+            return
+        slot = self._rng.randrange(self._seen[relevant])
+        if slot < self.max_examples_per_class:
+            reservoir[slot] = tuple(tokens)
+
+    @property
+    def examples_seen(self) -> dict[str, int]:
+        return {"relevant": self._seen[True], "non_relevant": self._seen[False]}
+
+    def retrain(self) -> bool:
+        """A learning iteration: fit on the kept examples. Needs both classes; returns whether a
+        new model (and version) came out."""
+        relevant, other = self._reservoirs[True], self._reservoirs[False]
+        if not relevant or not other:
+            return False
+        features = self._features(relevant + other)
+        labels = np.array([1] * len(relevant) + [0] * len(other))
+        model = MultinomialNB(alpha=self.alpha).fit(features, labels)
+        log_probs = model.feature_log_prob_
+        self._weights = log_probs[1] - log_probs[0]
+        self._bias = float(model.class_log_prior_[1] - model.class_log_prior_[0])
+        self._slope, self._intercept = 1.0, 0.0
+        folds = min(CALIBRATION_FOLDS, len(relevant), len(other))
+        if self.calibrated and folds >= 2:
+            self._calibrate(features, labels, folds)
+        self.relevant_share = self._seen[True] / (self._seen[True] + self._seen[False])
+        self.version += 1
+        return True
+
+    def fitted(self) -> FittedLinkModel | None:
+        """The model of the last learning iteration (None before the first)."""
+        if self._weights is None or self.relevant_share is None:
+            return None
+        return FittedLinkModel(
+            self._weights, self._bias, self._slope, self._intercept, self.relevant_share
+        )
+
+    def trained_on(
+        self,
+        relevant: Sequence[Sequence[str]],
+        non_relevant: Sequence[Sequence[str]],
+        seen: tuple[int, int],
+    ) -> FittedLinkModel | None:
+        """The model a learning iteration of a classifier with this one's settings fits on
+        these examples (``seen``: how many relevant and non-relevant examples they sample); this
+        classifier is left as it is. None when a class has no example."""
+        other = OnlineLinkClassifier(
+            self.n_features, self.max_examples_per_class, self.alpha, calibrated=self.calibrated
+        )
+        other._reservoirs = {
+            True: [tuple(t) for t in relevant],
+            False: [tuple(t) for t in non_relevant],
+        }
+        other._seen = {True: seen[0], False: seen[1]}
+        return other.fitted() if other.retrain() else None
+
+    def load(self, model: FittedLinkModel, version: int) -> None:
+        """Score with ``model`` from now on, as version ``version`` (the examples stay)."""
+        if len(model.weights) != self.n_features:
+            raise ValueError(f"a model of {len(model.weights)} features, not {self.n_features}")
+        self._weights, self._bias = model.weights, model.bias
+        self._slope, self._intercept = model.slope, model.intercept
+        self.relevant_share = model.relevant_share
+        self.version = version
+
+    def _calibrate(self, features: sparse.csr_matrix, labels: np.ndarray, folds: int) -> None:
+        """Platt scaling of the Naive Bayes' log-odds, fitted on out-of-fold log-odds."""
+        log_odds = np.zeros(len(labels))
+        splits = StratifiedKFold(n_splits=folds, shuffle=True, random_state=0)
+        for train, test in splits.split(np.zeros(len(labels)), labels):
+            fold = MultinomialNB(alpha=self.alpha).fit(features[train], labels[train])
+            fold_log_probs = fold.feature_log_prob_
+            fold_weights = fold_log_probs[1] - fold_log_probs[0]
+            fold_bias = fold.class_log_prior_[1] - fold.class_log_prior_[0]
+            log_odds[test] = features[test] @ fold_weights + fold_bias
+        platt = LogisticRegression(C=1e4).fit(log_odds.reshape(-1, 1), labels)
+        slope = float(platt.coef_[0, 0])
+        if slope > 0:  # a sigmoid that keeps the order of the Naive Bayes
+            self._slope, self._intercept = slope, float(platt.intercept_[0])
+
+    def predict_proba(self, token_lists: Sequence[Sequence[str]]) -> np.ndarray:
+        """P(relevant) of each link; :data:`UNTRAINED_SCORE` before the first iteration."""
+        if self._weights is None:
+            return np.full(len(token_lists), UNTRAINED_SCORE)
+        if not token_lists:
+            return np.zeros(0)
+        log_odds = self._features(token_lists) @ self._weights + self._bias
+        return 1.0 / (1.0 + np.exp(-(self._slope * log_odds + self._intercept)))
+
+    def score(self, tokens: Sequence[str]) -> float:
+        """P(relevant) of one link (the frontier's hot path: no matrix is built)."""
+        if self._weights is None:
+            return UNTRAINED_SCORE
+        weights = self._weights
+        log_odds = self._bias + sum(weights[self._index(token)] for token in tokens)
+        return float(1.0 / (1.0 + math.exp(-(self._slope * log_odds + self._intercept))))
+
+    def _index(self, token: str) -> int:
+        return murmurhash3_32(token, positive=True) % self.n_features
+
+    def _features(self, token_lists: Sequence[Sequence[str]]) -> sparse.csr_matrix:
+        """Token counts as a sparse matrix over the hashed feature space."""
+        rows, columns = [], []
+        for row, tokens in enumerate(token_lists):
+            for token in tokens:
+                rows.append(row)
+                columns.append(self._index(token))
+        values = np.ones(len(rows))
+        shape = (len(token_lists), self.n_features)
+        return sparse.csr_matrix((values, (rows, columns)), shape=shape)

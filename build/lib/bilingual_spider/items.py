@@ -1,0 +1,99 @@
+"""What the crawl produces. Plain dataclasses: Scrapy's feeds and pipelines take them as items."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class BilingualSiteItem:
+    """A site judged bilingual (or multilingual), with why and how it was reached."""
+
+    site: str
+    """The site's host name (``www.example.es``)."""
+    languages: list[str]
+    """Project language codes found on the site, most pages first."""
+    evidence: list[str] = field(default_factory=list)
+    """URLs (or short descriptions) of what decided the verdict."""
+    score: float = 0.0
+    """Confidence of the verdict in [0, 1]."""
+    found_by: str = ""
+    """How the site was reached: ``seed``, ``forward link of http://hub/``, ``search``, ..."""
+
+
+@dataclass
+class SiteVerdictItem:
+    """The bilingual-site detector's verdict on one site, bilingual or not (one per site).
+
+    The fields are those of :class:`bilingual_spider.detection.detector.SiteVerdict`."""
+
+    site: str
+    """The site's key: its host name (or its first URL with ``BILINGUAL_DETECTOR_SITE_KEY=url``)."""
+    url: str
+    """The first page the verdict started from."""
+    bilingual: bool
+    languages: list[str]
+    """Languages found with enough text, in the order the pages showed them."""
+    reason: str
+    pages_downloaded: int
+    """The first page + the probes requested."""
+    rule: str = "scored links"
+    """What decided: ``scored links``, ``language hints``, ``chooser labels``, ``first page``
+    or ``link predictor`` (see detection/detector.py, ``RULES``)."""
+    best_score: float | None = None
+    """The best Link Predictor score among the first page's links to the same site."""
+    links: int = 0
+    candidates: int = 0
+    """Links at or above the minimum likelihood."""
+    mode: str = "detector"
+    min_likelihood: float = 0.8
+    langs: list[str] = field(default_factory=list)
+    """The languages of interest (empty: any two)."""
+    evidence: list[dict] = field(default_factory=list)
+    """Every page looked at: url, score, ok, reason, final_url, lang, shares, text_chars,
+    counted, hint (the language its link named)."""
+
+
+@dataclass
+class UrlPairItem:
+    """Two URLs holding the same content in two languages."""
+
+    source_url: str
+    target_url: str
+    source_lang: str
+    target_lang: str
+    pattern: str = ""
+    """The pairing pattern that matched, e.g. ``<en,fr>``; empty when none did."""
+    local_credibility: float = 0.0
+    global_credibility: float = 0.0
+    method: str = ""
+    """How the pair was found: ``local``, ``rescue``, ``deep``, ``search``, ``hreflang``, ..."""
+    verification: dict[str, Any] = field(default_factory=dict)
+    """What was checked (``checks``: ``langid``, ``similarity``, ``http``, ``content``) and, when
+    the content was verified, the verifier's ``probability`` and each signal (``difference``,
+    ``length_correlation``, ``content_agreement``, ``length_ratio``, ``shared_tokens``,
+    ``copied_share``, ...: ``patterns/verification.py``)."""
+    score: float = 0.0
+    similarity: float | None = None
+    """Link similarity of the two pages (PupSniffer's non-bilingual pair filter, eq. 7-9);
+    ``None`` when it was not computed."""
+
+
+@dataclass
+class FetchedPageItem:
+    """A record of one fetched page: the forward crawl's output and the baseline of benchmarks."""
+
+    url: str
+    status: int
+    host: str
+    content_type: str
+    length: int
+    role: str
+    """Why it was requested: ``seed``, ``forward``, ``probe``, ``backlink``, ``api``."""
+    depth: int = 0
+    declared_lang: str | None = None
+    """The page's ``<html lang>``, normalised; None when absent or not a language code."""
+    alternates: dict[str, str] = field(default_factory=dict)
+    """``hreflang`` alternates: normalised language -> absolute URL."""
+    outlinks: int = 0

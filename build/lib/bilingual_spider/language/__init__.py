@@ -1,0 +1,1 @@
+"""Language signals: identification, code normalisation (pure, no Scrapy)."""

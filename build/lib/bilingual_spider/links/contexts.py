@@ -1,0 +1,377 @@
+"""Link contexts: what a page shows about each of its links.
+
+Barbosa et al. (2011), *Crawling back and forth*, sec. 2.1 (Link-Based Prediction): the Link
+Predictor reads "features in 5 different contexts: tokens in the URL, anchor, around, image alt
+and image src", because a link to a page's translation is often a flag image with no text. A
+:class:`LinkContext` holds those five and what else a page says about the link: its ``title`` and
+``hreflang`` attributes, the page's declared language, and the text of the block around it (for a
+boilerplate score, Schäfer et al. 2014).
+
+A language menu written as a ``<select>`` whose ``<option value>`` holds each language's URL (a
+script follows the choice) is read as links too: the option's text is their anchor.
+
+One pass over the parsed page (lxml) collects the page's words and, for every link, where its
+anchor text starts and ends among them, so ``around`` and ``block_text`` cost nothing more.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import urljoin
+
+from lxml import etree
+from w3lib.encoding import html_to_unicode
+from w3lib.url import safe_url_string
+
+from bilingual_spider.language.codes import normalize_language_code
+
+MAX_HTML_CHARS = 4 * 1024 * 1024
+"""Only this much of a page is parsed, as in :mod:`bilingual_spider.language.page_language`."""
+MAX_BLOCK_WORDS = 200
+"""``block_text`` is cut to this many words around the link (a ``<body>`` can be the block)."""
+SKIPPED_TAGS = frozenset({"script", "style", "template", "title", "textarea"})
+"""Their text is not page text."""
+BLOCK_TAGS = frozenset(
+    {
+        "p", "li", "td", "th", "div", "nav", "header", "footer", "section", "article", "aside",
+        "main", "h1", "h2", "h3", "h4", "h5", "h6", "dd", "dt", "blockquote", "pre", "form",
+        "ul", "ol", "dl", "table", "tr", "address", "figure", "figcaption", "caption", "center",
+        "menu", "body",
+    }
+)  # fmt: skip
+LINK_TAGS = ("a", "area")
+_OPTION_URL = re.compile(r"(?i)^\?|/|\.(?:s?html?|php\d?|aspx?|jsp|cgi|cfm)(?:[?#]|$)")
+"""An ``<option value>`` that looks like a URL or a path (``/fr/``, ``?lang=fr``, ``index_fr.html``,
+``http://fr.example.com``), not a plain value (``1``, ``fr``, ``#``)."""
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+_URL_CONTROL = re.compile(r"[\t\n\r]")
+_NO_HOST = re.compile(r"(?i)https?:///*(?:[/?]|$)")  # "http://", "https:///x": no host
+_UNSPACED = (
+    "\u3040-\u30ff"  # Hiragana, Katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
+    "\uff66-\uff9f"  # half-width Katakana
+)
+_WORD = re.compile(rf"[{_UNSPACED}]|[^\s{_UNSPACED}]+")
+"""A word: a run of non-space characters, or one character of a script written without spaces
+(so ``around`` counts Chinese and Japanese by characters, not by sentences)."""
+_IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+_local = threading.local()
+
+
+@dataclass(frozen=True)
+class LinkContext:
+    url: str
+    """Absolute target URL (against ``<base href>`` if present, else ``page_url``), no fragment."""
+    page_url: str
+    """URL of the page the link is on."""
+    anchor: str
+    """Visible anchor text, whitespace collapsed."""
+    around: str
+    """Up to N words before and N words after the link in the page text (anchor excluded)."""
+    img_alt: str
+    """Alt text(s) of the ``<img>`` inside the link, space-joined; ``""`` if none."""
+    img_src: str
+    """Absolute src URL(s) of the ``<img>`` inside the link, space-joined."""
+    title: str
+    """The ``title`` attribute of the ``<a>``."""
+    hreflang: str
+    """Project language code of the link's ``hreflang`` attribute (``""`` if none)."""
+    block_text: str
+    """Text of the enclosing block element (p, li, td, div, nav, ...), for a boilerplate score."""
+    page_lang: str
+    """Project code of the page's ``<html lang>`` (``""`` if none)."""
+    block_around: str = ""
+    """The words of ``around`` that lie in the link's own block: a list item's own text (a
+    directory entry's description, its languages), not its neighbours'."""
+
+
+@dataclass
+class _Block:
+    start: int
+    end: int = -1
+
+
+@dataclass
+class _Link:
+    url: str
+    start: int
+    block: _Block | None
+    element: object = None
+    in_text: bool = True
+    title: str = ""
+    hreflang: str = ""
+    end: int = -1
+    alts: list[str] = field(default_factory=list)
+    srcs: list[str] = field(default_factory=list)
+
+
+def extract_link_contexts(
+    html: str | bytes, page_url: str, around_words: int = 10
+) -> list[LinkContext]:
+    """Every followable link of a page (``<a>``, ``<area>``, ``<link rel="alternate"
+    hreflang>``, and a ``<select>`` menu's ``<option>`` whose value is a URL or path), in
+    document order, with its context.
+
+    Links that lead to no other page are left out: ``javascript:``, ``mailto:``, ``tel:`` and
+    other non-HTTP schemes, empty ``href`` and in-page ``#fragments``. Bytes are decoded as
+    Scrapy decodes a body without headers (BOM, ``<meta charset>``, else UTF-8). Malformed HTML
+    is read as browsers read it; a page lxml cannot read at all gives no links.
+    """
+    root = _parse(html)
+    if root is None:
+        return []
+    base = _base_url(root, page_url)
+    page_lang = _language(root.get("lang") or root.get(_XML_LANG) or "")
+    words: list[str] = []
+    links = _walk(root, base, words)
+    return [_context(link, page_url, page_lang, words, around_words) for link in links]
+
+
+def _parse(html: str | bytes) -> etree._Element | None:
+    if isinstance(html, bytes):
+        html = html_to_unicode(None, html[:MAX_HTML_CHARS])[1]
+    text = _XML_DECLARATION.sub("", html[:MAX_HTML_CHARS].replace("\x00", ""), count=1)
+    if not text.strip():
+        return None
+    try:
+        return etree.fromstring(text, _parser())
+    except (etree.LxmlError, ValueError):  # ValueError: unencodable text (lone surrogates)
+        return None
+
+
+def _parser() -> etree.HTMLParser:
+    """libxml2's HTML parser with plain elements (lxml.html's element classes cost a third of
+    the time). Parsers are not thread-safe: one per thread. Comments are dropped, so their tails
+    stay text."""
+    parser = getattr(_local, "parser", None)
+    if parser is None:
+        parser = _local.parser = etree.HTMLParser(remove_comments=True, remove_pis=True)
+    return parser
+
+
+def _base_url(root: etree._Element, page_url: str) -> str:
+    for base in root.iter("base"):
+        href = base.get("href")
+        if href and href.strip():
+            try:
+                return urljoin(page_url, _URL_CONTROL.sub("", href.strip()))
+            except ValueError:
+                return page_url
+    return page_url
+
+
+def _language(value: str) -> str:
+    return (normalize_language_code(value) or "") if value else ""
+
+
+def absolute_url(base: str, href: str | None) -> str | None:
+    """``href`` resolved against ``base``, without fragment; None when it leads to no other
+    HTTP(S) page (empty, ``#...``, ``javascript:``, ``mailto:``, no host)."""
+    if not href:
+        return None
+    href = _URL_CONTROL.sub("", href.strip())
+    if not href or href[0] == "#" or _NO_HOST.match(href):
+        return None
+    try:
+        url = urljoin(base, href)
+    except ValueError:  # e.g. an unbalanced "[" of an IPv6 literal
+        return None
+    url = url.split("#", 1)[0]
+    if url[:7].lower() == "http://":
+        rest = url[7:]
+    elif url[:8].lower() == "https://":
+        rest = url[8:]
+    else:
+        return None
+    if not rest or rest[0] in "/?":
+        return None
+    if not url.isascii() or " " in url:
+        try:
+            url = safe_url_string(url)
+        except ValueError:
+            return None
+    return url
+
+
+def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
+    """Collect the page's words into ``words`` and return its links with their word ranges."""
+    found: list[_Link] = []
+    open_links: list[_Link] = []
+    open_blocks: list[_Block] = []
+    open_selects = 0
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        tag = element.tag
+        if not isinstance(tag, str):
+            continue
+        if event == "start":
+            if tag in SKIPPED_TAGS:
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS:
+                open_blocks.append(_Block(len(words)))
+            if tag in LINK_TAGS:
+                _open_link(element, base, words, open_links, open_blocks, found)
+            elif tag == "select":
+                open_selects += 1
+            elif tag == "option" and open_selects:
+                _open_option(element, base, words, open_links, open_blocks, found)
+            elif tag == "img" and open_links:
+                _add_image(element, base, open_links[-1])
+            elif tag == "link":
+                _add_alternate(element, base, len(words), found)
+            if element.text:
+                words.extend(_WORD.findall(element.text))
+        else:
+            if open_links and open_links[-1].element is element:  # an <a> or an <option>
+                open_links.pop().end = len(words)
+            if tag == "select" and open_selects:
+                open_selects -= 1
+            if tag in BLOCK_TAGS and open_blocks:
+                open_blocks.pop().end = len(words)
+            if element.tail:
+                words.extend(_WORD.findall(element.tail))
+    for link in open_links:
+        link.end = len(words)
+    for block in open_blocks:
+        block.end = len(words)
+    return found
+
+
+def _open_link(
+    element: etree._Element,
+    base: str,
+    words: list[str],
+    open_links: list[_Link],
+    open_blocks: list[_Block],
+    found: list[_Link],
+) -> None:
+    url = absolute_url(base, element.get("href"))
+    if url is None:
+        return
+    link = _Link(
+        url,
+        len(words),
+        open_blocks[-1] if open_blocks else None,
+        title=_collapse(element.get("title") or ""),
+        hreflang=_language(element.get("hreflang") or ""),
+    )
+    if element.tag == "area":
+        _add_image(element, base, link, src=False)
+        link.end = len(words)  # a void element: nothing inside
+    else:
+        link.element = element
+        open_links.append(link)
+    found.append(link)
+
+
+def option_url(value: str, base: str) -> str | None:
+    """The absolute URL an ``<option value>`` of a language menu holds, or None when the value
+    is no URL or path (``1``, ``fr``)."""
+    value = value.strip()
+    if not _OPTION_URL.search(value):
+        return None
+    return absolute_url(base, value)
+
+
+def _open_option(
+    element: etree._Element,
+    base: str,
+    words: list[str],
+    open_links: list[_Link],
+    open_blocks: list[_Block],
+    found: list[_Link],
+) -> None:
+    """An option of a ``<select>`` menu whose value is a URL or path: a link, its text the
+    anchor (the block is the select's, so ``block_text`` is the menu and what surrounds it)."""
+    url = option_url(element.get("value") or "", base)
+    if url is None:
+        return
+    link = _Link(
+        url,
+        len(words),
+        open_blocks[-1] if open_blocks else None,
+        element=element,
+        title=_collapse(element.get("title") or ""),
+        hreflang=_language(element.get("hreflang") or ""),
+    )
+    open_links.append(link)
+    found.append(link)
+
+
+def _add_image(element: etree._Element, base: str, link: _Link, src: bool = True) -> None:
+    alt = _collapse(element.get("alt") or "")
+    if alt:
+        link.alts.append(alt)
+    if src:
+        url = absolute_url(base, element.get("src"))
+        if url:
+            link.srcs.append(url)
+
+
+def _add_alternate(element: etree._Element, base: str, position: int, found: list[_Link]) -> None:
+    rel = (element.get("rel") or "").lower().split()
+    hreflang = element.get("hreflang")
+    if "alternate" not in rel or not hreflang:
+        return
+    url = absolute_url(base, element.get("href"))
+    if url is None:
+        return
+    link = _Link(url, position, None, title=_collapse(element.get("title") or ""), in_text=False)
+    link.hreflang = _language(hreflang)
+    link.end = position
+    found.append(link)
+
+
+def _context(
+    link: _Link, page_url: str, page_lang: str, words: list[str], around_words: int
+) -> LinkContext:
+    around_words = max(0, around_words) if link.in_text else 0
+    before = words[max(0, link.start - around_words) : link.start]
+    after = words[link.end : link.end + around_words]
+    block_text = block_around = ""
+    if link.block is not None:
+        block_before = words[max(link.block.start, link.start - around_words) : link.start]
+        block_after = words[link.end : min(link.block.end, link.end + around_words)]
+        block_around = " ".join(p for p in (_join(block_before), _join(block_after)) if p)
+        start = max(link.block.start, link.start - MAX_BLOCK_WORDS // 2)
+        end = min(link.block.end, start + MAX_BLOCK_WORDS)
+        block_text = _join(words[start:end])
+    return LinkContext(
+        url=link.url,
+        page_url=page_url,
+        anchor=_join(words[link.start : link.end]),
+        around=" ".join(part for part in (_join(before), _join(after)) if part),
+        img_alt=" ".join(link.alts),
+        img_src=" ".join(link.srcs),
+        title=link.title,
+        hreflang=link.hreflang,
+        block_text=block_text,
+        page_lang=page_lang,
+        block_around=block_around,
+    )
+
+
+def _join(words: list[str]) -> str:
+    """Words joined by spaces, except between two characters of an unspaced script."""
+    if not words:
+        return ""
+    parts = [words[0]]
+    for previous, word in zip(words, words[1:], strict=False):
+        if not (
+            len(word) == 1
+            and len(previous) == 1
+            and _IS_UNSPACED.match(word)
+            and _IS_UNSPACED.match(previous)
+        ):
+            parts.append(" ")
+        parts.append(word)
+    return "".join(parts)
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())

@@ -1,0 +1,1 @@
+"""Scrapy middlewares: thin adapters over the pure modules."""

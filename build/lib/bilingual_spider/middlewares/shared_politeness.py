@@ -1,0 +1,100 @@
+"""Downloader middleware: per-host delay and concurrency shared by every worker of a distributed
+crawl (:mod:`bilingual_spider.distributed.host_slots`).
+
+On when ``REDIS_URL`` is set (``BILINGUAL_SHARED_POLITENESS``). The limits are the crawl's own
+``DOWNLOAD_DELAY`` and ``CONCURRENT_REQUESTS_PER_DOMAIN``: what one worker does to a host, all
+workers together do. A request waits (an ``await``, the reactor keeps running) for its host's
+next slot, after robots.txt was checked (order 720). Requests that stay on their worker (search
+API calls, paced by the search service) pass. Stats: ``politeness/shared/waited`` (requests that
+waited), ``politeness/shared/wait_seconds``, ``politeness/shared/busy`` (times a host was at its
+concurrency).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import urlsplit
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Response
+from scrapy.utils.asyncio import sleep
+
+from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.host_slots import HostSlots
+from bilingual_spider.scheduler.redis_scheduler import WORKER_LOCAL_META
+
+SLOT_META = "shared_politeness_slot"
+BUSY_WAIT = 0.05
+"""Seconds before asking again for a host at its concurrency limit."""
+
+
+class SharedPolitenessMiddleware:
+    def __init__(self, slots: HostSlots, stats: Any) -> None:
+        self.slots = slots
+        self.stats = stats
+        self._keep: Any = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SharedPolitenessMiddleware:
+        settings = crawler.settings
+        url = settings.get("REDIS_URL")
+        if not url or not settings.getbool("BILINGUAL_SHARED_POLITENESS", True):
+            raise NotConfigured("no REDIS_URL: the downloader's own per-host slots suffice")
+        redis = PatientRedis.from_crawler(crawler)
+        slots = HostSlots(
+            redis,
+            settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider",
+            delay=settings.getfloat("DOWNLOAD_DELAY"),
+            concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
+            hold=settings.getfloat("DOWNLOAD_TIMEOUT", 180.0) * 2,
+        )
+        middleware = cls(slots, crawler.stats)
+
+        def spider_opened() -> None:
+            # The delay is kept here, at the moment a request is let go; the downloader's own
+            # per-worker delay would only push the real start past the reserved one (as
+            # Scrapy's AutoThrottle does, set the delay of new download slots).
+            crawler.engine.downloader._delay = 0.0
+
+        middleware._keep = spider_opened  # signals hold weak references
+        crawler.signals.connect(spider_opened, signal=signals.spider_opened)
+        return middleware
+
+    async def process_request(self, request: Request) -> None:
+        host = _host(request)
+        if not host or request.meta.get(WORKER_LOCAL_META):
+            return
+        token = uuid.uuid4().hex
+        waited = 0.0
+        while (wait := self.slots.acquire(host, token)) is None:
+            self.stats.inc_value("politeness/shared/busy")
+            await sleep(BUSY_WAIT)
+            waited += BUSY_WAIT
+        request.meta[SLOT_META] = (host, token)
+        if wait > 0:
+            await sleep(wait)
+            waited += wait
+        if waited:
+            self.stats.inc_value("politeness/shared/waited")
+            self.stats.inc_value("politeness/shared/wait_seconds", round(waited, 3))
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        self._release(request)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        self._release(request)
+
+    def _release(self, request: Request) -> None:
+        slot = request.meta.pop(SLOT_META, None)
+        if slot is not None:
+            self.slots.release(*slot)
+
+
+def _host(request: Request) -> str:
+    if not request.url.startswith(("http://", "https://")):
+        return ""
+    return (urlsplit(request.url).hostname or "").lower()

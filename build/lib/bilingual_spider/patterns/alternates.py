@@ -1,0 +1,141 @@
+"""Pairs that URLs cannot tell: the translations a page names itself.
+
+Half the real pairs have no pairing pattern: translated slugs (``/en/about-us`` and
+``/fr/a-propos``), different ids. The page itself often says where its translation is:
+
+- ``hreflang``: ``<link rel="alternate" hreflang="fr" href="...">`` in its head (what search
+  engines ask of multilingual sites), or ``<a hreflang="fr">``;
+- a language **switcher**: a link whose label names a language (``Français``, ``FR``, a flag
+  image ``flags/fr.png``, a ``<select>`` menu's option), as the Link Predictor of the
+  site detector scores them (:func:`~bilingual_spider.links.features.labelled_language`).
+
+:func:`page_alternates` reads them off a page's links; :func:`alternate_pairs` pairs the fetched
+pages they name. A switcher that leads every page of a language to the other language's home
+page names one target from many pages: that target is no one page's translation and pairs with
+none of them. A pair both pages name (reciprocal) is surer than a one-way one; every pair is
+judged afterwards like a pattern pair (languages, shared links, content).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bilingual_spider.language.codes import same_language
+from bilingual_spider.links.contexts import LinkContext
+from bilingual_spider.links.features import labelled_language
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import UrlPair
+
+HREFLANG = "hreflang"
+SWITCHER = "switcher"
+RECIPROCAL_CREDIBILITY = 1.0
+"""Local credibility of a pair each page names: both pages say it."""
+ONE_WAY_CREDIBILITY = 0.5
+"""Local credibility of a pair one page names."""
+
+
+@dataclass(frozen=True, slots=True)
+class Alternate:
+    """A page's link to what it says is its version in ``language``."""
+
+    url: str
+    language: str
+    via: str
+    """:data:`HREFLANG` or :data:`SWITCHER`."""
+
+
+class PageWithAlternates(Protocol):
+    """What :func:`alternate_pairs` needs of a fetched page (``crawl_round.PageRecord``)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def language(self) -> str | None: ...
+    @property
+    def alternates(self) -> Sequence[Alternate]: ...
+
+
+def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
+    """The page's alternates: its links that name a language, one per language.
+
+    A link with ``hreflang`` wins over a switcher label for the same language; a language named
+    for two different URLs of one kind (a list of English books, not a switcher) gives none.
+    """
+    by_language: dict[str, dict[str, set[str]]] = {}
+    for context in contexts:
+        if context.url == context.page_url:
+            continue
+        language = labelled_language(
+            context.hreflang, context.anchor, context.img_alt, context.img_src
+        )
+        if language:
+            via = HREFLANG if context.hreflang else SWITCHER
+            by_language.setdefault(language, {}).setdefault(via, set()).add(context.url)
+    found = []
+    for language, by_via in by_language.items():
+        via = HREFLANG if HREFLANG in by_via else SWITCHER
+        urls = by_via[via]
+        if len(urls) == 1:
+            found.append(Alternate(next(iter(urls)), language, via))
+    return tuple(found)
+
+
+def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> bool:
+    """Whether the page is in a language other pages' links declare for it, if they declare
+    one: a page that ``/en/x.html`` names for ``es`` but whose text is English is an
+    untranslated fallback (the Apache manual's), and Debian's ``en/bind.html``, named ``en``,
+    is Portuguese: neither is that page's translation."""
+    languages = declared.get(page.url)
+    if not languages or page.language is None:
+        return True
+    return any(same_language(language, page.language) for language in languages)
+
+
+def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
+    """The pairs of fetched pages that one of them names as the other's version.
+
+    A page of identified language L pairs with the fetched page it names for a language M other
+    than L, unless pages of language L name that target more than once (a language's home page
+    in a switcher), or either page is not in a language that the links naming it declare.
+    Unordered pairs count once: ``method`` is ``hreflang`` when either page names the other by
+    ``hreflang``, else ``switcher``; the source is the page whose language the pattern
+    ``<L, M>`` names first.
+    """
+    named: Counter[tuple[str, str]] = Counter()
+    declared: dict[str, set[str]] = {}
+    for page in pages.values():
+        if page.language is not None:
+            for alternate in page.alternates:
+                named[alternate.url, page.language] += 1
+        for alternate in page.alternates:
+            declared.setdefault(alternate.url, set()).add(alternate.language)
+    offers: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for page in pages.values():
+        if page.language is None:
+            continue
+        for alternate in page.alternates:
+            target = pages.get(alternate.url)
+            if (
+                target is None
+                or target.url == page.url
+                or same_language(alternate.language, page.language)
+                or named[alternate.url, page.language] > 1
+                or not _as_declared(page, declared)
+                or not _as_declared(target, declared)
+            ):
+                continue
+            key = (min(page.url, target.url), max(page.url, target.url))
+            offers.setdefault(key, set()).add((page.url, alternate.via))
+    pairs = []
+    for (first, second), offered in sorted(offers.items()):
+        a, b = pages[first], pages[second]
+        pattern = PairingPattern.of(a.language or "", b.language or "")
+        source, target = (a, b) if (a.language or "") == pattern.first else (b, a)
+        namers = {url for url, _ in offered}
+        credibility = RECIPROCAL_CREDIBILITY if len(namers) == 2 else ONE_WAY_CREDIBILITY
+        method = HREFLANG if any(via == HREFLANG for _, via in offered) else SWITCHER
+        pairs.append(UrlPair(source.url, target.url, pattern, credibility, credibility, method))
+    return pairs

@@ -1,0 +1,168 @@
+"""Pair-first crawling: what a site's page budget buys first.
+
+The paper crawls whole sites, then mines. Within a page budget, a breadth-first crawl spends it on
+pages whose counterparts it never fetches, and on sites that have one language only. While a
+site is crawled, :class:`SiteProgress` keeps its pages' URLs and languages and:
+
+- mines the site's own pairing patterns every :data:`REMINE_EVERY` pages once it has
+  :data:`MIN_PAGES` (PupSniffer's mining, :func:`~.url_list.mine_url_list`, on this site's pages
+  alone; a pattern counts when it pairs :data:`MIN_MATCHED` pages or its local credibility,
+  eq. 3, reaches the paper's 0.1);
+- gives the *counterparts* of a fetched page (its URL with each credible pattern substituted,
+  both ways, as deep pages are made: :func:`~.deep_pages.deep_candidates`), which the spider
+  asks for first, before new pages;
+- keeps the site's new links pending and gives them a few at a time (:data:`WINDOW` requests in
+  flight), so that the budget is not all promised to the links of the first pages; once the
+  site has credible patterns, new pages may take :data:`LINK_SHARE` of it and counterparts the
+  rest;
+- says when a site is monolingual so far (:meth:`SiteProgress.monolingual`): no more of its
+  budget is spent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from bilingual_spider.language.codes import base_language
+from bilingual_spider.patterns.deep_pages import deep_candidates
+from bilingual_spider.patterns.markers import language_of_unit
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.units import split_url
+from bilingual_spider.patterns.url_list import mine_url_list
+
+MIN_PAGES = 20
+REMINE_EVERY = 25
+MIN_LOCAL_CREDIBILITY = 0.1
+"""The paper's threshold of local credibility (section 4.1)."""
+MIN_MATCHED = 4
+"""Or pages a pattern pairs (two pairs): mid-crawl, a breadth-first crawl has fetched 50 English
+pages and the German index, so eq. 3 gives ``<en,de>`` 2/52, though it is the site's pattern."""
+MIN_MATCHED_MARKED = 2
+"""One pair is enough for a pattern both of whose units name a language (``<en,de>``)."""
+MAX_PATTERNS = 300
+"""Credible patterns kept per site (a site in 19 languages has 171 language pairs)."""
+LINK_SHARE = 0.6
+"""Share of a site's budget new pages may take once the site has credible patterns."""
+MONOLINGUAL_AFTER = 50
+WINDOW = 16
+MIN_TRIES = 4
+MIN_FOUND_SHARE = 0.5
+"""Page requests of a site kept in flight while new pages are asked for a few at a time."""
+MAIN_LANGUAGE_SHARE = 0.95
+MARKED_LINK_SHARE = 0.05
+
+
+@dataclass
+class SiteProgress:
+    """What one site's crawl has seen so far, for pair-first crawling."""
+
+    site: str
+    languages: dict[str, str | None] = field(default_factory=dict)
+    """URL -> the language of its main text (None: undetermined)."""
+    linked_languages: Counter[str] = field(default_factory=Counter)
+    """How many of the in-site links seen have a URL unit naming each language."""
+    named_languages: Counter[str] = field(default_factory=Counter)
+    """How many pages name a version of themselves in each language (hreflang, switcher)."""
+    patterns: tuple[PairingPattern, ...] = ()
+    """Credible patterns of the site, most credible first."""
+    mined_at: int = 0
+    links_seen: set[str] = field(default_factory=set, repr=False)
+    pending: deque[str] = field(default_factory=deque, repr=False)
+    """In-site links not asked for yet, in the order found (breadth-first)."""
+    in_flight: int = 0
+    """Page requests of the site asked for and not answered yet."""
+    tried: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
+    """Counterparts asked for by each pattern, answered so far."""
+    found: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
+    """Of those, the ones that were there (HTTP 200)."""
+
+    def add(
+        self, url: str, language: str | None, links: Iterable[str], named: Iterable[str] = ()
+    ) -> None:
+        """A fetched page, its language, its in-site links and the languages of the versions
+        of it the page names (:mod:`.alternates`, maybe on another host); re-mines when due."""
+        self.languages[url] = language
+        self.named_languages.update({base_language(lang) for lang in named})
+        for link in links:
+            if link in self.links_seen:
+                continue
+            self.links_seen.add(link)
+            self.pending.append(link)
+            named = {language_of_unit(unit.value) for unit in split_url(link).units()}
+            self.linked_languages.update(base_language(lang) for lang in named if lang)
+        pages = len(self.languages)
+        if pages >= MIN_PAGES and pages - self.mined_at >= REMINE_EVERY:
+            self._mine()
+
+    def _mine(self) -> None:
+        self.mined_at = len(self.languages)
+        known = {url: lang for url, lang in self.languages.items() if lang}
+        credibility = mine_url_list(list(self.languages), known).credibility
+        local = credibility.local.get(self.site, {})
+        matched = credibility.matched.get(self.site, {})
+        credible = [
+            k
+            for k, n in matched.items()
+            if n >= (MIN_MATCHED_MARKED if _names_languages(k) else MIN_MATCHED)
+            or local.get(k, 0.0) >= MIN_LOCAL_CREDIBILITY
+        ]
+        ranked = sorted(credible, key=lambda k: (-matched[k], k))
+        self.patterns = tuple(ranked[:MAX_PATTERNS])
+
+    def counterparts(self, url: str) -> list[tuple[str, PairingPattern]]:
+        """The URLs the site's credible patterns make of ``url``, most credible first, each with
+        its pattern; a pattern whose counterparts were mostly missing (:meth:`answered`) makes
+        none."""
+        useful = tuple(k for k in self.patterns if self.pays_off(k))
+        if not useful:
+            return []
+        return [(c.candidate, c.pattern) for c in deep_candidates(url, useful, len(useful))]
+
+    def pays_off(self, pattern: PairingPattern) -> bool:
+        """Fewer than :data:`MIN_TRIES` of its counterparts answered, or at least
+        :data:`MIN_FOUND_SHARE` of them there."""
+        tried = self.tried[pattern]
+        return tried < MIN_TRIES or self.found[pattern] >= MIN_FOUND_SHARE * tried
+
+    def answered(self, pattern: PairingPattern, found: bool) -> None:
+        """A counterpart made by ``pattern`` was there (``found``) or not."""
+        self.tried[pattern] += 1
+        self.found[pattern] += found
+
+    def next_links(self, window: int = WINDOW) -> list[str]:
+        """Pending links to ask for now: as many as keep :data:`WINDOW` requests in flight. New
+        pages are asked for a few at a time, so that the counterparts of the pages that come in
+        can still take the budget."""
+        wanted = max(0, window - self.in_flight)
+        return [self.pending.popleft() for _ in range(min(wanted, len(self.pending)))]
+
+    def link_budget(self, budget: int) -> int:
+        """How much of ``budget`` new pages may take."""
+        return int(budget * LINK_SHARE) if self.patterns else budget
+
+    def monolingual(self, after: int = MONOLINGUAL_AFTER) -> bool:
+        """``after`` pages (0: never), :data:`MAIN_LANGUAGE_SHARE` of them in one language, no
+        other language named in the URLs of :data:`MARKED_LINK_SHARE` of the in-site links
+        seen (at least 3: ``os.html`` and ``git-am.html`` do not make a site Ossetian or
+        Amharic), and no other language named as their version by as many of its pages (a
+        site whose French is on another host, ``numerique.canada.ca`` for
+        ``digital.canada.ca``, is not monolingual)."""
+        if not after or len(self.languages) < after:
+            return False
+        found = Counter(base_language(lang) for lang in self.languages.values() if lang)
+        if not found:
+            return False
+        main, count = found.most_common(1)[0]
+        if count < MAIN_LANGUAGE_SHARE * sum(found.values()):
+            return False
+        enough = max(3, MARKED_LINK_SHARE * len(self.links_seen))
+        if any(n >= enough for lang, n in self.linked_languages.items() if lang != main):
+            return False
+        enough = max(3, MARKED_LINK_SHARE * len(self.languages))
+        return not any(n >= enough for lang, n in self.named_languages.items() if lang != main)
+
+
+def _names_languages(pattern: PairingPattern) -> bool:
+    return all(unit and language_of_unit(unit) for unit in (pattern.first, pattern.second))

@@ -1,0 +1,298 @@
+"""What a PupSniffer crawl has seen, and the pairs one round of it gives (Zhang et al. 2018,
+sections 4.1-4.4 and 5), as plain values: the ``pupsniffer`` spider is its Scrapy adapter.
+
+A round crawls its sites within a page budget each, then:
+
+1. mines pairing patterns over every page seen so far (so global credibility, eq. 4, grows with
+   the crawl) and discovers pairs by local credibility and weak-pattern rescue (4.1, 4.2);
+2. judges each pair: the two pages' languages from language ID must differ and the
+   "translation" must not be mostly the source text (:mod:`.pair_language`), the two pages
+   must share links or pattern-matched links (the non-bilingual pair filter, eq. 7-9), and
+   their content must be a translation's (:mod:`.verification`: STRAND's alignment, length
+   ratio, shared tokens, copy share);
+3. generates deep-page candidates for the pages left unpaired (4.3), which the adapter checks
+   over HTTP and judges with :func:`~.deep_pages.judge_candidate`;
+4. ranks the external sites the crawled sites link to by WPR (eq. 6) for the next round (4.4).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+
+from bilingual_spider.language.codes import same_language
+from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
+from bilingual_spider.patterns.credibility import Credibility
+from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
+from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
+from bilingual_spider.patterns.markers import language_of_unit
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pair_language import check_pair_language
+from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
+from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
+from bilingual_spider.patterns.units import site_of, split_url
+from bilingual_spider.patterns.url_list import mine_url_list
+from bilingual_spider.patterns.verification import PageContent, PairVerifier, pair_signals
+
+MAX_TEXT_CHARS = 20_000
+"""Main text kept per page: enough for the copy check; memory stays bounded per page."""
+MAX_LINKS = 500
+"""Links kept per page for the similarity filter."""
+SIMILARITY_PATTERNS = 30
+"""Top global patterns that count in Sim_Pattern (the paper's experiment: 30, C(k) = 1)."""
+KEPT = "kept"
+NO_SHARED_LINKS = "no_shared_links"
+NOT_AS_MARKED = "not_as_marked"
+"""A page whose identified language is not the one its URL unit names."""
+NOT_TRANSLATION = "not_translation"
+"""Two pages whose content the pair verifier does not take for translations."""
+SUPERSEDED = "superseded"
+"""A pattern pair whose page names another page as its version in that language."""
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """One fetched page as pair discovery needs it."""
+
+    url: str
+    language: str | None
+    """Language of its main text from language ID; ``None``: undetermined."""
+    text: str = ""
+    links: frozenset[str] = frozenset()
+    content: PageContent | None = None
+    """Its shape and own text for content verification (:mod:`.verification`); ``None`` when
+    not kept."""
+    alternates: tuple[Alternate, ...] = ()
+    """The translations the page names itself (:mod:`.alternates`)."""
+
+    @classmethod
+    def of(
+        cls,
+        url: str,
+        language: str | None,
+        text: str,
+        links: Iterable[str],
+        content: PageContent | None = None,
+        alternates: Iterable[Alternate] = (),
+    ) -> PageRecord:
+        """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
+        :data:`MAX_LINKS`."""
+        kept: list[str] = []
+        for link in dict.fromkeys(links):
+            if len(kept) == MAX_LINKS:
+                break
+            kept.append(link)
+        if content is not None:
+            content = PageContent(content.shape, content.text[:MAX_TEXT_CHARS])
+        return cls(
+            url, language, text[:MAX_TEXT_CHARS], frozenset(kept), content, tuple(alternates)
+        )
+
+
+@dataclass
+class CrawledSites:
+    """Every page fetched so far, by site, and which external sites each site links to."""
+
+    pages: dict[str, PageRecord] = field(default_factory=dict)
+    site_pages: dict[str, list[str]] = field(default_factory=dict)
+    external: dict[str, dict[str, str]] = field(default_factory=dict)
+    """site -> external site -> the first URL of it seen linked."""
+
+    def add(self, record: PageRecord, external_urls: Iterable[str] = ()) -> None:
+        site = site_of(record.url)
+        if record.url not in self.pages:
+            self.site_pages.setdefault(site, []).append(record.url)
+        self.pages[record.url] = record
+        targets = self.external.setdefault(site, {})
+        for url in external_urls:
+            other = site_of(url)
+            if other and other != site:
+                targets.setdefault(other, url)
+
+    def site_graph(self) -> dict[str, list[str]]:
+        return {site: list(targets) for site, targets in self.external.items()}
+
+
+@dataclass(frozen=True)
+class RoundPairs:
+    """The pairs of a round and what was left out, with the credibility tables."""
+
+    pairs: tuple[UrlPair, ...]
+    rejected: Mapping[str, int]
+    """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
+    ``not_as_marked``, ``no_shared_links``, ``not_translation``."""
+    credibility: Credibility
+
+
+def judge_pair(
+    pair: UrlPair,
+    source: PageRecord,
+    target: PageRecord,
+    weights: Mapping[PairingPattern, float],
+    verifier: PairVerifier | None = None,
+) -> tuple[UrlPair | None, str]:
+    """The pair with its languages and similarity, or ``None`` and why it was dropped.
+    ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
+    a ``verifier``, a pair whose two pages both have their content kept must also be a
+    translation by content (:mod:`.verification`); its signals go on the pair."""
+    check = check_pair_language(source.language, target.language, source.text, target.text)
+    if not check.accepted:
+        return None, check.verdict.value
+    if not (
+        as_marked(source.url, pair.pattern, check.source_language)
+        and as_marked(target.url, pair.pattern, check.target_language)
+    ):
+        return None, NOT_AS_MARKED
+    # the pair's own pattern counts too: a site in 19 languages has 171 language-pair
+    # patterns, and the top global ones cannot hold them all
+    similarity = bilingual_similarity(target.links, source.links, {**weights, pair.pattern: 1.0})
+    if not keep_pair(similarity):
+        return None, NO_SHARED_LINKS
+    verification = None
+    if verifier is not None and source.content is not None and target.content is not None:
+        signals = pair_signals(
+            source.content.shape, target.content.shape, source.content.text, target.content.text
+        )
+        probability = verifier.probability(signals)
+        if probability < verifier.threshold:
+            return None, NOT_TRANSLATION
+        verification = {"probability": round(probability, 4), **signals.as_dict()}
+    return (
+        replace(
+            pair,
+            source_language=check.source_language,
+            target_language=check.target_language,
+            similarity=round(similarity, 4),
+            verification=verification,
+        ),
+        KEPT,
+    )
+
+
+def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
+    """Whether the page's language is the one its side of the pattern names, if it names one.
+
+    A ``/de/`` page whose text is English is an untranslated fallback (the Apache manual's
+    ``/de/x.html`` is a link to ``/en/x.html``): pairing it would duplicate the real pair of the
+    English page under a URL that says German."""
+    values = {unit.value for unit in split_url(url).units()}
+    for unit in (pattern.first, pattern.second):
+        if unit and unit in values:
+            marked = language_of_unit(unit)
+            return marked is None or same_language(marked, language)
+    return True
+
+
+def pair_round(
+    crawled: CrawledSites,
+    config: PairingConfig | None = None,
+    verifier: PairVerifier | None = None,
+) -> RoundPairs:
+    """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
+    themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
+    pattern pair whose page names another page for the partner's language is dropped
+    (``superseded``); a pair found both ways is kept once, as the pattern's."""
+    languages = {url: page.language for url, page in crawled.pages.items() if page.language}
+    result = mine_url_list(crawled.pages, languages, config)
+    weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
+    rejected: Counter[str] = Counter()
+
+    def judged(pairs: Iterable[UrlPair]) -> list[UrlPair]:
+        kept = []
+        for pair in pairs:
+            source, target = crawled.pages[pair.source], crawled.pages[pair.target]
+            found, why = judge_pair(pair, source, target, weights, verifier)
+            if found is None:
+                rejected[why] += 1
+            else:
+                kept.append(found)
+        return kept
+
+    named = judged(alternate_pairs(crawled.pages))
+    partner = {
+        (page, language): other
+        for pair in named
+        for page, other, language in (
+            (pair.source, pair.target, pair.target_language),
+            (pair.target, pair.source, pair.source_language),
+        )
+    }
+    kept = []
+    for pair in judged(result.pairs):
+        named_source = partner.get((pair.source, pair.target_language), pair.target)
+        named_target = partner.get((pair.target, pair.source_language), pair.source)
+        if named_source != pair.target or named_target != pair.source:
+            rejected[SUPERSEDED] += 1
+        else:
+            kept.append(pair)
+    both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}
+    kept += [pair for pair in named if (pair.source, pair.target) not in both]
+    return RoundPairs(tuple(kept), dict(rejected), result.credibility)
+
+
+def deep_page_candidates(
+    crawled: CrawledSites,
+    round_pairs: RoundPairs,
+    per_site: int,
+    checked: Iterable[str] = (),
+    top: int = DEEP_TOP_PATTERNS,
+) -> list[DeepCandidate]:
+    """4.3: URLs the top global patterns make from pages left unpaired, at most ``per_site``
+    per site, never a page already fetched or a URL already ``checked``."""
+    patterns = round_pairs.credibility.top_patterns(top)
+    if not patterns:
+        return []
+    paired = {url for pair in round_pairs.pairs for url in (pair.source, pair.target)}
+    seen = set(checked)
+    candidates: list[DeepCandidate] = []
+    for urls in crawled.site_pages.values():
+        budget = per_site
+        for url in urls:
+            if url in paired or crawled.pages[url].language is None:
+                continue
+            for candidate in deep_candidates(url, patterns, top):
+                if budget == 0:
+                    break
+                made = candidate.candidate
+                if made in crawled.pages or made in seen or site_of(made) != site_of(url):
+                    continue
+                seen.add(made)
+                candidates.append(candidate)
+                budget -= 1
+            if budget == 0:
+                break
+    return candidates
+
+
+def next_round_sites(
+    crawled: CrawledSites, round_pairs: RoundPairs, top: int, by: str = "wpr"
+) -> list[tuple[ExternalSite, str]]:
+    """4.4: the ``top`` external sites not crawled yet, best first by ``by`` (WPR by default:
+    the paper's best), each with the first URL of it seen."""
+    crawled_sites = set(crawled.site_pages)
+    ranked = rank_external_sites(
+        crawled.site_graph(), crawled_sites, round_pairs.credibility.site, by=by
+    )
+    picked = []
+    for external in ranked:
+        if external.site in crawled_sites:
+            continue
+        url = next(
+            (links[external.site] for links in crawled.external.values() if external.site in links),
+            None,
+        )
+        if url is not None:
+            picked.append((external, url))
+        if len(picked) == top:
+            break
+    return picked
+
+
+def site_languages(pairs: Iterable[UrlPair]) -> dict[str, list[str]]:
+    """The languages each site's pairs join, sorted."""
+    found: dict[str, set[str]] = {}
+    for pair in pairs:
+        languages = found.setdefault(site_of(pair.source), set())
+        languages.update(lang for lang in (pair.source_language, pair.target_language) if lang)
+    return {site: sorted(languages) for site, languages in found.items()}

@@ -1,0 +1,252 @@
+"""A URL as PupSniffer's units, and whole-unit substitution (Zhang et al. 2018, section 3).
+
+The units of a URL are, in this order:
+
+- ``host``: the leftmost label of the host when the host has a subdomain (``en`` in
+  ``en.example.com``, ``www`` in ``www.example.com``), else the empty unit ``""``;
+- ``dir``: each directory segment of the path, whole (``yr99-00``, ``english``, ``english-news``);
+- ``file``: the tokens of the file name, split on ``_``, ``-`` and ``.`` (``en_rep_thai_04.htm``
+  gives ``en``, ``rep``, ``thai``, ``04``, ``htm``; the separators are kept to rebuild the URL),
+  except that a language tag with its region or script stays one token (``index.zh-cn.html``
+  gives ``index``, ``zh-cn``, ``html``; ``ch05.zh_CN.html``): split, ``zh-cn`` would differ from
+  ``en`` in two units, and no one-unit pattern could pair the two pages;
+- ``query``: each query parameter as one unit, name and value together (``lang=en``).
+
+"Nothing" is the empty unit ``""``, so that a language marker present on one side only (an added
+``&lang=fr``, a ``/fr/`` directory on the translated side, ``page.html`` vs ``page.html.fr``) is the
+pattern <"", fr>. Scheme and fragment are not units: they never tell two languages apart.
+
+Substitution replaces a whole unit, never a substring: with <en, tc>, ``/en/`` becomes ``/tc/``
+but ``/english-news/`` is left alone (Ma & Zhang 2014, section 3.2).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from urllib.parse import urlsplit
+
+from bilingual_spider.language.names import language_of_code
+from bilingual_spider.language.tld import registered_domain
+
+HOST, DIR, FILE, QUERY = "host", "dir", "file", "query"
+MARKER_JOINER = "+"
+"""Joins the language units of one side of a two-place pattern (<de+de, en>, see
+``mining.marker_key``); no single unit is such a side, so no substitution makes one."""
+INNER_MARKER = "~"
+"""Starts the unit of a pattern that is a language word inside a URL unit (``~EN`` for the
+``EN`` of ``winkler15EN``, see ``mining.inner_marker_keys``); no URL carries it whole, so no
+substitution makes one."""
+_FILE_SPLIT = re.compile(r"([_.\-])")
+_TAG_LIKE = re.compile(r"(?:^|[._-])[a-z]{2,3}[-_](?:[a-z]{2}|[a-z]{4})(?=$|[._-])", re.IGNORECASE)
+"""Where a language tag could be: the file names without one (most) are split at once."""
+_LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}", re.IGNORECASE)
+_REGION = re.compile(r"[a-z]{2}", re.IGNORECASE)
+SCRIPT_SUBTAGS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "beng", "guru"})
+"""ISO 15924 script subtags seen in web language tags (``zh-Hant``, ``sr-Latn``, ``pa-Guru``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit of a URL: its kind, its position among units of that kind, and its text."""
+
+    kind: str
+    position: int
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class UrlUnits:
+    """A URL split into units, with what is needed to rebuild it."""
+
+    scheme: str
+    host_unit: str
+    """The leftmost host label when the host has a subdomain, else ``""``."""
+    host_rest: str
+    """The rest of the host (and the port): ``example.com`` for ``en.example.com``."""
+    dirs: tuple[str, ...]
+    tokens: tuple[str, ...]
+    """The file name's tokens; ``()`` when the path ends with ``/``."""
+    separators: tuple[str, ...]
+    """The separators between tokens, one fewer than tokens."""
+    query: tuple[str, ...]
+    """Query parameters as ``name=value``, in the URL's order."""
+
+    @property
+    def site(self) -> str:
+        """The site the URL belongs to (see :func:`site_of_host`)."""
+        return site_of_host(self.host_unit, self.host_rest)
+
+    @property
+    def file_name(self) -> str:
+        return _join_file(self.tokens, self.separators)
+
+    def units(self) -> list[Unit]:
+        """All units, in URL order."""
+        found = [Unit(HOST, 0, self.host_unit)]
+        found += [Unit(DIR, i, d) for i, d in enumerate(self.dirs)]
+        found += [Unit(FILE, i, t) for i, t in enumerate(self.tokens)]
+        found += [Unit(QUERY, i, q) for i, q in enumerate(self.query)]
+        return found
+
+    def url(self) -> str:
+        """The URL again (fragment dropped)."""
+        host = f"{self.host_unit}.{self.host_rest}" if self.host_unit else self.host_rest
+        path = "/" + "/".join((*self.dirs, self.file_name))
+        query = "?" + "&".join(self.query) if self.query else ""
+        return f"{self.scheme}://{host}{path}{query}"
+
+
+def split_url(url: str) -> UrlUnits:
+    """Split ``url`` into its units.
+
+    >>> split_url("http://www.x.hk/en/en_rep_04.htm?lang=en").units()[1:4]
+    [Unit(kind='dir', position=0, value='en'), Unit(kind='file', position=0, value='en'), \
+Unit(kind='file', position=1, value='rep')]
+    """
+    scheme, netloc, path, query_string = _split(url.strip())
+    host_unit, host_rest = split_host(netloc.rpartition("@")[2].lower())
+    segments = (path[1:] if path.startswith("/") else path).split("/")
+    tokens, separators = split_file_name(segments[-1])
+    query = tuple(q for q in query_string.split("&") if q)
+    return UrlUnits(
+        scheme.lower() or "http",
+        host_unit,
+        host_rest,
+        tuple(segments[:-1]),
+        tokens,
+        separators,
+        query,
+    )
+
+
+def site_of(url: str) -> str:
+    """The site of a URL (:attr:`UrlUnits.site`) without splitting the rest of it."""
+    netloc = _split(url.strip())[1]
+    return site_of_host(*split_host(netloc.rpartition("@")[2].lower()))
+
+
+@lru_cache(maxsize=65536)
+def site_of_host(host_unit: str, host_rest: str) -> str:
+    """The site of a host split by :func:`split_host`: the host without its subdomain unit when
+    that unit is ``www`` or names a language (``en.example.com`` and ``fr.example.com`` are one
+    site, paired by the pattern <en, fr>), else the whole host. ``d-i.debian.org`` and
+    ``www.debian.org`` are two sites: pooled, one site's patterns would be judged on the other's
+    pages (a pattern credible on the small site is too rare on the pooled one)."""
+    from bilingual_spider.patterns.markers import language_of_unit  # markers imports this module
+
+    if not host_unit or host_unit == "www" or language_of_unit(host_unit):
+        return host_rest
+    return f"{host_unit}.{host_rest}"
+
+
+def _split(url: str) -> tuple[str, str, str, str]:
+    """Scheme, netloc, path and query; by hand for http(s) URLs (the bulk, five times faster
+    than ``urlsplit``), by ``urlsplit`` otherwise."""
+    if url.startswith(("http://", "https://")):
+        scheme, _, rest = url.partition("://")
+        rest = rest.partition("#")[0]
+        rest, _, query = rest.partition("?")
+        netloc, slash, path = rest.partition("/")
+        return scheme, netloc, slash + path, query
+    parts = urlsplit(url)
+    return parts.scheme, parts.netloc, parts.path, parts.query
+
+
+@lru_cache(maxsize=65536)
+def split_host(netloc: str) -> tuple[str, str]:
+    """``("en", "example.com")`` for ``en.example.com``; ``("", "example.com")`` without a
+    subdomain. The registered domain comes from the Public Suffix List (``gov.hk`` is a suffix)."""
+    host, colon, port = netloc.partition(":")
+    domain = registered_domain(host) or host
+    if host == domain or not host.endswith("." + domain):
+        return "", netloc
+    label, _, rest = host.partition(".")
+    return label, rest + colon + port
+
+
+def split_file_name(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Tokens and separators: ``page.html.fr`` -> ``(page, html, fr), (., .)``; a language tag
+    joined by ``-`` or ``_`` is one token (``page.pt-br.html`` -> ``(page, pt-br, html)``)."""
+    if not name:
+        return (), ()
+    pieces = _FILE_SPLIT.split(name)
+    if not _TAG_LIKE.search(name):
+        return tuple(pieces[0::2]), tuple(pieces[1::2])
+    tokens, separators = [pieces[0]], []
+    for separator, token in zip(pieces[1::2], pieces[2::2], strict=True):
+        if separator != "." and is_language_tag(tokens[-1], token):
+            tokens[-1] += separator + token
+        else:
+            separators.append(separator)
+            tokens.append(token)
+    return tuple(tokens), tuple(separators)
+
+
+def is_language_tag(language: str, subtag: str) -> bool:
+    """``zh`` + ``cn``, ``pt`` + ``BR``, ``zh`` + ``Hant``: a language code followed by a region
+    or script subtag (BCP 47's shape; the language must be a known code)."""
+    return bool(
+        _LANGUAGE_SUBTAG.fullmatch(language)
+        and (_REGION.fullmatch(subtag) or subtag.lower() in SCRIPT_SUBTAGS)
+        and language_of_code(language.lower())
+    )
+
+
+def _join_file(tokens: tuple[str, ...], separators: tuple[str, ...]) -> str:
+    if not tokens:
+        return ""
+    out = [tokens[0]]
+    for sep, token in zip(separators, tokens[1:], strict=True):
+        out += (sep, token)
+    return "".join(out)
+
+
+def replace_unit(units: UrlUnits, unit: Unit, value: str) -> UrlUnits:
+    """``units`` with ``unit`` replaced by ``value``; an empty ``value`` removes the unit (a file
+    token with its separator, a query parameter, a directory)."""
+    if unit.kind == HOST:
+        return replace(units, host_unit=value)
+    if unit.kind == DIR:
+        dirs = list(units.dirs)
+        dirs[unit.position : unit.position + 1] = [value] if value else []
+        return replace(units, dirs=tuple(dirs))
+    if unit.kind == QUERY:
+        query = list(units.query)
+        query[unit.position : unit.position + 1] = [value] if value else []
+        return replace(units, query=tuple(query))
+    tokens, separators = list(units.tokens), list(units.separators)
+    if value:
+        tokens[unit.position] = value
+    else:
+        del tokens[unit.position]
+        if separators:
+            del separators[max(unit.position - 1, 0)]
+    return replace(units, tokens=tuple(tokens), separators=tuple(separators))
+
+
+def insert_unit(units: UrlUnits, value: str) -> UrlUnits:
+    """``units`` with a unit that was "nothing" made ``value``: a query parameter when ``value``
+    is ``name=value``, else a first directory (``/page`` -> ``/fr/page``, the default-language
+    layout). Other insertion points are not guessed."""
+    if "=" in value:
+        return replace(units, query=(*units.query, value))
+    return replace(units, dirs=(value, *units.dirs))
+
+
+def substitute(url: str, old: str, new: str) -> list[str]:
+    """Every URL made from ``url`` by replacing one whole unit equal to ``old`` with ``new``.
+
+    ``old == ""`` inserts ``new`` (see :func:`insert_unit`); ``new == ""`` removes the unit.
+
+    >>> substitute("http://x.hk/en/english-news/a_en.htm", "en", "tc")
+    ['http://x.hk/tc/english-news/a_en.htm', 'http://x.hk/en/english-news/a_tc.htm']
+    """
+    if MARKER_JOINER in old + new:  # a two-place pattern: not one unit's substitution
+        return []
+    units = split_url(url)
+    if not old:
+        return [insert_unit(units, new).url()] if new else []
+    made = [replace_unit(units, u, new).url() for u in units.units() if u.value == old]
+    return list(dict.fromkeys(m for m in made if m != units.url()))

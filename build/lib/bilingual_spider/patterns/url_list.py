@@ -1,0 +1,70 @@
+"""Offline mining of a list of URLs (what ``bilingual-spider patterns URLS_FILE`` will call).
+
+URLs are grouped by site (the registered domain, so that ``en.x.com`` and ``fr.x.com`` are one
+site), mined (eq. 1-2), their patterns' credibility computed (eq. 3-5), and pairs discovered
+(4.1, 4.2).
+
+With a language for each URL (page language ID), only URLs of different languages pair up, as
+in the paper. Without languages (URL-only mode), a pattern is a candidate only when it is a
+*language pattern* (``markers.is_language_pattern``): its units name two different languages
+(``en``/``fr``, ``english``/``francais``, ``lang=en``/``lang=fr``, ``tc``/``english``) or one
+language and nothing (``/fr/`` added on one side). Otherwise every ``page1``/``page2`` of a
+paginated list would be a pattern, and in small sites it would be as credible as a real one.
+Units that cannot be part of a language pattern are not even hashed, which also makes URL-only
+mining several times faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from bilingual_spider.patterns.credibility import Credibility, credibility
+from bilingual_spider.patterns.markers import is_language_pattern, is_language_unit
+from bilingual_spider.patterns.mining import (
+    DEFAULT_MAX_GROUP,
+    PairingPattern,
+    SiteMining,
+    collector_paused,
+    mine_sites,
+)
+from bilingual_spider.patterns.pairing import PairingConfig, UrlPair, discover_pairs
+
+
+@dataclass(frozen=True)
+class UrlListResult:
+    mined: Mapping[str, SiteMining]
+    """Candidate pairs of each site."""
+    credibility: Credibility
+    pairs: tuple[UrlPair, ...]
+
+    def top_patterns(self, n: int | None = None) -> tuple[PairingPattern, ...]:
+        return self.credibility.top_patterns(n)
+
+
+def mine_url_list(
+    urls: Iterable[str],
+    languages: Mapping[str, str] | None = None,
+    config: PairingConfig | None = None,
+    language_patterns_only: bool | None = None,
+    max_group: int = DEFAULT_MAX_GROUP,
+) -> UrlListResult:
+    """Patterns, credibilities and pairs of a list of URLs.
+
+    Parameters
+    ----------
+    urls : any URLs, of any number of sites; duplicates count once.
+    languages : the language of each URL (a URL missing from it pairs with none), or None.
+    config : thresholds of pair discovery.
+    language_patterns_only : keep only language patterns; by default, when no languages.
+    max_group : see ``mining.DEFAULT_MAX_GROUP``.
+    """
+    if language_patterns_only is None:
+        language_patterns_only = languages is None
+    keep = is_language_unit if language_patterns_only else None
+    accept = is_language_pattern if language_patterns_only else None
+    with collector_paused():
+        mined = mine_sites(urls, languages, keep, accept, max_group)
+        table = credibility(mined)
+        pairs = discover_pairs(mined, table, config, languages)
+        return UrlListResult(mined, table, tuple(pairs))

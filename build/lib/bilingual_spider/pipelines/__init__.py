@@ -1,0 +1,1 @@
+"""Item pipelines: de-duplication and the output writers that Scrapy's feeds do not cover."""

@@ -1,0 +1,1 @@
+"""The sandbox web: an offline Internet on which every crawl test and benchmark runs."""

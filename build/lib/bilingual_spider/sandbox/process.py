@@ -1,0 +1,146 @@
+"""Run the sandbox server and Scrapy crawls as subprocesses (for the demo, tests and benchmarks).
+
+A Twisted reactor cannot be restarted inside one process, and a benchmark must not measure the
+server and the crawler on the same event loop, so each runs in a process of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bilingual_spider.sandbox.server import CONTROL_HOST
+
+STARTUP_TIMEOUT = 60.0
+
+
+class SandboxServer:
+    """``with SandboxServer(["--real-sites"]) as sandbox: ... sandbox.proxy_url ...``"""
+
+    def __init__(self, args: Sequence[str] = (), bind: str = "127.0.0.1", port: int = 0) -> None:
+        self.command = [
+            sys.executable, "-m", "bilingual_spider.cli", "sandbox", "serve",
+            "--bind", bind, "--port", str(port), *args,
+        ]  # fmt: skip
+        self.process: subprocess.Popen[str] | None = None
+        self.address = ""
+
+    def __enter__(self) -> SandboxServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            self.command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=crawl_env()
+        )
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if line.startswith("sandbox listening on "):
+                self.address = line.split()[-1]
+                return
+            if not line and self.process.poll() is not None:
+                break
+        stderr = self.process.stderr.read() if self.process.stderr else ""
+        self.stop()
+        raise RuntimeError(f"sandbox server did not start: {stderr.strip()[-2000:]}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            wait_or_kill(self.process)
+        self.process = None
+
+    @property
+    def proxy_url(self) -> str:
+        return f"http://{self.address}"
+
+    def get(self, url: str, timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:
+        """Fetch ``url`` through the sandbox proxy: (status, headers, body); errors are answers."""
+        opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({"http": self.proxy_url}), _NoRedirect()
+        )
+        try:
+            with opener.open(url, timeout=timeout) as answer:
+                return answer.status, dict(answer.headers), answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def stats(self) -> dict[str, Any]:
+        """Requests and statuses per host, as the server counted them."""
+        _, _, body = self.get(f"http://{CONTROL_HOST}/_stats")
+        return json.loads(body)
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def wait_or_kill(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:
+    """Wait for a process told to end; kill it if it has not ended within ``timeout`` s."""
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def crawl_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a crawl subprocess needs: our settings module, no PSL fetch."""
+    env = dict(os.environ)
+    env.setdefault("SCRAPY_SETTINGS_MODULE", "bilingual_spider.settings")
+    env["TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS"] = ""
+    env.update(extra or {})
+    return env
+
+
+def run_spider(
+    spider: str,
+    settings: Mapping[str, object] | None = None,
+    arguments: Mapping[str, object] | None = None,
+    output: str | Path | None = None,
+    timeout: float = 600.0,
+) -> subprocess.CompletedProcess[str]:
+    """``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT`` in a subprocess; returns it."""
+    return subprocess.run(
+        spider_command(spider, settings, arguments, output),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=crawl_env(),
+        check=False,
+    )
+
+
+def spider_command(
+    spider: str,
+    settings: Mapping[str, object] | None = None,
+    arguments: Mapping[str, object] | None = None,
+    output: str | Path | None = None,
+) -> list[str]:
+    """The command line ``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT``."""
+    command = [sys.executable, "-m", "scrapy", "crawl", spider]
+    for key, value in (settings or {}).items():
+        command += ["-s", f"{key}={_setting_text(value)}"]
+    for key, value in (arguments or {}).items():
+        command += ["-a", f"{key}={value}"]
+    if output is not None:
+        command += ["-O", str(output)]
+    return command
+
+
+def _setting_text(value: object) -> str:
+    return json.dumps(value) if isinstance(value, (list, dict)) else str(value)

@@ -1,0 +1,58 @@
+"""HTTP pieces the search/backlink API's services share: an answer, JSON bodies, token buckets."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = "application/json; charset=UTF-8"
+
+
+@dataclass
+class ApiAnswer:
+    """Status, body and headers of one API answer (the server turns it into its Response)."""
+
+    status: int
+    body: bytes = b""
+    content_type: str = JSON
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def json_answer(
+    status: int, value: Any, headers: dict[str, str] | None = None, indent: int | None = None
+) -> ApiAnswer:
+    """A JSON answer (``indent=2``: pretty-printed, as Google's APIs answer by default)."""
+    body = json.dumps(value, ensure_ascii=False, indent=indent).encode("utf-8")
+    return ApiAnswer(status, body, JSON, dict(headers or {}))
+
+
+class TokenBucket:
+    """``capacity`` requests at once, refilled at ``rate`` a second (a token bucket)."""
+
+    def __init__(
+        self, capacity: int, rate: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self.clock = clock
+        self.tokens = float(capacity)
+        self.updated = clock()
+
+    def take(self) -> float:
+        """Take a token: 0 if there was one, else the seconds until there will be one."""
+        now = self.clock()
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate
+
+
+def retry_after(wait: float) -> dict[str, str]:
+    """The ``Retry-After`` header (whole seconds, at least 1) for a wait in seconds."""
+    return {"Retry-After": str(max(1, math.ceil(wait)))}

@@ -1,0 +1,56 @@
+"""Scrapy add-on choosing the scheduler backend from one setting, ``REDIS_URL``.
+
+Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume). Set: the leased
+Redis frontier (:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate
+filter, under ``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one
+Redis without touching each other's keys; and the cross-worker politeness middleware.
+
+A focus policy that prioritises links (``BILINGUAL_FOCUS_MODE=soft``, ``BILINGUAL_FOCUS_YIELD``,
+``BILINGUAL_QUALITY_ENABLED`` with ``BILINGUAL_QUALITY_PRIORITY``) needs one priority order over
+the whole frontier: Scrapy's default ``DownloaderAwarePriorityQueue`` orders requests only within
+each download slot (host) and picks the least busy slot first, so it then becomes Scrapy's
+``ScrapyPriorityQueue`` (unless a spider or the user chose a queue).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from scrapy.settings import BaseSettings
+
+from bilingual_spider.distributed.connection import without_password
+
+logger = logging.getLogger(__name__)
+
+ADDON_PRIORITY = "addon"
+GLOBAL_PRIORITY_QUEUE = "scrapy.pqueues.ScrapyPriorityQueue"
+
+
+def prioritising_focus(settings: BaseSettings) -> bool:
+    """Whether a focus middleware will add priorities to links (see the module docstring)."""
+    language = bool(settings.get("BILINGUAL_FOCUS_LANGS")) and (
+        str(settings.get("BILINGUAL_FOCUS_MODE", "hard")).lower() == "soft"
+        or str(settings.get("BILINGUAL_FOCUS_YIELD") or "none").lower() != "none"
+    )
+    quality = settings.getbool("BILINGUAL_QUALITY_ENABLED") and settings.getbool(
+        "BILINGUAL_QUALITY_PRIORITY", True
+    )
+    return language or quality
+
+
+REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
+
+
+class SchedulerBackend:
+    """Switch to the Redis frontier when ``REDIS_URL`` is set; leave Scrapy's defaults otherwise."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        if prioritising_focus(settings) and settings.getpriority("SCHEDULER_PRIORITY_QUEUE") == 0:
+            settings.set("SCHEDULER_PRIORITY_QUEUE", GLOBAL_PRIORITY_QUEUE, priority=ADDON_PRIORITY)
+            logger.info("frontier: one priority order over all hosts (%s)", GLOBAL_PRIORITY_QUEUE)
+        redis_url = settings.get("REDIS_URL")
+        if not redis_url:
+            return
+        prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
+        settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+        logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)

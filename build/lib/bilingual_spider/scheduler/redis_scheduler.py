@@ -1,0 +1,393 @@
+"""The Scrapy scheduler of a distributed crawl: the leased frontier in Redis
+(:mod:`bilingual_spider.distributed.frontier`) behind Scrapy's scheduler interface.
+
+Chosen by :class:`~bilingual_spider.scheduler.backend.SchedulerBackend` when ``REDIS_URL`` is
+set. Every worker of one crawl (same ``BILINGUAL_REDIS_KEY_PREFIX`` and spider) shares one queue,
+ordered by request priority and re-scored lazily at the head with the spider's
+``frontier_scorer``, exactly like the embedded queue
+(:func:`~bilingual_spider.scheduler.rescoring_queue.rescore_head`).
+
+- **Leases.** A request taken stays leased in Redis until the engine is done with it (its response
+  or failure went through the callback, the items through the pipelines, the new requests into
+  the queue: the request has left the engine's in-progress set). It is then acknowledged, in the
+  same round trip as the next take. Leases of requests still in flight are renewed every third of
+  ``BILINGUAL_REDIS_LEASE_SECONDS``; a dead worker's leases expire and their requests go back to
+  the queue. At close, requests still in flight are given back at once.
+- **Requests that stay on their worker.** A request whose meta has ``keep_on_worker`` set (the
+  search service's API calls, whose pacing lives in the worker) is leased to its worker when
+  queued and taken from a local queue; if the worker dies it goes back to the shared queue.
+- **Requests held before they are released.** A component that holds a request back until it may
+  go (the search service, for its API's rate) writes it to Redis at once with :meth:`hold`,
+  leased to this worker, and later hands it to the engine with ``meta[HELD_META]`` set to the id
+  :meth:`hold` gave: it is then taken from the local queue, not queued twice. If the worker dies
+  before that, the lease expires and any worker takes it.
+- **Redelivered requests.** A request taken again after its lease expired (its worker died while
+  processing it) carries ``meta[REDELIVERED_META]``, the dead worker's name: it may have done part
+  of its work (state saved in Redis, the requests that followed not yet queued), and callbacks can
+  redo what follows from that state.
+- **Seeds.** URLs pushed by ``bilingual-spider seed`` (``PREFIX:seeds``) are taken by whichever
+  worker looks first and turned into the spider's seed requests (``spider.seed_request(url)``).
+- **Idle and end.** A worker whose take finds the queue empty waits before asking again (0.1 s,
+  doubling, at most ``BILINGUAL_REDIS_IDLE_MAX_WAIT``); Scrapy's engine wakes it at least every
+  5 s. The crawl ends for every worker when the queue and the leases are both empty (after
+  something was queued), or when a worker ended it (reason in ``BILINGUAL_REDIS_SHARED_END``,
+  e.g. the spider's ``budget``).
+- **From scrapy-redis**: the connection (``get_redis_from_settings``: ``REDIS_URL``,
+  ``REDIS_PARAMS``) and the request serializer (``SCHEDULER_SERIALIZER``, default
+  ``scrapy_redis.picklecompat``); its scheduler and queues are not used (they pop a request and
+  forget it, so a dead worker loses what it held, and know nothing of per-host politeness).
+- **Duplicates.** A request's Scrapy fingerprint is kept in an exact set, or with
+  ``BILINGUAL_REDIS_DUPEFILTER = "bloom"`` in a Bloom filter of a fixed size (a false positive
+  drops a request never queued: see the setting).
+- **Redis unavailable.** Calls wait and retry (:class:`~bilingual_spider.distributed.connection.
+  PatientRedis`), with a WARNING when Redis goes and when it comes back.
+
+Stats: ``scheduler/redis/taken``, ``.../acked``, ``.../late_acks``, ``.../refetched`` (processed
+twice: its lease had expired while in flight), ``.../redelivered``, ``.../held``,
+``.../released``, ``.../kept_on_worker``,
+``.../seeds_taken``, ``.../outages``, ``dupefilter/filtered``, and the crawl-wide counters of the
+frontier at close as ``frontier/redis/<name>``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib
+import itertools
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from scrapy import Request, signals
+from scrapy.exceptions import CloseSpider, UsageError
+from scrapy.utils.request import request_from_dict
+from scrapy_redis import picklecompat
+from twisted.internet import task
+
+from bilingual_spider.distributed.bloom import BloomShape
+from bilingual_spider.distributed.connection import PatientRedis, without_password
+from bilingual_spider.distributed.frontier import (
+    Acks,
+    LeasedFrontier,
+    crawl_key_base,
+    seeds_key,
+    worker_id,
+)
+from bilingual_spider.scheduler.rescoring_queue import rescore_head
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+WORKER_LOCAL_META = "keep_on_worker"
+"""Request meta key: the request is taken by the worker that queued it (still leased in Redis)."""
+HELD_META = "frontier_held_id"
+"""Request meta key: the id :meth:`LeasedRedisScheduler.hold` gave the request (it is in Redis)."""
+REDELIVERED_META = "frontier_redelivered"
+"""Request meta key: the worker whose lease on the request expired (see the module doc)."""
+FIRST_IDLE_WAIT = 0.1
+
+
+class LeasedRedisScheduler:
+    """Scrapy scheduler over a :class:`LeasedFrontier` (see the module docstring)."""
+
+    def __init__(
+        self,
+        crawler: Crawler,
+        redis: PatientRedis,
+        prefix: str,
+        lease_seconds: float = 60.0,
+        idle_max_wait: float = 5.0,
+        shared_end: tuple[str, ...] = ("budget",),
+        serializer: Any = None,
+        bloom: BloomShape | None = None,
+    ) -> None:
+        self.crawler = crawler
+        self.bloom = bloom
+        self.serializer = serializer or picklecompat
+        self.redis = redis
+        self.prefix = prefix
+        self.lease_seconds = lease_seconds
+        self.idle_max_wait = idle_max_wait
+        self.shared_end = shared_end
+        self.frontier: LeasedFrontier | None = None
+        self.spider: Spider | None = None
+        self._taken: dict[Request, str] = {}  # handed to the engine, not acknowledged yet
+        self._local: list[tuple[int, int, Request]] = []  # heap of requests kept on this worker
+        self._local_ids: dict[Request, str] = {}
+        self._held: set[str] = set()  # ids written by hold(), not handed to the engine yet
+        self._order = itertools.count()
+        self._idle_wait = FIRST_IDLE_WAIT
+        self._next_take_at = 0.0
+        self._next_status_at = 0.0
+        self._ended: str | None = None
+        self._over = False
+        self._renewal: task.LoopingCall | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
+        settings = crawler.settings
+        redis = PatientRedis.from_crawler(crawler)
+        scheduler = cls(
+            crawler,
+            redis,
+            settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider",
+            lease_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
+            idle_max_wait=settings.getfloat("BILINGUAL_REDIS_IDLE_MAX_WAIT", 5.0),
+            shared_end=tuple(settings.getlist("BILINGUAL_REDIS_SHARED_END", ["budget"])),
+            serializer=importlib.import_module(
+                settings.get("SCHEDULER_SERIALIZER") or "scrapy_redis.picklecompat"
+            ),
+            bloom=bloom_from_settings(settings),
+        )
+        crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        return scheduler
+
+    # --- Scrapy's scheduler interface -----------------------------------------------------------
+
+    def open(self, spider: Spider) -> None:
+        self.spider = spider
+        base = crawl_key_base(self.prefix, spider.name)
+        worker = worker_id(self.crawler)
+        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds, worker, self.bloom)
+        other = self.frontier.check_dupefilter()
+        if other is not None:
+            raise UsageError(
+                f"the crawl {base} de-duplicates with {other!r}, this worker with "
+                f"{self.frontier.dupefilter!r}: give every worker the same "
+                "BILINGUAL_REDIS_DUPEFILTER, BILINGUAL_REDIS_BLOOM_CAPACITY and "
+                "BILINGUAL_REDIS_BLOOM_ERROR_RATE (or another BILINGUAL_REDIS_KEY_PREFIX)"
+            )
+        logger.info(
+            "frontier: Redis at %s, keys %s:*, leases of %g s, duplicates filtered by %s",
+            without_password(self.redis.url),
+            base,
+            self.lease_seconds,
+            "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
+        )
+        self._take_seeds()
+        self._renewal = task.LoopingCall(self._renew)
+        self._renewal.start(max(0.5, self.lease_seconds / 3), now=False)
+
+    def close(self, reason: str) -> None:
+        if self._renewal is not None and self._renewal.running:
+            self._renewal.stop()
+        if self.frontier is None:
+            return
+        self._count_acks(self.frontier.ack(self._done()))
+        released = self.frontier.release(self._in_flight())
+        self._inc("scheduler/redis/released", released)
+        self._taken.clear()
+        self._local_ids.clear()
+        self._held.clear()
+        if reason in self.shared_end:
+            self.frontier.end(reason)
+            logger.info("crawl ended for every worker: %s", reason)
+        for name, count in self.frontier.counters().items():
+            self.crawler.stats.set_value(f"frontier/redis/{name}", count)
+        self._inc("scheduler/redis/outages", self.redis.outages)
+        self.redis.close()
+
+    def has_pending_requests(self) -> bool:
+        if self._local or self._ended:
+            return bool(self._local)
+        now = time.monotonic()
+        if now < self._next_status_at:
+            return True
+        assert self.frontier is not None
+        # this worker's own finished requests no longer count as leased
+        self._count_acks(self.frontier.ack(self._done()))
+        status = self.frontier.status()
+        if status.ended:
+            self._ended = status.ended
+            return False
+        if status.finished:
+            if not self._over:
+                logger.info("frontier and leases empty: the crawl is over for every worker")
+            self._over = True
+            return False
+        self._next_status_at = now + self._idle_wait
+        return True
+
+    def crawl_is_idle(self) -> bool:
+        """Whether no worker has anything left: nothing queued or leased in Redis (asked now,
+        after acknowledging this worker's finished requests), or the crawl ended. A spider that
+        moves the crawl to a next stage once it is idle asks this under its own lock."""
+        if self._local:
+            return False
+        assert self.frontier is not None
+        self._count_acks(self.frontier.ack(self._done()))
+        return self.frontier.status().finished
+
+    def enqueue_request(self, request: Request) -> bool:
+        assert self.frontier is not None and self.spider is not None
+        held_id = request.meta.pop(HELD_META, None)
+        if held_id in self._held:  # written by hold(): in Redis already, leased to this worker
+            self._held.discard(held_id)
+            self._keep_local(request, held_id)
+            return True
+        fingerprint = None
+        if not request.dont_filter:
+            fingerprint = self.crawler.request_fingerprinter.fingerprint(request).hex()
+        local = bool(request.meta.get(WORKER_LOCAL_META))
+        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+        request_id = self.frontier.push(blob, request.priority, fingerprint, leased=local)
+        if request_id is None:
+            self._inc("dupefilter/filtered")
+            return False
+        self._inc("scheduler/enqueued/redis")
+        if local:
+            self._keep_local(request, request_id)
+        else:
+            self._idle_wait, self._next_take_at = FIRST_IDLE_WAIT, 0.0  # there is work: take now
+        return True
+
+    def hold(self, request: Request) -> str | None:
+        """Write ``request`` to Redis now, leased to this worker, before it is released to the
+        engine (with ``meta[HELD_META]`` = the id returned). None: no frontier yet."""
+        if self.frontier is None or self.spider is None:
+            return None
+        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+        request_id = self.frontier.push(blob, request.priority, None, leased=True)
+        assert request_id is not None  # never filtered: no fingerprint
+        self._held.add(request_id)
+        self._inc("scheduler/redis/held")
+        return request_id
+
+    def next_request(self) -> Request | None:
+        assert self.frontier is not None
+        if self._local:
+            request = heapq.heappop(self._local)[2]
+            self._taken[request] = self._local_ids.pop(request)
+            return self._dequeued(request)
+        now = time.monotonic()
+        if now < self._next_take_at:
+            return None
+        while True:
+            taken, acks = self.frontier.take(self._done())
+            self._count_acks(acks)
+            if taken is None:
+                self._next_take_at = now + self._idle_wait
+                self._idle_wait = min(self._idle_wait * 2, self.idle_max_wait)
+                return None
+            self._idle_wait, self._next_status_at = FIRST_IDLE_WAIT, 0.0
+            request = self._decode(taken.blob)
+            if request is None:
+                self.frontier.ack([taken.id])
+                continue
+            if taken.redelivered_from is not None:
+                request.meta[REDELIVERED_META] = taken.redelivered_from
+                self._inc("scheduler/redis/redelivered")
+            scorer = getattr(self.spider, "frontier_scorer", None)
+            if rescore_head(request, scorer, taken.next_priority, self.crawler.stats):
+                self._taken[request] = taken.id
+                self._inc("scheduler/redis/taken")
+                return self._dequeued(request)
+            blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+            self.frontier.requeue(taken.id, blob, request.priority)
+
+    def __len__(self) -> int:
+        return 0 if self.frontier is None else self.frontier.status().queued
+
+    # --- signals --------------------------------------------------------------------------------
+
+    def spider_idle(self) -> None:
+        if self._ended:
+            raise CloseSpider(self._ended)
+
+    # --- leases ---------------------------------------------------------------------------------
+
+    def _done(self) -> list[str]:
+        """Ids of the requests the engine is done with (no longer in its in-progress set)."""
+        engine = self.crawler.engine
+        slot = getattr(engine, "_slot", None) if engine is not None else None
+        in_progress = slot.inprogress if slot is not None else set()
+        done = [request for request in self._taken if request not in in_progress]
+        return [self._taken.pop(request) for request in done]
+
+    def _renew(self) -> None:
+        assert self.frontier is not None
+        self._count_acks(self.frontier.ack(self._done()))
+        self.frontier.renew(self._in_flight())
+        if not self._local and not self._taken:
+            self._take_seeds()
+
+    def _in_flight(self) -> list[str]:
+        """Ids of the requests this worker holds leases on and has not acknowledged."""
+        return [*self._taken.values(), *self._local_ids.values(), *self._held]
+
+    def _keep_local(self, request: Request, request_id: str) -> None:
+        self._local_ids[request] = request_id
+        heapq.heappush(self._local, (-request.priority, next(self._order), request))
+        self._inc("scheduler/redis/kept_on_worker")
+
+    def _count_acks(self, acks: Acks) -> None:
+        self._inc("scheduler/redis/acked", acks.acked)
+        self._inc("scheduler/redis/late_acks", acks.late)
+        if acks.refetched:
+            self._inc("scheduler/redis/refetched", acks.refetched)
+            logger.warning(
+                "%d request(s) were processed twice (their lease expired while in flight)",
+                acks.refetched,
+            )
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _take_seeds(self) -> None:
+        assert self.frontier is not None and self.spider is not None
+        make = getattr(self.spider, "seed_request", None)
+        if make is None:
+            return
+        urls = self.frontier.take_seeds(seeds_key(self.prefix))
+        for url in urls:
+            request = make(url)
+            if request is not None:
+                self.enqueue_request(request)
+        if urls:
+            self._inc("scheduler/redis/seeds_taken", len(urls))
+            logger.info("took %d seed URL(s) from %s", len(urls), seeds_key(self.prefix))
+
+    def _decode(self, blob: bytes) -> Request | None:
+        try:
+            return request_from_dict(self.serializer.loads(blob), spider=self.spider)
+        except Exception:  # a request this spider cannot rebuild: dropped, counted, logged
+            logger.exception("cannot rebuild a request from the Redis frontier; dropped")
+            self._inc("scheduler/redis/undecodable")
+            return None
+
+    def _dequeued(self, request: Request) -> Request:
+        self._inc("scheduler/dequeued/redis")
+        return request
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if count:
+            self.crawler.stats.inc_value(key, count)
+
+
+def holding_scheduler(crawler: Crawler) -> LeasedRedisScheduler | None:
+    """The crawl's scheduler when it can :meth:`~LeasedRedisScheduler.hold` requests (a
+    distributed crawl), else None."""
+    try:
+        scheduler = crawler.engine.scheduler
+    except RuntimeError:  # before the crawl started
+        return None
+    return scheduler if isinstance(scheduler, LeasedRedisScheduler) else None
+
+
+def bloom_from_settings(settings: Any) -> BloomShape | None:
+    """``BILINGUAL_REDIS_DUPEFILTER``: ``set`` (None) or ``bloom`` (its shape from
+    ``BILINGUAL_REDIS_BLOOM_CAPACITY`` and ``BILINGUAL_REDIS_BLOOM_ERROR_RATE``)."""
+    kind = (settings.get("BILINGUAL_REDIS_DUPEFILTER") or "set").lower()
+    if kind == "set":
+        return None
+    if kind != "bloom":
+        raise UsageError(f"BILINGUAL_REDIS_DUPEFILTER is set or bloom, not {kind!r}")
+    try:
+        return BloomShape.for_capacity(
+            settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY", 10_000_000),
+            settings.getfloat("BILINGUAL_REDIS_BLOOM_ERROR_RATE", 0.001),
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,62 @@
+"""Scrapy's priority queue with lazy re-ranking (see :mod:`bilingual_spider.frontier.rescoring`).
+
+Set ``SCHEDULER_PRIORITY_QUEUE`` to
+``"bilingual_spider.scheduler.rescoring_queue.RescoringPriorityQueue"`` (the back-and-forth spider
+does). The spider gives the queue its scorer as ``frontier_scorer``; a
+spider without one gets Scrapy's plain priority queue behaviour. Stats: ``frontier/rescored`` (a
+request scored by an old model re-scored at the head), ``frontier/requeued`` (it fell behind and
+went back). :func:`rescore_head` is the one re-scoring step, shared with the Redis frontier
+(:mod:`bilingual_spider.scheduler.redis_scheduler`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from scrapy.pqueues import ScrapyPriorityQueue
+
+from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierTag, keeps_head
+
+if TYPE_CHECKING:
+    from scrapy import Request
+    from scrapy.statscollectors import StatsCollector
+
+    from bilingual_spider.frontier.rescoring import FrontierScorer
+
+
+def rescore_head(
+    request: Request, scorer: FrontierScorer | None, next_priority: int | None, stats: Any
+) -> bool:
+    """A request just taken from the head of a frontier, re-scored in place if a newer model than
+    the one that scored it exists. True: it goes now; False: it fell behind the next request
+    (``next_priority``) and must go back to the queue with its new priority."""
+    if scorer is None:
+        return True
+    tag = FrontierTag.from_meta(request.meta.get(FRONTIER_META))
+    fresh = scorer.rescore(tag) if tag is not None else None
+    if fresh is None:
+        return True
+    priority, new_tag = fresh
+    request.priority = priority
+    request.meta[FRONTIER_META] = new_tag.to_meta()
+    stats.inc_value("frontier/rescored")
+    if keeps_head(priority, next_priority):
+        return True
+    stats.inc_value("frontier/requeued")
+    return False
+
+
+class RescoringPriorityQueue(ScrapyPriorityQueue):
+    """Re-scores a request made stale by a retrained classifier when it reaches the head."""
+
+    def pop(self) -> Request | None:
+        scorer: FrontierScorer | None = getattr(self.crawler.spider, "frontier_scorer", None)
+        stats: StatsCollector = self.crawler.stats
+        while True:
+            request = super().pop()
+            if request is None:
+                return request
+            next_priority = None if self.curprio is None else -self.curprio
+            if rescore_head(request, scorer, next_priority, stats):
+                return request
+            super().push(request)

@@ -1,0 +1,42 @@
+"""Search and backlink adapters: a query becomes a Scrapy request, an answer becomes links.
+
+=========================  ==================================================================
+``values.py``              :class:`SearchQuery`, :class:`FoundLink`, :class:`SearchPage`
+``adapter.py``             the interface every adapter offers (remote over HTTP, or local)
+``moz.py``                 Moz Links API v2 backlinks (``POST /v2/links``, ``next_token``)
+``google_cse.py``          Google Custom Search (``site:``, ``inurl:``, ``filetype:``)
+``cc_index.py``            Common Crawl's CDX URL index (NDJSON, ``showNumPages``/``page``)
+``cc_hostgraph.py``        Common Crawl's host graph, downloaded once and indexed on disk
+``crawl_graph.py``         the crawl's own link graph (bounded, in memory)
+``embedded.py``            backlinks with no API: the crawl graph + a host graph on disk
+``rate_limit.py``          per-adapter pacing, Retry-After, back-off (pure arithmetic)
+``answer_cache.py``        answers already received (LRU)
+``credentials.py``         keys added at the last moment; secrets redacted from every log
+``configuration.py``       the adapters of a crawl, from its settings and environment
+``service.py``             the Scrapy side: :class:`SearchService` (extension) and
+                           :class:`SearchMiddleware` (downloader middleware)
+=========================  ==================================================================
+
+Everything but ``credentials.py`` and ``service.py`` is plain Python (numpy for the host graph):
+an adapter's request-building and parsing are tested without Scrapy.
+"""
+
+from bilingual_spider.search.values import (
+    BACKLINKS,
+    SEARCH,
+    URL_INDEX,
+    FoundLink,
+    HttpCall,
+    SearchPage,
+    SearchQuery,
+)
+
+__all__ = [
+    "BACKLINKS",
+    "SEARCH",
+    "URL_INDEX",
+    "FoundLink",
+    "HttpCall",
+    "SearchPage",
+    "SearchQuery",
+]

@@ -1,0 +1,131 @@
+"""What every search or backlink adapter offers: the one interface of this package.
+
+A **remote** adapter speaks to a service over HTTP. It turns a :class:`SearchQuery` (and the
+continuation of the page before, if any) into an :class:`HttpCall`, and an answer's status and
+bytes into a :class:`SearchPage`. It never sends anything itself and holds no state but its
+configuration, so it is tested without Scrapy; the service
+(:mod:`bilingual_spider.search.service`) sends its calls as Scrapy requests.
+
+A **local** adapter answers from data in this process (the crawl's own link graph, a host graph
+indexed on disk). It may first need files fetched over HTTP (:meth:`LocalAdapter.downloads`),
+which the service also fetches with Scrapy.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any, ClassVar
+
+from bilingual_spider.search.values import AnswerError, HttpCall, SearchPage, SearchQuery
+
+SANDBOX_API = "http://api.sandbox.internal"
+"""Where the sandbox web serves every service's fake (see ``bilingual_spider/sandbox``)."""
+
+
+class RemoteAdapter(ABC):
+    """A service reached over HTTP.
+
+    Subclasses set :attr:`name` (the key of its settings and stats), :attr:`kinds` (the query
+    kinds it answers) and :attr:`default_rate` (requests per second the real service allows).
+    """
+
+    name: ClassVar[str]
+    kinds: ClassVar[tuple[str, ...]]
+    default_rate: ClassVar[float]
+    empty_statuses: ClassVar[tuple[int, ...]] = ()
+    """Error statuses that mean "no result" for this service (Common Crawl's 404)."""
+
+    def __init__(self, base_url: str, page_size: int) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.page_size = page_size
+
+    @property
+    def sandbox(self) -> bool:
+        """True when the adapter speaks to the sandbox web's fake of its service."""
+        return self.base_url.startswith(SANDBOX_API)
+
+    @abstractmethod
+    def call(self, query: SearchQuery, continuation: str | None = None) -> HttpCall:
+        """The HTTP call that asks for one page of ``query``'s answer (no credentials)."""
+
+    @abstractmethod
+    def parse(
+        self, query: SearchQuery, status: int, body: bytes, continuation: str | None = None
+    ) -> SearchPage:
+        """One answer page from a response's status (200 or an empty status) and bytes.
+
+        Raises :class:`AnswerError` when the body is not what the service answers."""
+
+    def setup_call(self) -> HttpCall | None:
+        """A call to answer before the first query (e.g. which collection is the newest)."""
+        return None
+
+    def setup(self, body: bytes) -> None:
+        """Take in the answer of :meth:`setup_call`."""
+        return None
+
+    def add_credentials(self, url: str, headers: dict[str, str]) -> tuple[str, dict[str, str]]:
+        """The URL and headers with the secrets added (called at the last moment)."""
+        return url, headers
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret value this adapter sends: none of them may reach a log."""
+        return ()
+
+    def missing_configuration(self) -> str | None:
+        """What the adapter lacks to work (a key, an engine id), or None."""
+        return None
+
+
+class LocalAdapter(ABC):
+    """A service answered in this process."""
+
+    name: ClassVar[str]
+    kinds: ClassVar[tuple[str, ...]]
+
+    def downloads(self) -> list[tuple[HttpCall, Path]]:
+        """Files to fetch before the first answer: (call, where to store it). Empty when ready."""
+        return []
+
+    def prepare(self) -> None:
+        """Build what answers need from the downloaded files (may be slow: run in a thread)."""
+        return None
+
+    @property
+    def ready(self) -> bool:
+        return True
+
+    @abstractmethod
+    def answer(self, query: SearchQuery, continuation: str | None = None) -> SearchPage:
+        """One page of the answer."""
+
+    def missing_configuration(self) -> str | None:
+        return None
+
+
+def load_json(body: bytes) -> Any:
+    """JSON from an answer's bytes, or :class:`AnswerError`."""
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise AnswerError(f"the answer is not JSON: {exc}") from None
+
+
+def offset_continuation(offset: int, page_size: int, total: int) -> str | None:
+    """The continuation of a list answered in slices: the next offset, or None at the end."""
+    following = offset + page_size
+    return str(following) if following < total else None
+
+
+def parse_offset(continuation: str | None) -> int:
+    if not continuation:
+        return 0
+    try:
+        offset = int(continuation)
+    except ValueError:
+        raise ValueError(f"bad continuation {continuation!r}") from None
+    if offset < 0:
+        raise ValueError(f"bad continuation {continuation!r}")
+    return offset

@@ -1,0 +1,887 @@
+"""The search service: queries in, answer pages out, as ordinary Scrapy requests.
+
+A spider hands a query to the service and names the callback that gets the answer::
+
+    search = SearchService.of(self.crawler)            # in start() or a callback
+    search.submit(SearchQuery.backlinks(url), callback=self.parse_backlinks, meta={...})
+
+    def parse_backlinks(self, response):
+        page = search_page(response)                     # a SearchPage
+        for link in page.links: ...                      # page.error is set if it failed for good
+
+The service holds each query until its adapter may be called, then injects a request into the
+engine (``engine.crawl``): it goes through the scheduler and the downloader like any page
+(priority ``BILINGUAL_SEARCH_PRIORITY``, a download slot of its own per adapter), so backlink
+calls share the crawl's concurrency and throttling. :class:`SearchMiddleware` (a downloader
+middleware) answers from the cache and from local adapters without any download, paces remote
+calls, reads the answers, and backs off on 429 and 5xx. Each answer page reaches the callback;
+the following pages are asked automatically up to ``BILINGUAL_SEARCH_MAX_PAGES``.
+
+What the service guarantees, and counts in ``search/<adapter>/...`` stats:
+
+* **one call per question**: answers are cached (``cached``); a query asked again while the same
+  one is in flight waits for its answer;
+* **each API's own rate** (``BILINGUAL_SEARCH_RATES``): a call waits for its moment with an
+  ``await``, never blocking the reactor; at most ``BILINGUAL_SEARCH_MAX_IN_FLIGHT`` calls per
+  adapter are out at once, so a slow API never fills the downloader;
+* **back-off**: a 429 or 5xx answer (``throttled`` counts 429 and 503) or a network error
+  pauses the adapter for the ``Retry-After`` it gave (else 2, 4, 8 ... s) and the call is sent
+  again (``retried``), up to ``BILINGUAL_SEARCH_RETRY_TIMES``;
+* **never dropped**: a call that still fails is counted (``failed``) and its query is submitted
+  again ``BILINGUAL_SEARCH_LATER_DELAY`` seconds later (``later``, up to
+  ``BILINGUAL_SEARCH_LATER_ROUNDS`` times), the crawl staying open meanwhile; after that the
+  callback gets a page with ``error`` set (``gave_up``, and a WARNING). Queries still held when
+  the crawl closes are counted (``unfinished``) and logged;
+* **keys never logged** (:mod:`bilingual_spider.search.credentials`).
+
+Other stats: ``requests`` (HTTP calls sent), ``pages`` (answer pages delivered), ``found``
+(links in them), ``empty`` (answers with no link), ``delayed`` (calls that waited for their
+rate).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import re
+import time
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
+from scrapy.http import Response
+from scrapy.statscollectors import StatsCollector
+from scrapy.utils.asyncio import CallLaterResult, call_later, run_in_thread, sleep
+
+from bilingual_spider.language.tld import host_of
+from bilingual_spider.scheduler.redis_scheduler import (
+    HELD_META,
+    REDELIVERED_META,
+    WORKER_LOCAL_META,
+    holding_scheduler,
+)
+from bilingual_spider.search.adapter import LocalAdapter, RemoteAdapter
+from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
+from bilingual_spider.search.cc_index import NAME as CC_INDEX
+from bilingual_spider.search.configuration import SearchSetup, build_setup
+from bilingual_spider.search.crawl_graph import CrawlLinkGraph
+from bilingual_spider.search.credentials import SecretRedaction, redact
+from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
+from bilingual_spider.search.values import (
+    AnswerError,
+    FoundLink,
+    HttpCall,
+    SearchPage,
+    SearchQuery,
+)
+
+logger = logging.getLogger(__name__)
+
+SEARCH_CALL = "search_call"
+"""Request meta key of the :class:`SearchCall` a request carries."""
+SEARCH_PAGE = "search_page"
+"""Request/response meta key of the :class:`SearchPage` answered."""
+FAILED_STATUS = 599
+"""Status of the response a callback gets when a call failed for good without an answer."""
+_RETRY_STATUSES = frozenset({408, 429})
+_THROTTLE_STATUSES = frozenset({429, 503})
+
+
+class SearchFailed(Exception):
+    """A call the service made for itself (a file download, a setup call) failed for good."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchCall:
+    """What one search request asks (kept in its meta; picklable for disk and Redis queues)."""
+
+    adapter: str
+    query: SearchQuery | None
+    continuation: str | None = None
+    page_number: int = 1
+    max_pages: int = 1
+    attempt: int = 1
+    later_round: int = 0
+    inline: bool = False
+    """Fetched by the service itself (``engine.download_async``), not for a spider callback."""
+    raw: bool = False
+    """A file download or setup call: the body is the answer, nothing is parsed."""
+    error: str | None = None
+    """Answer with this error, without any download (the query was given up)."""
+
+    @property
+    def key(self) -> CacheKey:
+        assert self.query is not None
+        return (self.adapter, self.query, self.continuation)
+
+
+@dataclass
+class _Held:
+    """A query waiting for its adapter: how to make its request when it may go."""
+
+    call: SearchCall
+    callback: Callable[..., Any] | None
+    cb_kwargs: dict[str, Any]
+    meta: dict[str, Any]
+    priority: int
+    not_before: float = 0.0
+    frontier_id: str | None = None
+    """Its request's id in a distributed crawl's frontier, where it waits leased to this worker
+    (so a query held by a worker that dies is not lost: any worker asks it)."""
+
+
+@dataclass
+class _Preparation:
+    """An adapter getting ready (setup call, file downloads, index build)."""
+
+    task: asyncio.Future[None] | None = None
+    failures: int = 0
+    not_before: float = 0.0
+    ready: bool = False
+    given_up: str | None = None
+    """Why the adapter will never be ready: its queries are answered with this error."""
+
+
+@dataclass
+class _Counts:
+    """Per adapter: the keys of calls out, and the held queries."""
+
+    in_flight: set[CacheKey] = field(default_factory=set)
+    held: deque[_Held] = field(default_factory=deque)
+
+
+def search_page(response: Response) -> SearchPage:
+    """The answer page a search request's callback received."""
+    page = response.meta.get(SEARCH_PAGE)
+    if not isinstance(page, SearchPage):
+        raise ValueError(f"{response} is not the answer to a search request")
+    return page
+
+
+LINK_LIST_WORDS = frozenset(
+    {"link", "links", "directory", "directories", "resources", "partners", "sites", "webring"}
+)
+"""URL words of pages that list other sites: "link" and "directory" are the Backlink
+classifier's most frequent features in Barbosa et al. (2011, sec. 2.3)."""
+
+
+def backlink_candidates(captures: Iterable[FoundLink], count: int) -> list[FoundLink]:
+    """The ``count`` pages of a referring host most likely to hold its links to other sites:
+    pages whose URL names a link list first, then the home page and the pages nearest the root
+    (fewest path segments, then the shortest URL); one per URL, successful captures only."""
+
+    def rank(link: FoundLink) -> tuple[bool, int, int, str]:
+        parts = urlsplit(link.url)
+        segments = [s for s in parts.path.split("/") if s]
+        words = set(re.split(r"[^a-z]+", f"{parts.path} {parts.query}".lower()))
+        depth = len(segments) + (1 if parts.query else 0)
+        return (not (words & LINK_LIST_WORDS), depth, len(link.url), link.url)
+
+    unique = {link.url: link for link in captures if link.status in (None, 200)}
+    return sorted(unique.values(), key=rank)[:count]
+
+
+class SearchService:
+    """Scrapy extension: runs search and backlink queries as requests (see the module doc)."""
+
+    def __init__(
+        self,
+        stats: StatsCollector,
+        setup: SearchSetup,
+        *,
+        max_in_flight: int = 2,
+        max_pages: int = 3,
+        priority: int = 1000,
+        cache_size: int = 20_000,
+        retry_times: int = 3,
+        backoff: float = 2.0,
+        max_backoff: float = 600.0,
+        later_delay: float = 300.0,
+        later_rounds: int = 2,
+        pages_per_host: int = 5,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stats = stats
+        self.remote, self.local = setup.remote, setup.local
+        self.crawl_graph: CrawlLinkGraph = setup.crawl_graph
+        self.defaults = setup.defaults
+        self.hostgraph_pages = setup.hostgraph_pages
+        self.limiters = {name: RateLimiter(rate, clock) for name, rate in setup.rates.items()}
+        self.max_in_flight, self.max_pages, self.priority = max_in_flight, max_pages, priority
+        self.cache = AnswerCache(cache_size)
+        self.retry_times, self.backoff, self.max_backoff = retry_times, backoff, max_backoff
+        self.later_delay, self.later_rounds = later_delay, later_rounds
+        self.pages_per_host = pages_per_host
+        self.clock = clock
+        self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
+        self.crawler: Crawler | None = None
+        self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
+        self._preparations: defaultdict[str, _Preparation] = defaultdict(_Preparation)
+        self._timer: CallLaterResult | None = None
+        self._timer_at = math.inf
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SearchService:
+        settings = crawler.settings
+        if not settings.getbool("BILINGUAL_SEARCH_ENABLED", True):
+            raise NotConfigured
+        service = cls(
+            crawler.stats,
+            build_setup(settings),
+            max_in_flight=settings.getint("BILINGUAL_SEARCH_MAX_IN_FLIGHT", 2),
+            max_pages=settings.getint("BILINGUAL_SEARCH_MAX_PAGES", 3),
+            priority=settings.getint("BILINGUAL_SEARCH_PRIORITY", 1000),
+            cache_size=settings.getint("BILINGUAL_SEARCH_CACHE_SIZE", 20_000),
+            retry_times=settings.getint("BILINGUAL_SEARCH_RETRY_TIMES", 3),
+            backoff=settings.getfloat("BILINGUAL_SEARCH_BACKOFF", 2.0),
+            max_backoff=settings.getfloat("BILINGUAL_SEARCH_MAX_BACKOFF", 600.0),
+            later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY", 300.0),
+            later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS", 2),
+            pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST", 5),
+        )
+        service.crawler = crawler
+        crawler.signals.connect(service.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(service.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(service.spider_closed, signal=signals.spider_closed)
+        return service
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> SearchService:
+        """The crawl's service (from a spider's ``start()`` or callbacks on)."""
+        service = crawler.get_extension(cls)
+        if service is None:
+            raise NotConfigured("enable bilingual_spider.search.service.SearchService")
+        return service
+
+    # --- what spiders call ---------------------------------------------------------------------
+
+    def submit(
+        self,
+        query: SearchQuery,
+        callback: Callable[..., Any] | None = None,
+        *,
+        adapter: str | None = None,
+        cb_kwargs: dict[str, Any] | None = None,
+        meta: dict[str, Any] | None = None,
+        priority: int | None = None,
+        max_pages: int | None = None,
+    ) -> str:
+        """Ask ``query``; each answer page reaches ``callback`` (a spider method) as a response
+        whose :func:`search_page` is the page. Returns the name of the adapter that answers."""
+        name = adapter or self.defaults[query.kind]
+        chosen = self.remote.get(name) or self.local.get(name)
+        if chosen is None or query.kind not in chosen.kinds:
+            raise ValueError(f"no adapter {name!r} for {query.kind} queries")
+        missing = chosen.missing_configuration()
+        if missing:
+            raise NotConfigured(missing)
+        call = SearchCall(name, query, max_pages=max_pages or self.max_pages)
+        self.stats.inc_value(f"search/{name}/queries")
+        self._hold(
+            _Held(
+                call,
+                callback,
+                dict(cb_kwargs or {}),
+                dict(meta or {}),
+                self.priority if priority is None else priority,
+            )
+        )
+        return name
+
+    def record_links(self, page_url: str, links: Iterable[str | tuple[str, str]]) -> None:
+        """Record a fetched page's links (URLs or (URL, anchor) pairs) in the crawl's link
+        graph, which answers the embedded backlinks."""
+        added = self.crawl_graph.add_page(page_url, links)
+        self.stats.inc_value("search/crawl_graph/pages")
+        if added:
+            self.stats.inc_value("search/crawl_graph/links", added)
+
+    def pending(self) -> int:
+        """Queries held or out (answers still to come)."""
+        return sum(len(c.held) + len(c.in_flight) for c in self._counts.values())
+
+    def remote_adapter_of(self, request: Request) -> RemoteAdapter | None:
+        call = request.meta.get(SEARCH_CALL)
+        return self.remote.get(call.adapter) if isinstance(call, SearchCall) else None
+
+    # --- holding and releasing -----------------------------------------------------------------
+
+    def _hold(self, held: _Held) -> None:
+        self._keep(held)
+        self._pump()
+
+    def _keep(self, held: _Held) -> None:
+        """Hold a query until its adapter may be called; in a distributed crawl its request is
+        written to the shared frontier at once (leased to this worker)."""
+        scheduler = holding_scheduler(self.crawler) if self.crawler is not None else None
+        if scheduler is not None and held.frontier_id is None:
+            try:
+                request = self._request(held)
+            except RuntimeError:  # the adapter is not set up yet: in Redis once released
+                request = None
+            if request is not None:
+                held.frontier_id = scheduler.hold(request)
+        self._counts[held.call.adapter].held.append(held)
+
+    def _pump(self) -> None:
+        """Release every held query that may go now; wake up when the next one may."""
+        if self.crawler is None or self.crawler.engine is None or self.crawler.spider is None:
+            return
+        now, wake = self.clock(), math.inf
+        for name, counts in list(self._counts.items()):
+            self._answer_with_error_if_given_up(name, counts)
+            if counts.held and not self._ready(name):
+                wake = min(wake, self._prepare_later(name))
+                continue
+            kept: deque[_Held] = deque()
+            while counts.held:
+                held = counts.held.popleft()
+                wait = self._wait_for(name, held, now)
+                if wait is None:
+                    self._release(held)
+                else:
+                    kept.append(held)
+                    wake = min(wake, now + wait)
+            counts.held = kept
+        self._wake_at(wake)
+
+    def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
+        reason = self._preparations[name].given_up
+        if reason is None:
+            return
+        for entry in counts.held:
+            if entry.call.error is None:
+                self.stats.inc_value(f"search/{name}/gave_up")
+                entry.call = replace(entry.call, error=reason)
+
+    def _wait_for(self, name: str, held: _Held, now: float) -> float | None:
+        """None: release now; else seconds to wait (inf: until a call of this adapter ends)."""
+        if held.not_before > now:
+            return held.not_before - now
+        call, counts = held.call, self._counts[name]
+        if call.error is not None or (self._cacheable(name) and call.key in self.cache):
+            return None
+        if call.key in counts.in_flight or len(counts.in_flight) >= self.max_in_flight:
+            return math.inf
+        delay = self.limiters[name].delay()
+        if delay > 0:
+            return delay
+        counts.in_flight.add(call.key)
+        return None
+
+    def _release(self, held: _Held) -> None:
+        assert self.crawler is not None and self.crawler.engine is not None
+        request = self._request(held)
+        if held.frontier_id is not None:
+            request.meta[HELD_META] = held.frontier_id
+        self.crawler.engine.crawl(request)
+
+    def _wake_at(self, when: float) -> None:
+        if when == math.inf or when >= self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = when
+        self._timer = call_later(max(0.0, when - self.clock()), self._wake)
+
+    def _wake(self) -> None:
+        self._timer, self._timer_at = None, math.inf
+        self._pump()
+
+    def _done(self, call: SearchCall) -> None:
+        """A call of a spider's query is over (answered, given up, or held for later)."""
+        if not call.inline and call.query is not None:
+            self._counts[call.adapter].in_flight.discard(call.key)
+        self._pump()
+
+    def _cacheable(self, name: str) -> bool:
+        adapter = self.remote.get(name) or self.local.get(name)
+        return bool(getattr(adapter, "cacheable", True))
+
+    # --- requests ------------------------------------------------------------------------------
+
+    def _request(self, held: _Held) -> Request:
+        call = held.call
+        meta = {
+            **held.meta,
+            SEARCH_CALL: call,
+            "role": held.meta.get("role", "api"),
+            "dont_retry": True,  # retried here, with back-off
+            "dont_obey_robotstxt": True,  # an API, not a page
+            "handle_httpstatus_all": True,  # failures reach the callback as pages with an error
+            "allow_offsite": True,
+            "download_slot": f"search:{call.adapter}",
+            WORKER_LOCAL_META: True,  # its pacing and in-flight count live in this service
+        }
+        adapter = self.remote.get(call.adapter)
+        assert call.query is not None
+        if adapter is None or call.error is not None:  # answered by the middleware
+            description = (
+                f"{call.adapter} {call.query.kind} {call.query.target} {call.continuation}"
+            )
+            return Request(
+                "data:text/plain," + quote(description, safe=""),
+                callback=held.callback,
+                cb_kwargs=held.cb_kwargs,
+                meta=meta,
+                priority=held.priority,
+                dont_filter=True,
+            )
+        return self._http_request(adapter.call(call.query, call.continuation), meta, held)
+
+    @staticmethod
+    def _http_request(http: HttpCall, meta: dict[str, Any], held: _Held | None = None) -> Request:
+        return Request(
+            http.url,
+            method=http.method,
+            body=http.body,
+            headers=dict(http.headers),
+            callback=held.callback if held else None,
+            cb_kwargs=held.cb_kwargs if held else None,
+            meta=meta,
+            priority=held.priority if held else 0,
+            dont_filter=True,
+        )
+
+    # --- the downloader middleware's hooks -----------------------------------------------------
+
+    async def before_download(self, request: Request) -> Response | None:
+        """A response made here (cache, local adapter, given-up call), or None after waiting for
+        the adapter's moment (then the request is downloaded)."""
+        call: SearchCall = request.meta[SEARCH_CALL]
+        if call.error is not None:
+            return self._answer(request, self._page(call, error=call.error))
+        if not call.raw and self._cacheable(call.adapter):
+            cached = self.cache.get(call.key)
+            if cached is not None:
+                self.stats.inc_value(f"search/{call.adapter}/cached")
+                page = replace(cached, cached=True, page_number=call.page_number)
+                return self._answer(request, page)
+        if not call.raw and call.adapter in self.local:
+            return self._answer(request, await self._local_answer(call))
+        wait = self.limiters[call.adapter].reserve()
+        if wait > 0:
+            self.stats.inc_value(f"search/{call.adapter}/delayed")
+            await sleep(wait)
+        self.stats.inc_value(f"search/{call.adapter}/requests")
+        logger.debug("search call %s (%s)", call.adapter, _describe(call))
+        return None
+
+    def after_download(self, request: Request, response: Response) -> Response | Request:
+        """Read the answer, or back off and ask again, or count the failure."""
+        call: SearchCall = request.meta[SEARCH_CALL]
+        if SEARCH_PAGE in request.meta:
+            self._deliver(request, request.meta[SEARCH_PAGE])
+            return response
+        status = response.status
+        adapter = self.remote.get(call.adapter)
+        readable = status == 200 or (adapter is not None and status in adapter.empty_statuses)
+        if call.raw:
+            readable = status == 200
+        if readable and (call.raw or adapter is None):
+            return response
+        if readable:
+            assert adapter is not None and call.query is not None
+            try:
+                page = adapter.parse(call.query, status, response.body, call.continuation)
+            except (AnswerError, ValueError) as exc:
+                return self._retry_or_fail(request, response, f"unreadable answer: {exc}", None)
+            request.meta[SEARCH_PAGE] = replace(page, page_number=call.page_number)
+            self._deliver(request, request.meta[SEARCH_PAGE])
+            return response
+        if status in _THROTTLE_STATUSES:
+            self.stats.inc_value(f"search/{call.adapter}/throttled")
+        if status in _RETRY_STATUSES or status >= 500:
+            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            return self._retry_or_fail(request, response, f"HTTP {status}", retry_after)
+        return self._fail(request, response, f"HTTP {status}", permanent=True)
+
+    def on_exception(self, request: Request, exception: Exception) -> Response | Request | None:
+        call: SearchCall = request.meta[SEARCH_CALL]
+        if isinstance(exception, SearchFailed):
+            return None
+        if isinstance(exception, IgnoreRequest):  # refused before it left (network safety...)
+            self.stats.inc_value(f"search/{call.adapter}/failed")
+            logger.warning("search call %s refused: %s", _describe(call), exception)
+            self._done(call)
+            return None
+        # a network error may quote the URL it was sent to, key included
+        reason = redact(f"{type(exception).__name__}: {exception}", self.redaction.secrets)
+        return self._retry_or_fail(request, None, reason, None)
+
+    # --- answers -------------------------------------------------------------------------------
+
+    def _answer(self, request: Request, page: SearchPage) -> Response:
+        request.meta[SEARCH_PAGE] = page
+        flag = "cached" if page.cached else "search-local"
+        status = 200 if page.error is None else FAILED_STATUS
+        return Response(request.url, status=status, request=request, flags=[flag])
+
+    def _page(self, call: SearchCall, **values: Any) -> SearchPage:
+        assert call.query is not None
+        return SearchPage(call.query, call.adapter, page_number=call.page_number, **values)
+
+    def _deliver(self, request: Request, page: SearchPage) -> None:
+        """Count an answer page, cache it, ask for the next one; a preflight page (no links,
+        only how to page) is followed and not handed to the spider."""
+        call: SearchCall = request.meta[SEARCH_CALL]
+        name = call.adapter
+        if not page.cached and page.error is None and self._cacheable(name):
+            self.cache.put(call.key, page)
+        if call.inline:
+            return
+        follow = page.error is None and page.continuation is not None
+        follow = follow and (page.preflight or call.page_number < call.max_pages)
+        if follow:
+            number = call.page_number + (0 if page.preflight else 1)
+            following = replace(
+                call, continuation=page.continuation, page_number=number, attempt=1, later_round=0
+            )
+            held = _Held(
+                following,
+                request.callback,
+                dict(request.cb_kwargs),
+                _user_meta(request.meta),
+                request.priority,
+            )
+            self._keep(held)
+        self._done(call)
+        if page.preflight and follow:
+            raise IgnoreRequest("a paging preflight: the pages follow")
+        if page.preflight:  # no pages at all: hand an empty answer to the spider
+            request.meta[SEARCH_PAGE] = replace(page, preflight=False)
+        self.stats.inc_value(f"search/{name}/pages")
+        if page.error is None:
+            self.stats.inc_value(f"search/{name}/found", len(page.links))
+            if not page.links:
+                self.stats.inc_value(f"search/{name}/empty")
+
+    def _retry_or_fail(
+        self, request: Request, response: Response | None, reason: str, retry_after: float | None
+    ) -> Response | Request:
+        call: SearchCall = request.meta[SEARCH_CALL]
+        pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
+        self.limiters[call.adapter].pause(pause)
+        if call.attempt <= self.retry_times:
+            self.stats.inc_value(f"search/{call.adapter}/retried")
+            logger.debug("search call %s: %s; again in %.1f s", _describe(call), reason, pause)
+            again = request.replace(
+                meta={**request.meta, SEARCH_CALL: replace(call, attempt=call.attempt + 1)},
+                dont_filter=True,
+            )
+            return again
+        return self._fail(request, response, reason, permanent=False, wait=pause)
+
+    def _fail(
+        self,
+        request: Request,
+        response: Response | None,
+        reason: str,
+        permanent: bool,
+        wait: float = 0.0,
+    ) -> Response:
+        call: SearchCall = request.meta[SEARCH_CALL]
+        name = call.adapter
+        if call.inline:  # counted by the caller (a preparation, a host's pages)
+            raise SearchFailed(f"{_describe(call)}: {reason}")
+        self.stats.inc_value(f"search/{name}/failed")
+        if not permanent and call.later_round < self.later_rounds:
+            delay = max(wait, self.later_delay * 2**call.later_round)
+            self.stats.inc_value(f"search/{name}/later")
+            logger.warning(
+                "search %s failed (%s): asked again in %.0f s", _describe(call), reason, delay
+            )
+            again = replace(call, attempt=1, later_round=call.later_round + 1)
+            meta = _user_meta(request.meta)
+            not_before = self.clock() + delay
+            held = _Held(again, request.callback, dict(request.cb_kwargs), meta, request.priority)
+            held.not_before = not_before
+            self._keep(held)
+            self._done(call)
+            raise IgnoreRequest(f"search call failed, asked again in {delay:.0f} s")
+        self.stats.inc_value(f"search/{name}/gave_up")
+        logger.warning("search %s given up: %s", _describe(call), reason)
+        page = self._page(call, error=reason)
+        if response is None:
+            return self._answer(request, page)  # delivered by after_download
+        request.meta[SEARCH_PAGE] = page
+        self._deliver(request, page)
+        return response
+
+    # --- local adapters and the host graph's pages ---------------------------------------------
+
+    async def _local_answer(self, call: SearchCall) -> SearchPage:
+        assert call.query is not None
+        adapter = self.local[call.adapter]
+        page = adapter.answer(call.query, call.continuation)
+        if self.hostgraph_pages.get(call.adapter) == "index" and any(
+            link.level == "host" for link in page.links
+        ):
+            page = await self._resolve_hosts(page)
+        return replace(page, page_number=call.page_number)
+
+    async def _resolve_hosts(self, page: SearchPage) -> SearchPage:
+        """Host-level backlinks -> the referring hosts' shallowest pages in the URL index."""
+        links: list[FoundLink] = []
+        for link in page.links:
+            if link.level != "host":
+                links.append(link)
+                continue
+            host = host_of(link.url)
+            query = SearchQuery.url_index(host, "host", True, limit=10 * self.pages_per_host)
+            try:
+                found = await self.fetch_page(CC_INDEX, query)
+            except Exception as exc:  # any failure: the host's home page stands in
+                self.stats.inc_value(f"search/{page.adapter}/unresolved_hosts")
+                logger.debug("pages of %s not found in the URL index: %s", host, exc)
+                links.append(link)
+                continue
+            pages = backlink_candidates(found.links, self.pages_per_host)
+            if not pages:
+                links.append(link)
+            links += [replace(p, target=link.target, via_host=host) for p in pages]
+        return replace(page, links=tuple(links))
+
+    async def fetch_page(self, name: str, query: SearchQuery) -> SearchPage:
+        """One answer page fetched by the service itself (cached, paced, retried)."""
+        cached = self.cache.get((name, query, None))
+        if cached is not None:
+            self.stats.inc_value(f"search/{name}/cached")
+            return cached
+        adapter = self.remote.get(name)
+        if adapter is None:
+            raise NotConfigured(f"no remote adapter {name!r}")
+        await self._ensure_ready(name)
+        call = SearchCall(name, query, inline=True)
+        response = await self._download(adapter.call(query), call)
+        page = response.meta.get(SEARCH_PAGE)
+        if not isinstance(page, SearchPage):
+            raise SearchFailed(f"{name}: no answer page")
+        return page
+
+    async def _download(self, http: HttpCall, call: SearchCall) -> Response:
+        assert self.crawler is not None and self.crawler.engine is not None
+        meta = {
+            SEARCH_CALL: call,
+            "role": "api",
+            "dont_retry": True,
+            "dont_obey_robotstxt": True,
+            "allow_offsite": True,
+            "download_slot": f"search:{call.adapter}",
+        }
+        if call.raw:  # whole graph files: no size limit
+            meta.update(download_maxsize=0, download_warnsize=0)
+        return await self.crawler.engine.download_async(self._http_request(http, meta))
+
+    # --- getting adapters ready ----------------------------------------------------------------
+
+    def _ready(self, name: str) -> bool:
+        preparation = self._preparations[name]
+        if preparation.ready or preparation.given_up is not None:
+            return True
+        remote = self.remote.get(name)
+        if remote is not None:
+            preparation.ready = remote.setup_call() is None
+        else:
+            preparation.ready = self.local[name].ready
+        return preparation.ready
+
+    def _prepare_later(self, name: str) -> float:
+        """Start preparing ``name`` unless under way; the time to look again (inf: when done)."""
+        preparation = self._preparations[name]
+        if preparation.task is not None:
+            return math.inf
+        if preparation.not_before > self.clock():
+            return preparation.not_before
+        preparation.task = asyncio.ensure_future(self._prepare(name))
+        preparation.task.add_done_callback(lambda _: self._prepared(name))
+        return math.inf
+
+    async def _ensure_ready(self, name: str) -> None:
+        given_up = self._preparations[name].given_up
+        if given_up is not None:
+            raise SearchFailed(given_up)
+        if self._ready(name):
+            return
+        preparation = self._preparations[name]
+        if preparation.task is None:
+            preparation.task = asyncio.ensure_future(self._prepare(name))
+            preparation.task.add_done_callback(lambda _: self._prepared(name))
+        await asyncio.shield(preparation.task)
+
+    async def _prepare(self, name: str) -> None:
+        started = time.perf_counter()
+        remote = self.remote.get(name)
+        if remote is not None:
+            setup = remote.setup_call()
+            if setup is not None:
+                response = await self._download(
+                    setup, SearchCall(name, None, inline=True, raw=True)
+                )
+                remote.setup(response.body)
+        else:
+            adapter = self.local[name]
+            for http, path in adapter.downloads():
+                response = await self._download(http, SearchCall(name, None, inline=True, raw=True))
+                _write_atomically(path, response.body)
+            await run_in_thread(adapter.prepare)
+        logger.info("search adapter %s ready in %.1f s", name, time.perf_counter() - started)
+
+    def _prepared(self, name: str) -> None:
+        preparation = self._preparations[name]
+        task, preparation.task = preparation.task, None
+        if task is None or task.cancelled():  # the crawl is closing
+            return
+        error = task.exception()
+        if error is None:
+            preparation.ready = True
+        else:
+            self._preparation_failed(name, preparation, error)
+        self._pump()
+
+    def _preparation_failed(
+        self, name: str, preparation: _Preparation, error: BaseException
+    ) -> None:
+        preparation.failures += 1
+        self.stats.inc_value(f"search/{name}/failed")
+        if preparation.failures <= self.later_rounds:
+            delay = self.later_delay * 2 ** (preparation.failures - 1)
+            preparation.not_before = self.clock() + delay
+            self.stats.inc_value(f"search/{name}/later")
+            logger.warning(
+                "search adapter %s not ready (%s): trying again in %.0f s", name, error, delay
+            )
+            return
+        logger.warning("search adapter %s given up: %s", name, error)
+        preparation.given_up = f"adapter not ready: {error}"
+
+    # --- signals -------------------------------------------------------------------------------
+
+    def spider_opened(self) -> None:
+        self.redaction.install()
+        every: dict[str, RemoteAdapter | LocalAdapter] = {**self.remote, **self.local}
+        for name, adapter in every.items():
+            missing = adapter.missing_configuration()
+            if missing is None:
+                rate = self.limiters[name].interval
+                logger.debug(
+                    "search adapter %s: %s", name, f"{1 / rate:g}/s" if rate else "no rate limit"
+                )
+        self._pump()
+
+    def spider_idle(self) -> None:
+        engine = self.crawler.engine if self.crawler is not None else None
+        idle = engine is not None and engine.spider_is_idle()  # another handler may have added
+        for name, counts in self._counts.items():
+            if idle and counts.in_flight:  # nothing is out: these were dropped on the way
+                self.stats.inc_value(f"search/{name}/lost", len(counts.in_flight))
+                logger.warning(
+                    "%d %s search calls were dropped before an answer: %s",
+                    len(counts.in_flight),
+                    name,
+                    sorted(map(str, counts.in_flight)),
+                )
+                counts.in_flight.clear()
+        if any(c.held or c.in_flight for c in self._counts.values()) or any(
+            p.task is not None for p in self._preparations.values()
+        ):
+            self._pump()
+            raise DontCloseSpider
+
+    def spider_closed(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer, self._timer_at = None, math.inf
+        for name, counts in self._counts.items():
+            unfinished = len(counts.held) + len(counts.in_flight)
+            if unfinished:
+                self.stats.inc_value(f"search/{name}/unfinished", unfinished)
+                logger.warning(
+                    "%d %s search queries were still waiting when the crawl closed",
+                    unfinished,
+                    name,
+                )
+        for preparation in self._preparations.values():
+            if preparation.task is not None:
+                preparation.task.cancel()
+        self.redaction.uninstall()
+
+
+class SearchMiddleware:
+    """Downloader middleware (order 40, before network safety and robots.txt: cached and local
+    answers never touch the network) that runs the service's hooks for search requests."""
+
+    def __init__(self, service: SearchService) -> None:
+        self.service = service
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SearchMiddleware:
+        service = crawler.get_extension(SearchService)
+        if service is None:
+            raise NotConfigured("the search service extension is not enabled")
+        return cls(service)
+
+    async def process_request(self, request: Request) -> Response | None:
+        if SEARCH_CALL not in request.meta:
+            return None
+        return await self.service.before_download(request)
+
+    def process_response(self, request: Request, response: Response) -> Response | Request:
+        if SEARCH_CALL not in request.meta:
+            return response
+        return self.service.after_download(request, response)
+
+    def process_exception(
+        self, request: Request, exception: Exception
+    ) -> Response | Request | None:
+        if SEARCH_CALL not in request.meta or SEARCH_PAGE in request.meta:
+            return None
+        return self.service.on_exception(request, exception)
+
+
+def _user_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """The meta a spider gave, without what Scrapy and the service added."""
+    ours = {
+        SEARCH_CALL,
+        SEARCH_PAGE,
+        "dont_retry",
+        "dont_obey_robotstxt",
+        "handle_httpstatus_all",
+        "allow_offsite",
+        "download_slot",
+        WORKER_LOCAL_META,
+        REDELIVERED_META,
+        "depth",
+        "retry_times",
+        "download_latency",
+        "download_timeout",
+        "proxy",
+        "_auth_proxy",
+        "redirect_times",
+        "redirect_urls",
+        "redirect_ttl",
+        "redirect_reasons",
+    }
+    return {k: v for k, v in meta.items() if k not in ours}
+
+
+def _describe(call: SearchCall) -> str:
+    if call.query is None:
+        return f"{call.adapter} setup"
+    page = f", page {call.page_number}" if call.page_number > 1 else ""
+    return f"{call.adapter}: {call.query.describe()}{page}"
+
+
+def _write_atomically(path: Path, body: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = path.with_name(f".{path.name}.{os.getpid()}")
+    staging.write_bytes(body)
+    os.replace(staging, path)

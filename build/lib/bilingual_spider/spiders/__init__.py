@@ -1,0 +1,1 @@
+"""Spiders: thin Scrapy adapters that wire the research modules together."""

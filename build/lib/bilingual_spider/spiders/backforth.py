@@ -1,0 +1,480 @@
+"""``scrapy crawl backforth``: back-and-forth crawling (Barbosa et al. 2011, sections 2.2-3).
+
+    scrapy crawl backforth [-a seeds=FILE|url,url] [-a langs=en,es] [-a strategy=cobfc]
+        [-a budget=PAGES] [-a min_likelihood=0.8] [-a learning_interval=PAGES] -O sites.jsonl
+
+With ``REDIS_URL`` the page budget is the crawl's, shared by every worker
+(:mod:`bilingual_spider.distributed.page_budget`), and so are COBFC's training examples and
+classifiers: one worker retrains on every worker's examples, all score with its model
+(:mod:`bilingual_spider.distributed.model_store`).
+
+Every site reached goes through the bilingual-site detector (its probes are its only in-site
+fetches, one verdict per site). When a site is bilingual its page's backlinks are requested
+through the search adapters; backlink pages are fetched and their out-of-site links become
+forward requests; forward pages' own links are not followed (OBFC, COBFC). FC instead follows
+the out-of-site links of every page in random order. COBFC orders the frontier with the Backlink
+and Forward-Link classifiers, retrained every ``learning_interval`` pages; requests scored by an
+older model are re-scored lazily (:mod:`bilingual_spider.scheduler.rescoring_queue`).
+
+The research is in :mod:`bilingual_spider.frontier` (strategies, bipartite graph, classifiers,
+scoring); this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem`
+per site judged and a :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with
+how it was found. Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis
+and a budget), ``backforth/pages_after_budget`` (counted but not processed: the page that spent
+the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``,
+``backforth/classifier/<role>/version`` and ``.../examples_<label>`` (with Redis: crawl-wide, and
+``.../retrained_here``, ``.../loaded``, ``.../examples_sent``), plus the detector's, the search
+service's and the frontier's own.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from typing import Any
+
+import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider, UsageError
+from scrapy.http import Response, TextResponse
+from twisted.internet import task
+from twisted.python.failure import Failure
+
+from bilingual_spider.detection.detector import parse_langs
+from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
+from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
+from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, BipartiteGraph, LinkExample
+from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
+from bilingual_spider.frontier.rescoring import (
+    FRONTIER_META,
+    DiscountedBacklinkModel,
+    FrontierScorer,
+    link_priority,
+)
+from bilingual_spider.frontier.strategies import RULES, follows_links_of, parse_strategy
+from bilingual_spider.frontier.topic import (
+    DEFAULT_TOPIC,
+    ON_TOPIC,
+    default_topic_classifier,
+    page_document,
+)
+from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
+from bilingual_spider.language.page_language import main_text_blocks
+from bilingual_spider.language.tld import host_of
+from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.values import SearchQuery
+from bilingual_spider.spiders.forward import default_or_given_seeds
+from bilingual_spider.spiders.site_detection import DetectorCallbacks
+
+logger = logging.getLogger(__name__)
+
+FETCHED_ROLES = ("seed", "backlink", "forward", "probe")
+"""Roles whose pages count against the page budget (API answers do not)."""
+
+
+class BackForthSpider(DetectorCallbacks, scrapy.Spider):
+    name = "backforth"
+    custom_settings = {
+        "SCHEDULER_PRIORITY_QUEUE": "bilingual_spider.scheduler.rescoring_queue."
+        "RescoringPriorityQueue",
+        "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+        "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+        "DEPTH_PRIORITY": 0,
+    }
+
+    def __init__(
+        self,
+        seeds: str | None = None,
+        langs: str = "en,es",
+        strategy: str = "cobfc",
+        budget: str | int | None = None,
+        min_likelihood: str | float | None = None,
+        learning_interval: str | int | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        try:
+            self.strategy = parse_strategy(strategy)
+            self.langs = parse_langs(langs)
+            self.budget = int(budget) if budget not in (None, "") else None
+            self.min_likelihood = float(min_likelihood) if min_likelihood is not None else None
+            self.learning_interval = int(learning_interval) if learning_interval else None
+        except ValueError as exc:
+            raise UsageError(f"backforth: {exc}") from None
+        self.rules = RULES[self.strategy]
+        self.backlink_scope = "page"
+        self.seeds_argument = seeds
+        self.seed_urls: list[str] = []
+        self.graph = BipartiteGraph()
+        self.classifiers: dict[str, OnlineLinkClassifier] = {}
+        self.frontier_scorer = FrontierScorer()
+        self.topic_classifier: Any = None
+        self.pages = 0
+        self.shared_budget: SharedPageBudget | None = None
+        self.shared_models: SharedLinkModels | None = None
+        self.sites_found = 0
+        self._pages_at_last_learning = 0
+        self._found_by: dict[str, str] = {}
+        self._rng = random.Random(0)
+        self._progress: task.LoopingCall | None = None
+        self._started = time.monotonic()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BackForthSpider:
+        settings = crawler.settings
+        if kwargs.get("min_likelihood") is not None:
+            settings.set("BILINGUAL_DETECTOR_MIN_LIKELIHOOD", kwargs["min_likelihood"], "spider")
+        if kwargs.get("langs", "en,es"):
+            settings.set("BILINGUAL_DETECTOR_LANGS", kwargs.get("langs", "en,es"), "spider")
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
+        spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None
+        if spider.budget is not None:
+            spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
+        spider.learning_interval = spider.learning_interval or settings.getint(
+            "BILINGUAL_BACKFORTH_LEARNING_INTERVAL", 500
+        )
+        spider.backlink_scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE") or "page"
+        if spider.backlink_scope not in ("page", "host"):
+            raise UsageError(
+                f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {spider.backlink_scope!r}"
+            )
+        seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
+        spider._rng = random.Random(seed)
+        roles: tuple[str, ...] = ()
+        if spider.rules.link_classifiers:
+            roles = (BACKLINK, FORWARD)
+        elif spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
+            topic = settings.get("BILINGUAL_FOCC_TOPIC", DEFAULT_TOPIC)
+            spider.topic_classifier = default_topic_classifier(topic)
+            roles = (FORWARD,)
+        if roles:
+            most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
+            spider.classifiers = {
+                role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
+                for role in roles
+            }
+            spider.shared_models = shared_link_models(
+                crawler, spider.name, roles, spider.learning_interval, most, seed
+            )
+        models: dict[str, Any] = dict(spider.classifiers)
+        if BACKLINK in models:
+            models[BACKLINK] = DiscountedBacklinkModel(models[BACKLINK])
+        spider.frontier_scorer = FrontierScorer(models)
+        spider.bind_detection(crawler)
+        crawler.signals.connect(spider._opened, signal=signals.spider_opened)
+        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
+        return spider
+
+    # --- start and pages ----------------------------------------------------------------------
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        for url in self.seed_urls:
+            request = self.seed_request(url)
+            if request is not None:
+                yield request
+
+    def seed_request(self, url: str) -> scrapy.Request | None:
+        """The request of a seed (None: its site was reached already). Also called by the Redis
+        frontier for seeds pushed with ``bilingual-spider seed``."""
+        site = self.detection.site_of(url)
+        if not self.graph.reach(site):
+            return None
+        self._found_by[site] = "seed"
+        return self._request(url, "seed", errback=self.first_page_failed)
+
+    def parse(self, response: Response) -> Iterator[Any]:
+        role = response.meta.get("role", "forward")
+        self._count_page(role)
+        on_topic = self._on_topic(response) if self.rules.topic_focus else True
+        contexts = None  # extracted once, for the links followed and the detector alike
+        if role == "backlink":
+            contexts = self._contexts(response)
+            site = self.detection.site_of(response.url)
+            if self.graph.reach(site):  # a backlink page's own site is judged too
+                self._found_by[site] = f"backlink page of {response.meta.get('backlink_of')}"
+            yield from self._forward_links(response, contexts)
+        elif follows_links_of(role, self.rules, on_topic):
+            contexts = self._contexts(response)
+            yield from self._out_links(response, contexts, role)
+        yield from self._judged(self.detection.examine(response, contexts=contexts))
+
+    def first_page_failed(self, failure: Failure) -> Iterator[Any]:
+        self._count_page(failure.request.meta.get("role", "forward"))  # type: ignore[attr-defined]
+        yield from self._judged(self.detection.first_page_failed(failure))
+
+    def backlink_page_failed(self, failure: Failure) -> Iterator[Any]:
+        self._count_page("backlink")
+        self.crawler.stats.inc_value("backforth/backlink_pages_failed")
+        return iter(())
+
+    def detector_probe(self, response: Response) -> Iterator[Any]:
+        self._count_page("probe")
+        yield from self._judged(super().detector_probe(response))
+
+    def detector_home_page(self, response: Response) -> Iterator[Any]:
+        self._count_page("probe")
+        yield from self._judged(super().detector_home_page(response))
+
+    def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
+        self._count_page("probe")
+        yield from self._judged(super().detector_home_page_failed(failure))
+
+    def detector_probe_failed(self, failure: Failure) -> Iterator[Any]:
+        self._count_page("probe")
+        yield from self._judged(super().detector_probe_failed(failure))
+
+    def _on_topic(self, response: Response) -> bool:
+        """FocC: is the page on the topic? Also teaches the link classifier whether the link
+        that led here was worth following."""
+        text = ""
+        if isinstance(response, TextResponse):
+            text = " ".join(main_text_blocks(response.body)[0])
+        score = float(self.topic_classifier.predict_proba([page_document(response.url, text)])[0])
+        on_topic = score >= ON_TOPIC
+        self.crawler.stats.inc_value(f"backforth/focc/pages_{'on' if on_topic else 'off'}_topic")
+        tokens = response.meta.get(FRONTIER_META, {}).get("tokens")
+        if tokens:
+            self._add_example(FORWARD, tokens, on_topic)
+        return on_topic
+
+    # --- the bipartite graph --------------------------------------------------------------------
+
+    def _forward_links(self, response: Response, contexts: list[LinkContext]) -> Iterator[Any]:
+        """A backlink page: its out-of-site links become forward requests."""
+        page_site = self.detection.site_of(response.url)
+        out = self._out_of_site(contexts, page_site)
+        tokens = response.meta.get(FRONTIER_META, {}).get("tokens", ())
+        # relevant: it links to bilingual sites *besides* the one whose backlinks gave it
+        origin = response.meta.get("backlink_of")
+        others = [site for c in out if (site := self.detection.site_of(c.url)) != origin]
+        self._learn_from(self.graph.add_backlink_page(response.url, tokens, others))
+        for context in out:
+            yield from self._forward_request(context, found_by=f"forward link of {response.url}")
+
+    def _out_links(
+        self, response: Response, contexts: list[LinkContext], role: str
+    ) -> Iterator[Any]:
+        """FC, FocC, and seed pages: out-of-site links of a page, as forward requests."""
+        page_site = self.detection.site_of(response.url)
+        for context in self._out_of_site(contexts, page_site):
+            yield from self._forward_request(context, found_by=f"{role} link of {response.url}")
+
+    def _forward_request(self, context: LinkContext, found_by: str) -> Iterator[scrapy.Request]:
+        site = self.detection.site_of(context.url)
+        if self.graph.reached(site):  # one request per site: the features of the first link
+            return
+        tokens = neighbourhood_tokens(context) if self.classifiers else ()
+        self.graph.reach(site, tokens)
+        self._found_by[site] = found_by
+        yield self._request(context.url, FORWARD, tokens, errback=self.first_page_failed)
+
+    def _out_of_site(self, contexts: list[LinkContext], page_site: str) -> list[LinkContext]:
+        seen: set[str] = set()
+        kept = []
+        for context in contexts:
+            site = self.detection.site_of(context.url)
+            if site and site != page_site and site not in seen and context.url.startswith("http"):
+                seen.add(site)
+                kept.append(context)
+        return kept
+
+    # --- verdicts and backlinks -----------------------------------------------------------------
+
+    def _judged(self, outputs: Iterable[Any]) -> Iterator[Any]:
+        for output in outputs:
+            yield output
+            if isinstance(output, SiteVerdictItem):
+                yield from self._on_verdict(output)
+
+    def _on_verdict(self, verdict: SiteVerdictItem) -> Iterator[Any]:
+        self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
+        if not verdict.bilingual:
+            return
+        self.sites_found += 1
+        self.crawler.stats.inc_value("backforth/sites_bilingual")
+        yield BilingualSiteItem(
+            site=verdict.site,
+            languages=list(verdict.languages),
+            evidence=[e["url"] for e in verdict.evidence if e.get("ok")],
+            score=float(verdict.best_score or 0.0),
+            found_by=self._found_by.pop(verdict.site, ""),
+        )
+        if self.rules.expands_backlinks:
+            SearchService.of(self.crawler).submit(
+                self._backlink_query(verdict),
+                self.parse_backlinks,
+                cb_kwargs={"origin": verdict.site},
+            )
+            self.crawler.stats.inc_value("backforth/backlink_queries")
+
+    def _backlink_query(self, verdict: SiteVerdictItem) -> SearchQuery:
+        """The backlinks of the judged page, or of its host (``BILINGUAL_BACKFORTH_BACKLINK_SCOPE``
+        in the settings)."""
+        if self.backlink_scope == "host":
+            return SearchQuery.backlinks(host_of(verdict.url), "host")
+        return SearchQuery.backlinks(verdict.url)
+
+    def parse_backlinks(self, response: Response, origin: str = "") -> Iterator[scrapy.Request]:
+        """Backlink pages of the bilingual site ``origin`` become requests."""
+        page = search_page(response)
+        if page.error:
+            self.crawler.stats.inc_value("backforth/backlink_queries_failed")
+            logger.warning("backlinks of %s failed for good: %s", response.url, page.error)
+            return
+        for link in page.links:
+            if not self.graph.claim_backlink_page(link.url):
+                self.crawler.stats.inc_value("backforth/backlink_pages_known")
+                continue
+            context = LinkContext(
+                url=link.url,
+                page_url=link.target or link.url,
+                anchor=link.title,
+                around="",
+                img_alt="",
+                img_src="",
+                title="",
+                hreflang="",
+                block_text="",
+                page_lang="",
+            )
+            tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
+            request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
+            request.meta["backlink_of"] = origin
+            yield request
+
+    # --- learning -------------------------------------------------------------------------------
+
+    def _learn_from(self, examples: Iterable[LinkExample]) -> None:
+        """COBFC's labels from the bipartite graph (FocC labels its links by topic instead)."""
+        if not self.rules.link_classifiers:
+            return
+        for example in examples:
+            if example.role in self.classifiers and example.tokens:
+                self._add_example(example.role, example.tokens, example.relevant)
+
+    def _add_example(self, role: str, tokens: Sequence[str], relevant: bool) -> None:
+        if self.shared_models is not None:  # every worker's examples train one model
+            self.shared_models.add_example(role, tokens, relevant)
+        else:
+            self.classifiers[role].add_example(tokens, relevant)
+
+    def _maybe_learn(self) -> None:
+        if self.shared_models is not None:
+            self._learn_shared(self.shared_models)
+            return
+        if (
+            not self.classifiers
+            or self.pages - self._pages_at_last_learning < self.learning_interval
+        ):
+            return
+        self._pages_at_last_learning = self.pages
+        backlink_model = self.frontier_scorer.models.get(BACKLINK)
+        if isinstance(backlink_model, DiscountedBacklinkModel):
+            backlink_model.harvest_rate = self.sites_found / self.pages
+        for role, classifier in self.classifiers.items():
+            if classifier.retrain():
+                self.crawler.stats.set_value(
+                    f"backforth/classifier/{role}/version", classifier.version
+                )
+            for label, count in classifier.examples_seen.items():
+                self.crawler.stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
+        versions = ", ".join(f"{role} model v{c.version}" for role, c in self.classifiers.items())
+        logger.info("learning iteration at %d pages: %s", self.pages, versions)
+
+    def _learn_shared(self, shared: SharedLinkModels) -> None:
+        """With Redis, at every page: examples sent, pages counted crawl-wide; a learning
+        iteration every ``learning_interval`` crawl-wide pages by whichever worker gets the
+        lock; the others load its models (and the harvest rate frozen with them)."""
+        step = shared.step(self.classifiers, self.pages, self.sites_found)
+        stats = self.crawler.stats
+        stats.set_value("backforth/classifier/pages_crawl_wide", step.pages)
+        for role, classifier in self.classifiers.items():
+            for label, count in step.seen[role].items():
+                stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
+            stats.set_value(f"backforth/classifier/{role}/examples_sent", shared.sent[role])
+            stats.set_value(f"backforth/classifier/{role}/version", classifier.version)
+        for role in step.retrained:
+            stats.inc_value(f"backforth/classifier/{role}/retrained_here")
+        for role in step.loaded:
+            stats.inc_value(f"backforth/classifier/{role}/loaded")
+        if step.lost_lock:
+            stats.inc_value("backforth/classifier/lock_lost")
+        backlink_model = self.frontier_scorer.models.get(BACKLINK)
+        if BACKLINK in step.models and isinstance(backlink_model, DiscountedBacklinkModel):
+            backlink_model.harvest_rate = step.models[BACKLINK].harvest_rate
+        if step.models:
+            how = "retrained here" if step.retrained else "loaded"
+            versions = ", ".join(f"{r} model v{p.version}" for r, p in step.models.items())
+            logger.info("learning at %d crawl-wide pages: %s %s", step.pages, how, versions)
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _request(
+        self, url: str, role: str, tokens: Iterable[str] = (), errback: Any = None
+    ) -> scrapy.Request:
+        priority, tag = self.frontier_scorer.tag(role, tuple(tokens))
+        if self.rules.random_order and role == FORWARD:
+            priority = link_priority(self._rng.random())
+        return scrapy.Request(
+            url,
+            callback=self.parse,
+            errback=errback,
+            priority=priority,
+            meta={"role": role, FRONTIER_META: tag.to_meta()},
+            dont_filter=role == BACKLINK,  # a backlink page may be a page the crawl saw already
+        )
+
+    def _contexts(self, response: Response) -> list[LinkContext]:
+        if not isinstance(response, TextResponse):
+            return []
+        around_words = getattr(self.detection.scorer, "around_words", 10)
+        return extract_link_contexts(response.text, response.url, around_words)
+
+    def _count_page(self, role: str) -> None:
+        self.pages += 1
+        stats = self.crawler.stats
+        stats.inc_value(f"backforth/pages/{role}")
+        stats.inc_value("backforth/pages")
+        stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
+        self._maybe_learn()
+        if self.budget is not None and self._budget_spent() >= self.budget:
+            stats.inc_value("backforth/pages_after_budget")  # counted, not processed
+            raise CloseSpider("budget")
+
+    def _budget_spent(self) -> int:
+        """Pages counted against the budget: this worker's, or with Redis every worker's."""
+        if self.shared_budget is None:
+            return self.pages
+        spent = self.shared_budget.spend()
+        self.crawler.stats.set_value("backforth/pages_crawl_wide", spent)
+        return spent
+
+    def _opened(self, spider: scrapy.Spider) -> None:
+        interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL", 30.0)
+        if interval > 0:
+            self._progress = task.LoopingCall(self._log_progress)
+            self._progress.start(interval, now=False)
+
+    def _closed(self, spider: scrapy.Spider, reason: str) -> None:
+        if self._progress is not None and self._progress.running:
+            self._progress.stop()
+        self._log_progress()
+
+    def _log_progress(self) -> None:
+        minutes = (time.monotonic() - self._started) / 60
+        logger.info(
+            "backforth %s: %d pages, %d bilingual sites, harvest rate %.3f, %d sites judged "
+            "(%.1f min)",
+            self.strategy.value,
+            self.pages,
+            self.sites_found,
+            self.sites_found / self.pages if self.pages else 0.0,
+            len(self.graph.verdicts),
+            minutes,
+        )

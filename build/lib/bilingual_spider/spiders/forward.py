@@ -1,0 +1,105 @@
+"""``scrapy crawl forward``: a plain breadth-first forward crawl that records every page it fetched.
+
+It is the end-to-end proof that the crawler, the sandbox web and the outputs work together, and
+the bare-Scrapy baseline that the throughput goals of the other spiders are measured against.
+Bound it with ``-s CLOSESPIDER_PAGECOUNT=N`` and ``-s DEPTH_LIMIT=D``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy.crawler import Crawler
+from scrapy.exceptions import UsageError
+from scrapy.http import Response, TextResponse
+from scrapy.linkextractors import LinkExtractor
+
+from bilingual_spider.items import FetchedPageItem
+from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.middlewares.outlinks import LINK_TEXT_META
+from bilingual_spider.seeds import SeedError, parse_seeds
+
+logger = logging.getLogger(__name__)
+
+
+class ForwardSpider(scrapy.Spider):
+    name = "forward"
+    custom_settings = {  # breadth-first, as Scrapy's FAQ describes it
+        "DEPTH_PRIORITY": 1,
+        "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
+        "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+    }
+
+    def __init__(self, seeds: str | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seeds_argument = seeds
+        self.seed_urls: list[str] = []
+        self.link_extractor = LinkExtractor(unique=True)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> ForwardSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
+        return spider
+
+    async def start(self) -> AsyncIterator[scrapy.Request]:
+        for url in self.seed_urls:
+            yield scrapy.Request(url, meta={"role": "seed"}, callback=self.parse)
+
+    def parse(self, response: Response) -> Iterator[FetchedPageItem | scrapy.Request]:
+        role = response.meta.get("role", "forward")
+        self.crawler.stats.inc_value(f"pages/{role}")
+        links = []
+        declared, alternates = None, {}
+        if isinstance(response, TextResponse):
+            links = self.link_extractor.extract_links(response)
+            declared, alternates = declared_languages(response)
+        yield FetchedPageItem(
+            url=response.url,
+            status=response.status,
+            host=urlsplit(response.url).hostname or "",
+            content_type=response.headers.get("Content-Type", b"").decode("latin-1"),
+            length=len(response.body),
+            role=role,
+            depth=response.meta.get("depth", 0),
+            declared_lang=declared,
+            alternates=alternates,
+            outlinks=len(links),
+        )
+        for link in links:
+            meta = {"role": "forward", LINK_TEXT_META: link.text}
+            yield scrapy.Request(link.url, meta=meta, callback=self.parse)
+
+
+def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, str]]:
+    """The page's ``<html lang>`` and its ``hreflang`` alternates (language -> absolute URL)."""
+    lang = response.xpath("/html/@lang | /html/@xml:lang").get()
+    alternates: dict[str, str] = {}
+    for node in response.xpath("//link[@hreflang] | //a[@hreflang]"):
+        code = normalize_language_code(node.attrib.get("hreflang", ""))
+        href = node.attrib.get("href")
+        if code and href:
+            alternates.setdefault(code, response.urljoin(href))
+    return (normalize_language_code(lang) if lang else None), alternates
+
+
+def default_or_given_seeds(argument: str | None, crawler: Crawler) -> list[str]:
+    """The ``seeds`` argument parsed; none when the frontier is in Redis (seeds come from
+    ``bilingual-spider seed`` or another worker), else the sandbox's seed list when crawling the
+    sandbox."""
+    if argument:
+        try:
+            return parse_seeds(argument)
+        except SeedError as exc:
+            raise UsageError(str(exc)) from None
+    if crawler.settings.get("REDIS_URL"):
+        return []
+    if crawler.settings.get("BILINGUAL_SANDBOX_PROXY"):
+        from bilingual_spider.sandbox.realsites import sandbox_seed_urls
+
+        return sandbox_seed_urls(crawler.settings.get("BILINGUAL_SANDBOX_CACHE"))
+    raise UsageError("no seeds: pass -a seeds=FILE|url,url (or crawl the sandbox web)")

@@ -1,0 +1,684 @@
+"""The bilingual-site detector in a crawl: Scrapy requests, callbacks and stats around the pure
+:class:`~bilingual_spider.detection.detector.BilingualSiteDetector`.
+
+A spider that judges sites mixes in :class:`DetectorCallbacks`, builds a :class:`SiteDetection`
+with :meth:`SiteDetection.from_crawler`, and hands it each site's first page::
+
+    def parse(self, response):
+        for output in self.detection.examine(response):
+            yield output  # probe requests, then (later) one SiteVerdictItem per site
+
+Probes go before everything else (``BILINGUAL_DETECTOR_PROBE_PRIORITY``); their answers and
+failures come back through the spider's ``detector_probe`` / ``detector_probe_failed`` methods
+(spider methods, so that requests survive a disk or Redis queue). Per-site state lives in a
+:class:`~bilingual_spider.detection.store.SiteStore`. Stats: ``detector/sites``,
+``detector/sites_bilingual``, ``detector/sites_monolingual``, ``detector/sites_no_candidates``,
+``detector/first_page_failed``, ``detector/sites_already_judged``, ``detector/probes``,
+``detector/probes_failed`` (and ``detector/probes_failed/<why>``), ``detector/probes_late``,
+``detector/pages``, ``detector/links_scored``, ``detector/sites_unfinished``,
+``detector/probes_reissued``, ``detector/verdicts_replayed``, ``detector/home_pages_asked``
+(``BILINGUAL_DETECTOR_START=home``: a site judged from its home page, asked for when another of
+its pages came first).
+
+**A worker that died mid-way** (a distributed crawl): the request it was processing comes back
+to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
+site's state in the store may then be ahead of what was queued (state saved, probes not queued
+yet; verdict recorded, its item and what follows it not emitted yet). So when the dead worker was
+the last to write the site's detection, a redelivered first page or probe of it asks the state's
+pending probes again, or emits the recorded verdict again. That is at least once: if the dead
+worker had queued them after all, a probe is fetched twice and a verdict emitted twice (both
+counted).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, replace
+from typing import Any, Protocol
+from urllib.parse import urlsplit, urlunsplit
+
+import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import (
+    CannotResolveHostError,
+    DownloadConnectionRefusedError,
+    DownloadFailedError,
+    DownloadTimeoutError,
+    IgnoreRequest,
+    ResponseDataLossError,
+)
+from scrapy.http import Response, TextResponse
+from scrapy.settings import BaseSettings
+from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.statscollectors import StatsCollector
+from scrapy.utils.misc import load_object
+from twisted.internet.error import (
+    ConnectError,
+    ConnectionLost,
+    DNSLookupError,
+    TCPTimedOutError,
+    TimeoutError,
+)
+from twisted.python.failure import Failure
+
+from bilingual_spider.detection.detector import (
+    BilingualSiteDetector,
+    DetectionState,
+    DetectorConfig,
+    LinkScore,
+    ProbeResult,
+    SiteVerdict,
+    Step,
+    parse_langs,
+    probe_able_from,
+    same_site,
+    score_links,
+)
+from bilingual_spider.detection.store import ConcurrentUpdate, InMemorySiteStore, SiteStore
+from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.language.tld import host_of
+from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+
+logger = logging.getLogger(__name__)
+
+SITE_KEYS = ("host", "url")
+STARTS = ("page", "home")
+HOME_META = "detector_home_of"
+"""Request meta key: the request is the home page of this site, to judge it from."""
+
+
+class LinkScorer(Protocol):
+    """Scores the links of a page (the Link Predictor over the page's link contexts)."""
+
+    def score(self, html: str, page_url: str) -> list[LinkScore]: ...
+
+
+class PredictorLinkScorer:
+    """The links of a page (:func:`bilingual_spider.links.contexts.extract_link_contexts`) scored
+    by a Link Predictor.
+
+    Parameters
+    ----------
+    predictor:
+        A fitted ``LinkPredictor`` (anything with ``predict_proba(contexts)``).
+    around_words:
+        Words of text on each side of a link that make its "around" context.
+    """
+
+    def __init__(self, predictor: Any, around_words: int = 10) -> None:
+        self.predictor = predictor
+        self.around_words = around_words
+
+    @classmethod
+    def from_settings(cls, settings: BaseSettings) -> PredictorLinkScorer:
+        """``BILINGUAL_DETECTOR_MODEL``: a model saved by ``LinkPredictor.save`` (``.npz``);
+        unset: the shipped ``models/link_predictor.npz``."""
+        from bilingual_spider.detection.link_predictor import LinkPredictor, default_link_predictor
+
+        path = settings.get("BILINGUAL_DETECTOR_MODEL")
+        predictor = LinkPredictor.load(path) if path else default_link_predictor()
+        return cls(predictor, settings.getint("BILINGUAL_DETECTOR_AROUND_WORDS", 10))
+
+    def score(
+        self, html: str, page_url: str, contexts: Sequence[LinkContext] | None = None
+    ) -> list[LinkScore]:
+        """Scores of the page's links; ``contexts``: the page's link contexts when the caller
+        extracted them already with the same ``around_words``."""
+        if contexts is None:
+            contexts = extract_link_contexts(html, page_url, self.around_words)
+        return score_links(contexts, self.predictor)
+
+
+def home_url_of(url: str) -> str:
+    """The home page of the host of ``url``: ``scheme://host/``."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc.lower(), "/", "", ""))
+
+
+def site_key_of(url: str, site_key: str = "host") -> str:
+    """The site ``url`` belongs to: its host, or (``site_key="url"``) the URL without fragment."""
+    if site_key == "url":
+        parts = urlsplit(url)
+        path = parts.path or "/"
+        return urlunsplit((parts.scheme, parts.netloc.lower(), path, parts.query, ""))
+    return host_of(url)
+
+
+def detector_config(settings: BaseSettings) -> DetectorConfig:
+    """The :class:`DetectorConfig` the ``BILINGUAL_DETECTOR_*`` settings describe."""
+    max_probes = settings.get("BILINGUAL_DETECTOR_MAX_PROBES", 5)
+    return DetectorConfig(
+        langs=parse_langs(settings.get("BILINGUAL_DETECTOR_LANGS", "any")),
+        min_likelihood=settings.getfloat("BILINGUAL_DETECTOR_MIN_LIKELIHOOD", 0.8),
+        max_probes=None if max_probes in (None, "", "None", "none") else int(max_probes),
+        probe_batch=settings.getint("BILINGUAL_DETECTOR_PROBE_BATCH", 2),
+        min_text_chars=settings.getint("BILINGUAL_DETECTOR_MIN_TEXT_CHARS", 100),
+        min_share=settings.getfloat("BILINGUAL_DETECTOR_MIN_SHARE", 0.6),
+        hosts=settings.get("BILINGUAL_DETECTOR_HOSTS", "related"),
+        mode=settings.get("BILINGUAL_DETECTOR_MODE", "detector"),
+        language_hints=settings.getbool("BILINGUAL_DETECTOR_LANGUAGE_HINTS", True),
+        chooser_labels=settings.getbool("BILINGUAL_DETECTOR_CHOOSER_LABELS", True),
+        chooser_max_chars=settings.getint("BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS", 400),
+    )
+
+
+def verdict_item(verdict: SiteVerdict) -> SiteVerdictItem:
+    return SiteVerdictItem(
+        site=verdict.site,
+        url=verdict.url,
+        bilingual=verdict.bilingual,
+        languages=list(verdict.languages),
+        reason=verdict.reason,
+        pages_downloaded=verdict.pages_downloaded,
+        rule=verdict.rule,
+        best_score=None if verdict.best_score is None else round(verdict.best_score, 4),
+        links=verdict.links,
+        candidates=verdict.candidates,
+        mode=verdict.mode,
+        min_likelihood=verdict.min_likelihood,
+        langs=list(verdict.langs),
+        evidence=[_evidence(page) for page in verdict.evidence],
+    )
+
+
+def _evidence(page: ProbeResult) -> dict[str, Any]:
+    record = asdict(page)
+    record["shares"] = dict(list(page.shares.items())[:5])
+    if page.score is not None:
+        record["score"] = round(page.score, 4)
+    return record
+
+
+def failure_reason(failure: Failure) -> tuple[str, str]:
+    """A failed request's reason for the verdict, and the stats key suffix that counts it."""
+    error = failure.value
+    if isinstance(error, HttpError):
+        status = error.response.status
+        return f"HTTP {status}", f"http_{status}"
+    if isinstance(error, (DownloadTimeoutError, TimeoutError, TCPTimedOutError)):
+        return "timeout", "timeout"
+    if isinstance(error, (CannotResolveHostError, DNSLookupError)):
+        return "DNS lookup failed", "dns"
+    if isinstance(
+        error,
+        (
+            DownloadConnectionRefusedError,
+            DownloadFailedError,
+            ResponseDataLossError,
+            ConnectError,
+            ConnectionLost,
+        ),
+    ):
+        return f"connection failed ({type(error).__name__})", "connection"
+    if isinstance(error, IgnoreRequest):
+        message = str(error) or "request ignored"
+        return message, "robots" if "robots" in message.lower() else "ignored"
+    return f"{type(error).__name__}: {error}"[:200], type(error).__name__
+
+
+class SiteDetection:
+    """Runs the detector over a crawl: one verdict per site.
+
+    Parameters
+    ----------
+    detector:
+        The pure detector (its config holds the settings of the verdict).
+    scorer:
+        Scores the links of a first page (see :class:`PredictorLinkScorer`).
+    store:
+        Per-site state (default: in memory).
+    stats:
+        The crawl's stats collector.
+    identifier:
+        Language identifier for pages (default: the shipped fastText model, loaded on first use).
+    site_key:
+        ``host``: a site is a host name; ``url``: every first URL is a site of its own (the
+        benchmark's Debian manuals share www.debian.org).
+    start:
+        ``page``: a site is judged from the first of its pages the crawl reaches (the paper's
+        crawler: "given a Web site's page"); ``home`` (with host sites): from its home page,
+        asked for when another page came first, so that the verdict does not depend on which
+        page came first (several workers reach a site's pages in another order than one
+        process).
+    home_callback, home_errback:
+        Spider methods that hand the home page back (see :class:`DetectorCallbacks`).
+    probe_priority, probe_timeout, probe_retries:
+        Of every probe request.
+    probe_callback, probe_errback:
+        Spider methods that hand probe answers back (see :class:`DetectorCallbacks`).
+    """
+
+    def __init__(
+        self,
+        detector: BilingualSiteDetector,
+        scorer: LinkScorer,
+        store: SiteStore | None = None,
+        stats: StatsCollector | None = None,
+        identifier: Any = None,
+        site_key: str = "host",
+        probe_priority: int = 10_000,
+        probe_timeout: float = 15.0,
+        probe_retries: int = 1,
+        probe_callback: Callable[..., Any] | None = None,
+        probe_errback: Callable[..., Any] | None = None,
+        start: str = "page",
+        home_callback: Callable[..., Any] | None = None,
+        home_errback: Callable[..., Any] | None = None,
+    ) -> None:
+        if site_key not in SITE_KEYS:
+            raise ValueError(f"site key must be one of {', '.join(SITE_KEYS)}, not {site_key!r}")
+        if start not in STARTS:
+            raise ValueError(f"detector start must be one of {', '.join(STARTS)}, not {start!r}")
+        if start == "home" and site_key != "host":
+            raise ValueError("a detector starting from home pages needs host sites")
+        self.start = start
+        self.home_callback = home_callback
+        self.home_errback = home_errback
+        self.detector = detector
+        self.scorer = scorer
+        self.store: SiteStore = store if store is not None else InMemorySiteStore()
+        self.stats = stats
+        self._identifier = identifier
+        self.site_key = site_key
+        self.probe_priority = probe_priority
+        self.probe_timeout = probe_timeout
+        self.probe_retries = probe_retries
+        self.probe_callback = probe_callback
+        self.probe_errback = probe_errback
+        self._keep: Any = None
+
+    @classmethod
+    def from_crawler(
+        cls,
+        crawler: Crawler,
+        probe_callback: Callable[..., Any] | None = None,
+        probe_errback: Callable[..., Any] | None = None,
+        store: SiteStore | None = None,
+        home_callback: Callable[..., Any] | None = None,
+        home_errback: Callable[..., Any] | None = None,
+    ) -> SiteDetection:
+        settings = crawler.settings
+        scorer_class = load_object(settings.get("BILINGUAL_DETECTOR_LINK_SCORER"))
+        scorer = (
+            scorer_class.from_settings(settings)
+            if hasattr(scorer_class, "from_settings")
+            else scorer_class()
+        )
+        config = detector_config(settings)
+        identifier = None
+        if config.mode == "detector":  # models loaded before the crawl, not on its first pages
+            from bilingual_spider.language.identification import default_identifier
+
+            identifier = default_identifier()
+        detection = cls(
+            BilingualSiteDetector(config),
+            scorer,
+            store=store,
+            identifier=identifier,
+            site_key=settings.get("BILINGUAL_DETECTOR_SITE_KEY", "host"),
+            probe_priority=settings.getint("BILINGUAL_DETECTOR_PROBE_PRIORITY", 10_000),
+            probe_timeout=settings.getfloat("BILINGUAL_DETECTOR_PROBE_TIMEOUT", 15.0),
+            probe_retries=settings.getint("BILINGUAL_DETECTOR_PROBE_RETRIES", 1),
+            probe_callback=probe_callback,
+            probe_errback=probe_errback,
+            start=settings.get("BILINGUAL_DETECTOR_START") or "page",
+            home_callback=home_callback,
+            home_errback=home_errback,
+        )
+
+        def spider_opened() -> None:  # Crawler.stats exists from then on (Scrapy >= 2.13)
+            detection.stats = crawler.stats
+
+        detection._keep = spider_opened  # signals hold weak references
+        crawler.signals.connect(spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(detection.spider_closed, signal=signals.spider_closed)
+        return detection
+
+    @property
+    def config(self) -> DetectorConfig:
+        return self.detector.config
+
+    @property
+    def identifier(self) -> Any:
+        if self._identifier is None:
+            from bilingual_spider.language.identification import default_identifier
+
+            self._identifier = default_identifier()
+        return self._identifier
+
+    def site_of(self, url: str) -> str:
+        """The key of the site ``url`` belongs to."""
+        return site_key_of(url, self.site_key)
+
+    # --- the first page ----------------------------------------------------------------------
+
+    def examine(
+        self,
+        response: Response,
+        site: str | None = None,
+        contexts: Sequence[LinkContext] | None = None,
+    ) -> Iterator[Any]:
+        """Start judging the site of ``response`` (a site's first page): yields probe requests,
+        or the verdict at once. Nothing when the site is judged or being judged already.
+        ``contexts``: the page's link contexts if the spider extracted them already (with the
+        scorer's ``around_words``)."""
+        first_url = response.meta.get("redirect_urls", [response.url])[0]
+        site = site or self.site_of(first_url)
+        if not self.store.claim(site):
+            yield from self._already_claimed(site, response.meta)
+            return
+        self._inc("detector/sites")
+        if self.start == "home" and first_url != home_url_of(first_url):
+            self._inc("detector/home_pages_asked")
+            yield self._home_request(site, home_url_of(first_url))
+            return
+        yield from self._begin(site, first_url, response, contexts)
+
+    def home_answered(self, response: Response) -> Iterator[Any]:
+        """The home page of a site claimed from another of its pages (``start="home"``)."""
+        site = response.meta[HOME_META]
+        if self._begun(site):
+            yield from self._already_claimed(site, response.meta)
+            return
+        first_url = response.meta.get("redirect_urls", [response.url])[0]
+        yield from self._begin(site, first_url, response)
+
+    def home_failed(self, failure: Failure) -> Iterator[Any]:
+        """The home page could not be fetched: the site's verdict, with the reason."""
+        request = failure.request  # type: ignore[attr-defined]
+        site = request.meta[HOME_META]
+        if self._begun(site):
+            yield from self._already_claimed(site, request.meta)
+            return
+        self._inc("detector/first_page_failed")
+        reason, _ = failure_reason(failure)
+        yield from self._conclude(self.detector.fail_start(site, request.url, reason))
+
+    def _begun(self, site: str) -> bool:
+        """Whether the site's detection has begun: a home page asked twice (its request
+        redelivered, or the site claimed again after its claim expired) is judged once."""
+        return self.store.verdict(site) is not None or self.store.load(site) is not None
+
+    def _home_request(self, site: str, url: str) -> scrapy.Request:
+        return scrapy.Request(
+            url,
+            callback=self.home_callback,
+            errback=self.home_errback,
+            priority=self.probe_priority,
+            dont_filter=True,  # the detector needs this page even if the crawl saw it
+            meta={"role": "probe", HOME_META: site, "download_timeout": self.probe_timeout},
+        )
+
+    def _begin(
+        self,
+        site: str,
+        first_url: str,
+        response: Response,
+        contexts: Sequence[LinkContext] | None = None,
+    ) -> Iterator[Any]:
+        links: list[LinkScore] = []
+        try:
+            start = self._first_page(first_url, response)
+            if start.ok and isinstance(response, TextResponse):
+                links = self._scored_links(response, (first_url, response.url), contexts)
+                self._inc("detector/links_scored", len(links))
+        except Exception as exc:  # a page we cannot read must not leave its site unjudged
+            start = self._unreadable(first_url, response, exc)
+        yield from self._follow(self.detector.begin(site, start, links))
+
+    def _scored_links(
+        self,
+        response: TextResponse,
+        page_urls: Sequence[str],
+        contexts: Sequence[LinkContext] | None,
+    ) -> list[LinkScore]:
+        """The Link Predictor's scores of the page's probe-able links (the only ones the
+        detector can use: a hub's out-of-site links are never scored)."""
+        if not isinstance(self.scorer, PredictorLinkScorer):
+            return self.scorer.score(response.text, response.url)
+        if contexts is None:
+            contexts = extract_link_contexts(response.text, response.url, self.scorer.around_words)
+        rule = self.config.hosts
+        own = [c for c in contexts if probe_able_from(page_urls, c.url, rule)]
+        return self.scorer.score(response.text, response.url, own)
+
+    def _unreadable(self, url: str, response: Response, error: Exception) -> ProbeResult:
+        logger.warning("cannot read %s: %r", response.url, error, exc_info=True)
+        self._inc("detector/pages_unreadable")
+        reason = f"unreadable page ({type(error).__name__})"
+        return self.detector.failed(url, reason, final_url=response.url)
+
+    def first_page_failed(self, failure: Failure, site: str | None = None) -> Iterator[Any]:
+        """The first page of a site could not be fetched: the site's verdict, with the reason."""
+        request = failure.request  # type: ignore[attr-defined]
+        site = site or self.site_of(request.url)
+        if not self.store.claim(site):
+            yield from self._already_claimed(site, request.meta)
+            return
+        self._inc("detector/sites")
+        self._inc("detector/first_page_failed")
+        reason, _ = failure_reason(failure)
+        yield from self._conclude(self.detector.fail_start(site, request.url, reason))
+
+    def _first_page(self, url: str, response: Response) -> ProbeResult:
+        if not isinstance(response, TextResponse):
+            return self.detector.failed(url, "not a web page", final_url=response.url)
+        if not same_site(url, response.url, self.config.hosts):
+            reason = f"redirected off-site to {host_of(response.url)}"
+            return self.detector.failed(url, reason, final_url=response.url)
+        language = self._language(response) if self.config.mode == "detector" else None
+        return self.detector.page(url, language, final_url=response.url)
+
+    # --- probes ------------------------------------------------------------------------------
+
+    def probe_answered(self, response: Response) -> Iterator[Any]:
+        """A probe's page arrived (callback of the probe requests)."""
+        site, url, score = self._probe_meta(response.meta)
+        state = self.store.load(site)
+        if state is None:
+            yield from self._late_probe(site, response.meta)
+            return
+        page_url = state.start.final_url or state.start.url
+        if not isinstance(response, TextResponse):
+            result = self.detector.failed(url, "not a web page", score, response.url)
+            self._inc("detector/probes_failed/not_html")
+        elif not same_site(page_url, response.url, self.config.hosts):
+            reason = f"redirected off-site to {host_of(response.url)}"
+            result = self.detector.failed(url, reason, score, response.url)
+            self._inc("detector/probes_failed/offsite_redirect")
+        else:
+            try:
+                result = self.detector.page(url, self._language(response), score, response.url)
+            except Exception as exc:  # counted as a failed probe
+                result = replace(self._unreadable(url, response, exc), score=score)
+        if not result.ok:
+            self._inc("detector/probes_failed")
+        logger.debug("probe %s of %s: %s", url, site, result.counted or result.reason or "no lang")
+        yield from self._record(state, result, response.meta)
+
+    def probe_failed(self, failure: Failure) -> Iterator[Any]:
+        """A probe failed (errback of the probe requests): counts for no language."""
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        site, url, score = self._probe_meta(meta)
+        state = self.store.load(site)
+        if state is None:
+            yield from self._late_probe(site, meta)
+            return
+        reason, key = failure_reason(failure)
+        self._inc("detector/probes_failed")
+        self._inc(f"detector/probes_failed/{key}")
+        logger.debug("probe %s of %s failed: %s", url, site, reason)
+        yield from self._record(state, self.detector.failed(url, reason, score), meta)
+
+    def _record(
+        self, state: DetectionState, result: ProbeResult, meta: dict[str, Any]
+    ) -> Iterator[Any]:
+        """Record a probe's result; when another worker recorded one of the site's probes
+        meanwhile (a shared store), record it again on the state that worker saved."""
+        while True:
+            if not any(p.url == result.url for p in state.pending):
+                yield from self._late_probe(state.site, meta, state)
+                return
+            try:  # the state is saved (or the verdict recorded) before anything is yielded
+                outputs = list(self._follow(self.detector.record(state, result)))
+            except ConcurrentUpdate:
+                self._inc("detector/concurrent_updates")
+                reloaded = self.store.load(state.site)
+                if reloaded is None:  # judged meanwhile
+                    yield from self._late_probe(state.site, meta)
+                    return
+                state = reloaded
+                continue
+            yield from outputs
+            return
+
+    # --- after a worker died -------------------------------------------------------------------
+
+    def _already_claimed(self, site: str, meta: dict[str, Any]) -> Iterator[Any]:
+        """A first page of a site another request claimed: nothing to do, unless this request
+        was redelivered (then its dead worker may have claimed the site itself)."""
+        dead = meta.get(REDELIVERED_META)
+        if dead is not None and self.store.written_by(site) in (dead, None):
+            yield from self._resume(site)
+        else:
+            self._inc("detector/sites_already_judged")
+
+    def _late_probe(
+        self, site: str, meta: dict[str, Any], state: DetectionState | None = None
+    ) -> Iterator[Any]:
+        """A probe whose answer is no longer awaited (recorded already, or the site judged):
+        nothing to do, unless it was redelivered (see the module doc)."""
+        dead = meta.get(REDELIVERED_META)
+        if dead is not None and self.store.written_by(site) in (dead, None):
+            yield from self._resume(site, state)
+        else:
+            self._inc("detector/probes_late")
+
+    def _resume(self, site: str, state: DetectionState | None = None) -> Iterator[Any]:
+        """Redo what follows the site's state in the store: its pending probes, or its verdict."""
+        state = state or self.store.load(site)
+        if state is not None:
+            self._inc("detector/probes_reissued", len(state.pending))
+            for probe in state.pending:
+                yield self._probe_request(site, probe)
+            return
+        verdict = self.store.verdict(site)
+        if verdict is None:  # claimed by a live worker, its state not saved yet
+            self._inc("detector/sites_already_judged")
+            return
+        self._inc("detector/verdicts_replayed")
+        logger.info("site %s: its verdict emitted again (its worker died)", site)
+        yield verdict_item(verdict)
+
+    @staticmethod
+    def _probe_meta(meta: dict[str, Any]) -> tuple[str, str, float]:
+        return meta["detector_site"], meta["detector_probe"], float(meta["detector_score"])
+
+    def _follow(self, step: Step) -> Iterator[Any]:
+        if step.verdict is not None:
+            yield from self._conclude(step.verdict)
+            return
+        assert step.state is not None
+        self.store.save(step.state)
+        for probe in step.probes:
+            self._inc("detector/probes")
+            yield self._probe_request(step.state.site, probe)
+
+    def _probe_request(self, site: str, probe: LinkScore) -> scrapy.Request:
+        return scrapy.Request(
+            probe.url,
+            callback=self.probe_callback,
+            errback=self.probe_errback,
+            priority=self.probe_priority,
+            dont_filter=True,  # the detector needs this page even if the crawl saw it
+            meta={
+                "role": "probe",
+                "detector_site": site,
+                "detector_probe": probe.url,
+                "detector_score": probe.score,
+                "download_timeout": self.probe_timeout,
+                "max_retry_times": self.probe_retries,
+            },
+        )
+
+    def _conclude(self, verdict: SiteVerdict) -> Iterator[SiteVerdictItem]:
+        if not self.store.finish(verdict):
+            self._inc("detector/sites_already_judged")
+            return
+        self._inc("detector/pages", verdict.pages_downloaded)
+        self._inc(f"detector/rule/{verdict.rule.replace(' ', '_')}")
+        if verdict.bilingual:
+            self._inc("detector/sites_bilingual")
+        else:
+            self._inc("detector/sites_monolingual")
+            if not verdict.candidates:
+                self._inc("detector/sites_no_candidates")
+        logger.info(
+            "site %s: %s (%s) after %d page(s): %s",
+            verdict.site,
+            "bilingual" if verdict.bilingual else "not bilingual",
+            ", ".join(verdict.languages) or "-",
+            verdict.pages_downloaded,
+            verdict.reason,
+        )
+        yield verdict_item(verdict)
+
+    def _language(self, response: TextResponse) -> Any:
+        """The page's language, identified once per response (the WARC writer, the focus
+        middleware and the detector share it)."""
+        from bilingual_spider.middlewares.outlinks import response_language
+
+        return response_language(response, self.identifier)
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(key, count)
+
+    def spider_closed(self) -> None:
+        unfinished = self.store.unfinished()
+        if unfinished:
+            self._inc("detector/sites_unfinished", len(unfinished))
+            logger.warning(
+                "%d site(s) left without a verdict (crawl closed while probing): %s",
+                len(unfinished),
+                ", ".join(unfinished[:10]),
+            )
+
+
+class DetectorCallbacks:
+    """Mix into a spider that uses a :class:`SiteDetection` as ``self.detection``: the probe
+    callbacks are spider methods, so probe requests can be serialized (disk or Redis queues)."""
+
+    detection: SiteDetection
+
+    def bind_detection(self, crawler: Crawler, store: SiteStore | None = None) -> SiteDetection:
+        """``store``: default, in this process's memory, or in Redis when ``REDIS_URL`` is set
+        (one verdict per site, whichever worker probes it)."""
+        if store is None:
+            from bilingual_spider.distributed.site_store import shared_site_store
+
+            store = shared_site_store(crawler, getattr(self, "name", "detect"))
+        self.detection = SiteDetection.from_crawler(
+            crawler,
+            probe_callback=self.detector_probe,
+            probe_errback=self.detector_probe_failed,
+            store=store,
+            home_callback=self.detector_home_page,
+            home_errback=self.detector_home_page_failed,
+        )
+        return self.detection
+
+    def detector_home_page(self, response: Response) -> Iterator[Any]:
+        yield from self.detection.home_answered(response)
+
+    def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
+        yield from self.detection.home_failed(failure)
+
+    def detector_probe(self, response: Response) -> Iterator[Any]:
+        yield from self.detection.probe_answered(response)
+
+    def detector_probe_failed(self, failure: Failure) -> Iterator[Any]:
+        yield from self.detection.probe_failed(failure)
