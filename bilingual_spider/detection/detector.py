@@ -408,6 +408,7 @@ def probe_able_from(page_urls: Sequence[str], link_url: str, rule: str = "relate
     return any(probe_able(page_url, link_url, rule) for page_url in page_urls)
 
 
+@lru_cache(maxsize=4096)
 def _without_fragment(url: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))

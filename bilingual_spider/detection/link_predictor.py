@@ -29,7 +29,6 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.model_selection import GroupKFold, StratifiedKFold
-from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 
 from bilingual_spider.links.contexts import LinkContext
@@ -96,13 +95,18 @@ class LinkPredictor(ClassifierMixin, BaseEstimator):
         self, contexts: Sequence[LinkContext], hidden: Sequence[bool] | None = None
     ) -> sp.csr_matrix:
         """Hashed binary features of each context (normalised as ``norm`` says); ``hidden[i]``:
-        context i without its language words (see ``hide_languages``)."""
-        hasher = FeatureHasher(self.n_features, input_type="string", alternate_sign=False)
+        context i without its language words (see ``hide_languages``).
+
+        The same matrix as ``FeatureHasher(n_features, input_type="string",
+        alternate_sign=False)`` with every value set to 1, then ``normalize(norm=norm)``; each
+        token is hashed once per model (:class:`TokenColumns`), so scoring a page's links costs
+        dictionary lookups, not a scikit-learn transform per page."""
         flags = hidden if hidden is not None else [False] * len(contexts)
-        tokens = (link_tokens(c, bool(h)) for c, h in zip(contexts, flags, strict=True))
-        matrix = hasher.transform(tokens).tocsr()
-        matrix.data[:] = 1.0
-        return normalize(matrix, norm=self.norm, copy=False) if self.norm else matrix
+        columns = self.__dict__.get("_columns")
+        if columns is None or columns.n_features != self.n_features:
+            columns = self.__dict__["_columns"] = TokenColumns(self.n_features)
+        rows = columns.rows([link_tokens(c, bool(h)) for c, h in zip(contexts, flags, strict=True)])
+        return binary_rows(rows, self.n_features, self.norm)
 
     def training_features(
         self, contexts: Sequence[LinkContext], features: sp.csr_matrix | None = None
@@ -276,6 +280,49 @@ def feature_settings(n_features: int) -> dict[str, Any]:
         "n_features": int(n_features),
         "values": "binary (1 if the token occurs), rows normalised by the `norm` parameter",
     }
+
+
+class TokenColumns:
+    """The column of each token in a hashed feature space of ``n_features`` columns (scikit-learn's
+    ``FeatureHasher``, MurmurHash3, no sign flipping), hashed once and remembered (at most
+    ``max_tokens``; then forgotten and learned again)."""
+
+    def __init__(self, n_features: int, max_tokens: int = 1_000_000) -> None:
+        self.n_features = n_features
+        self.hasher = FeatureHasher(n_features, input_type="string", alternate_sign=False)
+        self.max_tokens = max_tokens
+        self._columns: dict[str, int] = {}
+
+    def rows(self, token_lists: Sequence[Sequence[str]]) -> list[list[int]]:
+        """The sorted distinct columns of each list of tokens."""
+        known = self._columns
+        new = {t for tokens in token_lists for t in tokens if t not in known}
+        if new:
+            if len(known) + len(new) > self.max_tokens:
+                known.clear()
+                new = {t for tokens in token_lists for t in tokens}
+            ordered = sorted(new)
+            hashed = self.hasher.transform([[t] for t in ordered]).tocsr()
+            known.update(zip(ordered, hashed.indices.tolist(), strict=True))
+        return [sorted({known[t] for t in tokens}) for tokens in token_lists]
+
+
+def binary_rows(rows: Sequence[Sequence[int]], n_features: int, norm: str | None) -> sp.csr_matrix:
+    """A CSR matrix with a 1 in each row's columns, each row normalised as scikit-learn's
+    ``normalize`` does (``l2``, ``l1``, ``max``) or not (None)."""
+    counts = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    indices = np.fromiter((c for r in rows for c in r), dtype=np.int32, count=int(indptr[-1]))
+    if norm == "l2":
+        data = np.repeat(1.0 / np.sqrt(np.maximum(counts, 1)), counts)
+    elif norm == "l1":
+        data = np.repeat(1.0 / np.maximum(counts, 1), counts)
+    elif norm in (None, "max"):
+        data = np.ones(int(indptr[-1]))
+    else:
+        raise ValueError(f"unknown norm {norm!r}")
+    return sp.csr_matrix((data, indices, indptr), shape=(len(rows), n_features))
 
 
 @lru_cache(maxsize=1)

@@ -17,10 +17,9 @@ from lxml import html as lxml_html
 from w3lib.encoding import html_to_unicode
 
 from bilingual_spider.language.identification import UNDETERMINED, LanguageIdentifier
+from bilingual_spider.links.contexts import ParsedPage, parse_html
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
-MAX_HTML_BYTES = 4 * 1024 * 1024
-"""Only this much of a page is parsed (the result says ``truncated``): bounded time and memory."""
 MIN_BLOCK_CHARS = 20
 """Shorter blocks (menu items, buttons, dates) say little about a page's language."""
 MIN_PAGE_CHARS = 20
@@ -48,27 +47,27 @@ class PageLanguage:
     chars: int = 0
     """Characters of main text judged."""
     truncated: bool = False
-    """The page was longer than :data:`MAX_HTML_BYTES` and only its start was read."""
+    """The page was longer than :data:`~bilingual_spider.links.contexts.MAX_HTML_CHARS` and
+    only its start was read."""
 
 
-def main_text_blocks(page: str | bytes) -> tuple[list[str], bool]:
-    """The text blocks of a page's main content, and whether the page was truncated."""
-    truncated = len(page) > MAX_HTML_BYTES
-    if truncated:
-        page = page[:MAX_HTML_BYTES]
-    root = parse_page(page)
-    if root is None:
-        return [], truncated
-    for element in list(root.iter(*SKIPPED_TAGS, etree.Comment, etree.ProcessingInstruction)):
-        if element.getparent() is not None:
-            element.drop_tree()
-    return _blocks(root), truncated
+def main_text_blocks(page: str | bytes | ParsedPage) -> tuple[list[str], bool]:
+    """The text blocks of a page's main content, and whether the page was truncated.
+
+    A :class:`~bilingual_spider.links.contexts.ParsedPage` (the tree the link contexts are read
+    from) is read as it is, not parsed again, and not changed."""
+    if not isinstance(page, ParsedPage):
+        page = parse_html(page)
+    if page.root is None:
+        return [], page.truncated
+    return _blocks(page.root), page.truncated
 
 
 def parse_page(page: str | bytes) -> etree._Element | None:
     """Bytes are decoded as Scrapy decodes a body without headers (w3lib: BOM, ``<meta
     charset>``, XML declaration, else UTF-8), so an EUC-KR page stays Korean; the XML
-    declaration is then dropped, as lxml refuses it in a str."""
+    declaration is then dropped, as lxml refuses it in a str. An ``lxml.html`` tree (its
+    elements have ``text_content``, ``drop_tree``...)."""
     if isinstance(page, bytes):
         page = html_to_unicode(None, page)[1]
     page = _XML_DECLARATION.sub("", page.replace("\x00", ""), count=1)
@@ -81,6 +80,8 @@ def parse_page(page: str | bytes) -> etree._Element | None:
 
 
 def _blocks(root: etree._Element) -> list[str]:
+    """The blocks of text under ``root``, without the text of :data:`SKIPPED_TAGS`, comments and
+    processing instructions (their tails are kept: they are the text after them)."""
     blocks: list[str] = []
     current: list[str] = []
 
@@ -90,16 +91,30 @@ def _blocks(root: etree._Element) -> list[str]:
             blocks.append(text)
         current.clear()
 
-    for event, element in etree.iterwalk(root, events=("start", "end")):
-        if not isinstance(element.tag, str):
+    walker = etree.iterwalk(root, events=("start", "end"))
+    skipped = None  # the skipped element being left (its "end" comes after skip_subtree)
+    for event, element in walker:
+        tag = element.tag
+        if not isinstance(tag, str):  # a comment or a processing instruction: its tail only
+            if event == "start" and element.tail:
+                current.append(element.tail)
             continue
         if event == "start":
-            if element.tag in BLOCK_TAGS:
+            if tag in SKIPPED_TAGS and element is not root:
+                walker.skip_subtree()
+                skipped = element
+                if element.tail:
+                    current.append(element.tail)
+                continue
+            if tag in BLOCK_TAGS:
                 flush()
             if element.text:
                 current.append(element.text)
         else:
-            if element.tag in BLOCK_TAGS:
+            if element is skipped:  # its tail is taken already
+                skipped = None
+                continue
+            if tag in BLOCK_TAGS:
                 flush()
             if element.tail:
                 current.append(element.tail)
@@ -107,7 +122,7 @@ def _blocks(root: etree._Element) -> list[str]:
     return blocks
 
 
-def page_language(page: str | bytes, identifier: LanguageIdentifier) -> PageLanguage:
+def page_language(page: str | bytes | ParsedPage, identifier: LanguageIdentifier) -> PageLanguage:
     """The language of a page's main text and the share of each language in it."""
     return blocks_language(*main_text_blocks(page), identifier=identifier)
 

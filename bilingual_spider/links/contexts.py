@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -28,7 +29,7 @@ from w3lib.url import safe_url_string
 from bilingual_spider.language.codes import normalize_language_code
 
 MAX_HTML_CHARS = 4 * 1024 * 1024
-"""Only this much of a page is parsed, as in :mod:`bilingual_spider.language.page_language`."""
+"""Only this much of a page is parsed (for its links and its main text): bounded time and memory."""
 MAX_BLOCK_WORDS = 200
 """``block_text`` is cut to this many words around the link (a ``<body>`` can be the block)."""
 SKIPPED_TAGS = frozenset({"script", "style", "template", "title", "textarea"})
@@ -109,19 +110,45 @@ class _Link:
     srcs: list[str] = field(default_factory=list)
 
 
+class ParsedPage(NamedTuple):
+    """A page's tree, read once for its link contexts and its main text (both only read it)."""
+
+    root: etree._Element | None
+    """None when the page is empty or lxml cannot read it."""
+    truncated: bool
+    """The page was longer than :data:`MAX_HTML_CHARS` and only its start was read."""
+
+
+def parse_html(html: str | bytes) -> ParsedPage:
+    """A page's tree: libxml2's HTML parser, read as browsers read malformed HTML. Bytes are
+    decoded as Scrapy decodes a body without headers (BOM, ``<meta charset>``, XML declaration,
+    else UTF-8), so an EUC-KR page stays Korean; the XML declaration is dropped, as lxml refuses
+    it in a str. Comments and processing instructions are left out (their tails stay text)."""
+    truncated = len(html) > MAX_HTML_CHARS  # characters of a str, bytes of bytes
+    if isinstance(html, bytes):
+        html = html_to_unicode(None, html[:MAX_HTML_CHARS])[1]
+    text = _XML_DECLARATION.sub("", html[:MAX_HTML_CHARS].replace("\x00", ""), count=1)
+    if not text.strip():
+        return ParsedPage(None, truncated)
+    try:
+        return ParsedPage(etree.fromstring(text, _parser()), truncated)
+    except (etree.LxmlError, ValueError):  # ValueError: unencodable text (lone surrogates)
+        return ParsedPage(None, truncated)
+
+
 def extract_link_contexts(
-    html: str | bytes, page_url: str, around_words: int = 10
+    html: str | bytes | ParsedPage, page_url: str, around_words: int = 10
 ) -> list[LinkContext]:
     """Every followable link of a page (``<a>``, ``<area>``, ``<link rel="alternate"
     hreflang>``, and a ``<select>`` menu's ``<option>`` whose value is a URL or path), in
     document order, with its context.
 
     Links that lead to no other page are left out: ``javascript:``, ``mailto:``, ``tel:`` and
-    other non-HTTP schemes, empty ``href`` and in-page ``#fragments``. Bytes are decoded as
-    Scrapy decodes a body without headers (BOM, ``<meta charset>``, else UTF-8). Malformed HTML
-    is read as browsers read it; a page lxml cannot read at all gives no links.
+    other non-HTTP schemes, empty ``href`` and in-page ``#fragments``. The page is read by
+    :func:`parse_html`, unless it is given parsed already. Malformed HTML is read as browsers
+    read it; a page lxml cannot read at all gives no links.
     """
-    root = _parse(html)
+    root = (html if isinstance(html, ParsedPage) else parse_html(html)).root
     if root is None:
         return []
     base = _base_url(root, page_url)
@@ -129,18 +156,6 @@ def extract_link_contexts(
     words: list[str] = []
     links = _walk(root, base, words)
     return [_context(link, page_url, page_lang, words, around_words) for link in links]
-
-
-def _parse(html: str | bytes) -> etree._Element | None:
-    if isinstance(html, bytes):
-        html = html_to_unicode(None, html[:MAX_HTML_CHARS])[1]
-    text = _XML_DECLARATION.sub("", html[:MAX_HTML_CHARS].replace("\x00", ""), count=1)
-    if not text.strip():
-        return None
-    try:
-        return etree.fromstring(text, _parser())
-    except (etree.LxmlError, ValueError):  # ValueError: unencodable text (lone surrogates)
-        return None
 
 
 def _parser() -> etree.HTMLParser:
@@ -360,6 +375,9 @@ def _join(words: list[str]) -> str:
     """Words joined by spaces, except between two characters of an unspaced script."""
     if not words:
         return ""
+    joined = " ".join(words)
+    if not _IS_UNSPACED.search(joined):  # no Chinese or Japanese: plain spaces (most pages)
+        return joined
     parts = [words[0]]
     for previous, word in zip(words, words[1:], strict=False):
         if not (

@@ -48,7 +48,7 @@ import os
 import re
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -152,10 +152,29 @@ class _Preparation:
 
 @dataclass
 class _Counts:
-    """Per adapter: the keys of calls out, and the held queries."""
+    """Per adapter: the keys of calls out, and the held queries: in the order they may go
+    (``held``), waiting for the answer of the same call out (``waiting``, by key), or not
+    before a time (``later``, failed calls asked again)."""
 
     in_flight: set[CacheKey] = field(default_factory=set)
     held: deque[_Held] = field(default_factory=deque)
+    waiting: dict[CacheKey, list[_Held]] = field(default_factory=dict)
+    later: list[_Held] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        """Queries held, in any way."""
+        return len(self.held) + len(self.later) + sum(map(len, self.waiting.values()))
+
+    def every_held(self) -> Iterator[_Held]:
+        yield from self.held
+        yield from self.later
+        for entries in self.waiting.values():
+            yield from entries
+
+    def answered(self, key: CacheKey) -> None:
+        """The call out with ``key`` is over: the queries waiting for it go first."""
+        self.in_flight.discard(key)
+        self.held.extendleft(reversed(self.waiting.pop(key, [])))
 
 
 def search_page(response: Response) -> SearchPage:
@@ -306,7 +325,7 @@ class SearchService:
 
     def pending(self) -> int:
         """Queries held or out (answers still to come)."""
-        return sum(len(c.held) + len(c.in_flight) for c in self._counts.values())
+        return sum(len(c) + len(c.in_flight) for c in self._counts.values())
 
     def remote_adapter_of(self, request: Request) -> RemoteAdapter | None:
         call = request.meta.get(SEARCH_CALL)
@@ -329,53 +348,61 @@ class SearchService:
                 request = None
             if request is not None:
                 held.frontier_id = scheduler.hold(request)
-        self._counts[held.call.adapter].held.append(held)
+        counts = self._counts[held.call.adapter]
+        (counts.later if held.not_before else counts.held).append(held)
 
     def _pump(self) -> None:
-        """Release every held query that may go now; wake up when the next one may."""
+        """Release the held queries that may go now, in order, until the adapter has no call
+        left to make (all out, or its rate says wait); wake up when the next one may go. A
+        query whose call is out already waits for its answer (:meth:`_Counts.answered`)."""
         if self.crawler is None or self.crawler.engine is None or self.crawler.spider is None:
             return
         now, wake = self.clock(), math.inf
         for name, counts in list(self._counts.items()):
             self._answer_with_error_if_given_up(name, counts)
-            if counts.held and not self._ready(name):
+            if counts and not self._ready(name):
                 wake = min(wake, self._prepare_later(name))
                 continue
-            kept: deque[_Held] = deque()
-            while counts.held:
-                held = counts.held.popleft()
-                wait = self._wait_for(name, held, now)
-                if wait is None:
-                    self._release(held)
-                else:
-                    kept.append(held)
-                    wake = min(wake, now + wait)
-            counts.held = kept
+            if counts.later:
+                due = [h for h in counts.later if h.not_before <= now]
+                counts.later = [h for h in counts.later if h.not_before > now]
+                counts.held.extend(due)
+                wake = min([wake, *(h.not_before for h in counts.later)])
+            wake = min(wake, self._release_held(name, counts, now))
         self._wake_at(wake)
+
+    def _release_held(self, name: str, counts: _Counts, now: float) -> float:
+        """Release ``counts.held`` from its head while its adapter may be called; the time when
+        it may be called again (inf: when a call ends)."""
+        cacheable = self._cacheable(name)
+        while counts.held:
+            held = counts.held[0]
+            call = held.call
+            if call.error is None and not (cacheable and call.key in self.cache):
+                if call.key in counts.in_flight:
+                    counts.waiting.setdefault(call.key, []).append(counts.held.popleft())
+                    continue
+                if len(counts.in_flight) >= self.max_in_flight:
+                    return math.inf
+                delay = self.limiters[name].delay()
+                if delay > 0:
+                    return now + delay
+                counts.in_flight.add(call.key)
+            self._release(counts.held.popleft())
+        return math.inf
 
     def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
         reason = self._preparations[name].given_up
         if reason is None:
             return
-        for entry in counts.held:
+        for entry in counts.every_held():
             if entry.call.error is None:
                 self.stats.inc_value(f"search/{name}/gave_up")
                 entry.call = replace(entry.call, error=reason)
-
-    def _wait_for(self, name: str, held: _Held, now: float) -> float | None:
-        """None: release now; else seconds to wait (inf: until a call of this adapter ends)."""
-        if held.not_before > now:
-            return held.not_before - now
-        call, counts = held.call, self._counts[name]
-        if call.error is not None or (self._cacheable(name) and call.key in self.cache):
-            return None
-        if call.key in counts.in_flight or len(counts.in_flight) >= self.max_in_flight:
-            return math.inf
-        delay = self.limiters[name].delay()
-        if delay > 0:
-            return delay
-        counts.in_flight.add(call.key)
-        return None
+        counts.held.extend(counts.later)
+        for entries in counts.waiting.values():
+            counts.held.extend(entries)
+        counts.later, counts.waiting = [], {}
 
     def _release(self, held: _Held) -> None:
         assert self.crawler is not None and self.crawler.engine is not None
@@ -399,7 +426,7 @@ class SearchService:
     def _done(self, call: SearchCall) -> None:
         """A call of a spider's query is over (answered, given up, or held for later)."""
         if not call.inline and call.query is not None:
-            self._counts[call.adapter].in_flight.discard(call.key)
+            self._counts[call.adapter].answered(call.key)
         self._pump()
 
     def _cacheable(self, name: str) -> bool:
@@ -789,8 +816,9 @@ class SearchService:
                     name,
                     sorted(map(str, counts.in_flight)),
                 )
-                counts.in_flight.clear()
-        if any(c.held or c.in_flight for c in self._counts.values()) or any(
+                for key in list(counts.in_flight):
+                    counts.answered(key)
+        if any(c or c.in_flight for c in self._counts.values()) or any(
             p.task is not None for p in self._preparations.values()
         ):
             self._pump()
@@ -801,7 +829,7 @@ class SearchService:
             self._timer.cancel()
             self._timer, self._timer_at = None, math.inf
         for name, counts in self._counts.items():
-            unfinished = len(counts.held) + len(counts.in_flight)
+            unfinished = len(counts) + len(counts.in_flight)
             if unfinished:
                 self.stats.inc_value(f"search/{name}/unfinished", unfinished)
                 logger.warning(

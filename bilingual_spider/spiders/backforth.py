@@ -65,6 +65,7 @@ from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
@@ -234,7 +235,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         that led here was worth following."""
         text = ""
         if isinstance(response, TextResponse):
-            text = " ".join(main_text_blocks(response.body)[0])
+            text = " ".join(main_text_blocks(response_page(response))[0])
         score = float(self.topic_classifier.predict_proba([page_document(response.url, text)])[0])
         on_topic = score >= ON_TOPIC
         self.crawler.stats.inc_value(f"backforth/focc/pages_{'on' if on_topic else 'off'}_topic")
@@ -434,7 +435,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if not isinstance(response, TextResponse):
             return []
         around_words = getattr(self.detection.scorer, "around_words", 10)
-        return extract_link_contexts(response.text, response.url, around_words)
+        return extract_link_contexts(response_page(response), response.url, around_words)
 
     def _count_page(self, role: str) -> None:
         self.pages += 1

@@ -49,6 +49,7 @@ from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
 from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.patterns.alternates import Alternate, page_alternates
 from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.crawl_round import (
@@ -689,7 +690,7 @@ class PupSnifferSpider(scrapy.Spider):
         return PageRecord.of(response.url, language, text, links.urls, content, links.alternates)
 
     def _language_and_text(self, response: TextResponse) -> tuple[str | None, str]:
-        blocks, truncated = main_text_blocks(response.body)
+        blocks, truncated = main_text_blocks(response_page(response))
         found = blocks_language(blocks, truncated, identifier=self.identifier)
         language = None
         if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
@@ -702,6 +703,6 @@ class PupSnifferSpider(scrapy.Spider):
         ``<select>`` menu's URL options) and the translations it names among them."""
         if not _is_html(response):  # a JSON or plain-text body: no links
             return PageLinks([], ())
-        contexts = extract_link_contexts(response.text, response.url)
+        contexts = extract_link_contexts(response_page(response), response.url)
         links = [c.url for c in contexts if c.url.startswith(("http://", "https://"))]
         return PageLinks(links, page_alternates(contexts))

@@ -80,6 +80,7 @@ from bilingual_spider.detection.store import ConcurrentUpdate, InMemorySiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 
 logger = logging.getLogger(__name__)
@@ -440,7 +441,8 @@ class SiteDetection:
         if not isinstance(self.scorer, PredictorLinkScorer):
             return self.scorer.score(response.text, response.url)
         if contexts is None:
-            contexts = extract_link_contexts(response.text, response.url, self.scorer.around_words)
+            page = response_page(response)
+            contexts = extract_link_contexts(page, response.url, self.scorer.around_words)
         rule = self.config.hosts
         own = [c for c in contexts if probe_able_from(page_urls, c.url, rule)]
         return self.scorer.score(response.text, response.url, own)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.base import clone
 
 from bilingual_spider.detection.link_predictor import (
@@ -155,3 +156,34 @@ def test_a_share_of_the_training_links_is_seen_without_language_words():
     learned, shown = half.training_features(contexts), half.transform(contexts)
     changed = np.flatnonzero(np.abs(learned - shown).sum(axis=1))
     assert 0.2 * len(contexts) < len(changed) < 0.6 * len(contexts)
+
+
+@pytest.mark.parametrize("norm", ["l2", "l1", None])
+def test_features_are_scikit_learns_hashed_binary_rows_whatever_the_token_cache_holds(norm):
+    """transform() hashes each token once per model and builds the rows itself: the matrix
+    must stay FeatureHasher's, binarised and normalised, including rows without a token, the
+    language-hidden rows, and after the cache was emptied for being full."""
+    from sklearn.feature_extraction import FeatureHasher
+    from sklearn.preprocessing import normalize
+
+    from bilingual_spider.links.features import link_tokens
+
+    contexts = [
+        c
+        for url, lang, href, label, _ in SWITCHERS
+        for c in extract_link_contexts(page_with_switcher(url, lang, href, label), url)
+    ]
+    hidden = [i % 3 == 0 for i in range(len(contexts))]
+    model = LinkPredictor(n_features=2**12, norm=norm)
+    hasher = FeatureHasher(2**12, input_type="string", alternate_sign=False)
+    for _ in range(3):
+        tokens = [link_tokens(c, h) for c, h in zip(contexts, hidden, strict=True)]
+        expected = hasher.transform(tokens + [[]]).tocsr()
+        expected.data[:] = 1.0
+        if norm:
+            expected = normalize(expected, norm=norm)
+        got = model.transform(contexts, hidden)
+        got = sp.vstack([got, sp.csr_matrix((1, 2**12))]).tocsr()
+        assert got.shape == expected.shape
+        assert abs(got - expected).max() < 1e-12
+        model.__dict__["_columns"].max_tokens = 10  # the next round forgets and hashes again

@@ -152,3 +152,37 @@ def test_langid_command_prints_one_json_line_per_input_line(tmp_path: Path):
     )
     record = json.loads(result.stdout)
     assert record["lang"] == "de" and record["shares"] == {"de": 1.0}
+
+
+def test_main_text_of_a_parsed_page_is_that_of_its_html_and_leaves_the_tree_as_it_was():
+    """The link contexts and the main text read one tree (links.contexts.parse_html): the main
+    text must not change it (scripts, navigation and comments are skipped, their tails kept)."""
+    from lxml import etree
+
+    from bilingual_spider.links.contexts import extract_link_contexts, parse_html
+
+    html = (
+        "<html><head><title>T</title></head><body><nav><a href='/a'>Menu</a></nav>"
+        "<p>First paragraph<script>var x = 1;</script> goes on<!-- a note --> here.</p>"
+        "<div>Second block <a href='/b'>with a link</a></div>"
+        "<footer><a href='/c'>Legal</a></footer></body></html>"
+    )
+    page = parse_html(html)
+    before = etree.tostring(page.root)
+    assert main_text_blocks(page) == main_text_blocks(html)
+    blocks = ["First paragraph goes on here.", "Second block with a link"]
+    assert main_text_blocks(page)[0] == blocks
+    assert etree.tostring(page.root) == before
+    assert [c.url for c in extract_link_contexts(page, "http://x.org/")] == [
+        "http://x.org/a",
+        "http://x.org/b",
+        "http://x.org/c",
+    ]
+
+
+def test_control_characters_after_a_skipped_element_do_not_break_the_main_text():
+    """lxml keeps a control character of a malformed page in the tree but refuses it when a
+    text is set: the main text is read without changing the tree (a gzipped file served as
+    HTML broke it before)."""
+    page = "<html><body><p>Some text<script>var x;</script>\x01 after the script</p></body></html>"
+    assert main_text_blocks(page)[0] == ["Some text\x01 after the script"]

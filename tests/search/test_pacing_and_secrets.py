@@ -122,3 +122,26 @@ def test_settings_choose_adapters_urls_and_rates() -> None:
     ):
         with pytest.raises(ValueError):
             build_setup(bad, environ={})
+
+
+def test_held_queries_wait_for_the_same_call_out_and_then_go_first() -> None:
+    """The service's pump stops at the first query that may not go; a query whose call is out
+    already waits beside it (not in the line) and goes first once that call is answered."""
+    from bilingual_spider.search.service import SearchCall, _Counts, _Held
+
+    def held(target: str, not_before: float = 0.0) -> _Held:
+        call = SearchCall("moz", SearchQuery.backlinks(target))
+        return _Held(call, None, {}, {}, 0, not_before=not_before)
+
+    counts = _Counts()
+    first, duplicate, other, later = held("a.es"), held("a.es"), held("b.es"), held("c.es", 5.0)
+    counts.held.extend([other])
+    counts.later.append(later)
+    counts.in_flight.add(first.call.key)
+    counts.waiting.setdefault(first.call.key, []).append(duplicate)
+    assert len(counts) == 3
+    assert list(counts.every_held()) == [other, later, duplicate]
+    counts.answered(first.call.key)
+    assert list(counts.held) == [duplicate, other]
+    assert not counts.in_flight and not counts.waiting
+    assert len(counts) == 3
