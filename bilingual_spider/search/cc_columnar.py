@@ -365,9 +365,9 @@ class CcColumnar(FetchingAdapter):
 
     # --- answering ------------------------------------------------------------------------
 
-    def candidates(self, query: ColumnarQuery) -> list[tuple[int, int]]:
-        """(file, row group) of every row group that may hold the query's keys, in key order;
-        counts the row groups skipped."""
+    def candidates(self, query: ColumnarQuery) -> tuple[list[tuple[int, int]], int]:
+        """(file, row group) of every row group that may hold the query's keys, in key order,
+        and how many row groups were skipped."""
         assert self.files is not None
         chosen: list[tuple[str, int, int]] = []
         total = 0
@@ -377,8 +377,7 @@ class CcColumnar(FetchingAdapter):
                 bounds = index_file.key_bounds(group)
                 if bounds is None or query.keys.overlaps(*bounds):
                     chosen.append((bounds[0] if bounds else "", number, group))
-        self.counts["row_groups_skipped"] += total - len(chosen)
-        return [(number, group) for _, number, group in sorted(chosen)]
+        return [(number, group) for _, number, group in sorted(chosen)], total - len(chosen)
 
     async def answer_fetching(
         self, query: SearchQuery, fetch: Fetch, continuation: str | None = None
@@ -387,10 +386,12 @@ class CcColumnar(FetchingAdapter):
             raise RuntimeError(f"{NAME} is not prepared yet")
         wanted = plan(query)
         limit = query.limit or self.page_size
-        groups = self.candidates(wanted)
+        groups, skipped = self.candidates(wanted)
         position, row = _parse_continuation(continuation, groups)
-        files = {number for number, _ in groups}
-        self.counts["bytes_indexed"] += sum(self.files[n].size for n in files)
+        if continuation is None:  # counted once a query
+            self.counts["row_groups_skipped"] += skipped
+            files = {number for number, _ in groups}
+            self.counts["bytes_indexed"] += sum(self.files[n].size for n in files)
         links: list[FoundLink] = []
         read = 0
         while position < len(groups) and len(links) < limit and read < self.max_row_groups:
