@@ -326,12 +326,14 @@ BILINGUAL_SEARCH_BACKLINKS = None
 """Adapter for backlinks: ``moz``, ``cc_hostgraph`` or ``embedded``. None: ``moz`` when Moz keys
 are set or the sandbox is configured, else ``embedded`` (the crawl's own link graph)."""
 BILINGUAL_SEARCH_WEB = "google_cse"
-"""Adapter for ``site:``/``inurl:``/``filetype:`` searches."""
+"""Adapter for ``site:``/``inurl:``/``filetype:`` searches: ``google_cse``, or ``cc_columnar``
+(Common Crawl's Parquet index; every query needs a ``site:``)."""
 BILINGUAL_SEARCH_URL_INDEX = "cc_index"
-"""Adapter for URL-index lookups."""
+"""Adapter for URL-index lookups: ``cc_index`` (the CDX server) or ``cc_columnar``."""
 BILINGUAL_SEARCH_RATES: dict[str, float] = {}
 """Requests a second per adapter (``{"moz": 1}``; 0: no limit). Unset: the real service's limit
-(moz 0.1, google_cse 1, cc_index 1, cc_hostgraph 1); the sandbox's fakes: no limit."""
+(moz 0.1, google_cse 1, cc_index 1, cc_hostgraph 1, cc_columnar 1); the sandbox's fakes: no
+limit."""
 BILINGUAL_SEARCH_MAX_IN_FLIGHT = 2
 """Calls of one adapter out at once (the others wait in the service, not in the downloader)."""
 BILINGUAL_SEARCH_MAX_PAGES = 3
@@ -350,7 +352,8 @@ BILINGUAL_SEARCH_LATER_DELAY = 300.0
 BILINGUAL_SEARCH_LATER_ROUNDS = 2
 """... this many times; then its callback gets a page with ``error`` set (stats ``gave_up``)."""
 BILINGUAL_SEARCH_CACHE_DIR = os.environ.get("BILINGUAL_SEARCH_CACHE_DIR") or None
-"""Where downloaded host graphs are indexed (default ``~/.cache/bilingual_spider/search``)."""
+"""Where downloaded host graphs are indexed and the columnar index's footers kept (default
+``~/.cache/bilingual_spider/search``)."""
 BILINGUAL_MOZ_URL = None
 """Moz Links API v2 ``links`` endpoint (default https://lsapi.seomoz.com/v2/links)."""
 BILINGUAL_MOZ_TOKEN = None
@@ -365,6 +368,15 @@ BILINGUAL_CC_INDEX_URL = None
 """Common Crawl's index server (default https://index.commoncrawl.org)."""
 BILINGUAL_CC_INDEX_COLLECTION = None
 """``CC-MAIN-YYYY-WW``; None: the newest one in ``collinfo.json``."""
+BILINGUAL_CC_COLUMNAR_URL = None
+"""Where Common Crawl's columnar index lives (default https://data.commoncrawl.org)."""
+BILINGUAL_CC_COLUMNAR_CRAWL = None
+"""The crawl it reads, ``CC-MAIN-YYYY-WW``; None: BILINGUAL_CC_INDEX_COLLECTION, else the newest
+in the CDX server's ``collinfo.json``. Its file footers are kept in BILINGUAL_SEARCH_CACHE_DIR."""
+BILINGUAL_CC_COLUMNAR_PAGE_SIZE = 100
+"""Links per answer page of ``cc_columnar``."""
+BILINGUAL_CC_COLUMNAR_MAX_ROW_GROUPS = 20
+"""Row groups one answer page may read (a page with fewer links has a continuation)."""
 BILINGUAL_HOSTGRAPH_URL = None
 """Common Crawl's host graphs (default https://data.commoncrawl.org/projects/hyperlinkgraph)."""
 BILINGUAL_HOSTGRAPH_NAME = "cc-main-2024-aug-sep-oct"

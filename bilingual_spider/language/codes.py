@@ -70,6 +70,21 @@ def normalize_language_code(code: str) -> str | None:
     return base
 
 
+ISO_639_3 = {
+    "ar": "ara", "de": "deu", "en": "eng", "es": "spa", "fr": "fra", "he": "heb", "id": "ind",
+    "it": "ita", "ja": "jpn", "ko": "kor", "nl": "nld", "pl": "pol", "pt": "por", "ru": "rus",
+    "sv": "swe", "tr": "tur", "uk": "ukr", "vi": "vie", "zh": "zho", "ca": "cat", "eu": "eus",
+    "gl": "glg", "el": "ell", "cs": "ces", "da": "dan", "fi": "fin", "hu": "hun", "ro": "ron",
+}  # fmt: skip
+"""ISO 639-1 -> ISO 639-3 (the codes of Common Crawl's ``content_languages``, from CLD2)."""
+
+
+def iso_639_3(code: str) -> str | None:
+    """The ISO 639-3 code of a language code (``zh-Hant`` -> ``zho``; a 3-letter code stays)."""
+    base = base_language(normalize_language_code(code) or code.lower())
+    return base if len(base) == 3 else ISO_639_3.get(base)
+
+
 def base_language(code: str) -> str:
     """The language without region or script: ``pt-BR`` -> ``pt``, ``zh-Hant`` -> ``zh``."""
     return code.split("-", 1)[0]

@@ -112,7 +112,7 @@ class HostFaults:
         return faults
 
 
-RATE_LIMITED_FAMILIES = ("moz", "google", "cdx", "hostgraph")
+RATE_LIMITED_FAMILIES = ("moz", "google", "cdx", "hostgraph", "columnar")
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,11 @@ class ApiConfig:
     """Blocks per CDX page when a request gives no ``pageSize``: 5, the ``pageSize`` that
     index.commoncrawl.org reports in ``showNumPages`` answers (from memory of its answers, not
     verified here); pywb's own default (``max_blocks``) is 10."""
+    columnar_files: int = 4
+    """Parquet files of the columnar index's ``subset=warc`` (Common Crawl writes about 300 a
+    crawl); the captures, sorted by ``url_surtkey``, are cut into this many key ranges."""
+    columnar_row_group_rows: int = 50
+    """Rows per row group: small, so that a query's pruning shows on a small web."""
     rate_limit: bool = False
     """Answer over-limit requests with 429 and ``Retry-After``. Off by default."""
     commoncrawl_throttle_status: int = 429
@@ -171,6 +176,9 @@ class ApiConfig:
     hostgraph_burst: int = 10
     hostgraph_per_second: float = 1.0
     """An assumption: data.commoncrawl.org publishes no number (S3 answers ``SlowDown``)."""
+    columnar_burst: int = 10
+    columnar_per_second: float = 5.0
+    """The columnar index's files (data.commoncrawl.org too): an assumption as above."""
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], engine_dirs: tuple[Path, ...]) -> ApiConfig:
@@ -201,7 +209,13 @@ class ApiConfig:
                 raise ValueError(f"api.{name} must be a number in [0, 1]")
         if self.backlink_noise >= 1.0:
             raise ValueError("api.backlink_noise must be below 1")
-        for name in ("backlink_max_results", "cdx_block_lines", "cdx_page_size"):
+        for name in (
+            "backlink_max_results",
+            "cdx_block_lines",
+            "cdx_page_size",
+            "columnar_files",
+            "columnar_row_group_rows",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"api.{name} must be a positive integer")

@@ -10,13 +10,15 @@ engine's crawl (:mod:`bilingual_spider.sandbox.engine_files`):
 ``GET /cc-index/<COLLECTION>-index?url=&output=json``  Common Crawl index: CDX server (pywb)
 ``GET /cc-data/projects/hyperlinkgraph/<NAME>/host/``  Common Crawl host-level web graph
 ``<NAME>-host-vertices.txt.gz`` / ``-host-edges...``
+``GET /cc-data/crawl-data/<CRAWL>/cc-index-table...``  Common Crawl columnar index: file listing
+``GET /cc-data/cc-index/table/cc-main/warc/...``       its Parquet files (HTTP Range)
 =====================================================  ===========================================
 
 The formats, and how the answers are made incomplete and noisy like a real engine's, are in
 :mod:`~bilingual_spider.sandbox.search_api_moz`, :mod:`~bilingual_spider.sandbox.search_api_google`
-and :mod:`~bilingual_spider.sandbox.search_api_commoncrawl`. With ``rate_limit`` on, every endpoint
-family has a token bucket; an over-limit request gets 429 (Common Crawl: configurable 503) with
-``Retry-After`` and a body in that service's error format.
+and :mod:`~bilingual_spider.sandbox.search_api_commoncrawl` (and ``search_api_columnar``). With
+``rate_limit`` on, every endpoint family has a token bucket; an over-limit request gets 429
+(Common Crawl: configurable 503) with ``Retry-After`` and a body in that service's error format.
 
 No sockets here: :meth:`SearchApi.handle` maps (method, path, query, body) to an answer, and the
 server (:mod:`bilingual_spider.sandbox.server`) only dispatches to it.
@@ -26,11 +28,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from urllib.parse import parse_qsl
 
 from bilingual_spider.sandbox.config import RATE_LIMITED_FAMILIES, ApiConfig
 from bilingual_spider.sandbox.engine_index import EngineIndex
+from bilingual_spider.sandbox.search_api_columnar import ColumnarIndex
 from bilingual_spider.sandbox.search_api_commoncrawl import (
     DATA_PREFIX,
     INDEX_PREFIX,
@@ -90,6 +93,9 @@ class SearchApi:
         self.google = CustomSearch(index)
         self.cdx = CdxIndex(index, config.collection, config.cdx_block_lines, config.cdx_page_size)
         self.hostgraph = HostGraph(index, config.hostgraph_name)
+        self.columnar = ColumnarIndex(
+            self.cdx, config.columnar_files, config.columnar_row_group_rows
+        )
         self.buckets: dict[str, TokenBucket] = {}
         if config.rate_limit:
             for family in RATE_LIMITED_FAMILIES:
@@ -111,8 +117,16 @@ class SearchApi:
         )
         return api
 
-    def handle(self, method: str, path: str, query: str = "", body: bytes = b"") -> ApiAnswer:
-        """Answer one request to the API host (``path`` without the query string)."""
+    def handle(
+        self,
+        method: str,
+        path: str,
+        query: str = "",
+        body: bytes = b"",
+        headers: Mapping[str, str] | None = None,
+    ) -> ApiAnswer:
+        """Answer one request to the API host (``path`` without the query string; ``headers``
+        with lower-case names)."""
         family = _family(path)
         if family is None:
             return json_answer(404, {"error": f"no API endpoint at {path}"})
@@ -128,6 +142,11 @@ class SearchApi:
         params = _params(query)
         if family == "google":
             return self.google.answer(method, {k: v[0] for k, v in params.items()})
+        if family == "columnar":
+            answer = self.columnar.answer(path, headers or {})
+            if answer is not None:
+                return answer
+            return s3_error(404, "NoSuchKey", "The specified key does not exist.", path)
         if family == "hostgraph":
             return self.hostgraph.answer(path)
         if path == COLLINFO_PATH:
@@ -161,6 +180,8 @@ def _family(path: str) -> str | None:
         return "google"
     if path.startswith(INDEX_PREFIX):
         return "cdx"
+    if path.startswith((f"{DATA_PREFIX}cc-index/", f"{DATA_PREFIX}crawl-data/")):
+        return "columnar"
     if path.startswith(DATA_PREFIX):
         return "hostgraph"
     return None

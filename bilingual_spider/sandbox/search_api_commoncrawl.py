@@ -34,43 +34,24 @@ from typing import Any
 
 import numpy as np
 
+from bilingual_spider.language.codes import iso_639_3
 from bilingual_spider.sandbox.engine_index import EngineIndex, split_url
 from bilingual_spider.sandbox.search_api_http import ApiAnswer, json_answer
+from bilingual_spider.search.surt import after, surt_host, surt_path
 
 INDEX_PREFIX = "/cc-index/"
 DATA_PREFIX = "/cc-data/"
 NDJSON = "text/x-ndjson"
 MATCH_TYPES = ("exact", "prefix", "host", "domain")
-_WWW = re.compile(r"^www\d*\.")
-_ISO_639_3 = {
-    "ar": "ara", "de": "deu", "en": "eng", "es": "spa", "fr": "fra", "he": "heb", "id": "ind",
-    "it": "ita", "ja": "jpn", "ko": "kor", "nl": "nld", "pl": "pol", "pt": "por", "ru": "rus",
-    "sv": "swe", "tr": "tur", "uk": "ukr", "vi": "vie", "zh": "zho", "ca": "cat", "eu": "eus",
-    "gl": "glg", "el": "ell", "cs": "ces", "da": "dan", "fi": "fin", "hu": "hun", "ro": "ron",
-}  # fmt: skip
 _FIELD_ORDER = ("urlkey", "timestamp", "url", "mime", "mime-detected", "status", "digest")
 _FIELD_ORDER += ("length", "offset", "filename", "languages", "encoding")
-
-
-def surt_host(host: str) -> str:
-    """``www.example.com`` -> ``com,example`` (a leading ``www``, ``www2`` ... is dropped)."""
-    host = _WWW.sub("", host.lower().rstrip("."))
-    return ",".join(reversed(host.split(".")))
 
 
 def surt(url: str, host_key: str | None = None) -> str:
     """The SURT urlkey of a URL: ``http://www.Example.com/A?b=1&a=2`` -> ``com,example)/a?a=2&b=1``
     (``host_key``: the host's part, if already known)."""
     host, path = split_url(url)
-    path, _, query = path.lower().partition("?")
-    if query:
-        path += "?" + "&".join(sorted(query.split("&")))
-    return f"{surt_host(host) if host_key is None else host_key}){path}"
-
-
-def _after(prefix: str) -> str:
-    """The smallest string greater than every string that starts with ``prefix``."""
-    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    return f"{surt_host(host) if host_key is None else host_key}){surt_path(path)}"
 
 
 def cc_message(status: int, message: str, headers: dict | None = None) -> ApiAnswer:
@@ -178,7 +159,7 @@ class CdxIndex:
             prefix = surt_host(split_url(url)[0]) + (")/" if match_type == "host" else "")
         if match_type == "domain":  # the domain itself and every subdomain
             return bisect_left(self.keys, prefix + ")"), bisect_left(self.keys, prefix + "-")
-        return bisect_left(self.keys, prefix), bisect_left(self.keys, _after(prefix))
+        return bisect_left(self.keys, prefix), bisect_left(self.keys, after(prefix))
 
     def _blocks(self, low: int, high: int) -> int:
         if low == high:
@@ -226,7 +207,7 @@ class CdxIndex:
             "offset": str((draw >> 16) % 1_200_000_000),
             "filename": self._filename(draw, timestamp, status),
         }
-        language = _ISO_639_3.get(index.lang[url_id].split("-")[0].lower())
+        language = iso_639_3(index.lang[url_id]) if index.lang[url_id] else None
         if status == 200 and mime == "text/html":
             if language:
                 record["languages"] = language

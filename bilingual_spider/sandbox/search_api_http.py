@@ -56,3 +56,30 @@ class TokenBucket:
 def retry_after(wait: float) -> dict[str, str]:
     """The ``Retry-After`` header (whole seconds, at least 1) for a wait in seconds."""
     return {"Retry-After": str(max(1, math.ceil(wait)))}
+
+
+def ranged_answer(body: bytes, content_type: str, range_header: str | None) -> ApiAnswer:
+    """A file answered as S3 does: the whole file (200) without a ``Range``, or with one it
+    cannot read or with several ranges; a single ``bytes=a-b``, ``bytes=a-`` or suffix
+    ``bytes=-n`` as 206 with ``Content-Range``; a range starting past the end as 416."""
+    size = len(body)
+    whole = ApiAnswer(200, body, content_type, {"Accept-Ranges": "bytes"})
+    spec = (range_header or "").strip()
+    if not spec.startswith("bytes=") or "," in spec:
+        return whole
+    first, dash, last = spec[6:].partition("-")
+    if not dash or not (first or last) or not (first + last).isdigit():
+        return whole
+    if not first:  # the last `last` bytes
+        start, end = max(0, size - int(last)), size
+        if int(last) == 0:
+            start = size
+    else:
+        start, end = int(first), min(size, int(last) + 1 if last else size)
+        if last and int(last) < start:
+            return whole
+    if start >= size or end <= start:
+        headers = {"Content-Range": f"bytes */{size}"}
+        return ApiAnswer(416, b"", "application/xml", headers)
+    headers = {"Accept-Ranges": "bytes", "Content-Range": f"bytes {start}-{end - 1}/{size}"}
+    return ApiAnswer(206, body[start:end], content_type, headers)

@@ -6,6 +6,9 @@
 ``moz.py``                 Moz Links API v2 backlinks (``POST /v2/links``, ``next_token``)
 ``google_cse.py``          Google Custom Search (``site:``, ``inurl:``, ``filetype:``)
 ``cc_index.py``            Common Crawl's CDX URL index (NDJSON, ``showNumPages``/``page``)
+``cc_columnar.py``         Common Crawl's columnar URL index (Parquet), read by HTTP ranges
+``parquet_ranges.py``      a remote Parquet file's footer and column chunks, decoded by pyarrow
+``surt.py``                SURT keys, the sort order of Common Crawl's indexes
 ``cc_hostgraph.py``        Common Crawl's host graph, downloaded once and indexed on disk
 ``crawl_graph.py``         the crawl's own link graph (bounded, in memory)
 ``embedded.py``            backlinks with no API: the crawl graph + a host graph on disk
@@ -17,7 +20,8 @@
                            :class:`SearchMiddleware` (downloader middleware)
 =========================  ==================================================================
 
-Everything but ``credentials.py`` and ``service.py`` is plain Python (numpy for the host graph):
+Everything but ``credentials.py`` and ``service.py`` is plain Python (numpy for the host graph,
+pyarrow for the columnar index):
 an adapter's request-building and parsing are tested without Scrapy.
 """
 

@@ -9,12 +9,20 @@ configuration, so it is tested without Scrapy; the service
 A **local** adapter answers from data in this process (the crawl's own link graph, a host graph
 indexed on disk). It may first need files fetched over HTTP (:meth:`LocalAdapter.downloads`),
 which the service also fetches with Scrapy.
+
+A **fetching** adapter (:class:`FetchingAdapter`) answers in this process from parts of remote
+files (Common Crawl's Parquet index, by HTTP Range requests): its answers are coroutines given a
+``fetch`` function, through which the service sends each call as a Scrapy request (paced,
+retried on 429/5xx, counted), so the adapter itself still sends nothing.
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -103,6 +111,49 @@ class LocalAdapter(ABC):
 
     def missing_configuration(self) -> str | None:
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class HttpAnswer:
+    """What a fetch got: status (200 or 206), body, and headers (names in lower case)."""
+
+    status: int
+    body: bytes
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+Fetch = Callable[[HttpCall], Awaitable[HttpAnswer]]
+"""Sends one call and returns its answer; raises when it failed for good (after retries)."""
+
+
+class FetchingAdapter(LocalAdapter):
+    """A service answered here from data fetched, call by call, while answering.
+
+    :attr:`counts` holds what the adapter wants in the crawl's stats (``search/<name>/<key>``);
+    the service adds it there after each preparation and answer."""
+
+    default_rate: ClassVar[float]
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+
+    async def prepare_fetching(self, fetch: Fetch) -> None:
+        """Fetch and build what every answer needs (called until :attr:`ready`)."""
+        return None
+
+    @abstractmethod
+    async def answer_fetching(
+        self, query: SearchQuery, fetch: Fetch, continuation: str | None = None
+    ) -> SearchPage:
+        """One page of the answer, fetching what it needs."""
+
+    def answer(self, query: SearchQuery, continuation: str | None = None) -> SearchPage:
+        raise RuntimeError(f"{self.name} answers while fetching: use answer_fetching")
+
+    def take_counts(self) -> dict[str, int]:
+        """The counts since the last call (emptied)."""
+        counts, self.counts = dict(self.counts), Counter()
+        return counts
 
 
 def load_json(body: bytes) -> Any:

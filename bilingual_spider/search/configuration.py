@@ -1,5 +1,6 @@
 """The adapters a crawl uses, read from its settings (``BILINGUAL_SEARCH_*``, ``BILINGUAL_MOZ_*``,
-``BILINGUAL_GOOGLE_CSE_*``, ``BILINGUAL_CC_INDEX_*``, ``BILINGUAL_HOSTGRAPH_*``; see
+``BILINGUAL_GOOGLE_CSE_*``, ``BILINGUAL_CC_INDEX_*``, ``BILINGUAL_CC_COLUMNAR_*``,
+``BILINGUAL_HOSTGRAPH_*``; see
 ``bilingual_spider/settings.py``) and, for the secrets, the environment.
 
 When the sandbox web is configured (``BILINGUAL_SANDBOX_PROXY``), every remote adapter speaks to
@@ -16,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bilingual_spider.search import cc_hostgraph, cc_index, google_cse, moz
-from bilingual_spider.search.adapter import LocalAdapter, RemoteAdapter
+from bilingual_spider.search import cc_columnar, cc_hostgraph, cc_index, google_cse, moz
+from bilingual_spider.search.adapter import SANDBOX_API, LocalAdapter, RemoteAdapter
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
 from bilingual_spider.search.embedded import EmbeddedBacklinks
 from bilingual_spider.search.values import BACKLINKS, SEARCH, URL_INDEX
@@ -92,6 +93,15 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
         str(settings.get("BILINGUAL_HOSTGRAPH_NAME") or cc_hostgraph.DEFAULT_GRAPH),
         int(settings.get("BILINGUAL_HOSTGRAPH_PAGE_SIZE") or 10),
     )
+    columnar_url = url("BILINGUAL_CC_COLUMNAR_URL", cc_columnar.REAL_URL, cc_columnar.SANDBOX_URL)
+    columnar_adapter = cc_columnar.CcColumnar(
+        cache_dir / ("columnar-sandbox" if columnar_url.startswith(SANDBOX_API) else "columnar"),
+        columnar_url,
+        settings.get("BILINGUAL_CC_COLUMNAR_CRAWL") or index_adapter.collection,
+        f"{index_adapter.base_url}/collinfo.json",
+        int(settings.get("BILINGUAL_CC_COLUMNAR_PAGE_SIZE") or 100),
+        int(settings.get("BILINGUAL_CC_COLUMNAR_MAX_ROW_GROUPS") or 20),
+    )
     graph = CrawlLinkGraph(
         int(settings.get("BILINGUAL_CRAWL_GRAPH_MAX_HOSTS") or 200_000),
         int(settings.get("BILINGUAL_CRAWL_GRAPH_MAX_SOURCES") or 50),
@@ -101,7 +111,9 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
     remote: dict[str, RemoteAdapter] = {
         a.name: a for a in (moz_adapter, google_adapter, index_adapter)
     }
-    local: dict[str, LocalAdapter] = {a.name: a for a in (hostgraph_adapter, embedded)}
+    local: dict[str, LocalAdapter] = {
+        a.name: a for a in (hostgraph_adapter, embedded, columnar_adapter)
+    }
     backlinks = settings.get("BILINGUAL_SEARCH_BACKLINKS") or (
         moz.NAME if (sandbox or moz_adapter.missing_configuration() is None) else embedded.name
     )

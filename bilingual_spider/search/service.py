@@ -68,7 +68,13 @@ from bilingual_spider.scheduler.redis_scheduler import (
     WORKER_LOCAL_META,
     holding_scheduler,
 )
-from bilingual_spider.search.adapter import LocalAdapter, RemoteAdapter
+from bilingual_spider.search.adapter import (
+    Fetch,
+    FetchingAdapter,
+    HttpAnswer,
+    LocalAdapter,
+    RemoteAdapter,
+)
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
 from bilingual_spider.search.configuration import SearchSetup, build_setup
@@ -79,6 +85,7 @@ from bilingual_spider.search.values import (
     AnswerError,
     FoundLink,
     HttpCall,
+    QueryRefused,
     SearchPage,
     SearchQuery,
 )
@@ -97,6 +104,10 @@ _THROTTLE_STATUSES = frozenset({429, 503})
 
 class SearchFailed(Exception):
     """A call the service made for itself (a file download, a setup call) failed for good."""
+
+
+class AskedLater(IgnoreRequest):
+    """A query's call failed and the query is held to be asked again later."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,7 +504,12 @@ class SearchService:
                 page = replace(cached, cached=True, page_number=call.page_number)
                 return self._answer(request, page)
         if not call.raw and call.adapter in self.local:
-            return self._answer(request, await self._local_answer(call))
+            try:
+                page = await self._local_answer(call)
+            except (SearchFailed, AnswerError, QueryRefused) as exc:
+                permanent = isinstance(exc, QueryRefused)
+                return self._fail(request, None, str(exc), permanent=permanent)
+            return self._answer(request, page)
         wait = self.limiters[call.adapter].reserve()
         if wait > 0:
             self.stats.inc_value(f"search/{call.adapter}/delayed")
@@ -512,7 +528,7 @@ class SearchService:
         adapter = self.remote.get(call.adapter)
         readable = status == 200 or (adapter is not None and status in adapter.empty_statuses)
         if call.raw:
-            readable = status == 200
+            readable = status in (200, 206)  # 206: a Range request's part
         if readable and (call.raw or adapter is None):
             return response
         if readable:
@@ -533,7 +549,7 @@ class SearchService:
 
     def on_exception(self, request: Request, exception: Exception) -> Response | Request | None:
         call: SearchCall = request.meta[SEARCH_CALL]
-        if isinstance(exception, SearchFailed):
+        if isinstance(exception, (SearchFailed, AskedLater)):
             return None
         if isinstance(exception, IgnoreRequest):  # refused before it left (network safety...)
             self.stats.inc_value(f"search/{call.adapter}/failed")
@@ -633,7 +649,7 @@ class SearchService:
             held.not_before = not_before
             self._keep(held)
             self._done(call)
-            raise IgnoreRequest(f"search call failed, asked again in {delay:.0f} s")
+            raise AskedLater(f"search call failed, asked again in {delay:.0f} s")
         self.stats.inc_value(f"search/{name}/gave_up")
         logger.warning("search %s given up: %s", _describe(call), reason)
         page = self._page(call, error=reason)
@@ -648,7 +664,15 @@ class SearchService:
     async def _local_answer(self, call: SearchCall) -> SearchPage:
         assert call.query is not None
         adapter = self.local[call.adapter]
-        page = adapter.answer(call.query, call.continuation)
+        if isinstance(adapter, FetchingAdapter):
+            try:
+                page = await adapter.answer_fetching(
+                    call.query, self._fetcher(call), call.continuation
+                )
+            finally:
+                self._count(call.adapter, adapter)
+        else:
+            page = adapter.answer(call.query, call.continuation)
         if self.hostgraph_pages.get(call.adapter) == "index" and any(
             link.level == "host" for link in page.links
         ):
@@ -704,9 +728,31 @@ class SearchService:
             "allow_offsite": True,
             "download_slot": f"search:{call.adapter}",
         }
-        if call.raw:  # whole graph files: no size limit
+        ranged = any(name.lower() == "range" for name, _ in http.headers)
+        if call.raw and not ranged:  # whole graph files: no size limit
             meta.update(download_maxsize=0, download_warnsize=0)
         return await self.crawler.engine.download_async(self._http_request(http, meta))
+
+    def _fetcher(self, call: SearchCall) -> Fetch:
+        """The ``fetch`` of a fetching adapter: each call a raw download (paced, retried),
+        its bytes counted (``search/<adapter>/bytes``)."""
+        raw = replace(call, inline=True, raw=True)
+
+        async def fetch(http: HttpCall) -> HttpAnswer:
+            response = await self._download(http, raw)
+            self.stats.inc_value(f"search/{call.adapter}/bytes", len(response.body))
+            headers = {
+                key.decode("latin-1").lower(): value.decode("latin-1")
+                for key in response.headers
+                if (value := response.headers.get(key)) is not None
+            }
+            return HttpAnswer(response.status, response.body, headers)
+
+        return fetch
+
+    def _count(self, name: str, adapter: FetchingAdapter) -> None:
+        for key, value in adapter.take_counts().items():
+            self.stats.inc_value(f"search/{name}/{key}", value)
 
     # --- getting adapters ready ----------------------------------------------------------------
 
@@ -754,6 +800,11 @@ class SearchService:
                     setup, SearchCall(name, None, inline=True, raw=True)
                 )
                 remote.setup(response.body)
+        elif isinstance(fetching := self.local[name], FetchingAdapter):
+            try:
+                await fetching.prepare_fetching(self._fetcher(SearchCall(name, None)))
+            finally:
+                self._count(name, fetching)
         else:
             adapter = self.local[name]
             for http, path in adapter.downloads():

@@ -172,3 +172,8 @@ class HttpCall:
 
 class AnswerError(ValueError):
     """An answer that cannot be read (not the format the service speaks)."""
+
+
+class QueryRefused(ValueError):
+    """A query an adapter will not answer (a substring search over a whole Common Crawl index
+    without a ``site:`` would read all of it): its answer is a page with this error."""

@@ -152,6 +152,28 @@ def test_search_mode_finds_pairs_from_queries_with_prior_patterns_alone(
     assert not [r for r in searched["responses"] if r["role"] == "page"]  # nothing crawled
 
 
+def test_search_mode_through_common_crawls_columnar_index(
+    served: tuple[Path, SandboxServer], tmp_path: Path
+) -> None:
+    """The same ``inurl:``/``site:`` queries answered from the Parquet index by ranges."""
+    truth = load_ground_truth(served[0])
+    sites = [site for site in truth["sites"] if site["bilingual"] and "en" in site["languages"]]
+    seeds = sorted({f"http://{site['hosts']['en']}/" for site in sites})
+    others = sorted({lang for site in sites for lang in site["languages"]} - {"en"})
+    settings = {"BILINGUAL_SEARCH_WEB": "cc_columnar", "BILINGUAL_SEARCH_CACHE_DIR": tmp_path}
+    searched = sniff(
+        served, tmp_path, seeds, settings, mode="search", langs=",".join(["en", *others])
+    )
+    stats = searched["stats"]
+    assert (
+        stats["search/cc_columnar/pages"] >= len(seeds) and "search/google_cse/pages" not in stats
+    )
+    assert stats["search/cc_columnar/bytes"] < stats["search/cc_columnar/bytes_indexed"]
+    pairs = [item for item in searched["items"] if "source_url" in item]
+    assert pairs and {p["method"] for p in pairs} == {"search"}
+    assert all(frozenset((p["source_url"], p["target_url"])) in searched["gold"] for p in pairs)
+
+
 def test_pair_first_keeps_budgets_stops_monolingual_sites_and_pairs_right(
     served: tuple[Path, SandboxServer], tmp_path: Path
 ) -> None:
