@@ -392,20 +392,22 @@ def _site_domain(host: str) -> tuple[str, str]:
 
 def probe_able(page_url: str, link_url: str, rule: str = "related") -> bool:
     """A web page of the same site (:func:`same_site`), other than the page itself."""
-    parts = urlsplit(link_url)
-    if parts.scheme not in ("http", "https"):
-        return False
-    extension = parts.path.rsplit("/", 1)[-1].rpartition(".")[2].lower()
-    if "." in parts.path.rsplit("/", 1)[-1] and extension in SKIPPED_EXTENSIONS:
-        return False
-    if _without_fragment(link_url) == _without_fragment(page_url):
-        return False
-    return same_site(page_url, link_url, rule)
+    return probe_able_from((page_url,), link_url, rule)
 
 
 def probe_able_from(page_urls: Sequence[str], link_url: str, rule: str = "related") -> bool:
     """:func:`probe_able` from any of a page's URLs (the one asked for, the one redirected to)."""
-    return any(probe_able(page_url, link_url, rule) for page_url in page_urls)
+    parts = urlsplit(link_url)
+    if parts.scheme not in ("http", "https"):
+        return False
+    name = parts.path.rsplit("/", 1)[-1]
+    if "." in name and name.rpartition(".")[2].lower() in SKIPPED_EXTENSIONS:
+        return False
+    link = _without_fragment(link_url)
+    return any(
+        link != _without_fragment(page_url) and same_site(page_url, link_url, rule)
+        for page_url in page_urls
+    )
 
 
 @lru_cache(maxsize=4096)

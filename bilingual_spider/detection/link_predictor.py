@@ -30,6 +30,7 @@ from sklearn.calibration import CalibratedClassifierCV
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.model_selection import GroupKFold, StratifiedKFold
 from sklearn.svm import LinearSVC
+from sklearn.utils import murmurhash3_32
 
 from bilingual_spider.links.contexts import LinkContext
 from bilingual_spider.links.features import FEATURES_VERSION, link_tokens
@@ -283,9 +284,11 @@ def feature_settings(n_features: int) -> dict[str, Any]:
 
 
 class TokenColumns:
-    """The column of each token in a hashed feature space of ``n_features`` columns (scikit-learn's
-    ``FeatureHasher``, MurmurHash3, no sign flipping), hashed once and remembered (at most
-    ``max_tokens``; then forgotten and learned again)."""
+    """The column of each token in a hashed feature space of ``n_features`` columns, as
+    scikit-learn's ``FeatureHasher(alternate_sign=False)`` puts it: MurmurHash3 (seed 0) of the
+    token's UTF-8 bytes, its absolute value modulo ``n_features``. Each token is hashed once and
+    remembered (at most ``max_tokens``; then forgotten and learned again). The one hash whose
+    absolute value is not an int32 (-2**31) is left to ``FeatureHasher`` itself."""
 
     def __init__(self, n_features: int, max_tokens: int = 1_000_000) -> None:
         self.n_features = n_features
@@ -296,15 +299,25 @@ class TokenColumns:
     def rows(self, token_lists: Sequence[Sequence[str]]) -> list[list[int]]:
         """The sorted distinct columns of each list of tokens."""
         known = self._columns
-        new = {t for tokens in token_lists for t in tokens if t not in known}
-        if new:
-            if len(known) + len(new) > self.max_tokens:
-                known.clear()
-                new = {t for tokens in token_lists for t in tokens}
-            ordered = sorted(new)
-            hashed = self.hasher.transform([[t] for t in ordered]).tocsr()
-            known.update(zip(ordered, hashed.indices.tolist(), strict=True))
-        return [sorted({known[t] for t in tokens}) for tokens in token_lists]
+        if len(known) > self.max_tokens:
+            known.clear()
+        column = self.column
+        return [
+            sorted({known[t] if t in known else column(t) for t in tokens})
+            for tokens in token_lists
+        ]
+
+    def column(self, token: str) -> int:
+        hashed = murmurhash3_32(token, seed=0)
+        if hashed == _INT32_MIN:
+            found = int(self.hasher.transform([[token]]).indices[0])
+        else:
+            found = abs(hashed) % self.n_features
+        self._columns[token] = found
+        return found
+
+
+_INT32_MIN = -(2**31)
 
 
 def binary_rows(rows: Sequence[Sequence[int]], n_features: int, norm: str | None) -> sp.csr_matrix:

@@ -18,7 +18,6 @@ a distributed crawl share one: :mod:`bilingual_spider.distributed.model_store`).
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -29,7 +28,6 @@ import numpy as np
 from scipy import sparse
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
-from sklearn.naive_bayes import MultinomialNB
 from sklearn.utils import murmurhash3_32
 
 from bilingual_spider.links.contexts import LinkContext
@@ -154,12 +152,9 @@ class OnlineLinkClassifier:
         relevant, other = self._reservoirs[True], self._reservoirs[False]
         if not relevant or not other:
             return False
-        features = self._features(relevant + other)
+        features = self._example_features(relevant + other)
         labels = np.array([1] * len(relevant) + [0] * len(other))
-        model = MultinomialNB(alpha=self.alpha).fit(features, labels)
-        log_probs = model.feature_log_prob_
-        self._weights = log_probs[1] - log_probs[0]
-        self._bias = float(model.class_log_prior_[1] - model.class_log_prior_[0])
+        self._weights, self._bias = naive_bayes_log_odds(features, labels, self.alpha)
         self._slope, self._intercept = 1.0, 0.0
         folds = min(CALIBRATION_FOLDS, len(relevant), len(other))
         if self.calibrated and folds >= 2:
@@ -209,11 +204,11 @@ class OnlineLinkClassifier:
         log_odds = np.zeros(len(labels))
         splits = StratifiedKFold(n_splits=folds, shuffle=True, random_state=0)
         for train, test in splits.split(np.zeros(len(labels)), labels):
-            fold = MultinomialNB(alpha=self.alpha).fit(features[train], labels[train])
-            fold_log_probs = fold.feature_log_prob_
-            fold_weights = fold_log_probs[1] - fold_log_probs[0]
-            fold_bias = fold.class_log_prior_[1] - fold.class_log_prior_[0]
-            log_odds[test] = features[test] @ fold_weights + fold_bias
+            held_out = features[test]
+            fold_weights, fold_bias = naive_bayes_log_odds(
+                features[train], labels[train], self.alpha, np.unique(held_out.indices)
+            )
+            log_odds[test] = held_out @ fold_weights + fold_bias
         platt = LogisticRegression(C=1e4, solver="newton-cholesky")  # 4x lbfgs's speed here
         platt.fit(log_odds.reshape(-1, 1), labels)
         slope = float(platt.coef_[0, 0])
@@ -242,18 +237,52 @@ class OnlineLinkClassifier:
 
     def _features(self, token_lists: Sequence[Sequence[str]]) -> sparse.csr_matrix:
         """Token counts as a sparse matrix over the hashed feature space."""
-        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-        columns = np.fromiter(
-            map(self._index, itertools.chain.from_iterable(token_lists)),
-            dtype=np.int64,
-            count=int(lengths.sum()),
-        )
-        rows = np.repeat(np.arange(len(token_lists)), lengths)
-        shape = (len(token_lists), self.n_features)
-        return sparse.csr_matrix((np.ones(len(columns)), (rows, columns)), shape=shape)
+        return self._matrix([self._columns_of(tokens) for tokens in token_lists])
+
+    def _example_features(self, examples: Sequence[tuple[str, ...]]) -> sparse.csr_matrix:
+        """:meth:`_features` of kept examples, each hashed once while it is kept (a learning
+        iteration fits on every kept example, most of them kept since the last one)."""
+        known = self.__dict__.setdefault("_example_columns", {})
+        columns = [known.get(e) if e in known else self._columns_of(e) for e in examples]
+        self.__dict__["_example_columns"] = dict(zip(examples, columns, strict=True))
+        return self._matrix(columns)
+
+    def _columns_of(self, tokens: Sequence[str]) -> np.ndarray:
+        return np.fromiter(map(self._index, tokens), dtype=np.int64, count=len(tokens))
+
+    def _matrix(self, columns: Sequence[np.ndarray]) -> sparse.csr_matrix:
+        lengths = np.fromiter(map(len, columns), dtype=np.int64, count=len(columns))
+        rows = np.repeat(np.arange(len(columns)), lengths)
+        flat = np.concatenate(columns) if columns else np.zeros(0, dtype=np.int64)
+        shape = (len(columns), self.n_features)
+        return sparse.csr_matrix((np.ones(len(flat)), (rows, flat)), shape=shape)
 
 
 @lru_cache(maxsize=2**20)
 def _hashed_column(token: str, n_features: int) -> int:
     """A token's column in a hashed feature space of ``n_features`` columns (MurmurHash3)."""
     return murmurhash3_32(token, positive=True) % n_features
+
+
+def naive_bayes_log_odds(
+    features: sparse.csr_matrix,
+    labels: np.ndarray,
+    alpha: float,
+    columns: np.ndarray | None = None,
+) -> tuple[np.ndarray, float]:
+    """The log-odds weights and bias of a multinomial Naive Bayes fitted on ``features`` and 0/1
+    ``labels``: scikit-learn's ``MultinomialNB(alpha)``'s ``feature_log_prob_[1] -
+    feature_log_prob_[0]`` and ``class_log_prior_[1] - class_log_prior_[0]``, in closed form
+    (McCallum and Nigam 1998: Laplace-smoothed word counts per class). ``columns``: the weights
+    of only these columns (the others are 0), which is all a held-out fold needs; a learning
+    iteration fits six models (five calibration folds), each over 2**18 columns otherwise."""
+    counts = np.vstack(
+        [np.asarray(features[labels == label].sum(axis=0)).ravel() for label in (0, 1)]
+    )
+    totals = np.log(counts.sum(axis=1) + alpha * features.shape[1])
+    weights = np.zeros(features.shape[1])
+    chosen = slice(None) if columns is None else columns
+    smoothed = np.log(counts[:, chosen] + alpha)
+    weights[chosen] = (smoothed[1] - totals[1]) - (smoothed[0] - totals[0])
+    class_counts = np.bincount(labels, minlength=2)
+    return weights, float(np.log(class_counts[1]) - np.log(class_counts[0]))

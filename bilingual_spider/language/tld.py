@@ -53,10 +53,12 @@ def host_of(host_or_url: str) -> str:
         return ""
     if not host:
         return ""
-    try:
-        return str(ipaddress.ip_address(host))
-    except ValueError:
-        return _ascii_host(host)
+    if host[0].isdigit() or ":" in host:  # perhaps an IP address (a name raises: costly)
+        try:
+            return str(ipaddress.ip_address(host))
+        except ValueError:
+            pass
+    return _ascii_host(host)
 
 
 def tld_of(host_or_url: str) -> str:

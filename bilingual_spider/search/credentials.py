@@ -64,7 +64,8 @@ class SecretRedaction:
     def _make_record(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
         assert self._previous is not None
         record = self._previous(*args, **kwargs)
-        self.scrub(record)
+        if _may_be_emitted(record):  # Scrapy makes a DEBUG record per response, most unheard
+            self.scrub(record)
         return record
 
     def scrub(self, record: logging.LogRecord) -> None:
@@ -129,3 +130,20 @@ class SearchCredentialsMiddleware:
         if plain is not None and request.url != plain:
             request._set_url(plain)
         return plain
+
+
+def _may_be_emitted(record: logging.LogRecord) -> bool:
+    """Whether a handler on the record's way up the logger tree takes its level (or, with no
+    handler at all, logging's last resort does)."""
+    logger: logging.Logger | None = logging.getLogger(record.name)
+    found = False
+    while logger is not None:
+        for handler in logger.handlers:
+            found = True
+            if record.levelno >= handler.level:
+                return True
+        if not logger.propagate:
+            break
+        logger = logger.parent  # type: ignore[assignment]
+    last_resort = logging.lastResort
+    return not found and last_resort is not None and record.levelno >= last_resort.level

@@ -166,3 +166,27 @@ def test_a_model_fitted_elsewhere_scores_the_same_once_loaded():
     assert OnlineLinkClassifier().trained_on(relevant, [], (len(relevant), 0)) is None
     with pytest.raises(ValueError):
         OnlineLinkClassifier(n_features=2**10).load(model, version=1)
+
+
+def test_naive_bayes_log_odds_are_scikit_learns_multinomial_nb():
+    """The closed form the classifier learns with (and, on chosen columns, its calibration
+    folds) must be MultinomialNB's weights and prior, whatever the counts."""
+    import numpy as np
+    from scipy import sparse
+    from sklearn.naive_bayes import MultinomialNB
+
+    from bilingual_spider.frontier.link_classifier import naive_bayes_log_odds
+
+    rng = np.random.default_rng(3)
+    features = sparse.random(60, 500, density=0.05, format="csr", random_state=4)
+    features.data = np.ceil(features.data * 3)
+    labels = (rng.random(60) < 0.3).astype(int)
+    model = MultinomialNB(alpha=0.7).fit(features, labels)
+    weights, bias = naive_bayes_log_odds(features, labels, 0.7)
+    expected = model.feature_log_prob_[1] - model.feature_log_prob_[0]
+    assert np.allclose(weights, expected, atol=1e-12)
+    assert bias == pytest.approx(model.class_log_prior_[1] - model.class_log_prior_[0])
+    columns = np.array([0, 7, 499])
+    partial, _ = naive_bayes_log_odds(features, labels, 0.7, columns)
+    assert np.allclose(partial[columns], expected[columns], atol=1e-12)
+    assert not np.delete(partial, columns).any()
