@@ -16,8 +16,9 @@ alone are 130 GB as int64), so the index is written out of core, in chunks of ab
    each bucket file is deleted once read.
 
 Peak memory is ``out_degree`` (4 bytes a host) and ``in_offsets`` (8 bytes a host), plus one
-chunk or bucket (about 40 bytes an edge), plus the edges of the most linked host; the bucket
-files need 8 bytes an edge of disk (4 past 2**31 hosts: 16) until step 4 has read them.
+chunk (about 100 bytes an edge, mostly the text and its parsed ids) or one bucket (about 40),
+plus the edges of the most linked host. The bucket files need 8 bytes an edge of disk (16 past
+2**31 hosts) until step 4 has read them.
 
 Common Crawl's edges are distinct pairs without self-loops (cc-pyspark's
 ``hostlinks_to_graph.py`` joins distinct host links to their ids and filters ``s != t``).
@@ -37,29 +38,29 @@ from typing import BinaryIO, Protocol
 import numpy as np
 
 FILES = ("names.bin", "name_offsets.npy", "in_sources.npy", "in_offsets.npy", "out_degree.npy")
-CHUNK_EDGES = 2**21
-"""Edges a chunk holds by default (about 2M: some 100 MB of working memory)."""
+CHUNK_EDGES = 2**20
+"""Edges a chunk holds by default (about 1M: some 100 MB of working memory)."""
 MAX_BUCKETS = 256
 """Bucket files open at once at most; past ``MAX_BUCKETS * chunk_edges`` edges the buckets grow."""
 _LINE_BYTES = 20
 """Bytes of an edge line with two 9-digit ids: chunks are read as ``chunk_edges`` lines."""
+_NAME_OBJECT_BYTES = 4
+"""A vertex line (~25 bytes) is read as two Python bytes objects (~100): vertex chunks are
+this many times smaller, for the same memory."""
 
 
 class _Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
+    def readline(self, size: int = -1, /) -> bytes: ...
+
 
 def line_chunks(stream: _Readable, size: int) -> Iterator[bytes]:
-    """Whole lines, in chunks of about ``size`` bytes."""
-    rest = b""
+    """Whole lines, in chunks of about ``size`` bytes (one copy of a chunk at a time)."""
     while chunk := stream.read(size):
-        chunk = rest + chunk
-        cut = chunk.rfind(b"\n") + 1
-        rest = chunk[cut:]
-        if cut:
-            yield chunk[:cut]
-    if rest:
-        yield rest
+        if not chunk.endswith(b"\n"):
+            chunk += stream.readline()
+        yield chunk
 
 
 def id_dtype(hosts: int) -> type[np.signedinteger]:
@@ -72,7 +73,7 @@ def write_index(
 ) -> tuple[int, int]:
     """Write the index files (:data:`FILES`) into ``directory``; return (hosts, edges kept)."""
     chunk_bytes = max(1, chunk_edges) * _LINE_BYTES
-    hosts = write_vertices(vertices_path, directory, chunk_bytes)
+    hosts = write_vertices(vertices_path, directory, chunk_bytes // _NAME_OBJECT_BYTES)
     out_degree, in_offsets = count_degrees(edges_path, hosts, chunk_bytes)
     np.save(directory / "out_degree.npy", out_degree)
     np.save(directory / "in_offsets.npy", in_offsets)
