@@ -6,7 +6,7 @@ about 30 edges a host like the Mar-May 2026 release (8.1B edges, 262M hosts): 80
 link nowhere, the others' out-degrees follow a Pareto law, the targets a Zipf law (exponent 0.9,
 the hubs spread over the ids). For each size it measures, each in a fresh subprocess:
 
-* **build** (:meth:`HostGraphIndex.build`): wall time and peak memory (``ru_maxrss``), with
+* **build** (:meth:`HostGraphIndex.build`): wall time and peak memory (``VmHWM``), with
   the memory of a bare process (Python, numpy, the package) subtracted too;
 * **disk**: the index's bytes, per edge and per host;
 * **lookups** on the mapped index (:meth:`HostGraphIndex.load`, ``referring_hosts``): time
@@ -28,7 +28,6 @@ import argparse
 import gzip
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -45,7 +44,9 @@ EDGES_PER_HOST = 30
 LINKING_SHARE = 0.2
 TARGET_ZIPF = 0.9
 TLDS = ("com", "de", "es", "fr", "net", "org", "ru", "uk")
-RANDOM_LOOKUPS, TOP_LOOKUPS = 2000, 100
+RANDOM_LOOKUPS, TOP_LOOKUPS = 1000, 100
+MAPPED_AFTER = (1, 10, 100)
+"""Numbers of random lookups after which the index pages mapped into the process are counted."""
 
 
 # --- generated graphs in Common Crawl's format ---------------------------------------------------
@@ -129,10 +130,11 @@ def export_world(world: Path, directory: Path) -> dict:
 # --- what runs in a fresh subprocess -------------------------------------------------------------
 
 
-def rss_kb() -> int:
-    """The process's resident memory now (``VmRSS``)."""
+def rss_kb(field: str = "VmRSS") -> int:
+    """The process's resident memory now (``VmRSS``) or at its peak (``VmHWM``: unlike
+    ``ru_maxrss``, it does not count the parent's memory at the fork before ``exec``)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
     return 0
 
@@ -157,7 +159,7 @@ def child_build(vertices: Path, edges: Path, index: Path, chunk_edges: int) -> d
     started = time.perf_counter()
     HostGraphIndex.build(vertices, edges, index, chunk_edges)
     seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = rss_kb("VmHWM")
     return {"build_seconds": round(seconds, 2), "peak_kb": peak, "baseline_kb": baseline}
 
 
@@ -176,6 +178,8 @@ def child_lookups(index_dir: Path, hosts_file: Path) -> dict:
             started = time.perf_counter()
             found += len(index.referring_hosts(host))
             timings.append(time.perf_counter() - started)
+            if kind == "random" and len(timings) in MAPPED_AFTER:
+                result[f"mapped_kb_after_{len(timings)}_random"] = mapped_kb(index_dir)
         timings.sort()
         result[f"{kind}_lookups"] = len(timings)
         result[f"{kind}_referring_hosts"] = found
@@ -313,7 +317,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{run['index_bytes'] / 1e6:.1f} MB ({run['index_bytes_per_edge']} B/edge), lookups "
             f"{run['random_mean_us']} µs mean / {run['random_p99_us']} p99 (random), "
             f"{run['top_mean_us']} / {run['top_p99_us']} (top {TOP_LOOKUPS}, max in-degree "
-            f"{run['max_in_degree']:,}); index pages mapped after the random lookups "
+            f"{run['max_in_degree']:,}); index pages mapped after 1 / 10 / 100 random lookups: "
+            + " / ".join(f"{run[f'mapped_kb_after_{n}_random']} kB" for n in MAPPED_AFTER)
+            + f", after {RANDOM_LOOKUPS}: "
             f"{run['mapped_kb_after_random'] / 1024:.1f} MB = "
             f"{run['mapped_share_after_random']:.2%} of the index, after the top ones "
             f"{run['mapped_share_after_top']:.2%}",
