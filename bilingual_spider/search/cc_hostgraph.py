@@ -8,7 +8,8 @@ Common Crawl publishes each graph release as two gzipped text files under
 ``<NAME>-host-edges.txt.gz``
     ``from_id<TAB>to_id``, one line per pair of hosts with at least one link.
 
-:class:`HostGraphIndex` reads both files once, in chunks, and writes numpy arrays to a cache
+:class:`HostGraphIndex` reads both files in chunks, in memory bounded by the number of hosts
+(:mod:`~bilingual_spider.search.cc_hostgraph_build`), and writes numpy arrays to a cache
 directory: the names (one blob and its offsets, sorted, so a host is found by binary search),
 and the edges grouped by target (CSR: ``in_sources[in_offsets[t]:in_offsets[t + 1]]`` are the
 hosts linking to ``t``). Within a target, referring hosts are ordered by out-degree, highest
@@ -33,13 +34,13 @@ service (``BILINGUAL_HOSTGRAPH_PAGES``) turns each referring host into pages in 
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
+import shutil
+import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 import numpy as np
 
@@ -50,6 +51,7 @@ from bilingual_spider.search.adapter import (
     offset_continuation,
     parse_offset,
 )
+from bilingual_spider.search.cc_hostgraph_build import CHUNK_EDGES, FILES, write_index
 from bilingual_spider.search.values import (
     BACKLINKS,
     FoundLink,
@@ -63,8 +65,6 @@ REAL_URL = "https://data.commoncrawl.org/projects/hyperlinkgraph"
 SANDBOX_URL = f"{SANDBOX_API}/cc-data/projects/hyperlinkgraph"
 DEFAULT_GRAPH = "cc-main-2024-aug-sep-oct"
 INDEX_VERSION = 1
-_CHUNK = 16 * 1024 * 1024
-_FILES = ("names.bin", "name_offsets.npy", "in_sources.npy", "in_offsets.npy", "out_degree.npy")
 
 
 def reverse_host(host: str) -> str:
@@ -76,60 +76,6 @@ def graph_file_urls(base_url: str, name: str) -> tuple[str, str]:
     """The URLs of a release's vertex and edge files."""
     prefix = f"{base_url.rstrip('/')}/{name}/host/{name}-host-"
     return prefix + "vertices.txt.gz", prefix + "edges.txt.gz"
-
-
-class _Readable(Protocol):
-    def read(self, size: int = -1, /) -> bytes: ...
-
-
-def _line_chunks(stream: _Readable) -> Iterator[bytes]:
-    """Whole lines, in chunks of about ``_CHUNK`` bytes."""
-    rest = b""
-    while chunk := stream.read(_CHUNK):
-        chunk = rest + chunk
-        cut = chunk.rfind(b"\n") + 1
-        rest = chunk[cut:]
-        if cut:
-            yield chunk[:cut]
-    if rest:
-        yield rest
-
-
-def read_vertices(path: Path) -> tuple[bytes, np.ndarray]:
-    """(names joined by ``\\n``, their offsets) in id order; ids must be 0, 1, 2 ..."""
-    names: list[bytes] = []
-    with gzip.open(path, "rb") as stream:
-        for chunk in _line_chunks(stream):
-            for line in chunk.splitlines():
-                if not line:
-                    continue
-                number, _, name = line.partition(b"\t")
-                if int(number) != len(names):
-                    raise ValueError(f"{path}: vertex ids are not 0, 1, 2 ... at {number!r}")
-                names.append(name.strip())
-    lengths = np.fromiter((len(n) for n in names), dtype=np.int64, count=len(names))
-    offsets = np.zeros(len(names) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return b"".join(names), offsets
-
-
-def read_edges(path: Path, vertices: int) -> tuple[np.ndarray, np.ndarray]:
-    """(from ids, to ids) of the edge file, self-loops dropped."""
-    sources, targets = [], []
-    with gzip.open(path, "rb") as stream:
-        for chunk in _line_chunks(stream):
-            pairs = np.array(chunk.split(), dtype=np.int64)
-            if pairs.size % 2:
-                raise ValueError(f"{path}: an edge line without two ids")
-            pairs = pairs.reshape(-1, 2)
-            sources.append(pairs[:, 0])
-            targets.append(pairs[:, 1])
-    src = np.concatenate(sources) if sources else np.zeros(0, dtype=np.int64)
-    dst = np.concatenate(targets) if targets else np.zeros(0, dtype=np.int64)
-    if src.size and (min(src.min(), dst.min()) < 0 or max(src.max(), dst.max()) >= vertices):
-        raise ValueError(f"{path}: an edge names a vertex that is not in the vertex file")
-    keep = src != dst
-    return src[keep], dst[keep]
 
 
 class HostGraphIndex:
@@ -152,36 +98,26 @@ class HostGraphIndex:
     # --- building and storing ------------------------------------------------------------------
 
     @classmethod
-    def from_files(cls, vertices_path: Path, edges_path: Path) -> HostGraphIndex:
-        """Read a release's two files (names must be sorted, as Common Crawl writes them)."""
-        names, offsets = read_vertices(vertices_path)
-        count = len(offsets) - 1
-        index_names = cls(names, offsets, np.zeros(0), np.zeros(1), np.zeros(0))
-        if any(index_names.name(i) > index_names.name(i + 1) for i in range(count - 1)):
-            raise ValueError(f"{vertices_path}: vertex names are not sorted")
-        src, dst = read_edges(edges_path, count)
-        out_degree = np.bincount(src, minlength=count).astype(np.int32)
-        order = np.lexsort((src, -out_degree[src], dst))  # by target, then hubs first
-        in_offsets = np.zeros(count + 1, dtype=np.int64)
-        np.cumsum(np.bincount(dst, minlength=count), out=in_offsets[1:])
-        dtype = np.int32 if count < 2**31 else np.int64
-        return cls(names, offsets, src[order].astype(dtype), in_offsets, out_degree)
+    def from_files(
+        cls, vertices_path: Path, edges_path: Path, chunk_edges: int = CHUNK_EDGES
+    ) -> HostGraphIndex:
+        """Read a release's two files into memory (names must be sorted, as Common Crawl
+        writes them). For a graph of any size, :meth:`build` an index on disk instead."""
+        with tempfile.TemporaryDirectory() as directory:
+            write_index(vertices_path, edges_path, Path(directory), chunk_edges)
+            names = (Path(directory) / "names.bin").read_bytes()
+            arrays = [np.load(Path(directory) / name) for name in FILES[1:]]
+        return cls(names, *arrays)
 
     def save(self, directory: Path) -> None:
         """Write the arrays (atomically: a crawl never loads a half-written index)."""
-        directory.mkdir(parents=True, exist_ok=True)
-        staging = directory / f".staging-{os.getpid()}"
-        staging.mkdir(exist_ok=True)
+        staging = _staging(directory)
         (staging / "names.bin").write_bytes(bytes(self._names))
         np.save(staging / "name_offsets.npy", self.name_offsets)
         np.save(staging / "in_sources.npy", self.in_sources)
         np.save(staging / "in_offsets.npy", self.in_offsets)
         np.save(staging / "out_degree.npy", self.out_degree)
-        for name in _FILES:
-            os.replace(staging / name, directory / name)
-        info = {"version": INDEX_VERSION, "hosts": self.hosts, "edges": int(self.in_sources.size)}
-        (directory / "index.json").write_text(json.dumps(info))  # written last: the index is whole
-        staging.rmdir()
+        _publish(staging, directory, self.hosts, int(self.in_sources.size))
 
     @classmethod
     def exists(cls, directory: Path) -> bool:
@@ -210,9 +146,23 @@ class HostGraphIndex:
         )
 
     @classmethod
-    def build(cls, vertices_path: Path, edges_path: Path, directory: Path) -> HostGraphIndex:
-        """Read the files, save the index in ``directory`` and return it mapped from there."""
-        cls.from_files(vertices_path, edges_path).save(directory)
+    def build(
+        cls,
+        vertices_path: Path,
+        edges_path: Path,
+        directory: Path,
+        chunk_edges: int = CHUNK_EDGES,
+    ) -> HostGraphIndex:
+        """Index the files into ``directory`` in chunks of about ``chunk_edges`` edges, in memory
+        bounded by the number of hosts (:mod:`~bilingual_spider.search.cc_hostgraph_build`),
+        and return the index mapped from there."""
+        staging = _staging(directory)
+        try:
+            hosts, edges = write_index(vertices_path, edges_path, staging, chunk_edges)
+        except BaseException:
+            shutil.rmtree(staging)  # the bucket files may be large
+            raise
+        _publish(staging, directory, hosts, edges)
         return cls.load(directory)
 
     # --- lookups -------------------------------------------------------------------------------
@@ -310,6 +260,24 @@ class HostGraphBacklinks(LocalAdapter):
         if self.index is None:
             raise RuntimeError("the host graph is not indexed yet (prepare first)")
         return host_level_page(self.name, query, self.index, continuation, self.page_size)
+
+
+def _staging(directory: Path) -> Path:
+    """A fresh directory next to the index for its files while they are written."""
+    staging = directory / f".staging-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)  # left by a build of this pid that failed
+    staging.mkdir(parents=True)
+    return staging
+
+
+def _publish(staging: Path, directory: Path, hosts: int, edges: int) -> None:
+    """Move the written files into place, ``index.json`` last: the index is whole."""
+    (directory / "index.json").unlink(missing_ok=True)  # an older index is no longer whole
+    for name in FILES:
+        os.replace(staging / name, directory / name)
+    info = {"version": INDEX_VERSION, "hosts": hosts, "edges": edges}
+    (directory / "index.json").write_text(json.dumps(info))
+    staging.rmdir()
 
 
 def host_level_page(
