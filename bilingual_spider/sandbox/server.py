@@ -112,9 +112,17 @@ class Sandbox:
     def hosts(self) -> list[str]:
         return sorted({*self._mounts, *(h for pack in self._packs for h in pack.hosts)})
 
-    def handle(self, method: str, target: str, host_header: str, body: bytes = b"") -> Response:
+    def handle(
+        self,
+        method: str,
+        target: str,
+        host_header: str,
+        body: bytes = b"",
+        headers: dict[str, str] | None = None,
+    ) -> Response:
         """Answer one request: ``target`` is an absolute URI, or a path on ``host_header``;
-        ``body`` is the request body (read by the API host only)."""
+        ``body`` and ``headers`` (lower-case names) are the request's (read by the API host
+        only)."""
         if target.startswith(("http://", "https://")):
             parts = urlsplit(target)
             host, path, query = (parts.hostname or ""), (parts.path or "/"), parts.query
@@ -126,7 +134,7 @@ class Sandbox:
         if host != CONTROL_HOST:
             self.arrivals[host].append(time.monotonic())
         if host == API_HOST:
-            response = self._api_answer(method, unquote(path), query, body)
+            response = self._api_answer(method, unquote(path), query, body, headers or {})
             faults = self.config.faults.get(API_HOST, _NO_FAULTS)  # not those of "*"
         else:
             response = self._answer(method, host, unquote(path), query)
@@ -135,8 +143,13 @@ class Sandbox:
         self.statuses[host][response.status] += 1
         return response
 
-    def _api_answer(self, method: str, path: str, query: str, body: bytes) -> Response:
-        answer = self.api.handle(method, path, query, body) if self.api else not_configured()
+    def _api_answer(
+        self, method: str, path: str, query: str, body: bytes, headers: dict[str, str]
+    ) -> Response:
+        if self.api is None:
+            answer = not_configured()
+        else:
+            answer = self.api.handle(method, path, query, body, headers)
         return Response(answer.status, answer.body, answer.content_type, answer.headers)
 
     def _answer(self, method: str, host: str, path: str, query: str) -> Response:
@@ -324,7 +337,7 @@ class SandboxProtocol(asyncio.Protocol):
                 if version == "HTTP/1.1"
                 else headers.get("connection", "").lower() == "keep-alive"
             )
-            response = self.sandbox.handle(method, target, headers.get("host", ""), body)
+            response = self.sandbox.handle(method, target, headers.get("host", ""), body, headers)
             self._log(method, target, headers.get("host", ""), response.status)
             if response.delay > 0:
                 self.waiting = True
