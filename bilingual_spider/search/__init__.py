@@ -4,7 +4,8 @@
 ``values.py``              :class:`SearchQuery`, :class:`FoundLink`, :class:`SearchPage`
 ``adapter.py``             the interface every adapter offers (remote over HTTP, or local)
 ``moz.py``                 Moz Links API v2 backlinks (``POST /v2/links``, ``next_token``)
-``google_cse.py``          Google Custom Search (``site:``, ``inurl:``, ``filetype:``)
+``brave.py``               Brave Search API (``site:``, ``filetype:``; ``inurl:`` filtered here)
+``google_cse.py``          Google Custom Search (``site:``, ``inurl:``, ``filetype:``; closing)
 ``cc_index.py``            Common Crawl's CDX URL index (NDJSON, ``showNumPages``/``page``)
 ``cc_hostgraph.py``        Common Crawl's host graph, downloaded once and indexed on disk
 ``crawl_graph.py``         the crawl's own link graph (bounded, in memory)

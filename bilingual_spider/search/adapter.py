@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from bilingual_spider.search.rate_limit import parse_retry_after
 from bilingual_spider.search.values import AnswerError, HttpCall, SearchPage, SearchQuery
 
 SANDBOX_API = "http://api.sandbox.internal"
@@ -65,6 +67,11 @@ class RemoteAdapter(ABC):
     def setup(self, body: bytes) -> None:
         """Take in the answer of :meth:`setup_call`."""
         return None
+
+    def retry_after(self, header: Callable[[str], str | bytes | None]) -> float | None:
+        """Seconds a throttled or failed answer asks to wait, from its headers (``header(name)``
+        gives one): its ``Retry-After``; None when it says nothing."""
+        return parse_retry_after(header("Retry-After"))
 
     def add_credentials(self, url: str, headers: dict[str, str]) -> tuple[str, dict[str, str]]:
         """The URL and headers with the secrets added (called at the last moment)."""

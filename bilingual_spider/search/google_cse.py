@@ -6,6 +6,9 @@ never answers beyond result 100). The answer's ``items`` carry ``link``, ``title
 and, for non-HTML files, ``mime``; ``queries.nextPage[0].startIndex`` gives the next page;
 ``searchInformation.totalResults`` is a string.
 
+**Closing.** Google closed the API to new customers and ends it for existing ones on 2027-01-01;
+the service logs :data:`CLOSING` (a WARNING) when it is the crawl's web-search adapter.
+
 The key travels in the URL, so it is never put into a queued request: the credentials
 middleware adds ``key=`` right before the download and takes it out of the response, and a log
 filter redacts it from anything logged meanwhile (a timeout message, say).
@@ -31,6 +34,11 @@ REAL_URL = "https://www.googleapis.com/customsearch/v1"
 SANDBOX_URL = f"{SANDBOX_API}/customsearch/v1"
 MAX_NUM = 10
 MAX_REACHABLE = 100  # "The JSON API will never return more than 100 results"
+CLOSING = (
+    "web search through Google Custom Search (google_cse): the API is closed to new customers "
+    "and ends for existing ones on 2027-01-01; use the Brave Search API instead "
+    "(BILINGUAL_SEARCH_WEB=brave, key in BILINGUAL_BRAVE_KEY or BRAVE_API_KEY)"
+)
 
 
 def cse_params(query: SearchQuery, cx: str, num: int, start: int = 1) -> dict[str, str]:
