@@ -13,14 +13,22 @@ which the service also fetches with Scrapy.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 from bilingual_spider.search.rate_limit import parse_retry_after
-from bilingual_spider.search.values import AnswerError, HttpCall, SearchPage, SearchQuery
+from bilingual_spider.search.values import (
+    AnswerError,
+    FoundLink,
+    HttpCall,
+    SearchPage,
+    SearchQuery,
+)
 
 SANDBOX_API = "http://api.sandbox.internal"
 """Where the sandbox web serves every service's fake (see ``bilingual_spider/sandbox``)."""
@@ -118,6 +126,40 @@ def load_json(body: bytes) -> Any:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AnswerError(f"the answer is not JSON: {exc}") from None
+
+
+def result_links(items: Any, url: str, snippet: str, service: str) -> list[FoundLink]:
+    """A search answer's results (a list of objects) as links: ``url`` and ``snippet`` name
+    their fields; ``title``, the snippet and ``mime`` become plain text."""
+    if not isinstance(items, list):
+        raise AnswerError(f"the {service} results are a list")
+    links = []
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get(url), str):
+            raise AnswerError(f"a {service} result has a {url}")
+        links.append(
+            FoundLink(
+                url=item[url],
+                title=plain_text(item.get("title")),
+                snippet=plain_text(item.get(snippet)),
+                mime=plain_text(item.get("mime")),
+            )
+        )
+    return links
+
+
+_TAG = re.compile(r"<[^<>]+>")
+_MARKUP = re.compile(r"</?[a-z]+>|&(?:[a-z]+|#\d+);")
+
+
+def plain_text(value: object) -> str:
+    """An answer's text with its spaces collapsed and, when it has any, highlighting tags
+    (``<strong>``) taken out and entities decoded; "" for what is not text."""
+    if not isinstance(value, str):
+        return ""
+    if _MARKUP.search(value):
+        value = html.unescape(_TAG.sub("", value))
+    return " ".join(value.split())
 
 
 def offset_continuation(offset: int, page_size: int, total: int) -> str | None:

@@ -28,14 +28,13 @@ request, and redacted from every log record.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
-from bilingual_spider.search.adapter import SANDBOX_API, RemoteAdapter, load_json
+from bilingual_spider.search.adapter import SANDBOX_API, RemoteAdapter, load_json, result_links
 from bilingual_spider.search.rate_limit import parse_retry_after
 from bilingual_spider.search.values import (
     SEARCH,
@@ -53,7 +52,6 @@ TOKEN_HEADER = "X-Subscription-Token"
 MAX_COUNT = 20
 MAX_OFFSET = 9  # offset counts pages of ``count`` results
 _INURL = re.compile(r'(?<!\S)(-?)inurl:("[^"]*"|\S+)', re.IGNORECASE)
-_TAG = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,19 +110,7 @@ def parse_brave(data: Any, offset: int) -> tuple[list[FoundLink], str | None]:
         raise AnswerError('a Brave answer is an object of "type": "search"')
     web = data.get("web", {})
     results = web.get("results", []) if isinstance(web, dict) else None
-    if not isinstance(results, list):
-        raise AnswerError("web.results is a list")
-    links = []
-    for result in results:
-        if not isinstance(result, dict) or not isinstance(result.get("url"), str):
-            raise AnswerError("a Brave web result has a url")
-        links.append(
-            FoundLink(
-                url=result["url"],
-                title=_text(result.get("title")),
-                snippet=_text(result.get("description")),
-            )
-        )
+    links = result_links(results, "url", "description", "Brave web")
     about = data.get("query")
     more = isinstance(about, dict) and about.get("more_results_available") is True
     following = str(offset + 1) if more and offset < MAX_OFFSET else None
@@ -157,12 +143,6 @@ def _numbers(value: str | bytes | None) -> list[float]:
         return [float(part) for part in text.split(",") if part.strip()]
     except ValueError:
         return []
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        return ""
-    return " ".join(html.unescape(_TAG.sub("", value)).split())
 
 
 class BraveSearch(RemoteAdapter):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
-from bilingual_spider.search.adapter import SANDBOX_API, RemoteAdapter, load_json
+from bilingual_spider.search.adapter import SANDBOX_API, RemoteAdapter, load_json, result_links
 from bilingual_spider.search.values import (
     SEARCH,
     AnswerError,
@@ -58,21 +58,7 @@ def parse_cse(data: Any) -> tuple[list[FoundLink], str | None, int | None]:
     """
     if not isinstance(data, dict) or "error" in data:
         raise AnswerError("a Custom Search answer is an object without an error")
-    items = data.get("items", [])
-    if not isinstance(items, list):
-        raise AnswerError("items is a list")
-    links = []
-    for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("link"), str):
-            raise AnswerError("a Custom Search item has a link")
-        links.append(
-            FoundLink(
-                url=item["link"],
-                title=_text(item.get("title")),
-                snippet=_text(item.get("snippet")),
-                mime=_text(item.get("mime")),
-            )
-        )
+    links = result_links(data.get("items", []), "link", "snippet", "Custom Search")
     following = None
     pages = (
         data.get("queries", {}).get("nextPage") if isinstance(data.get("queries"), dict) else None
@@ -89,10 +75,6 @@ def parse_cse(data: Any) -> tuple[list[FoundLink], str | None, int | None]:
         except (TypeError, ValueError, OverflowError):
             total = None
     return links, following, total
-
-
-def _text(value: object) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
 
 
 class GoogleCse(RemoteAdapter):
