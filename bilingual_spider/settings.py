@@ -310,8 +310,8 @@ BILINGUAL_PROGRESS_INTERVAL; 0: only at the end)."""
 # With BILINGUAL_SANDBOX_PROXY set, every adapter speaks to the sandbox's fake of its service
 # (http://api.sandbox.internal/...) with no rate limit of our own; else to the real service.
 # Keys: these settings or the environment (MOZ_TOKEN, MOZ_ACCESS_ID, MOZ_SECRET_KEY,
-# GOOGLE_CSE_KEY, GOOGLE_CSE_CX); they are added to a request at the last moment and redacted
-# from every log line.
+# BRAVE_API_KEY, GOOGLE_CSE_KEY, GOOGLE_CSE_CX); they are added to a request at the last moment
+# and redacted from every log line.
 EXTENSIONS["bilingual_spider.search.service.SearchService"] = 100
 DOWNLOADER_MIDDLEWARES.update(
     {
@@ -325,19 +325,22 @@ BILINGUAL_SEARCH_ENABLED = True
 BILINGUAL_SEARCH_BACKLINKS = None
 """Adapter for backlinks: ``moz``, ``cc_hostgraph`` or ``embedded``. None: ``moz`` when Moz keys
 are set or the sandbox is configured, else ``embedded`` (the crawl's own link graph)."""
-BILINGUAL_SEARCH_WEB = "google_cse"
-"""Adapter for ``site:``/``inurl:``/``filetype:`` searches: ``google_cse``, or ``cc_columnar``
-(Common Crawl's Parquet index; every query needs a ``site:``)."""
+BILINGUAL_SEARCH_WEB = "brave"
+"""Adapter for ``site:``/``inurl:``/``filetype:`` searches: ``brave`` (the Brave Search API, which
+has no ``inurl:``: the adapter filters the answers' URLs instead), ``cc_columnar`` (Common Crawl's
+Parquet index; every query needs a ``site:``) or ``google_cse`` (closed to new customers, ends
+2027-01-01; a WARNING says so when it is chosen)."""
 BILINGUAL_SEARCH_URL_INDEX = "cc_index"
 """Adapter for URL-index lookups: ``cc_index`` (the CDX server) or ``cc_columnar``."""
 BILINGUAL_SEARCH_RATES: dict[str, float] = {}
 """Requests a second per adapter (``{"moz": 1}``; 0: no limit). Unset: the real service's limit
-(moz 0.1, google_cse 1, cc_index 1, cc_hostgraph 1, cc_columnar 1); the sandbox's fakes: no
-limit."""
+(moz 0.1, brave 1, google_cse 1, cc_index 1, cc_hostgraph 1, cc_columnar 1); the sandbox's fakes:
+no limit."""
 BILINGUAL_SEARCH_MAX_IN_FLIGHT = 2
 """Calls of one adapter out at once (the others wait in the service, not in the downloader)."""
 BILINGUAL_SEARCH_MAX_PAGES = 3
-"""Answer pages asked per query (Moz: 50 links a page, Google: 10, CDX: one index page)."""
+"""Answer pages asked per query (Moz: 50 links a page, Brave: 20, Google: 10, CDX: one index
+page)."""
 BILINGUAL_SEARCH_PRIORITY = 1000
 """Priority of search requests (below the detector's probes, above pages)."""
 BILINGUAL_SEARCH_CACHE_SIZE = 20_000
@@ -360,6 +363,10 @@ BILINGUAL_MOZ_TOKEN = None
 """Moz API token (``x-moz-token``), or BILINGUAL_MOZ_ACCESS_ID + BILINGUAL_MOZ_SECRET_KEY."""
 BILINGUAL_MOZ_ACCESS_ID = None
 BILINGUAL_MOZ_SECRET_KEY = None
+BILINGUAL_BRAVE_URL = None
+"""Brave Search API web search (default https://api.search.brave.com/res/v1/web/search)."""
+BILINGUAL_BRAVE_KEY = None
+"""Brave Search API key (sent as ``X-Subscription-Token``), or BRAVE_API_KEY in the environment."""
 BILINGUAL_GOOGLE_CSE_URL = None
 """Custom Search JSON API (default https://www.googleapis.com/customsearch/v1)."""
 BILINGUAL_GOOGLE_CSE_KEY = None

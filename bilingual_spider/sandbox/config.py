@@ -112,7 +112,7 @@ class HostFaults:
         return faults
 
 
-RATE_LIMITED_FAMILIES = ("moz", "google", "cdx", "hostgraph", "columnar")
+RATE_LIMITED_FAMILIES = ("moz", "brave", "google", "cdx", "hostgraph", "columnar")
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,8 @@ class ApiConfig:
     """The search/backlink API over the simulated engine's index, and where each default comes from.
 
     Rate limits are token buckets: ``<family>_burst`` requests at once, refilled at
-    ``<family>_per_second``; the families are ``moz`` (backlinks), ``google`` (search), ``cdx``
+    ``<family>_per_second``; the families are ``moz`` (backlinks), ``brave`` and ``google``
+    (search), ``cdx``
     (the Common Crawl URL index and its ``collinfo.json``) and ``hostgraph`` (graph downloads).
     """
 
@@ -166,6 +167,10 @@ class ApiConfig:
     """Moz's documented free-tier limit: one request every ten seconds (Mozscape API wiki, "Rate
     Limiting", which also gives 10 a second for the paid tier and answered with 503 and
     ``Retry-After``)."""
+    brave_burst: int = 1
+    brave_per_second: float = 1.0
+    """The Brave Search API's free plan: 1 request a second (its API reference's example,
+    ``X-RateLimit-Limit: 1, ...``, and its plan page); paid plans allow 20 or 50 a second."""
     google_burst: int = 100
     google_per_second: float = 1.0
     """The Custom Search JSON API's default quota: 100 queries per 100 seconds per user (Google

@@ -5,6 +5,7 @@ engine's crawl (:mod:`bilingual_spider.sandbox.engine_files`):
 
 =====================================================  ===========================================
 ``POST /moz/v2/links``                                 Moz Links API v2 ``links`` (backlinks)
+``GET /res/v1/web/search?q=&count=&offset=``           Brave Search API web search
 ``GET /customsearch/v1?q=&start=&num=``                Google Custom Search JSON API
 ``GET /cc-index/collinfo.json``                        Common Crawl index: collections
 ``GET /cc-index/<COLLECTION>-index?url=&output=json``  Common Crawl index: CDX server (pywb)
@@ -15,13 +16,14 @@ engine's crawl (:mod:`bilingual_spider.sandbox.engine_files`):
 =====================================================  ===========================================
 
 The formats, and how the answers are made incomplete and noisy like a real engine's, are in
-:mod:`~bilingual_spider.sandbox.search_api_moz`, :mod:`~bilingual_spider.sandbox.search_api_google`
-and :mod:`~bilingual_spider.sandbox.search_api_commoncrawl` (and ``search_api_columnar``). With
+:mod:`~bilingual_spider.sandbox.search_api_moz`, :mod:`~bilingual_spider.sandbox.search_api_brave`,
+:mod:`~bilingual_spider.sandbox.search_api_google` and
+:mod:`~bilingual_spider.sandbox.search_api_commoncrawl` (and ``search_api_columnar``). With
 ``rate_limit`` on, every endpoint family has a token bucket; an over-limit request gets 429
 (Common Crawl: configurable 503) with ``Retry-After`` and a body in that service's error format.
 
-No sockets here: :meth:`SearchApi.handle` maps (method, path, query, body) to an answer, and the
-server (:mod:`bilingual_spider.sandbox.server`) only dispatches to it.
+No sockets here: :meth:`SearchApi.handle` maps (method, path, query, body, headers) to an
+answer, and the server (:mod:`bilingual_spider.sandbox.server`) only dispatches to it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ from urllib.parse import parse_qsl
 
 from bilingual_spider.sandbox.config import RATE_LIMITED_FAMILIES, ApiConfig
 from bilingual_spider.sandbox.engine_index import EngineIndex
+from bilingual_spider.sandbox.search_api_brave import PATH as BRAVE_PATH
+from bilingual_spider.sandbox.search_api_brave import (
+    BraveWebSearch,
+    rate_limit_headers,
+    rate_limited,
+)
 from bilingual_spider.sandbox.search_api_columnar import ColumnarIndex
 from bilingual_spider.sandbox.search_api_commoncrawl import (
     DATA_PREFIX,
@@ -91,6 +99,7 @@ class SearchApi:
             seed,
         )
         self.google = CustomSearch(index)
+        self.brave = BraveWebSearch(self.google)  # the same index and ranking
         self.cdx = CdxIndex(index, config.collection, config.cdx_block_lines, config.cdx_page_size)
         self.hostgraph = HostGraph(index, config.hostgraph_name)
         self.columnar = ColumnarIndex(
@@ -147,6 +156,9 @@ class SearchApi:
             if answer is not None:
                 return answer
             return s3_error(404, "NoSuchKey", "The specified key does not exist.", path)
+        if family == "brave":
+            single = {k: v[0] for k, v in params.items()}
+            return self.brave.answer(single, headers or {}, self.buckets.get("brave"))
         if family == "hostgraph":
             return self.hostgraph.answer(path)
         if path == COLLINFO_PATH:
@@ -159,6 +171,8 @@ class SearchApi:
         status = self.config.commoncrawl_throttle_status
         if family == "moz":
             return moz_error(429, "Too Many Requests", "Rate limit exceeded.", headers)
+        if family == "brave":
+            return rate_limited({**rate_limit_headers(self.buckets[family]), **headers})
         if family == "google":
             return google_error(
                 429,
@@ -178,6 +192,8 @@ def _family(path: str) -> str | None:
         return "moz"
     if path == GOOGLE_PATH:
         return "google"
+    if path == BRAVE_PATH:
+        return "brave"
     if path.startswith(INDEX_PREFIX):
         return "cdx"
     if path.startswith((f"{DATA_PREFIX}cc-index/", f"{DATA_PREFIX}crawl-data/")):

@@ -50,7 +50,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")  # one CJK character, or a run of other letters
 _HAS_CJK = re.compile(f"[{_CJK}]")
 _TERM = re.compile(r'(-?)(?:(\w+):)?("[^"]*"?|\S+)')
-_OPERATORS = {"site", "inurl", "intitle", "filetype", "ext"}
+OPERATORS = frozenset({"site", "inurl", "intitle", "filetype", "ext"})
 _FILE_FORMATS = {
     "application/pdf": "PDF/Adobe Acrobat",
     "application/msword": "Microsoft Word",
@@ -119,12 +119,14 @@ class ParsedQuery:
         return not any((*terms, self.sites, self.inurls, self.filetypes))
 
 
-def parse_query(q: str) -> ParsedQuery:
+def parse_query(q: str, operators: frozenset[str] = OPERATORS) -> ParsedQuery:
+    """The terms of ``q``; an operator not in ``operators`` is two words (``foo:bar``). ``lang:``
+    (when an operator) sets the language."""
     parsed = ParsedQuery()
     for negated, operator, value in _TERM.findall(q):
         negate = negated == "-"
         operator = operator.lower()
-        if operator and operator not in _OPERATORS:  # "foo:bar" is two words
+        if operator and operator not in operators:  # "foo:bar" is two words
             value, operator = f"{operator} {value}", ""
         if value.startswith('"'):
             phrase = " ".join(tokenize(value))
@@ -142,6 +144,8 @@ def parse_query(q: str) -> ParsedQuery:
             parsed.inurls.append((negate, value.lower()))
         elif operator in ("filetype", "ext"):
             parsed.filetypes.append((negate, value.lower().lstrip(".")))
+        elif operator == "lang" and not negate:
+            parsed.language = value.lower().split("-")[0]
         elif operator == "intitle":
             (parsed.excluded if negate else parsed.title_words).extend(tokenize(value))
         elif negate:
@@ -393,13 +397,13 @@ class CustomSearch:
         item: dict[str, Any] = {
             "kind": "customsearch#result",
             "title": index.title[doc],
-            "htmlTitle": _bold(index.title[doc], bold),
+            "htmlTitle": highlight(index.title[doc], bold),
             "link": url,
             "displayLink": parts.hostname or "",
             "snippet": index.snippet[doc],
-            "htmlSnippet": _bold(index.snippet[doc], bold),
+            "htmlSnippet": highlight(index.snippet[doc], bold),
             "formattedUrl": formatted,
-            "htmlFormattedUrl": _bold(formatted, bold),
+            "htmlFormattedUrl": highlight(formatted, bold),
         }
         mime = index.mime[doc]
         if mime and not mime.startswith("text/html"):
@@ -433,10 +437,10 @@ def _full_query(q: str, params: dict[str, str]) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _bold(text: str, words: list[str]) -> str:
+def highlight(text: str, words: list[str], tag: str = "b") -> str:
     escaped = html.escape(text, quote=False)
     latin = [re.escape(w) for w in dict.fromkeys(words) if w and not _HAS_CJK.search(w)]
     if not latin:
         return escaped
     pattern = re.compile(r"\b(" + "|".join(latin) + r")\b", re.IGNORECASE)
-    return pattern.sub(r"<b>\1</b>", escaped)
+    return pattern.sub(rf"<{tag}>\1</{tag}>", escaped)

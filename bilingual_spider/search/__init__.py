@@ -4,7 +4,8 @@
 ``values.py``              :class:`SearchQuery`, :class:`FoundLink`, :class:`SearchPage`
 ``adapter.py``             the interface every adapter offers (remote over HTTP, or local)
 ``moz.py``                 Moz Links API v2 backlinks (``POST /v2/links``, ``next_token``)
-``google_cse.py``          Google Custom Search (``site:``, ``inurl:``, ``filetype:``)
+``brave.py``               Brave Search API (``site:``, ``filetype:``; ``inurl:`` filtered here)
+``google_cse.py``          Google Custom Search (``site:``, ``inurl:``, ``filetype:``; closing)
 ``cc_index.py``            Common Crawl's CDX URL index (NDJSON, ``showNumPages``/``page``)
 ``cc_columnar.py``         Common Crawl's columnar URL index (Parquet), read by HTTP ranges
 ``parquet_ranges.py``      a remote Parquet file's footer and column chunks, decoded by pyarrow

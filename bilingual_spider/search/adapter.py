@@ -18,7 +18,9 @@ retried on 429/5xx, counted), so the adapter itself still sends nothing.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
@@ -26,7 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from bilingual_spider.search.values import AnswerError, HttpCall, SearchPage, SearchQuery
+from bilingual_spider.search.rate_limit import parse_retry_after
+from bilingual_spider.search.values import (
+    AnswerError,
+    FoundLink,
+    HttpCall,
+    SearchPage,
+    SearchQuery,
+)
 
 SANDBOX_API = "http://api.sandbox.internal"
 """Where the sandbox web serves every service's fake (see ``bilingual_spider/sandbox``)."""
@@ -73,6 +82,11 @@ class RemoteAdapter(ABC):
     def setup(self, body: bytes) -> None:
         """Take in the answer of :meth:`setup_call`."""
         return None
+
+    def retry_after(self, header: Callable[[str], str | bytes | None]) -> float | None:
+        """Seconds a throttled or failed answer asks to wait, from its headers (``header(name)``
+        gives one): its ``Retry-After``; None when it says nothing."""
+        return parse_retry_after(header("Retry-After"))
 
     def add_credentials(self, url: str, headers: dict[str, str]) -> tuple[str, dict[str, str]]:
         """The URL and headers with the secrets added (called at the last moment)."""
@@ -162,6 +176,40 @@ def load_json(body: bytes) -> Any:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise AnswerError(f"the answer is not JSON: {exc}") from None
+
+
+def result_links(items: Any, url: str, snippet: str, service: str) -> list[FoundLink]:
+    """A search answer's results (a list of objects) as links: ``url`` and ``snippet`` name
+    their fields; ``title``, the snippet and ``mime`` become plain text."""
+    if not isinstance(items, list):
+        raise AnswerError(f"the {service} results are a list")
+    links = []
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get(url), str):
+            raise AnswerError(f"a {service} result has a {url}")
+        links.append(
+            FoundLink(
+                url=item[url],
+                title=plain_text(item.get("title")),
+                snippet=plain_text(item.get(snippet)),
+                mime=plain_text(item.get("mime")),
+            )
+        )
+    return links
+
+
+_TAG = re.compile(r"<[^<>]+>")
+_MARKUP = re.compile(r"</?[a-z]+>|&(?:[a-z]+|#\d+);")
+
+
+def plain_text(value: object) -> str:
+    """An answer's text with its spaces collapsed and, when it has any, highlighting tags
+    (``<strong>``) taken out and entities decoded; "" for what is not text."""
+    if not isinstance(value, str):
+        return ""
+    if _MARKUP.search(value):
+        value = html.unescape(_TAG.sub("", value))
+    return " ".join(value.split())
 
 
 def offset_continuation(offset: int, page_size: int, total: int) -> str | None:

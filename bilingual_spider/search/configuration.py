@@ -1,7 +1,7 @@
 """The adapters a crawl uses, read from its settings (``BILINGUAL_SEARCH_*``, ``BILINGUAL_MOZ_*``,
-``BILINGUAL_GOOGLE_CSE_*``, ``BILINGUAL_CC_INDEX_*``, ``BILINGUAL_CC_COLUMNAR_*``,
-``BILINGUAL_HOSTGRAPH_*``; see
-``bilingual_spider/settings.py``) and, for the secrets, the environment.
+``BILINGUAL_BRAVE_*``, ``BILINGUAL_GOOGLE_CSE_*``, ``BILINGUAL_CC_INDEX_*``,
+``BILINGUAL_CC_COLUMNAR_*``, ``BILINGUAL_HOSTGRAPH_*``; see ``bilingual_spider/settings.py``) and,
+for the secrets, the environment.
 
 When the sandbox web is configured (``BILINGUAL_SANDBOX_PROXY``), every remote adapter speaks to
 the sandbox's fake of its service by default, with no rate limit of our own (the fake limits
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from bilingual_spider.search import cc_columnar, cc_hostgraph, cc_index, google_cse, moz
+from bilingual_spider.search import brave, cc_columnar, cc_hostgraph, cc_index, google_cse, moz
 from bilingual_spider.search.adapter import SANDBOX_API, LocalAdapter, RemoteAdapter
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
 from bilingual_spider.search.embedded import EmbeddedBacklinks
@@ -30,6 +30,7 @@ _ENVIRONMENT = {
     "BILINGUAL_MOZ_SECRET_KEY": "MOZ_SECRET_KEY",
     "BILINGUAL_GOOGLE_CSE_KEY": "GOOGLE_CSE_KEY",
     "BILINGUAL_GOOGLE_CSE_CX": "GOOGLE_CSE_CX",
+    "BILINGUAL_BRAVE_KEY": "BRAVE_API_KEY",
 }
 
 
@@ -76,6 +77,11 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
     if google_url.startswith(google_cse.SANDBOX_URL):  # the fake wants some key and engine id
         key, cx = key or "sandbox-key", cx or "sandbox"
     google_adapter = google_cse.GoogleCse(google_url, google_cse.MAX_NUM, key, cx)
+    brave_url = url("BILINGUAL_BRAVE_URL", brave.REAL_URL, brave.SANDBOX_URL)
+    brave_key = secret(settings, "BILINGUAL_BRAVE_KEY", environ)
+    if brave_url.startswith(brave.SANDBOX_URL):  # the fake wants some key
+        brave_key = brave_key or "sandbox-key"
+    brave_adapter = brave.BraveSearch(brave_url, brave.MAX_COUNT, brave_key)
     index_adapter = cc_index.CcIndex(
         url("BILINGUAL_CC_INDEX_URL", cc_index.REAL_URL, cc_index.SANDBOX_URL),
         settings.get("BILINGUAL_CC_INDEX_COLLECTION") or None,
@@ -109,7 +115,7 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
     hostgraph_dir = settings.get("BILINGUAL_HOSTGRAPH_DIR") or None
     embedded = EmbeddedBacklinks(graph, Path(hostgraph_dir).expanduser() if hostgraph_dir else None)
     remote: dict[str, RemoteAdapter] = {
-        a.name: a for a in (moz_adapter, google_adapter, index_adapter)
+        a.name: a for a in (moz_adapter, brave_adapter, google_adapter, index_adapter)
     }
     local: dict[str, LocalAdapter] = {
         a.name: a for a in (hostgraph_adapter, embedded, columnar_adapter)
@@ -119,7 +125,7 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
     )
     defaults = {
         BACKLINKS: str(backlinks),
-        SEARCH: str(settings.get("BILINGUAL_SEARCH_WEB") or google_cse.NAME),
+        SEARCH: str(settings.get("BILINGUAL_SEARCH_WEB") or brave.NAME),
         URL_INDEX: str(settings.get("BILINGUAL_SEARCH_URL_INDEX") or cc_index.NAME),
     }
     for kind, name in defaults.items():

@@ -6,6 +6,9 @@ never answers beyond result 100). The answer's ``items`` carry ``link``, ``title
 and, for non-HTML files, ``mime``; ``queries.nextPage[0].startIndex`` gives the next page;
 ``searchInformation.totalResults`` is a string.
 
+**Closing.** Google closed the API to new customers and ends it for existing ones on 2027-01-01;
+the service logs :data:`CLOSING` (a WARNING) when it is the crawl's web-search adapter.
+
 The key travels in the URL, so it is never put into a queued request: the credentials
 middleware adds ``key=`` right before the download and takes it out of the response, and a log
 filter redacts it from anything logged meanwhile (a timeout message, say).
@@ -16,7 +19,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
-from bilingual_spider.search.adapter import SANDBOX_API, RemoteAdapter, load_json
+from bilingual_spider.search.adapter import SANDBOX_API, RemoteAdapter, load_json, result_links
 from bilingual_spider.search.values import (
     SEARCH,
     AnswerError,
@@ -31,6 +34,11 @@ REAL_URL = "https://www.googleapis.com/customsearch/v1"
 SANDBOX_URL = f"{SANDBOX_API}/customsearch/v1"
 MAX_NUM = 10
 MAX_REACHABLE = 100  # "The JSON API will never return more than 100 results"
+CLOSING = (
+    "web search through Google Custom Search (google_cse): the API is closed to new customers "
+    "and ends for existing ones on 2027-01-01; use the Brave Search API instead "
+    "(BILINGUAL_SEARCH_WEB=brave, key in BILINGUAL_BRAVE_KEY or BRAVE_API_KEY)"
+)
 
 
 def cse_params(query: SearchQuery, cx: str, num: int, start: int = 1) -> dict[str, str]:
@@ -50,21 +58,7 @@ def parse_cse(data: Any) -> tuple[list[FoundLink], str | None, int | None]:
     """
     if not isinstance(data, dict) or "error" in data:
         raise AnswerError("a Custom Search answer is an object without an error")
-    items = data.get("items", [])
-    if not isinstance(items, list):
-        raise AnswerError("items is a list")
-    links = []
-    for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("link"), str):
-            raise AnswerError("a Custom Search item has a link")
-        links.append(
-            FoundLink(
-                url=item["link"],
-                title=_text(item.get("title")),
-                snippet=_text(item.get("snippet")),
-                mime=_text(item.get("mime")),
-            )
-        )
+    links = result_links(data.get("items", []), "link", "snippet", "Custom Search")
     following = None
     pages = (
         data.get("queries", {}).get("nextPage") if isinstance(data.get("queries"), dict) else None
@@ -81,10 +75,6 @@ def parse_cse(data: Any) -> tuple[list[FoundLink], str | None, int | None]:
         except (TypeError, ValueError, OverflowError):
             total = None
     return links, following, total
-
-
-def _text(value: object) -> str:
-    return " ".join(value.split()) if isinstance(value, str) else ""
 
 
 class GoogleCse(RemoteAdapter):

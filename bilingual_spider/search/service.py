@@ -68,6 +68,7 @@ from bilingual_spider.scheduler.redis_scheduler import (
     WORKER_LOCAL_META,
     holding_scheduler,
 )
+from bilingual_spider.search import google_cse
 from bilingual_spider.search.adapter import (
     Fetch,
     FetchingAdapter,
@@ -82,6 +83,7 @@ from bilingual_spider.search.crawl_graph import CrawlLinkGraph
 from bilingual_spider.search.credentials import SecretRedaction, redact
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.values import (
+    SEARCH,
     AnswerError,
     FoundLink,
     HttpCall,
@@ -543,7 +545,12 @@ class SearchService:
         if status in _THROTTLE_STATUSES:
             self.stats.inc_value(f"search/{call.adapter}/throttled")
         if status in _RETRY_STATUSES or status >= 500:
-            retry_after = parse_retry_after(response.headers.get("Retry-After"))
+            header = response.headers.get
+            retry_after = (
+                adapter.retry_after(header)
+                if adapter is not None
+                else parse_retry_after(header("Retry-After"))
+            )
             return self._retry_or_fail(request, response, f"HTTP {status}", retry_after)
         return self._fail(request, response, f"HTTP {status}", permanent=True)
 
@@ -845,6 +852,8 @@ class SearchService:
 
     def spider_opened(self) -> None:
         self.redaction.install()
+        if self.defaults.get(SEARCH) == google_cse.NAME:
+            logger.warning(google_cse.CLOSING)
         every: dict[str, RemoteAdapter | LocalAdapter] = {**self.remote, **self.local}
         for name, adapter in every.items():
             missing = adapter.missing_configuration()

@@ -348,6 +348,64 @@ def test_search_empty_answer_and_errors(api: SearchApi) -> None:
     assert google(api)[0] == 400  # no q
 
 
+# --- Brave Search API ----------------------------------------------------------------------------
+
+
+def brave(api: SearchApi, token: str = "t", **params: object) -> tuple[int, dict]:
+    headers = {"x-subscription-token": token} if token else {}
+    answer = api.handle("GET", "/res/v1/web/search", urlencode(params), headers=headers)
+    assert answer.content_type.startswith("application/json")
+    return answer.status, json.loads(answer.body)
+
+
+def test_brave_answers_in_brave_format_and_pages_by_offset(api: SearchApi) -> None:
+    status, body = brave(api, q="site:target.com filetype:pdf")
+    assert status == 200 and body["type"] == "search"
+    (result,) = body["web"]["results"]
+    assert result["url"] == "http://www.target.com/doc.pdf" and result["type"] == "search_result"
+    assert result["meta_url"]["hostname"] == "www.target.com"
+    assert body["query"]["more_results_available"] is False
+    status, body = brave(api, q="hotel lang:zh")  # Brave's language operator
+    assert [r["url"] for r in body["web"]["results"]] == ["http://www.travel.hk/"]
+    seen, offset = [], 0
+    while True:
+        status, body = brave(api, q="directory", count=20, offset=offset)
+        seen += [r["url"] for r in body["web"]["results"]]
+        if not body["query"]["more_results_available"]:
+            break
+        offset += 1
+    assert offset == 5 and len(seen) == len(set(seen)) == LINKERS  # 120 results, 6 pages of 20
+    plain = brave(api, q="sea", text_decorations="false")[1]["web"]["results"][0]
+    assert plain["description"] == "rooms near the sea"
+    assert "<strong>sea</strong>" in brave(api, q="sea")[1]["web"]["results"][0]["description"]
+
+
+def test_brave_has_no_inurl_and_no_web_object_without_results(api: SearchApi) -> None:
+    assert brave(api, q="inurl:lang=fr")[1]["type"] == "search"
+    assert "web" not in brave(api, q="inurl:lang=fr")[1]  # "inurl" is a word no page has
+    status, body = brave(api, q="xylophone")
+    assert status == 200 and "web" not in body and body["mixed"]["main"] == []
+
+
+def test_brave_errors_are_422_validation_in_brave_format(api: SearchApi) -> None:
+    status, body = brave(api, token="", q="hotel")  # no key: 422, as Brave answers (no 401)
+    assert status == 422 and body["type"] == "ErrorResponse"
+    error = body["error"]
+    assert (error["code"], error["status"]) == ("VALIDATION", 422)
+    assert error["meta"]["errors"][0]["loc"] == ["header", "x-subscription-token"]
+    for params, loc, kind in (
+        ({"q": "hotel", "count": 21}, ["query", "count"], "less_than_equal"),
+        ({"q": "hotel", "offset": 10}, ["query", "offset"], "less_than_equal"),
+        ({"q": "hotel", "offset": -1}, ["query", "offset"], "greater_than_equal"),
+        ({"q": "hotel", "count": "ten"}, ["query", "count"], "int_parsing"),
+        ({}, ["query", "q"], "missing"),
+        ({"q": "x" * 401}, ["query", "q"], "string_too_long"),
+    ):
+        status, body = brave(api, **params)
+        (problem,) = body["error"]["meta"]["errors"]
+        assert status == 422 and (problem["loc"], problem["type"]) == (loc, kind), params
+
+
 # --- Common Crawl index --------------------------------------------------------------------------
 
 
@@ -491,6 +549,27 @@ def test_rate_limits_answer_429_in_each_format(index: EngineIndex) -> None:
     assert answer.status == 429 and b"<Code>SlowDown</Code>" in answer.body
 
 
+def test_brave_429_carries_its_rate_limit_headers_and_retry_after(index: EngineIndex) -> None:
+    clock = FakeClock()
+    limited = SearchApi(index, ApiConfig(rate_limit=True), clock=clock)  # Brave's 1 a second
+
+    def get() -> tuple[int, dict[str, str], dict]:
+        answer = limited.handle(
+            "GET", "/res/v1/web/search", "q=hotel", headers={"x-subscription-token": "t"}
+        )
+        return answer.status, answer.headers, json.loads(answer.body)
+
+    status, headers, _ = get()
+    assert status == 200 and headers["X-RateLimit-Limit"] == "1, 2000"
+    assert headers["X-RateLimit-Policy"] == "1;w=1, 2000;w=2592000"
+    assert headers["X-RateLimit-Remaining"].startswith("0, ")
+    status, headers, body = get()
+    assert status == 429 and body["error"]["code"] == "RATE_LIMITED"
+    assert headers["Retry-After"] == "1" and headers["X-RateLimit-Reset"].startswith("1, ")
+    clock.now = 1.0
+    assert get()[0] == 200
+
+
 def test_no_rate_limit_by_default(api: SearchApi) -> None:
     statuses = {api.handle("GET", "/cc-index/collinfo.json").status for _ in range(50)}
     assert statuses == {200}
@@ -543,6 +622,12 @@ def test_moz_request_over_a_socket(tmp_path: Path, engine_dir: Path) -> None:
         answer = connection.getresponse()
         body = json.loads(answer.read())
         assert answer.status == 200 and len(body["results"]) == 50 and body["next_token"]
+        brave = f"http://{API_HOST}/res/v1/web/search?q=hotel"
+        for headers, expected in (({}, 422), ({"X-Subscription-Token": "t"}, 200)):
+            connection.request("GET", brave, headers=headers)  # the server passes headers on
+            answer = connection.getresponse()
+            answer.read()
+            assert answer.status == expected
         connection.request("POST", "http://www.site.example/", body=b"x=1")
         answer = connection.getresponse()
         answer.read()

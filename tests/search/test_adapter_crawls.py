@@ -184,7 +184,7 @@ def test_google_search_operators_pages_and_empty(sandbox, tmp_path: Path) -> Non
             query("search", "xylophone", label="none"),
         ]
     ]
-    answers, stats, _ = crawl(sandbox, tmp_path, rounds)
+    answers, stats, _ = crawl(sandbox, tmp_path, rounds, BILINGUAL_SEARCH_WEB="google_cse")
     directory = by_label(answers, "directory")
     assert [len(p["links"]) for p in directory] == [10, 10]
     assert [p["continuation"] for p in directory] == ["11", "21"]  # max_pages stops at 2
@@ -197,6 +197,31 @@ def test_google_search_operators_pages_and_empty(sandbox, tmp_path: Path) -> Non
     (none,) = by_label(answers, "none")
     assert none["links"] == [] and none["total"] == 0 and none["error"] is None
     assert stats["search/google_cse/requests"] == 6
+
+
+def test_brave_search_pages_inurl_filtered_here_and_empty(sandbox, tmp_path: Path) -> None:
+    rounds = [
+        [
+            query("search", "directory", label="directory", max_pages=2),
+            query("search", "inurl:fr site:target.com", label="inurl"),
+            query("search", "site:target.com filetype:pdf", label="pdf"),
+            query("search", "xylophone", label="none"),
+        ]
+    ]
+    answers, stats, log = crawl(sandbox, tmp_path, rounds)  # brave: the default web search
+    directory = by_label(answers, "directory")
+    assert [len(p["links"]) for p in directory] == [20, 20]
+    assert [p["continuation"] for p in directory] == ["1", "2"]  # max_pages stops at 2
+    assert len(set(urls(directory))) == 40 and set(urls(directory)) <= LINKER_PAGES
+    assert urls(by_label(answers, "inurl")) == [
+        "http://www.target.com/fr/a.html",
+        "http://www.target.com/list.php?lang=fr",
+    ]
+    assert urls(by_label(answers, "pdf")) == ["http://www.target.com/doc.pdf"]
+    (none,) = by_label(answers, "none")
+    assert none["links"] == [] and none["error"] is None
+    assert stats["search/brave/requests"] == 5 and "search/google_cse/queries" not in stats
+    assert "closed to new customers" not in log
 
 
 # --- Common Crawl index ----------------------------------------------------------------------
@@ -338,7 +363,7 @@ def test_429_backs_off_for_retry_after_and_every_query_is_answered(
     words = ("directory", "hotel", "guide", "linker")
     rounds = [[query("search", w, label=w, max_pages=1) for w in words]]
     started = time.monotonic()
-    answers, stats, _ = crawl(limited_sandbox, tmp_path, rounds)
+    answers, stats, _ = crawl(limited_sandbox, tmp_path, rounds, BILINGUAL_SEARCH_WEB="google_cse")
     elapsed = time.monotonic() - started
     assert sorted(a["label"] for a in answers) == sorted(words)
     assert all(a["error"] is None and a["links"] for a in answers)
@@ -350,6 +375,31 @@ def test_429_backs_off_for_retry_after_and_every_query_is_answered(
     assert stats["search/google_cse/throttled"] == seen[429]
     assert stats["search/google_cse/retried"] == seen[429]
     assert elapsed >= 3.0  # four calls at one a second
+
+
+def test_brave_429_backs_off_and_its_key_never_reaches_the_log(
+    limited_sandbox, tmp_path: Path
+) -> None:
+    before = api_statuses(limited_sandbox)
+    words = ("directory", "hotel", "guide")
+    rounds = [[query("search", w, label=w, max_pages=1) for w in words]]
+    started = time.monotonic()
+    answers, stats, log = crawl(
+        limited_sandbox,
+        tmp_path,
+        rounds,
+        BILINGUAL_BRAVE_KEY=SECRET_KEY,
+        BILINGUAL_SEARCH_RATES={"brave": 0},  # no pacing of our own: the server's 429 paces
+    )
+    elapsed = time.monotonic() - started
+    assert sorted(a["label"] for a in answers) == sorted(words)
+    assert all(a["error"] is None and a["links"] for a in answers)
+    seen = delta(before, api_statuses(limited_sandbox))
+    assert seen[200] == 3 and seen.get(429, 0) >= 1  # no 422: the key reached the fake
+    assert stats["search/brave/throttled"] == stats["search/brave/retried"] == seen[429]
+    assert elapsed >= 2.0  # three calls at one a second
+    assert "HTTP 429; again in" in log and "Crawled (200) <GET http://api" in log
+    assert SECRET_KEY not in log and SECRET_KEY not in json.dumps(answers)
 
 
 def test_503_from_common_crawl_backs_off(limited_sandbox, tmp_path: Path) -> None:
@@ -413,7 +463,11 @@ def test_api_key_never_in_the_log_even_on_429_timeouts_and_giving_up(
     words = ("directory", "hotel", "guide")
     rounds = [[query("search", w, label=w, max_pages=1) for w in words]]
     answers, stats, log = crawl(
-        limited_sandbox, tmp_path / "throttled", rounds, BILINGUAL_GOOGLE_CSE_KEY=SECRET_KEY
+        limited_sandbox,
+        tmp_path / "throttled",
+        rounds,
+        BILINGUAL_GOOGLE_CSE_KEY=SECRET_KEY,
+        BILINGUAL_SEARCH_WEB="google_cse",
     )
     assert all(a["error"] is None for a in answers)  # the fake answers 403 without a key
     assert stats["search/google_cse/throttled"] >= 1
@@ -428,6 +482,7 @@ def test_api_key_never_in_the_log_even_on_429_timeouts_and_giving_up(
             tmp_path / "slow",
             [[query("search", "hotel", label="hotel")]],
             BILINGUAL_GOOGLE_CSE_KEY=SECRET_KEY,
+            BILINGUAL_SEARCH_WEB="google_cse",
             DOWNLOAD_TIMEOUT=0.5,
             BILINGUAL_SEARCH_RETRY_TIMES=1,
             BILINGUAL_SEARCH_BACKOFF=0.1,

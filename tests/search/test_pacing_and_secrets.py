@@ -4,15 +4,24 @@ and how settings choose the adapters (all without a crawl)."""
 from __future__ import annotations
 
 import logging
+import pickle
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scrapy.http import Response
 
 from bilingual_spider.search.answer_cache import AnswerCache
 from bilingual_spider.search.configuration import build_setup
-from bilingual_spider.search.credentials import REDACTED, SecretRedaction, redact
+from bilingual_spider.search.credentials import (
+    REDACTED,
+    SearchCredentialsMiddleware,
+    SecretRedaction,
+    redact,
+)
+from bilingual_spider.search.google_cse import CLOSING
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
+from bilingual_spider.search.service import SEARCH_CALL, SearchCall, SearchService
 from bilingual_spider.search.values import SearchPage, SearchQuery
 
 
@@ -101,16 +110,26 @@ def test_settings_choose_adapters_urls_and_rates() -> None:
     sandbox = build_setup({"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:1"}, environ={})
     assert sandbox.defaults == {
         "backlinks": "moz",
-        "search": "google_cse",
+        "search": "brave",
         "url_index": "cc_index",
     }
+    assert sandbox.remote["brave"].base_url == "http://api.sandbox.internal/res/v1/web/search"
     assert sandbox.remote["moz"].base_url == "http://api.sandbox.internal/moz/v2/links"
     assert set(sandbox.rates.values()) == {None}  # the fakes limit themselves
-    real = build_setup({}, environ={"GOOGLE_CSE_KEY": "k", "GOOGLE_CSE_CX": "c"})
+    real = build_setup(
+        {}, environ={"GOOGLE_CSE_KEY": "k", "GOOGLE_CSE_CX": "c", "BRAVE_API_KEY": " b "}
+    )
     assert real.defaults["backlinks"] == "embedded"  # no Moz keys: the crawl's own graph
     assert real.remote["moz"].base_url == "https://lsapi.seomoz.com/v2/links"
     assert real.rates["moz"] == 0.1 and real.rates["google_cse"] == 1.0
     assert real.remote["google_cse"].secrets() == ("k",)  # from the environment
+    assert real.remote["brave"].secrets() == ("b",) and real.rates["brave"] == 1.0
+    assert real.remote["brave"].base_url == "https://api.search.brave.com/res/v1/web/search"
+    keyless = build_setup({"BILINGUAL_SEARCH_WEB": "google_cse"}, environ={})
+    assert keyless.defaults["search"] == "google_cse"
+    assert "BILINGUAL_BRAVE_KEY" in (keyless.remote["brave"].missing_configuration() or "")
+    setting = build_setup({"BILINGUAL_BRAVE_KEY": "s"}, environ={"BRAVE_API_KEY": "e"})
+    assert setting.remote["brave"].secrets() == ("s",)  # the setting wins
     assert real.rates["embedded"] is None
     assert real.hostgraph_pages == {"cc_hostgraph": "index", "embedded": "home"}
     moz = build_setup({"BILINGUAL_SEARCH_RATES": '{"moz": 5}'}, environ={"MOZ_TOKEN": "t"})
@@ -145,3 +164,46 @@ def test_held_queries_wait_for_the_same_call_out_and_then_go_first() -> None:
     assert list(counts.held) == [duplicate, other]
     assert not counts.in_flight and not counts.waiting
     assert len(counts) == 3
+
+
+class Stats:
+    def inc_value(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+def service(**settings: object) -> SearchService:
+    environ = {
+        "BRAVE_API_KEY": "brave-s3cret",
+        "GOOGLE_CSE_KEY": "AIza-s3cret",
+        "GOOGLE_CSE_CX": "cx-1",
+    }
+    return SearchService(Stats(), build_setup(settings, environ=environ))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("web", ["google_cse", "brave"])
+def test_google_cse_chosen_for_web_search_warns_that_it_is_closing(web: str, caplog) -> None:
+    chosen = service(BILINGUAL_SEARCH_WEB=web)
+    with caplog.at_level(logging.WARNING):
+        chosen.spider_opened()
+        chosen.spider_closed()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == ([CLOSING] if web == "google_cse" else [])
+    assert "2027-01-01" in CLOSING and "BILINGUAL_SEARCH_WEB=brave" in CLOSING
+
+
+def test_brave_key_is_in_the_request_only_while_it_is_downloaded() -> None:
+    search = service()
+    adapter = search.remote["brave"]
+    query = SearchQuery.search("inurl:en site:gov.hk")
+    request = search._http_request(adapter.call(query), {SEARCH_CALL: SearchCall("brave", query)})
+    queued = pickle.dumps(request)  # what a disk or Redis queue would keep
+    assert b"brave-s3cret" not in queued and b"X-Subscription-Token" not in queued
+    middleware = SearchCredentialsMiddleware(search)
+    middleware.process_request(request)
+    assert request.headers["X-Subscription-Token"] == b"brave-s3cret"
+    middleware.process_response(request, Response(request.url, status=429, request=request))
+    assert "X-Subscription-Token" not in request.headers and request.url == adapter.call(query).url
+    middleware.process_request(request)
+    middleware.process_exception(request, TimeoutError("took longer than 180 s"))
+    assert "X-Subscription-Token" not in request.headers
+    assert "brave-s3cret" in search.redaction.secrets  # scrubbed from every log record

@@ -16,6 +16,13 @@ from hypothesis import strategies as st
 from bilingual_spider.sandbox.config import ApiConfig
 from bilingual_spider.sandbox.engine_index import EngineIndex
 from bilingual_spider.sandbox.search_api import SearchApi
+from bilingual_spider.search.brave import (
+    TOKEN_HEADER,
+    BraveSearch,
+    brave_query,
+    parse_brave,
+    rate_limit_wait,
+)
 from bilingual_spider.search.cc_index import (
     CcIndex,
     cdx_params,
@@ -45,7 +52,8 @@ def answer(api: SearchApi, call) -> tuple[int, bytes]:
     query = parts.query
     if parts.path.endswith("/customsearch/v1"):
         query += "&key=k"
-    got = api.handle(call.method, parts.path, query, call.body)
+    headers = {TOKEN_HEADER.lower(): "k"} if parts.path.endswith("/web/search") else {}
+    got = api.handle(call.method, parts.path, query, call.body, headers)
     return got.status, got.body
 
 
@@ -185,6 +193,98 @@ def test_cse_parser_reads_or_refuses_any_json(data) -> None:
     assert all(isinstance(link.url, str) for link in links)
     assert following is None or 1 <= int(following) <= 100
     assert total is None or isinstance(total, int)
+
+
+# --- Brave Search API -------------------------------------------------------------------------
+
+BRAVE_FAKE = "http://api.sandbox.internal/res/v1/web/search"
+
+
+def test_brave_call_filters_inurl_terms_itself(api: SearchApi) -> None:
+    adapter = BraveSearch(BRAVE_FAKE, key="KEY")
+    query = SearchQuery.search("inurl:fr site:target.com")
+    call = adapter.call(query)
+    params = dict(parse_qsl(urlsplit(call.url).query))
+    assert params["q"] == "site:target.com"  # Brave has no inurl: it is not sent
+    assert (params["count"], params["offset"], params["spellcheck"]) == ("20", "0", "false")
+    assert "KEY" not in call.url and TOKEN_HEADER not in dict(call.headers)
+    page = adapter.parse(query, *answer(api, call))
+    assert [link.url for link in page.links] == [  # of the 6 pages of the site, those with "fr"
+        "http://www.target.com/fr/a.html",
+        "http://www.target.com/list.php?lang=fr",
+    ]
+    excluded = SearchQuery.search("-inurl:FR site:target.com")
+    urls = [
+        link.url for link in adapter.parse(excluded, *answer(api, adapter.call(excluded))).links
+    ]
+    assert len(urls) == 4 and not any("fr" in url for url in urls)
+    assert brave_query("inurl:lang=fr").q == "lang=fr"  # inurl: alone: sent as words
+    assert adapter.add_credentials(call.url, {}) == (call.url, {TOKEN_HEADER: "KEY"})
+    assert adapter.secrets() == ("KEY",)
+    assert BraveSearch().missing_configuration() is not None
+
+
+def test_brave_pages_by_offset_until_no_more_results(api: SearchApi) -> None:
+    adapter = BraveSearch(BRAVE_FAKE, key="k")
+    query = SearchQuery.search("directory")
+    offsets, found, continuation = [], [], None
+    while True:
+        call = adapter.call(query, continuation)
+        offsets.append(int(dict(parse_qsl(urlsplit(call.url).query))["offset"]))
+        page = adapter.parse(query, *answer(api, call), continuation)
+        found += [link.url for link in page.links]
+        continuation = page.continuation
+        if continuation is None:
+            break
+    assert offsets == list(range(6)) and len(set(found)) == len(found) == LINKERS
+    short = SearchQuery.search("directory", limit=7)
+    assert dict(parse_qsl(urlsplit(adapter.call(short).url).query))["count"] == "7"
+    more = {"type": "search", "query": {"more_results_available": True}}
+    assert parse_brave(more, 8) == ([], "9") and parse_brave(more, 9) == ([], None)  # offset <= 9
+    with pytest.raises(ValueError):
+        adapter.call(query, "10")
+
+
+def test_brave_reads_decorated_text_and_refuses_errors_and_bad_json(api: SearchApi) -> None:
+    adapter = BraveSearch(BRAVE_FAKE, key="k")
+    query = SearchQuery.search("sea")
+    result = {"url": "http://a.hk/", "title": "A &amp; B", "description": "<strong>sea</strong>"}
+    data = {"type": "search", "web": {"results": [result]}}
+    (link,) = parse_brave(data, 0)[0]
+    assert (link.title, link.snippet) == ("A & B", "sea")
+    status, body = answer(api, adapter.call(query))
+    assert status == 200 and adapter.parse(query, status, body).links[0].snippet.endswith("sea")
+    error = api.handle(
+        "GET", "/res/v1/web/search", "q=x&count=99", headers={"x-subscription-token": "k"}
+    )
+    assert error.status == 422
+    for bad in (error.body, b"<html>502 Bad Gateway</html>", b"\xff\xfe", b'{"type": "search",'):
+        with pytest.raises(AnswerError):
+            adapter.parse(query, 200, bad)
+
+
+def test_brave_waits_for_retry_after_else_the_spent_windows_reset() -> None:
+    def wait(**headers: str) -> float | None:
+        return rate_limit_wait({k.replace("_", "-"): v for k, v in headers.items()}.get)
+
+    assert wait(**{"Retry_After": "3", "X_RateLimit_Reset": "1, 999"}) == 3.0
+    spent_second = {"X_RateLimit_Remaining": "0, 1500", "X_RateLimit_Reset": "1, 1419704"}
+    assert wait(**spent_second) == 1.0
+    spent_month = {"X_RateLimit_Remaining": "1, 0", "X_RateLimit_Reset": "1, 86400"}
+    assert wait(**spent_month) == 86400.0  # the service caps it at BILINGUAL_SEARCH_MAX_BACKOFF
+    assert wait(X_RateLimit_Reset="2, 50") == 2.0 and wait() is None
+    assert wait(X_RateLimit_Reset="soon") is None
+
+
+@given(JSON, st.integers(0, 9))
+@settings(max_examples=300, deadline=None)
+def test_brave_parser_reads_or_refuses_any_json(data, offset: int) -> None:
+    try:
+        links, following = parse_brave(data, offset)
+    except AnswerError:
+        return
+    assert all(isinstance(link.url, str) for link in links)
+    assert following is None or int(following) == offset + 1 <= 9
 
 
 # --- Common Crawl index ----------------------------------------------------------------------

@@ -128,11 +128,13 @@ def test_a_second_round_crawls_external_sites_ranked_by_wpr_and_the_crawl_ends(
     assert all(f == "seed" or f.startswith("round 2: WPR") for f in found)
 
 
+@pytest.mark.parametrize("web", ["brave", "google_cse"])
 def test_search_mode_finds_pairs_from_queries_with_prior_patterns_alone(
-    served: tuple[Path, SandboxServer], tmp_path: Path
+    served: tuple[Path, SandboxServer], tmp_path: Path, web: str
 ) -> None:
     """4.5: no crawl to learn from: ``inurl:en site:HOST`` queries, their results fetched, the
-    prior patterns substituted and checked."""
+    prior patterns substituted and checked; through Brave (which has no ``inurl:``: its adapter
+    filters the answers' URLs) and through Google Custom Search."""
     truth = load_ground_truth(served[0])
     with_english = [
         site for site in truth["sites"] if site["bilingual"] and "en" in site["languages"]
@@ -140,10 +142,13 @@ def test_search_mode_finds_pairs_from_queries_with_prior_patterns_alone(
     seeds = sorted({f"http://{site['hosts']['en']}/" for site in with_english})
     others = sorted({lang for site in with_english for lang in site["languages"]} - {"en"})
     assert len(seeds) >= 5
-    searched = sniff(served, tmp_path, seeds, mode="search", langs=",".join(["en", *others]))
+    settings = {"BILINGUAL_SEARCH_WEB": web}
+    langs = ",".join(["en", *others])
+    searched = sniff(served, tmp_path, seeds, settings, mode="search", langs=langs)
     stats = searched["stats"]
     assert stats["finish_reason"] == "finished"
     assert stats["pupsniffer/search/queries"] >= len(seeds)
+    assert stats[f"search/{web}/queries"] == stats["pupsniffer/search/queries"]
     pairs = [item for item in searched["items"] if "source_url" in item]
     assert pairs, {k: v for k, v in stats.items() if k.startswith(("pupsniffer", "search"))}
     assert {p["method"] for p in pairs} == {"search"}
