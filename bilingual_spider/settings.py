@@ -47,9 +47,10 @@ REDIS_URL = os.environ.get("REDIS_URL") or None
 REDIS_PARAMS = {"socket_timeout": 10, "socket_connect_timeout": 3}
 """Client parameters, read by scrapy-redis's ``get_redis_from_settings`` over its own defaults
 (``retry_on_timeout``, ``encoding``); a ``password`` or ``ssl`` for a remote Redis goes here."""
-SCHEDULER_SERIALIZER = "scrapy_redis.picklecompat"
+SCHEDULER_SERIALIZER = "bilingual_spider.scheduler.compact_serializer"
 """Module (``dumps``/``loads``) serializing the requests in the Redis frontier (scrapy-redis's
-setting and default)."""
+setting). Ours stores a crawl's request in about a third of the bytes of scrapy-redis's default,
+``scrapy_redis.picklecompat`` (whose blobs it also reads)."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""

@@ -47,8 +47,9 @@ class BloomShape:
         """The expected false-positive rate once ``keys`` keys are in the filter."""
         return (1 - math.exp(-self.hashes * keys / self.bits)) ** self.hashes
 
-    def positions(self, key: str) -> list[int]:
+    def positions(self, key: str | bytes) -> list[int]:
         """The bits ``key`` sets (and tests)."""
-        digest = hashlib.blake2b(key.encode(), digest_size=16).digest()
+        data = key.encode() if isinstance(key, str) else key
+        digest = hashlib.blake2b(data, digest_size=16).digest()
         first, second = int.from_bytes(digest[:8], "big"), int.from_bytes(digest[8:], "big") | 1
         return [(first + i * second) % self.bits for i in range(self.hashes)]

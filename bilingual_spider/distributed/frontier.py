@@ -13,15 +13,18 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
 
     BASE:queue     ZSET  request id -> order (-priority * 2**32 + sequence: by priority, then FIFO)
     BASE:requests  HASH  request id -> the serialized request (bytes; the caller's format)
-    BASE:order     HASH  request id -> its order in the queue (where an expired lease puts it back)
+    BASE:order     HASH  leased request id -> its order in the queue (where an expired lease puts
+                         it back; a queued request's order is its score in the queue)
     BASE:leases    ZSET  request id -> lease deadline (Redis server time, ms)
     BASE:owners    HASH  request id -> the worker holding its lease
-    BASE:seen      SET   fingerprints of the requests queued so far (duplicate filter, exact)
+    BASE:seen      SET   fingerprints of the requests queued so far (duplicate filter, exact; the
+                         scheduler gives 20-byte digests, not their 40 hex digits)
     BASE:bloom     STRING the same as a Bloom filter's bitmap (``dupefilter="bloom"``: a bounded
                          size, but a false positive drops a request never queued; see
                          :mod:`bilingual_spider.distributed.bloom`)
-    BASE:dupefilter STRING the duplicate filter the first worker used (``set``, or ``bloom`` with
-                         its bits and hashes): a worker with another one refuses to start
+    BASE:dupefilter STRING the duplicate filter the first worker used (``set of digests``, or
+                         ``bloom of digests`` with its bits and hashes): a worker with another
+                         one (or with the hex fingerprints of before) refuses to start
     BASE:sequence  STRING requests ever queued (ids and FIFO order)
     BASE:counters  HASH  queued, filtered, taken, acked, reclaimed, refetched, late_acks, requeued,
                          redis_restarts; budget_pages (pages counted against a page budget
@@ -54,6 +57,12 @@ from typing import Any
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis
+
+Fingerprint = str | bytes
+"""A request's fingerprint as the duplicate filter keeps it (the scheduler's: Scrapy's digest)."""
+FINGERPRINTS = "digests"
+"""What the scheduler gives as fingerprints (recorded with the duplicate filter: workers that
+gave the 40 hex digits of the same digests, as before, would not see these as duplicates)."""
 
 ORDER_SCALE = 2**32
 """An order is ``-priority * ORDER_SCALE + sequence``: exact in a double for |priority| < 2**20."""
@@ -89,6 +98,7 @@ local function reclaim(now, most)
   for _, id in ipairs(expired) do
     redis.call('ZREM', KEYS[3], id)
     redis.call('ZADD', KEYS[1], redis.call('HGET', KEYS[2], id), id)
+    redis.call('HDEL', KEYS[2], id)
     redis.call('HSET', KEYS[12], id, redis.call('HGET', KEYS[9], id) or '')
   end
   if #expired > 0 then redis.call('HINCRBY', KEYS[4], 'reclaimed', #expired) end
@@ -132,8 +142,8 @@ local sequence = redis.call('INCR', KEYS[7])
 local id = tostring(sequence)
 local order = -tonumber(ARGV[3]) * 4294967296 + sequence
 redis.call('HSET', KEYS[5], id, ARGV[4])
-redis.call('HSET', KEYS[2], id, order)
 if tonumber(ARGV[5]) > 0 then
+  redis.call('HSET', KEYS[2], id, order)
   redis.call('ZADD', KEYS[3], now + tonumber(ARGV[5]), id)
   redis.call('HSET', KEYS[9], id, ARGV[1])
 else
@@ -185,6 +195,7 @@ local head = redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')
 if #head == 0 then return {acks} end
 local id = head[1]
 redis.call('ZREM', KEYS[1], id)
+redis.call('HSET', KEYS[2], id, head[2])
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), id)
 redis.call('HSET', KEYS[9], id, ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'taken', 1)
@@ -215,6 +226,7 @@ for i = 2, #ARGV do
   local id = ARGV[i]
   if redis.call('HGET', KEYS[9], id) == ARGV[1] and redis.call('ZREM', KEYS[3], id) == 1 then
     redis.call('ZADD', KEYS[1], redis.call('HGET', KEYS[2], id), id)
+    redis.call('HDEL', KEYS[2], id)
     released = released + 1
   end
 end
@@ -227,7 +239,7 @@ if redis.call('ZREM', KEYS[3], ARGV[1]) == 0 then return false end
 local sequence = redis.call('INCR', KEYS[7])
 local order = -tonumber(ARGV[2]) * 4294967296 + sequence
 redis.call('HSET', KEYS[5], ARGV[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[1], order)
+redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[1], order, ARGV[1])
 redis.call('HINCRBY', KEYS[4], 'requeued', 1)
 return true
@@ -372,7 +384,7 @@ class LeasedFrontier:
     )  # fmt: skip
 
     def push(
-        self, blob: bytes, priority: int, fingerprint: str | None, leased: bool = False
+        self, blob: bytes, priority: int, fingerprint: Fingerprint | None, leased: bool = False
     ) -> str | None:
         """Queue a request; None when its fingerprint was queued before. ``leased``: the caller
         keeps it (leased to it at once) instead of queueing it for everyone."""
@@ -385,8 +397,8 @@ class LeasedFrontier:
     def dupefilter(self) -> str:
         """This worker's duplicate filter, as recorded in Redis."""
         if self.bloom is None:
-            return "set"
-        return f"bloom bits={self.bloom.bits} hashes={self.bloom.hashes}"
+            return f"set of {FINGERPRINTS}"
+        return f"bloom of {FINGERPRINTS} bits={self.bloom.bits} hashes={self.bloom.hashes}"
 
     def check_dupefilter(self) -> str | None:
         """Record this worker's duplicate filter for the crawl, or, when another worker recorded
@@ -397,11 +409,11 @@ class LeasedFrontier:
         recorded = _text(self.redis.call(self.redis.client.get, key))
         return None if recorded == self.dupefilter else recorded
 
-    def seen(self, fingerprint: str) -> bool:
+    def seen(self, fingerprint: Fingerprint) -> bool:
         """Was a request with this fingerprint queued (by the Bloom filter: perhaps)?"""
         return bool(self._seen(self._keys, [fingerprint, *self._positions(fingerprint)]))
 
-    def _positions(self, fingerprint: str | None) -> list[int]:
+    def _positions(self, fingerprint: Fingerprint | None) -> list[int]:
         return self.bloom.positions(fingerprint) if self.bloom and fingerprint else []
 
     def take(self, done: Sequence[str] = ()) -> tuple[Taken | None, Acks]:

@@ -33,12 +33,13 @@ ordered by request priority and re-scored lazily at the head with the spider's
   something was queued), or when a worker ended it (reason in ``BILINGUAL_REDIS_SHARED_END``,
   e.g. the spider's ``budget``).
 - **From scrapy-redis**: the connection (``get_redis_from_settings``: ``REDIS_URL``,
-  ``REDIS_PARAMS``) and the request serializer (``SCHEDULER_SERIALIZER``, default
-  ``scrapy_redis.picklecompat``); its scheduler and queues are not used (they pop a request and
+  ``REDIS_PARAMS``) and the request serializer's interface (``SCHEDULER_SERIALIZER``, default
+  :mod:`~bilingual_spider.scheduler.compact_serializer`: ``scrapy_redis.picklecompat``'s pickle
+  in about a third of its bytes); its scheduler and queues are not used (they pop a request and
   forget it, so a dead worker loses what it held, and know nothing of per-host politeness).
-- **Duplicates.** A request's Scrapy fingerprint is kept in an exact set, or with
-  ``BILINGUAL_REDIS_DUPEFILTER = "bloom"`` in a Bloom filter of a fixed size (a false positive
-  drops a request never queued: see the setting).
+- **Duplicates.** A request's Scrapy fingerprint (its 20-byte digest) is kept in an exact set,
+  or with ``BILINGUAL_REDIS_DUPEFILTER = "bloom"`` in a Bloom filter of a fixed size (a false
+  positive drops a request never queued: see the setting).
 - **Redis unavailable.** Calls wait and retry (:class:`~bilingual_spider.distributed.connection.
   PatientRedis`), with a WARNING when Redis goes and when it comes back.
 
@@ -61,7 +62,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.request import request_from_dict
-from scrapy_redis import picklecompat
 from twisted.internet import task
 
 from bilingual_spider.distributed.bloom import BloomShape
@@ -73,6 +73,7 @@ from bilingual_spider.distributed.frontier import (
     seeds_key,
     worker_id,
 )
+from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class LeasedRedisScheduler:
     ) -> None:
         self.crawler = crawler
         self.bloom = bloom
-        self.serializer = serializer or picklecompat
+        self.serializer = serializer or compact_serializer
         self.redis = redis
         self.prefix = prefix
         self.lease_seconds = lease_seconds
@@ -138,7 +139,7 @@ class LeasedRedisScheduler:
             idle_max_wait=settings.getfloat("BILINGUAL_REDIS_IDLE_MAX_WAIT", 5.0),
             shared_end=tuple(settings.getlist("BILINGUAL_REDIS_SHARED_END", ["budget"])),
             serializer=importlib.import_module(
-                settings.get("SCHEDULER_SERIALIZER") or "scrapy_redis.picklecompat"
+                settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
             bloom=bloom_from_settings(settings),
         )
@@ -229,8 +230,8 @@ class LeasedRedisScheduler:
             self._keep_local(request, held_id)
             return True
         fingerprint = None
-        if not request.dont_filter:
-            fingerprint = self.crawler.request_fingerprinter.fingerprint(request).hex()
+        if not request.dont_filter:  # the digest (20 bytes in Redis, not 40 hex digits)
+            fingerprint = self.crawler.request_fingerprinter.fingerprint(request)
         local = bool(request.meta.get(WORKER_LOCAL_META))
         blob = self.serializer.dumps(request.to_dict(spider=self.spider))
         request_id = self.frontier.push(blob, request.priority, fingerprint, leased=local)

@@ -134,6 +134,26 @@ def test_requeue_release_end_and_seeds(redis, redis_prefix):
     assert frontier.take_seeds(seeds_key(redis_prefix)) == []
 
 
+def test_only_leased_requests_keep_their_order_aside_and_go_back_to_it(redis, redis_prefix):
+    """A queued request's order is its score in the queue (no copy: fewer bytes a queued URL);
+    a taken one keeps it aside until an expired lease or a release puts it back there."""
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.2)
+    order = frontier.keys["order"]
+    for blob, priority in ((b"first", 5), (b"second", 5), (b"low", 1)):
+        frontier.push(blob, priority, blob.decode())
+    assert not redis.client.hlen(order)
+    expiring, _ = frontier.take()
+    released, _ = frontier.take()
+    assert redis.client.hlen(order) == 2
+    frontier.release([released.id])
+    time.sleep(0.3)
+    assert frontier.status().queued == 3 and not redis.client.hlen(order)
+    again = [frontier.take()[0] for _ in range(3)]
+    assert [t.blob for t in again] == [b"first", b"second", b"low"]  # at their old places
+    frontier.ack([t.id for t in again])
+    assert frontier.status().finished and not redis.client.hlen(order)
+
+
 def test_nothing_is_finished_before_anything_was_queued(redis, redis_prefix):
     assert not LeasedFrontier(redis, f"{redis_prefix}:s").status().finished
 
