@@ -1,1 +1,0 @@
-"""Several workers sharing one Redis: the leased frontier, cross-worker politeness, shared state."""

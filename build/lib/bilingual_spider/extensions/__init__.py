@@ -1,1 +1,0 @@
-"""Scrapy extensions of bilingual_spider."""

@@ -1,1 +1,0 @@
-"""Focused crawling's research core: which links lead to target-language, good-quality pages."""

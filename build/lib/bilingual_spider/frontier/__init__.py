@@ -1,1 +1,0 @@
-"""The crawl frontier's research core: online link classifiers, strategies, lazy re-scoring."""

@@ -1,1 +1,0 @@
-"""Language signals: identification, code normalisation (pure, no Scrapy)."""

@@ -1,1 +1,0 @@
-"""Scrapy middlewares: thin adapters over the pure modules."""

@@ -1,1 +1,0 @@
-"""What a crawl leaves for the tools after it: WARC files of its pages, document pairs."""

@@ -1,1 +1,0 @@
-"""Item pipelines: de-duplication and the output writers that Scrapy's feeds do not cover."""

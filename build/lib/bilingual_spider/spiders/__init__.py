@@ -1,1 +1,0 @@
-"""Spiders: thin Scrapy adapters that wire the research modules together."""
