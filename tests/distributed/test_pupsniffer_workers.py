@@ -16,6 +16,7 @@ import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, spider_command
 from tests.conftest import REDIS_URL
+from tests.distributed.start_barrier import with_start_barrier
 from tests.distributed.workers import (
     assert_ended_with_nothing_lost,
     frontier_state,
@@ -74,7 +75,8 @@ def test_two_workers_emit_one_processs_pairs_each_once(served, redis_prefix, tmp
     assert one_stats.get("downloader/request_method_count/HEAD")  # deep pages checked
 
     outs = [tmp_path / f"worker{n}" for n in range(2)]
-    assert run_to_end([command(served, out, redis_prefix) for out in outs]) == [0, 0]
+    commands = [command(served, out, redis_prefix) for out in outs]
+    assert run_to_end(with_start_barrier(commands, f"{redis_prefix}:test:start")) == [0, 0]
     pairs: Counter[frozenset[str]] = Counter()
     sites: Counter[str] = Counter()
     for out in outs:

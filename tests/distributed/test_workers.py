@@ -23,6 +23,7 @@ import pytest
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.sandbox.redis_server import PrivateRedis
 from tests.conftest import REDIS_URL, missing
+from tests.distributed.start_barrier import with_start_barrier
 from tests.distributed.workers import (
     PROJECT,
     assert_ended_with_nothing_lost,
@@ -295,7 +296,8 @@ def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
     outs = [tmp_path / f"worker{i}" for i in range(2)]
     settings = {"CONCURRENT_REQUESTS": CONCURRENCY, "BILINGUAL_REDIS_DUPEFILTER": dupefilter}
     commands = [worker_command(world, server, out, redis_prefix, **settings) for out in outs]
-    codes = run_to_end([[*command, "-a", f"budget={BUDGET}"] for command in commands])
+    budgeted = [[*command, "-a", f"budget={BUDGET}"] for command in commands]
+    codes = run_to_end(with_start_barrier(budgeted, f"{redis_prefix}:test:start"))
     stats = [json.loads((out / "stats.json").read_text()) for out in outs]
     client = redis.Redis.from_url(REDIS_URL)
     counters = frontier_state(client, redis_prefix)["counters"]

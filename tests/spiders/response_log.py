@@ -46,7 +46,11 @@ def logged_crawl_settings(proxy_url: str, responses: Any, stats: Any) -> dict[st
         "BILINGUAL_SANDBOX_PROXY": proxy_url,
         "DOWNLOAD_DELAY": 0,
         "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-        "EXTENSIONS": {**project_settings.EXTENSIONS, "tests.spiders.response_log.ResponseLog": 0},
+        "EXTENSIONS": {
+            **project_settings.EXTENSIONS,
+            "tests.spiders.response_log.ResponseLog": 0,
+            "tests.distributed.start_barrier.StartBarrier": 0,  # off without START_BARRIER_KEY
+        },
         "RESPONSE_LOG_PATH": responses,
         "BILINGUAL_STATS_FILE": stats,
     }

@@ -1,0 +1,58 @@
+"""A test extension: the workers of a run begin crawling together.
+
+A worker's crawl of a small world can be over in a second or two, while starting a Python
+process with Scrapy and the models takes about as long and varies with the machine's load: the
+first worker up could then do all the work before the other has opened its spider. With
+``START_BARRIER_KEY`` set, each worker counts itself in that Redis key when its spider opens and
+waits there (before taking any request) until ``START_BARRIER_WORKERS`` have, or a minute has
+passed.
+"""
+
+from __future__ import annotations
+
+import time
+
+import redis
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+
+WAIT_SECONDS = 60.0
+
+
+class StartBarrier:
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        self.key = settings.get("START_BARRIER_KEY")
+        if not self.key:
+            raise NotConfigured("no START_BARRIER_KEY")
+        self.workers = settings.getint("START_BARRIER_WORKERS", 2)
+        self.redis_url = settings.get("REDIS_URL")
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StartBarrier:
+        return cls(crawler)
+
+    def spider_opened(self) -> None:
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            client.incr(self.key)
+            client.expire(self.key, 600)
+            deadline = time.monotonic() + WAIT_SECONDS
+            while int(client.get(self.key) or 0) < self.workers and time.monotonic() < deadline:
+                time.sleep(0.05)  # blocks this worker's reactor: nothing is crawled meanwhile
+        finally:
+            client.close()
+
+
+def with_start_barrier(commands: list[list[str]], key: str) -> list[list[str]]:
+    """The workers' ``scrapy crawl`` commands, made to begin crawling together (``key``: a Redis
+    key of the test's own prefix)."""
+    extra = [
+        "-s",
+        f"START_BARRIER_KEY={key}",
+        "-s",
+        f"START_BARRIER_WORKERS={len(commands)}",
+    ]
+    return [[*command, *extra] for command in commands]
