@@ -25,6 +25,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
 from scrapy.statscollectors import StatsCollector
 
+from bilingual_spider.language.tld import ip_address_of
+
 logger = logging.getLogger(__name__)
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -59,17 +61,10 @@ def url_reason(url: str) -> tuple[str | None, str]:
         return "no_host", host
     if host == "localhost" or host.endswith(".localhost"):
         return "loopback", host
-    literal = ip_literal(host)
+    literal = ip_address_of(host)
     if literal is not None:
         return address_reason(literal), host
     return None, host
-
-
-def ip_literal(host: str) -> IPAddress | None:
-    try:
-        return ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
-        return None
 
 
 def refusal_reason(
@@ -90,7 +85,7 @@ def refusal_reason(
         return reason
     if host in set(allowed_hosts):
         return None
-    literal = ip_literal(host)
+    literal = ip_address_of(host)
     if literal is not None:
         addresses: list[IPAddress] = [literal]
     elif reason == "loopback":  # localhost by name
@@ -148,7 +143,7 @@ class NetworkSafetyMiddleware:
             return reason
         if self.sandbox and url.startswith("https:"):
             return "sandbox_https"  # the sandbox proxy speaks plain http only
-        must_resolve = not self.sandbox and reason is None and ip_literal(host) is None
+        must_resolve = not self.sandbox and reason is None and ip_address_of(host) is None
         resolved = await self._resolve(host) if must_resolve else []
         return refusal_reason(url, resolved, self.allowed_networks, self.allowed_hosts)
 
