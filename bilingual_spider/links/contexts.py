@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from w3lib.encoding import html_to_unicode
@@ -155,7 +157,9 @@ def extract_link_contexts(
     page_lang = _language(root.get("lang") or root.get(_XML_LANG) or "")
     words: list[str] = []
     links = _walk(root, base, words)
-    return [_context(link, page_url, page_lang, words, around_words) for link in links]
+    # most pages have no Chinese or Japanese word: plain spaces, without a search per join
+    join = _join if _IS_UNSPACED.search("".join(words)) else " ".join
+    return [_context(link, page_url, page_lang, words, around_words, join) for link in links]
 
 
 def _parser() -> etree.HTMLParser:
@@ -191,11 +195,13 @@ def absolute_url(base: str, href: str | None) -> str | None:
     href = _URL_CONTROL.sub("", href.strip())
     if not href or href[0] == "#" or _NO_HOST.match(href):
         return None
-    try:
-        url = urljoin(base, href)
-    except ValueError:  # e.g. an unbalanced "[" of an IPv6 literal
-        return None
-    url = url.split("#", 1)[0]
+    url = _plain_join(base, href)
+    if url is None:
+        try:
+            url = urljoin(base, href)
+        except ValueError:  # e.g. an unbalanced "[" of an IPv6 literal
+            return None
+        url = url.split("#", 1)[0]
     if url[:7].lower() == "http://":
         rest = url[7:]
     elif url[:8].lower() == "https://":
@@ -210,6 +216,38 @@ def absolute_url(base: str, href: str | None) -> str | None:
         except ValueError:
             return None
     return url
+
+
+def _plain_join(base: str, href: str) -> str | None:
+    """``urljoin(base, href)`` for the two common shapes whose answer needs no parsing, else
+    None: an absolute ``http(s)://`` URL (urljoin keeps it as it is) and a path from the root
+    (the base's scheme and host, then the path), each ASCII without query, parameters, fragment,
+    brackets, empty or dot segments."""
+    if not href.isascii() or _JOIN_PARSES.search(href):
+        return None
+    if href.startswith(("http://", "https://")):
+        return href
+    if href[0] == "/" and "//" not in href:
+        origin = _origin(base)
+        return origin + href if origin else None
+    return None
+
+
+_JOIN_PARSES = re.compile(r"[;?#\[\]\\]|/\.\.?(?:/|$)")
+"""What makes urljoin change a URL: a query, parameters or fragment (an empty one is dropped), a
+bracket (IPv6, or an error), a backslash, a ``.`` or ``..`` segment."""
+
+
+@lru_cache(maxsize=256)
+def _origin(base: str) -> str:
+    """``scheme://host`` of an http(s) URL with a host, else ``""``."""
+    try:
+        parts = urlsplit(base)
+    except ValueError:
+        return ""
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
@@ -343,8 +381,14 @@ def _add_alternate(element: etree._Element, base: str, position: int, found: lis
 
 
 def _context(
-    link: _Link, page_url: str, page_lang: str, words: list[str], around_words: int
+    link: _Link,
+    page_url: str,
+    page_lang: str,
+    words: list[str],
+    around_words: int,
+    join: Callable[[list[str]], str],
 ) -> LinkContext:
+    """``join``: :func:`_join`, or plain ``" ".join`` for a page with no unspaced script."""
     around_words = max(0, around_words) if link.in_text else 0
     before = words[max(0, link.start - around_words) : link.start]
     after = words[link.end : link.end + around_words]
@@ -352,15 +396,15 @@ def _context(
     if link.block is not None:
         block_before = words[max(link.block.start, link.start - around_words) : link.start]
         block_after = words[link.end : min(link.block.end, link.end + around_words)]
-        block_around = " ".join(p for p in (_join(block_before), _join(block_after)) if p)
+        block_around = " ".join(p for p in (join(block_before), join(block_after)) if p)
         start = max(link.block.start, link.start - MAX_BLOCK_WORDS // 2)
         end = min(link.block.end, start + MAX_BLOCK_WORDS)
-        block_text = _join(words[start:end])
+        block_text = join(words[start:end])
     return LinkContext(
         url=link.url,
         page_url=page_url,
-        anchor=_join(words[link.start : link.end]),
-        around=" ".join(part for part in (_join(before), _join(after)) if part),
+        anchor=join(words[link.start : link.end]),
+        around=" ".join(part for part in (join(before), join(after)) if part),
         img_alt=" ".join(link.alts),
         img_src=" ".join(link.srcs),
         title=link.title,

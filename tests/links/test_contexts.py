@@ -296,3 +296,28 @@ def test_a_select_menu_adds_its_options_and_changes_no_other_links_context(
         "Deutsch",
     }  # or none: an unclosed <script> before the menu swallows it
     assert [c for c in with_menu if c.url not in _MENU_URLS] == links(_menu_as_text(page))
+
+
+def test_the_plain_join_shortcut_answers_as_urljoin_does():
+    """``absolute_url`` skips urljoin for plain absolute URLs and paths from the root: on random
+    hrefs built of the characters that make urljoin change a URL, the answers are the same."""
+    import random
+    from urllib.parse import urljoin
+
+    from bilingual_spider.links.contexts import _NO_HOST, _plain_join
+
+    bases = ["http://a.com/b/c.html", "https://A.Com:8080/x/", "http://u@h.org", "HTTP://h.org/a"]
+    parts = ["http://", "https://", "HTTP://", "/", "//", "a", ".", "..", "?", ";", "#", "[",
+             "]", "\\", "x.html", "%20", " ", "é", ":", "@", "~"]  # fmt: skip
+    rng = random.Random(3)
+    shortcuts = 0
+    for _ in range(20_000):
+        href = "".join(rng.choice(parts) for _ in range(rng.randint(1, 6))).strip()
+        if not href or href[0] == "#" or _NO_HOST.match(href):
+            continue  # absolute_url returns None before joining
+        for base in bases:
+            joined = _plain_join(base, href)
+            if joined is not None:
+                shortcuts += 1
+                assert joined == urljoin(base, href).split("#", 1)[0], (base, href)
+    assert shortcuts > 2_000
