@@ -65,3 +65,38 @@ def test_a_spider_without_a_scorer_gets_a_plain_priority_queue():
     queue.push(Request("http://low.example/", priority=1))
     queue.push(Request("http://high.example/", priority=9))
     assert [queue.pop().url, queue.pop().url] == ["http://high.example/", "http://low.example/"]
+
+
+def test_with_no_rescoring_it_pops_in_the_order_of_scrapys_own_queue():
+    """The heap of priorities finds the next priority as Scrapy's scan over all of them does,
+    start requests (their own queues) included."""
+    import random
+
+    from scrapy.pqueues import ScrapyPriorityQueue
+
+    crawler = get_crawler(ScoredSpider)
+    crawler.spider = crawler._create_spider()
+    ours = RescoringPriorityQueue.from_crawler(
+        crawler, FifoMemoryQueue, "", start_queue_cls=FifoMemoryQueue
+    )
+    scrapys = ScrapyPriorityQueue.from_crawler(
+        crawler, FifoMemoryQueue, "", start_queue_cls=FifoMemoryQueue
+    )
+    rng = random.Random(7)
+    popped: tuple[list[str], list[str]] = ([], [])
+    for step in range(3000):
+        if rng.random() < 0.55:
+            priority = rng.randrange(-20, 20)
+            start = rng.random() < 0.2
+            for queue in (ours, scrapys):
+                meta = {"is_start_request": True} if start else {}
+                queue.push(Request(f"http://x/{step}", priority=priority, meta=meta))
+        else:
+            for queue, urls in zip((ours, scrapys), popped, strict=True):
+                request = queue.pop()
+                urls.append(request.url if request else "-")
+    while len(scrapys):
+        popped[0].append(ours.pop().url)
+        popped[1].append(scrapys.pop().url)
+    assert popped[0] == popped[1] and len(popped[0]) > 1500
+    assert ours.pop() is None and len(ours) == 0
