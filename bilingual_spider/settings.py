@@ -287,10 +287,14 @@ BILINGUAL_TSV_PATH = None
 """Write URL pairs as ``url1<TAB>url2<TAB>lang1<TAB>lang2<TAB>score`` here (off when unset)."""
 
 EXTENSIONS = {
+    "bilingual_spider.extensions.log_level.ScrapyDebugGate": 0,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
     "bilingual_spider.extensions.warc.WarcExtension": 510,
     "bilingual_spider.extensions.documents.DocumentPairs": 520,
 }
+BILINGUAL_GATE_SCRAPY_DEBUG = True
+"""Give Scrapy's per-response DEBUG loggers the crawl's LOG_LEVEL when it is above DEBUG, so their
+records are never made (``extensions/log_level.py``)."""
 BILINGUAL_WARC_PATH = None
 """Write every fetched HTML page (2xx) and its request into gzip WARC files in this directory
 (off when unset; or ``-a warc=DIR``)."""
