@@ -49,7 +49,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import resource
 import statistics
 import tempfile
 import time
@@ -58,7 +57,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from sandbox_throughput import rate_from_stats
+from sandbox_throughput import children_cpu_s, rate_from_stats
 from strategies import prepare_world, sample_seeds
 
 from bilingual_spider.focus.language_focus import tld_languages_of
@@ -273,7 +272,7 @@ def run_forward(
     the crawl's process, start-up included), read back."""
     out.mkdir(exist_ok=True)
     stats_file = out / "stats.json"
-    cpu_before = _children_cpu_s()
+    cpu_before = children_cpu_s()
     started = time.monotonic()
     result = run_spider(
         "forward",
@@ -293,15 +292,8 @@ def run_forward(
     stats = json.loads(stats_file.read_text())
     found = [json.loads(line) for line in (out / "pages.jsonl").read_text().splitlines()]
     wall_s = time.monotonic() - started
-    cpu_s = _children_cpu_s() - cpu_before
+    cpu_s = children_cpu_s() - cpu_before
     return {"stats": stats, "pages": found, "wall_s": wall_s, "cpu_s": cpu_s}
-
-
-def _children_cpu_s() -> float:
-    """CPU seconds of this process's finished children (the crawls; the sandbox server is
-    still running, so it is not counted)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def score(crawl: dict[str, Any], target: str, languages: dict[str, str]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import argparse
 import json
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,13 @@ def run_forward(proxy: str, seeds: list[str], pages: int, workdir: Path) -> dict
     )
     result.check_returncode()
     return rate_from_stats(json.loads(stats_file.read_text()), time.monotonic() - started)
+
+
+def children_cpu_s() -> float:
+    """CPU seconds of this process's finished children (the crawls; the sandbox server is
+    still running, so it is not counted)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def rate_from_stats(stats: dict, wall_seconds: float) -> dict:

@@ -423,7 +423,7 @@ def probe_able_links(
     kept from any of its links), in page order. ``page_url`` may list the page's URLs (the one
     asked for, and the one reached after redirects): a link counts when it is probe-able from one
     of them and is none of them."""
-    page_urls = [page_url] if isinstance(page_url, str) else list(page_url)
+    page_urls = [page_url] if isinstance(page_url, str) else list(dict.fromkeys(page_url))
     itself = {_without_fragment(url) for url in page_urls}
     best: dict[str, LinkScore] = {}
     for link in links:

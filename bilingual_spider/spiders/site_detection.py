@@ -424,7 +424,8 @@ class SiteDetection:
         try:
             start = self._first_page(first_url, response)
             if start.ok and isinstance(response, TextResponse):
-                links = self._scored_links(response, (first_url, response.url), contexts)
+                page_urls = (first_url,) if first_url == response.url else (first_url, response.url)
+                links = self._scored_links(response, page_urls, contexts)
                 self._inc("detector/links_scored", len(links))
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)
