@@ -15,6 +15,7 @@ shipped one is ``models/link_predictor.npz`` (card: ``models/link_predictor.md``
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -103,11 +104,15 @@ class LinkPredictor(ClassifierMixin, BaseEstimator):
         token is hashed once per model (:class:`TokenColumns`), so scoring a page's links costs
         dictionary lookups, not a scikit-learn transform per page."""
         flags = hidden if hidden is not None else [False] * len(contexts)
+        columns = self._token_columns()
+        rows = columns.rows([link_tokens(c, bool(h)) for c, h in zip(contexts, flags, strict=True)])
+        return binary_rows(rows, self.n_features, self.norm)
+
+    def _token_columns(self) -> TokenColumns:
         columns = self.__dict__.get("_columns")
         if columns is None or columns.n_features != self.n_features:
             columns = self.__dict__["_columns"] = TokenColumns(self.n_features)
-        rows = columns.rows([link_tokens(c, bool(h)) for c, h in zip(contexts, flags, strict=True)])
-        return binary_rows(rows, self.n_features, self.norm)
+        return columns
 
     def training_features(
         self, contexts: Sequence[LinkContext], features: sp.csr_matrix | None = None
@@ -188,7 +193,30 @@ class LinkPredictor(ClassifierMixin, BaseEstimator):
         self._check_fitted()
         if not contexts:
             return np.zeros(0)
-        return self.transform(contexts) @ self.coef_ + self.intercept_
+        # transform(contexts) @ coef_ + intercept_, without the matrix: a row's binary features
+        # all have the same value (its norm's scale), so its decision is that value times the
+        # sum of its columns' weights. A page's few links cost dictionary lookups, not a sparse
+        # matrix built and multiplied per page.
+        columns, weights = self._token_columns(), self._column_weights()
+        scale = _ROW_SCALE.get(self.norm)
+        if scale is None:
+            raise ValueError(f"unknown norm {self.norm!r}")
+        decisions = np.empty(len(contexts))
+        for i, context in enumerate(contexts):
+            distinct = columns.distinct(link_tokens(context))
+            total = sum(weights.get(c, 0.0) for c in distinct)
+            decisions[i] = total * scale(len(distinct)) if distinct else 0.0
+        return decisions + self.intercept_
+
+    def _column_weights(self) -> dict[int, float]:
+        """The non-zero weights of ``coef_`` by column (made again when ``coef_`` is replaced,
+        by :meth:`fit` or :meth:`load`)."""
+        cached = self.__dict__.get("_weights")
+        if cached is None or cached[0] is not self.coef_:
+            nonzero = np.flatnonzero(self.coef_)
+            weights = dict(zip(nonzero.tolist(), self.coef_[nonzero].tolist(), strict=True))
+            cached = self.__dict__["_weights"] = (self.coef_, weights)
+        return cached[1]
 
     def predict_proba(self, contexts: Sequence[LinkContext]) -> np.ndarray:
         """``(n, 2)``; column 1 = P(the link leads to the same content in another language)."""
@@ -298,14 +326,15 @@ class TokenColumns:
 
     def rows(self, token_lists: Sequence[Sequence[str]]) -> list[list[int]]:
         """The sorted distinct columns of each list of tokens."""
+        return [sorted(self.distinct(tokens)) for tokens in token_lists]
+
+    def distinct(self, tokens: Sequence[str]) -> set[int]:
+        """The distinct columns of a list of tokens."""
         known = self._columns
         if len(known) > self.max_tokens:
             known.clear()
         column = self.column
-        return [
-            sorted({known[t] if t in known else column(t) for t in tokens})
-            for tokens in token_lists
-        ]
+        return {known[t] if t in known else column(t) for t in tokens}
 
     def column(self, token: str) -> int:
         hashed = murmurhash3_32(token, seed=0)
@@ -318,6 +347,15 @@ class TokenColumns:
 
 
 _INT32_MIN = -(2**31)
+
+
+_ROW_SCALE = {
+    "l2": lambda n: 1.0 / math.sqrt(n),
+    "l1": lambda n: 1.0 / n,
+    "max": lambda n: 1.0,
+    None: lambda n: 1.0,
+}
+"""The value of each of a binary row's ``n`` features after ``normalize(norm=...)``."""
 
 
 def binary_rows(rows: Sequence[Sequence[int]], n_features: int, norm: str | None) -> sp.csr_matrix:

@@ -18,7 +18,7 @@ from bilingual_spider.detection.link_predictor import (
     default_link_predictor,
 )
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
-from bilingual_spider.links.features import FEATURES_VERSION
+from bilingual_spider.links.features import FEATURES_VERSION, link_tokens
 
 SWITCHERS = [  # (page URL, page language, switcher href, switcher label or <img>, pair)
     ("http://example.com/about.html", "en", "/es/about.html", "Español", "en-es"),
@@ -166,8 +166,6 @@ def test_features_are_scikit_learns_hashed_binary_rows_whatever_the_token_cache_
     from sklearn.feature_extraction import FeatureHasher
     from sklearn.preprocessing import normalize
 
-    from bilingual_spider.links.features import link_tokens
-
     contexts = [
         c
         for url, lang, href, label, _ in SWITCHERS
@@ -187,3 +185,24 @@ def test_features_are_scikit_learns_hashed_binary_rows_whatever_the_token_cache_
         assert got.shape == expected.shape
         assert abs(got - expected).max() < 1e-12
         model.__dict__["_columns"].max_tokens = 10  # the next round forgets and hashes again
+
+
+@pytest.mark.parametrize("norm", ["l2", "l1", "max", None])
+def test_decisions_are_the_feature_matrix_times_the_weights(norm):
+    """decision_function() sums each row's weights without building the matrix: its decisions
+    must stay transform(contexts) @ coef_ + intercept_, for every norm, with hash collisions
+    (a small feature space: two tokens of a link in one column count once), and after the
+    weights were replaced by a new fit."""
+    contexts, labels, groups = synthetic_data()
+    model = LinkPredictor(n_features=2**6, norm=norm, calibration_folds=3)
+    for seed in (0, 1):
+        model.set_params(random_state=seed, C=0.5 + seed).fit(contexts, labels, groups)
+        features = model.transform(contexts)
+        assert (features.getnnz(axis=1) < [len(set(t)) for t in map(link_tokens, contexts)]).any()
+        expected = features @ model.coef_ + model.intercept_
+        assert np.allclose(model.decision_function(contexts), expected, rtol=1e-12, atol=1e-12)
+        assert np.allclose(
+            model.predict_proba(contexts), model.predict_proba_features(features), atol=1e-12
+        )
+    with pytest.raises(ValueError, match="unknown norm"):
+        model.set_params(norm="l3").decision_function(contexts)
