@@ -50,11 +50,9 @@ from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
-import tldextract
-
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.names import language_of_code
-from bilingual_spider.language.tld import host_of, tld_of
+from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language
 
 MODES = ("detector", "link_predictor")
@@ -365,29 +363,11 @@ def same_site(page_url: str, link_url: str, rule: str = "related") -> bool:
         return False
     if a == b or rule == "host":
         return a == b
-    name_a, suffix_a = _site_domain(a)
-    name_b, suffix_b = _site_domain(b)
+    name_a, suffix_a = domain_parts(a, private_domains=True)
+    name_b, suffix_b = domain_parts(b, private_domains=True)
     if not name_a or name_a != name_b:
         return False
     return suffix_a == suffix_b or rule == "related"
-
-
-_EXTRACT = tldextract.TLDExtract(
-    suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True
-)  # the bundled Public Suffix List, never fetched
-
-
-@lru_cache(maxsize=65536)
-def _site_domain(host: str) -> tuple[str, str]:
-    """(name, suffix) of a host's registered domain: ``("example", "co.uk")``; ``("", "")`` for
-    an IP address or a bare suffix. A TLD the list does not know is a suffix of one label."""
-    if not tld_of(host):
-        return "", ""
-    parts = _EXTRACT.extract_str(host)
-    if parts.suffix:
-        return parts.domain, parts.suffix
-    labels = host.split(".")
-    return (labels[-2], labels[-1]) if len(labels) >= 2 else ("", "")
 
 
 def probe_able(page_url: str, link_url: str, rule: str = "related") -> bool:

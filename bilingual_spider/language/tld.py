@@ -83,22 +83,32 @@ def registered_domain(host_or_url: str) -> str:
     >>> registered_domain("https://news.bbc.co.uk/x"), registered_domain("www.bilingual.example")
     ('bbc.co.uk', 'bilingual.example')
     """
-    host = host_of(host_or_url)
-    if not tld_of(host):
-        return ""
-    parts = _EXTRACT.extract_str(host)
-    if parts.suffix:
-        return f"{parts.domain}.{parts.suffix}" if parts.domain else ""
-    labels = host.split(".")
-    return ".".join(labels[-2:]) if len(labels) >= 2 and labels[-2] else ""
+    name, suffix = domain_parts(host_of(host_or_url))
+    return f"{name}.{suffix}" if name else ""
 
 
 def public_suffix(host_or_url: str) -> str:
     """The host's public suffix (``co.uk``, ``com.co``, ``hk``), by the same rules."""
-    host = host_of(host_or_url)
+    return domain_parts(host_of(host_or_url))[1]
+
+
+@lru_cache(maxsize=1 << 16)  # asked of the same hosts again and again
+def domain_parts(host: str, private_domains: bool = False) -> tuple[str, str]:
+    """``(name, suffix)`` of a host's registered domain: ``("bbc", "co.uk")``; ``("", "")`` for
+    an IP address or an empty host, ``("", suffix)`` for a bare suffix. A TLD the list does not
+    know is a suffix of one label. ``private_domains``: the Public Suffix List's private part
+    counts too (``user.github.io`` is then a domain of its own, ``("user", "github.io")``).
+
+    >>> domain_parts("news.bbc.co.uk"), domain_parts("a.b.github.io", private_domains=True)
+    (('bbc', 'co.uk'), ('b', 'github.io'))
+    """
     if not tld_of(host):
-        return ""
-    return _EXTRACT.extract_str(host).suffix or host.rsplit(".", 1)[-1]
+        return "", ""
+    parts = _EXTRACT.extract_str(host, include_psl_private_domains=private_domains)
+    if parts.suffix:
+        return parts.domain, parts.suffix
+    labels = host.split(".")
+    return (labels[-2] if len(labels) >= 2 else ""), labels[-1]
 
 
 def languages_of_tld(tld: str) -> tuple[str, ...]:

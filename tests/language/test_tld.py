@@ -18,6 +18,7 @@ from bilingual_spider.language.tld import (
     CCTLD_LANGUAGES,
     COMMUNITY_TLD_LANGUAGES,
     GENERIC_USE_CCTLDS,
+    domain_parts,
     host_of,
     languages_of_host,
     languages_of_tld,
@@ -69,6 +70,26 @@ def test_tld_of(given: str, expected: str) -> None:
 )
 def test_registered_domain(given: str, expected: str) -> None:
     assert registered_domain(given) == expected
+
+
+@pytest.mark.parametrize(
+    ("host", "private", "expected"),
+    [
+        ("news.bbc.co.uk", False, ("bbc", "co.uk")),
+        ("a.b.github.io", False, ("github", "io")),
+        ("a.b.github.io", True, ("b", "github.io")),
+        ("github.io", True, ("", "github.io")),
+        ("www.bilingual.example", True, ("bilingual", "example")),  # unknown TLD: one label
+        ("localhost", False, ("", "localhost")),
+        ("10.0.0.1", True, ("", "")),
+        ("", False, ("", "")),
+    ],
+)
+def test_domain_parts_with_and_without_the_private_suffixes(
+    host: str, private: bool, expected: tuple[str, str]
+) -> None:
+    """One Public Suffix List extractor answers both ways."""
+    assert domain_parts(host, private_domains=private) == expected
 
 
 def test_languages_of_tlds_in_the_brief() -> None:
