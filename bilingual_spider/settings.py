@@ -288,6 +288,7 @@ BILINGUAL_TSV_PATH = None
 
 EXTENSIONS = {
     "bilingual_spider.extensions.log_level.ScrapyDebugGate": 0,
+    "bilingual_spider.extensions.gc_freeze.GcFreeze": 1,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
     "bilingual_spider.extensions.warc.WarcExtension": 510,
     "bilingual_spider.extensions.documents.DocumentPairs": 520,
@@ -295,6 +296,10 @@ EXTENSIONS = {
 BILINGUAL_GATE_SCRAPY_DEBUG = True
 """Give Scrapy's per-response DEBUG loggers the crawl's LOG_LEVEL when it is above DEBUG, so their
 records are never made (``extensions/log_level.py``)."""
+BILINGUAL_GC_FREEZE = True
+"""Move what the crawl loaded at start-up (models, tables, Scrapy) out of the garbage collector's
+sight while the engine runs (``gc.freeze()``, ``extensions/gc_freeze.py``): full collections then
+walk only what the crawl made since."""
 BILINGUAL_WARC_PATH = None
 """Write every fetched HTML page (2xx) and its request into gzip WARC files in this directory
 (off when unset; or ``-a warc=DIR``)."""
