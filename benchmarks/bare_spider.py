@@ -1,13 +1,17 @@
 """A bare Scrapy spider: follows every link of every page, records nothing, no extra components.
 
 Run with ``scrapy runspider`` outside the project (so none of our settings apply); the proxy comes
-from ``-s BARE_PROXY=...`` and the final stats go to ``-s BARE_STATS_FILE=...``.
+from ``-s BARE_PROXY=...`` and the final stats go to ``-s BARE_STATS_FILE=...``. ``-s
+BARE_GC_FREEZE=True`` freezes the garbage collector's view of the start-up heap when the engine
+starts, as the project's ``GcFreeze`` extension does.
 """
 
+import gc
 import json
 from datetime import UTC, datetime
 
 import scrapy
+from scrapy import signals
 
 
 class BareSpider(scrapy.Spider):
@@ -23,6 +27,16 @@ class BareSpider(scrapy.Spider):
     def __init__(self, seeds: str = "", *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.seeds = [s for s in seeds.split(",") if s]
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        if crawler.settings.getbool("BARE_GC_FREEZE"):  # what GcFreeze does for the project
+            crawler.signals.connect(spider.freeze, signal=signals.engine_started)
+        return spider
+
+    def freeze(self):
+        gc.freeze()
 
     async def start(self):
         for url in self.seeds:
