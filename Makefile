@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 export TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS :=
 
-.PHONY: install realsites demo test lint clean
+.PHONY: install realsites demo test test-stress lint clean
 
 $(BIN)/bilingual-spider: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ demo: realsites
 
 test: realsites
 	$(BIN)/python -m pytest
+
+# The suite on a busy machine: two CPU-bound processes run beside it.
+test-stress: realsites
+	.ci/with-load -n 2 $(BIN)/python -m pytest
 
 lint: install
 	$(BIN)/ruff check .

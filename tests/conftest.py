@@ -10,8 +10,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+# No hypothesis example is judged by how long it took: on a busy machine a slow example is not a
+# failure (no per-example deadline, no "too slow" health check). Tests that need fewer or more
+# examples still say so with @settings(max_examples=...), which inherits this profile.
+settings.register_profile(
+    "machine_speed_independent",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("machine_speed_independent")
 
 from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
 

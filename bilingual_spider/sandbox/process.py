@@ -19,7 +19,9 @@ from typing import Any
 
 from bilingual_spider.sandbox.server import CONTROL_HOST
 
-STARTUP_TIMEOUT = 60.0
+STARTUP_TIMEOUT = 300.0
+"""Seconds a sandbox server may take to answer its first request (a few here; the rest is for a
+busy machine)."""
 
 
 class SandboxServer:

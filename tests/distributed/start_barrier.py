@@ -17,7 +17,7 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-WAIT_SECONDS = 60.0
+WAIT_SECONDS = 300.0  # far above a worker's start-up (seconds), even on a busy machine
 
 
 class StartBarrier:

@@ -13,6 +13,7 @@ from bilingual_spider.distributed.frontier import LeasedFrontier, push_seeds, se
 from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from tests.conftest import REDIS_URL
+from tests.waiting import wait_until
 
 
 def test_requests_come_out_by_priority_then_first_in_first_out(redis, redis_prefix):
@@ -48,8 +49,7 @@ def test_an_expired_lease_puts_the_request_back_and_a_late_ack_removes_it(redis,
     frontier = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.2)
     frontier.push(b"page", 7, "fp")
     taken, _ = frontier.take()
-    time.sleep(0.3)
-    assert frontier.status().queued == 1  # reclaimed, at its old place
+    wait_until(lambda: frontier.status().queued == 1)  # reclaimed, at its old place
     acks = frontier.ack([taken.id])  # its worker finished after all: nobody took it again
     assert (acks.acked, acks.late, acks.refetched) == (0, 1, 0)
     assert frontier.status().finished
@@ -70,22 +70,27 @@ def test_the_time_redis_was_down_is_given_back_to_the_leases(redis, redis_prefix
     assert (status.queued, status.leased) == (0, 1)  # not reclaimed: 1 s of lease left
     assert frontier.counters()["redis_restarts"] == 1
     assert frontier.status().leased == 1  # given back once only
-    time.sleep(1.1)
-    assert frontier.status().queued == 1  # then it expires as any lease does
+    wait_until(lambda: frontier.status().queued == 1)  # then it expires as any lease does
+
+
+def lease_deadline(frontier: LeasedFrontier, request_id: str) -> float | None:
+    return frontier.redis.client.zscore(frontier.keys["leases"], request_id)
 
 
 def test_renewed_leases_do_not_expire_and_a_refetch_is_counted(redis, redis_prefix):
-    slow = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=0.3)
+    slow = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=1.0)
     slow.push(b"page", 0, "fp")
     taken, _ = slow.take()
-    for _ in range(3):
-        time.sleep(0.15)
-        slow.renew([taken.id])
+    for _ in range(3):  # each renewal moves the deadline to a full lease from now
+        before = lease_deadline(slow, taken.id)
+        time.sleep(0.01)  # at least: Redis's clock (in ms here) moves on
+        assert slow.renew([taken.id]) == 1
+        assert lease_deadline(slow, taken.id) > before
     assert slow.status().leased == 1
-    time.sleep(0.4)  # no renewal: another worker takes it again
     other = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=30)
-    again, _ = other.take()
-    assert again is not None and again.id == taken.id
+    # no renewal: another worker takes it again once the lease is over
+    again = wait_until(lambda: other.take()[0])
+    assert again.id == taken.id
     assert slow.ack([taken.id]).refetched == 1
     assert other.ack([again.id]).acked == 1
     assert other.status().finished
@@ -102,7 +107,7 @@ def test_a_request_taken_again_after_its_lease_expired_says_so(redis, redis_pref
     second, _ = dead.take()
     assert (first.redelivered, second.redelivered) == (False, False)
     dead.release([second.id])
-    time.sleep(0.3)
+    wait_until(lambda: dead.status().queued == 2)  # the lease of the first is over
     live = LeasedFrontier(redis, f"{redis_prefix}:s", lease_seconds=30)
     again, _ = live.take()
     released, _ = live.take()
@@ -146,8 +151,8 @@ def test_only_leased_requests_keep_their_order_aside_and_go_back_to_it(redis, re
     released, _ = frontier.take()
     assert redis.client.hlen(order) == 2
     frontier.release([released.id])
-    time.sleep(0.3)
-    assert frontier.status().queued == 3 and not redis.client.hlen(order)
+    wait_until(lambda: frontier.status().queued == 3)  # the other lease is over
+    assert not redis.client.hlen(order)
     again = [frontier.take()[0] for _ in range(3)]
     assert [t.blob for t in again] == [b"first", b"second", b"low"]  # at their old places
     frontier.ack([t.id for t in again])
@@ -178,12 +183,11 @@ def test_site_store_one_verdict_and_compare_and_set(redis, redis_prefix):
 
 
 def test_a_claim_without_state_expires(redis, redis_prefix):
-    store = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=0.2)
+    store = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=1.0)
     assert store.claim("a.example") and not store.claim("a.example")
-    time.sleep(0.3)  # its claimant died before saving anything
-    assert store.claim("a.example")
+    wait_until(lambda: store.claim("a.example"))  # its claimant died before saving anything
     store.save(state("a.example", ("p1",)))
-    time.sleep(0.3)  # a saved state keeps the claim
+    time.sleep(1.2)  # longer than a claim: a saved state keeps it
     assert not store.claim("a.example")
 
 

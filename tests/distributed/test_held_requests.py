@@ -4,7 +4,6 @@ twice; held by a worker that dies, they come back to another worker."""
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 
 import scrapy
@@ -16,6 +15,7 @@ from bilingual_spider.scheduler.redis_scheduler import (
     LeasedRedisScheduler,
 )
 from tests.conftest import REDIS_URL
+from tests.waiting import wait_until
 
 
 class Spider(scrapy.Spider):
@@ -68,11 +68,10 @@ def test_a_request_held_by_a_dead_worker_goes_to_another(redis_prefix):
     dead, spider = scheduler(redis_prefix, 0.2)
     dead.hold(query(spider))  # then it dies: nobody renews the lease
     dead._renewal.stop()
-    time.sleep(0.3)
     live, _ = scheduler(redis_prefix, 30)
     try:
-        request = live.next_request()
-        assert request is not None and request.url == "http://api.example/links?target=a"
+        request = wait_until(live.next_request)  # once the dead worker's lease is over
+        assert request.url == "http://api.example/links?target=a"
         assert request.callback.__name__ == "parse_answer"
         assert request.meta[REDELIVERED_META] == dead.frontier.worker
     finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 
@@ -11,6 +10,7 @@ from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.model_store import SharedLinkModels
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier
 from tests.conftest import REDIS_URL
+from tests.waiting import PATIENCE_SECONDS, wait_until
 
 ROLES = ("backlink", "forward")
 HUB = ["url:links", "host:es", "anchor:hotel"]
@@ -18,18 +18,25 @@ NEWS = ["url:news", "host:com", "anchor:sport"]
 PROBES = [HUB, NEWS, ["url:links", "anchor:sport"], ["around:x"], []]
 
 
-class SlowClassifier(OnlineLinkClassifier):
-    """A classifier whose learning iteration takes ``seconds`` and is counted."""
+class GatedClassifier(OnlineLinkClassifier):
+    """A classifier whose learning iteration is counted, says it began (``entered``) and waits
+    until the test opens its ``gate``: a retrain as long as the test needs, on any machine."""
 
     fits = 0
 
-    def __init__(self, seconds: float = 0.0) -> None:
+    def __init__(
+        self, gate: threading.Event | None = None, entered: threading.Event | None = None
+    ) -> None:
         super().__init__()
-        self.seconds = seconds
+        self.gate = gate
+        self.entered = entered
 
     def trained_on(self, *args, **kwargs):
-        SlowClassifier.fits += 1
-        time.sleep(self.seconds)
+        GatedClassifier.fits += 1
+        if self.entered is not None:
+            self.entered.set()
+        if self.gate is not None:
+            assert self.gate.wait(PATIENCE_SECONDS), "the test never opened the gate"
         return super().trained_on(*args, **kwargs)
 
 
@@ -40,8 +47,10 @@ def worker(base: str, interval: int = 10, lock_seconds: float = 60.0, **kwargs) 
     )
 
 
-def classifiers(seconds: float = 0.0) -> dict[str, OnlineLinkClassifier]:
-    return {role: SlowClassifier(seconds) for role in ROLES}
+def classifiers(
+    gate: threading.Event | None = None, entered: threading.Event | None = None
+) -> dict[str, OnlineLinkClassifier]:
+    return {role: GatedClassifier(gate, entered) for role in ROLES}
 
 
 def add(store: SharedLinkModels, tokens: list[str], relevant: bool, times: int) -> None:
@@ -99,8 +108,9 @@ def test_only_one_of_two_workers_due_at_once_retrains(redis_prefix):
     add(two, NEWS, False, 5)
     one.step(classifiers(), pages=4, sites=0)
     two.step(classifiers(), pages=4, sites=0)
-    SlowClassifier.fits = 0
-    models = [classifiers(seconds=0.5), classifiers(seconds=0.5)]
+    GatedClassifier.fits = 0
+    gate = threading.Event()  # the retrain lasts until the other worker's step is over
+    models = [classifiers(gate), classifiers(gate)]
     steps = {}
 
     def run(i: int, store: SharedLinkModels) -> None:
@@ -109,9 +119,11 @@ def test_only_one_of_two_workers_due_at_once_retrains(redis_prefix):
     threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate((one, two))]
     for thread in threads:
         thread.start()
+    wait_until(lambda: len(steps) == 1)  # one step returned while the other retrains
+    gate.set()
     for thread in threads:
         thread.join()
-    assert SlowClassifier.fits == len(ROLES)  # one learning iteration, by one worker
+    assert GatedClassifier.fits == len(ROLES)  # one learning iteration, by one worker
     assert sorted(len(step.retrained) for step in steps.values()) == [0, len(ROLES)]
     assert not any(step.lost_lock for step in steps.values())
     idle = next(i for i, step in steps.items() if not step.retrained)
@@ -124,10 +136,10 @@ def test_the_lock_of_a_dead_worker_expires(redis, redis_prefix):
     store = worker(redis_prefix)
     add(store, HUB, True, 5)
     add(store, NEWS, False, 5)
-    redis.client.set(store.lock_key, "a worker killed while retraining", px=300)
+    redis.client.set(store.lock_key, "a worker killed while retraining", px=1000)
     step = store.step(classifiers(), pages=10, sites=0)
     assert step.retrained == [] and step.versions == {"backlink": 0, "forward": 0}
-    time.sleep(0.4)
+    wait_until(lambda: not redis.client.exists(store.lock_key))
     step = store.step(classifiers(), pages=11, sites=0)
     assert step.retrained == list(ROLES) and step.versions == {"backlink": 1, "forward": 1}
     assert not redis.client.exists(store.lock_key)  # released by the publish
@@ -143,14 +155,19 @@ def test_versions_only_grow_and_a_holder_whose_lock_expired_publishes_nothing(re
         assert step.retrained == list(ROLES)
         versions.append(step.versions["forward"])
     assert versions == [1, 2, 3]
-    late, later = classifiers(seconds=0.4), classifiers(seconds=0.6)  # longer than slow's lock
+    late_gate, late_began, later_gate, later_began = (threading.Event() for _ in range(4))
+    late, later = classifiers(late_gate, late_began), classifiers(later_gate, later_began)
     steps = {}
     first = threading.Thread(target=lambda: steps.update(late=slow.step(late, 10, 0)))
     first.start()
-    time.sleep(0.3)  # slow's lock expired while it retrains: the other worker due takes it
+    assert late_began.wait(PATIENCE_SECONDS)  # slow holds the lock and retrains ...
+    wait_until(lambda: not redis.client.exists(slow.lock_key))  # ... longer than its lock
     second = threading.Thread(target=lambda: steps.update(later=other.step(later, 40, 0)))
     second.start()
+    assert later_began.wait(PATIENCE_SECONDS)  # the other worker due took the lock
+    late_gate.set()
     first.join()  # slow is done first, with version 4 next, but the lock is not its own
+    later_gate.set()
     second.join()
     assert steps["late"].lost_lock and steps["late"].retrained == []
     assert steps["later"].retrained == list(ROLES) and not steps["later"].lost_lock

@@ -3,8 +3,6 @@ stores, one answer per key across workers, and one worker at a time moving the c
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from bilingual_spider.distributed.pupsniffer_store import RedisRoundStore
@@ -18,6 +16,7 @@ from bilingual_spider.patterns.round_state import (
     Stage,
     StageState,
 )
+from tests.waiting import wait_until
 
 
 @pytest.fixture(params=["memory", "redis"])
@@ -107,12 +106,11 @@ def test_one_worker_at_a_time_moves_the_crawl_on(redis, redis_prefix) -> None:
 
 def test_a_dead_holders_lock_expires_and_its_late_move_is_lost(redis, redis_prefix) -> None:
     base = f"{redis_prefix}:pupsniffer"
-    dead = RedisRoundStore(redis, base, lock_seconds=0.2)
-    alive = RedisRoundStore(redis, base, lock_seconds=0.2)
+    dead = RedisRoundStore(redis, base, lock_seconds=1.0)
+    alive = RedisRoundStore(redis, base, lock_seconds=1.0)
     assert dead.begin_transition()
     assert not alive.begin_transition()
-    time.sleep(0.3)
-    assert alive.begin_transition()
+    wait_until(alive.begin_transition)  # the dead holder's lock expired
     assert not dead.publish(StageState(2, Stage.CRAWL))  # its lock expired: no effect
     assert alive.publish(StageState(1, Stage.DEEP))
     dead.end_transition()  # does not release the lock of another

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +24,7 @@ from tests.distributed.workers import (
     start_worker,
     worker_settings,
 )
+from tests.waiting import CRAWL_SECONDS, wait_until
 
 LATENCY_MS = 100
 """Every host answers this late: both workers have responses in flight at once."""
@@ -118,17 +118,19 @@ def test_a_killed_worker_loses_no_page_and_no_pair(served, redis_prefix, tmp_pat
     outs = [tmp_path / f"worker{n}" for n in range(3)]
     workers = [start_worker(command(served, out, redis_prefix)) for out in outs]
     try:
-        deadline = time.monotonic() + 120
-        while client.llen(f"{redis_prefix}:pupsniffer:pup:page_order") < 60:
-            assert time.monotonic() < deadline and all(w.poll() is None for w in workers)
-            time.sleep(0.05)
+
+        def sixty_pages_in() -> bool:
+            assert all(w.poll() is None for w in workers), "a worker ended before the kill"
+            return client.llen(f"{redis_prefix}:pupsniffer:pup:page_order") >= 60
+
+        wait_until(sixty_pages_in, limit=CRAWL_SECONDS)
         owners = client.hvals(f"{redis_prefix}:pupsniffer:owners")  # host:pid:random
         held = Counter(int(owner.decode().split(":")[1]) for owner in owners)
         victim = max(range(3), key=lambda n: held[workers[n].pid])  # holds the most leases
         os.kill(workers[victim].pid, signal.SIGKILL)
         workers[victim].wait()
         survivors = [n for n in range(3) if n != victim]
-        codes = [workers[n].wait(timeout=300) for n in survivors]
+        codes = [workers[n].wait(timeout=CRAWL_SECONDS) for n in survivors]
     finally:
         for worker in workers:
             if worker.poll() is None:

@@ -33,6 +33,7 @@ from tests.distributed.workers import (
     start_worker,
     worker_settings,
 )
+from tests.waiting import CRAWL_SECONDS
 
 WORLD_SEED, WORLD_SITES = 23, 120
 LATENCY_MS = 150
@@ -123,7 +124,7 @@ def killed_run(served_world, tmp_path_factory):
         worker_command(world, server, single, None),
         cwd=PROJECT,
         env=crawl_env(),
-        timeout=600,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0
     total = responses(single)
@@ -132,7 +133,7 @@ def killed_run(served_world, tmp_path_factory):
     commands = [worker_command(world, server, out, prefix) for out in outs]
     workers = [start_worker(command) for command in commands]
     try:
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + CRAWL_SECONDS
         while sum(map(responses, outs)) < total // 3 and time.monotonic() < deadline:
             time.sleep(0.1)
             assert all(w.poll() is None for w in workers), "a worker ended before the kill"
@@ -140,7 +141,9 @@ def killed_run(served_world, tmp_path_factory):
         os.kill(workers[victim].pid, signal.SIGKILL)
         workers[victim].wait()
         survivors = [i for i in range(3) if i != victim]
-        codes = [workers[i].wait(timeout=300) for i in survivors]  # the run ends by itself
+        codes = [
+            workers[i].wait(timeout=CRAWL_SECONDS) for i in survivors
+        ]  # the run ends by itself
     finally:
         for worker in workers:
             if worker.poll() is None:
@@ -182,13 +185,13 @@ def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
         commands = [worker_command(world, server, out, prefix, **private) for out in outs]
         workers = [start_worker(command) for command in commands]
         try:
-            deadline = time.monotonic() + 300
+            deadline = time.monotonic() + CRAWL_SECONDS
             while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
                 time.sleep(0.1)
                 assert all(w.poll() is None for w in workers), "a worker ended before the restart"
             at_restart = sum(map(responses, outs))
             redis_server.restart(down_seconds=2)
-            codes = [worker.wait(timeout=300) for worker in workers]
+            codes = [worker.wait(timeout=CRAWL_SECONDS) for worker in workers]
         finally:
             for worker in workers:
                 if worker.poll() is None:
@@ -248,7 +251,7 @@ def test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once(
     workers = [
         start_worker(worker_command(world, server, out, redis_prefix, **polite)) for out in outs
     ]
-    assert [worker.wait(timeout=300) for worker in workers] == [0, 0, 0]
+    assert [worker.wait(timeout=CRAWL_SECONDS) for worker in workers] == [0, 0, 0]
     after = arrivals(server)
     busiest, closest = {}, {}
     for host, times in after.items():

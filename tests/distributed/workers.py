@@ -13,6 +13,7 @@ from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
 from tests.conftest import REDIS_URL, generated_world_served
 from tests.spiders.response_log import logged_crawl_settings
+from tests.waiting import CRAWL_SECONDS
 
 PROJECT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +62,7 @@ def start_worker(command: list[str]) -> subprocess.Popen[str]:
     )
 
 
-def run_to_end(commands: list[list[str]], timeout: float = 300) -> list[int]:
+def run_to_end(commands: list[list[str]], timeout: float = CRAWL_SECONDS) -> list[int]:
     """Start a worker per command and wait for all to end by themselves; their exit codes."""
     workers = [start_worker(command) for command in commands]
     try:

@@ -6,12 +6,15 @@ import json
 import subprocess
 import time
 from pathlib import Path
+from unittest import mock
 
+import pytest
 from scrapy.utils.test import get_crawler
 
 from bilingual_spider.extensions.stats_file import StatsFile
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.sandbox.slug_sites import prepare
+from tests.waiting import CRAWL_SECONDS
 
 
 def test_written_atomically_with_no_finish_reason_until_the_end(tmp_path: Path) -> None:
@@ -24,13 +27,23 @@ def test_written_atomically_with_no_finish_reason_until_the_end(tmp_path: Path) 
     extension.write(None)
     running = json.loads(path.read_text())
     assert running["finish_reason"] is None and running["pupsniffer/pages"] == 3
+    with path.open(encoding="utf-8") as reader:  # a reader that opened the file before a write
+        crawler.stats.set_value("pupsniffer/pages", 4)
+        inode = path.stat().st_ino
+        extension.write(None)
+        assert path.stat().st_ino != inode  # a new file took the old one's name ...
+        assert json.loads(reader.read())["pupsniffer/pages"] == 3  # ... whose reader reads it whole
+    # a write that fails before its file takes the name leaves the last whole file, no temporary
+    with mock.patch("os.replace", side_effect=OSError("disk full")), pytest.raises(OSError):
+        extension.write("finished")
+    assert json.loads(path.read_text())["pupsniffer/pages"] == 4
     extension.spider_closed(None, "finished")
     assert json.loads(path.read_text())["finish_reason"] == "finished"
     assert path.stat().st_mode & 0o044  # readable by others, as a file written in place is
     # no temporary left; each snapshot also in the history
     assert sorted(p.name for p in path.parent.iterdir()) == ["stats.history.jsonl", "stats.json"]
     history = [json.loads(line) for line in (path.parent / "stats.history.jsonl").open()]
-    assert [h["finish_reason"] for h in history] == [None, "finished"]
+    assert [h["finish_reason"] for h in history] == [None, None, "finished", "finished"]
 
 
 def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> None:
@@ -56,12 +69,12 @@ def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> 
         crawl = subprocess.Popen(
             command, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + CRAWL_SECONDS
         while crawl.poll() is None and time.monotonic() < deadline:
             if stats.exists():
                 seen.append(json.loads(stats.read_text()))  # whole at every read
             time.sleep(0.1)
-        _, errors = crawl.communicate(timeout=60)
+        _, errors = crawl.communicate(timeout=CRAWL_SECONDS)
     assert crawl.returncode == 0, errors[-2000:]
     running = [s for s in seen if s["finish_reason"] is None]
     assert running and max(s.get("pupsniffer/pages", 0) for s in running) > 0

@@ -37,6 +37,7 @@ from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.sandbox.textsource import catalog_messages
 from tests.conftest import missing
 from tests.middlewares.text_spider import page_text
+from tests.waiting import CRAWL_SECONDS
 
 LOCALES = Path("/usr/share/locale")
 CATALOGS = ("coreutils", "apt", "dpkg", "tar")
@@ -384,7 +385,7 @@ def crawl_texts(server: SandboxServer, urls: list[str], tmp_path: Path) -> tuple
     command += [arg for k, v in settings.items() for arg in ("-s", f"{k}={v}")]
     command += ["-a", "urls=" + ",".join(urls)]
     result = subprocess.run(
-        command, capture_output=True, text=True, timeout=120, env=crawl_env(), check=False
+        command, capture_output=True, text=True, timeout=CRAWL_SECONDS, env=crawl_env(), check=False
     )
     assert result.returncode == 0, result.stderr[-3000:]
     records = [json.loads(line) for line in output.read_text().splitlines() if line]

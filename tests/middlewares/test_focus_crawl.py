@@ -16,6 +16,7 @@ from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.webgraph_write import ENGINE_DIR
 from tests.conftest import generated_world_served
 from tests.spiders.response_log import logged_crawl_settings
+from tests.waiting import CRAWL_SECONDS
 
 PAGES = 300
 
@@ -40,7 +41,7 @@ def crawl(
         },
         arguments={"seeds": world / "seed_urls.txt", **arguments},
         output=out / "items.jsonl",
-        timeout=300,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return {

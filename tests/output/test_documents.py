@@ -10,6 +10,7 @@ from pathlib import Path
 from bilingual_spider.output.documents import DocumentPairWriter, PageBodies, main_text
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.slug_sites import prepare
+from tests.waiting import CRAWL_SECONDS
 
 PAIR = {
     "source_url": "http://x.example/en/a.html",
@@ -72,7 +73,7 @@ def test_a_crawl_writes_a_document_pair_for_every_pair_it_reports(tmp_path: Path
             },
             arguments={"seeds": seeds, "site_budget": 60, "docs": docs},
             output=items,
-            timeout=300,
+            timeout=CRAWL_SECONDS,
         )
     assert result.returncode == 0, result.stderr[-3000:]
     pairs = [json.loads(line) for line in items.read_text().splitlines()]

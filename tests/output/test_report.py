@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.output.report import found_by_kind, load_run, write_report
+from tests.waiting import CRAWL_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = ROOT / "out" / "test-report"
@@ -106,7 +107,7 @@ def console_messages(page: Path, screenshot: Path) -> list[str]:
         ],  # fmt: skip
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=CRAWL_SECONDS,
         check=False,
     )
     assert screenshot.is_file(), result.stderr[-2000:]

@@ -15,6 +15,7 @@ from warcio.archiveiterator import ArchiveIterator
 from bilingual_spider.output.warc import Exchange, WarcFiles
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.slug_sites import prepare
+from tests.waiting import CRAWL_SECONDS
 
 PAGE = "<html lang='fr'><body><p>Le musée ouvre tous les jours.</p></body></html>".encode()
 
@@ -112,7 +113,7 @@ def test_a_crawl_writes_every_page_it_fetched_with_its_bytes_and_language(tmp_pa
                 "LOG_LEVEL": "DEBUG",
             },
             arguments={"seeds": seeds, "site_budget": 30, "warc": warc},
-            timeout=300,
+            timeout=CRAWL_SECONDS,
         )
     assert result.returncode == 0, result.stderr[-3000:]
     counted = json.loads(stats.read_text())

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from tests.waiting import CRAWL_SECONDS
 
 
 def crawl(
@@ -26,7 +27,7 @@ def crawl(
         },
         arguments={"seeds": seeds},
         output=output,
-        timeout=120,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     records = [json.loads(line) for line in output.read_text().splitlines() if line]
@@ -145,7 +146,7 @@ def test_bad_seeds_stop_the_crawl_with_a_clear_error(small_sandbox, tmp_path, se
         settings={"BILINGUAL_SANDBOX_PROXY": small_sandbox.proxy_url},
         arguments={"seeds": seeds},
         output=tmp_path / "x.jsonl",
-        timeout=60,
+        timeout=CRAWL_SECONDS,
     )
     assert "bad seed(s)" in result.stderr
     assert not (tmp_path / "x.jsonl").exists() or not (tmp_path / "x.jsonl").read_text()

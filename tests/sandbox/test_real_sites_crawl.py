@@ -14,6 +14,7 @@ from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.realsites import same_language
 from tests.conftest import missing
+from tests.waiting import CRAWL_SECONDS
 
 HTML_LANG = re.compile(rb"<html[^>]*\blang=\"([^\"]+)\"", re.IGNORECASE)
 
@@ -90,7 +91,7 @@ def test_crawl_of_the_apache_manual_agrees_with_gold(real_sandbox, gold, tmp_pat
         },
         arguments={"seeds": "http://httpd.apache.org/docs/2.4/"},
         output=output,
-        timeout=300,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     pages = {

@@ -117,14 +117,21 @@ def test_keep_alive_and_head(small_sandbox) -> None:
     connection.close()
 
 
+def timed_get(sandbox, url: str) -> float:
+    started = time.monotonic()
+    status, _, _ = sandbox.get(url)
+    assert status == 200
+    return time.monotonic() - started
+
+
 def test_latency(small_sandbox) -> None:
-    started = time.monotonic()
-    status, _, _ = small_sandbox.get("http://slow.example/")
-    elapsed = time.monotonic() - started
-    assert status == 200 and 0.3 <= elapsed < 2.0
-    started = time.monotonic()
-    small_sandbox.get("http://mono.example/")
-    assert time.monotonic() - started < 0.25
+    """slow.example waits its 300 ms before every answer (a lower bound, whatever the machine);
+    mono.example, the same pages with no latency, answers faster. The best of three of each, so
+    a pause of the machine during one request does not decide."""
+    slow = min(timed_get(small_sandbox, "http://slow.example/") for _ in range(3))
+    fast = min(timed_get(small_sandbox, "http://mono.example/") for _ in range(3))
+    assert slow >= 0.3
+    assert fast < slow - 0.2
 
 
 def test_error_rate_is_about_as_configured(small_sandbox) -> None:

@@ -16,6 +16,7 @@ from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.url_list import mine_url_list
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.slug_sites import HOSTS, SlugSites, prepare
+from tests.waiting import CRAWL_SECONDS
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def test_a_pupsniffer_crawl_pairs_the_translated_slugs(sites, tmp_path):
             },
             arguments={"seeds": seeds, "langs": "en,fr", "site_budget": 150},
             output=items,
-            timeout=300,
+            timeout=CRAWL_SECONDS,
         )
     assert result.returncode == 0, result.stderr[-3000:]
     found = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]

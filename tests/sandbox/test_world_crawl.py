@@ -18,6 +18,7 @@ from bilingual_spider.sandbox.webgraph_write import (
     load_ground_truth,
 )
 from tests.conftest import generated_world_served
+from tests.waiting import CRAWL_SECONDS
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def test_crawl_reaches_sites_and_pairs_of_the_ground_truth(served_world, tmp_pat
         },
         arguments={"seeds": seeds},
         output=output,
-        timeout=300,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     pages = {r["url"]: r for line in output.read_text().splitlines() if (r := json.loads(line))}

@@ -15,6 +15,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import pytest
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.search.values import SearchQuery
 from tests.sandbox.test_search_api import LINKERS, TARGET, small_engine
+from tests.waiting import CRAWL_SECONDS
 
 SPIDER = Path(__file__).with_name("search_spider.py")
 API = "api.sandbox.internal"
@@ -67,7 +69,7 @@ def sandbox(
 def limited_sandbox(
     tmp_path_factory: pytest.TempPathFactory, engine_dir: Path
 ) -> Iterator[SandboxServer]:
-    """The API with token buckets: Google 1/s (429), Common Crawl 1/s answering 503, Moz 4/s."""
+    """The API with token buckets: Google 1/s (429), Common Crawl 1/s answering 503."""
     extra = """
         rate_limit = true
         google_burst = 1
@@ -75,8 +77,6 @@ def limited_sandbox(
         cdx_burst = 1
         cdx_per_second = 1.0
         commoncrawl_throttle_status = 503
-        moz_burst = 1
-        moz_per_second = 4.0
         """
     config = api_config(tmp_path_factory.mktemp("limited"), engine_dir, extra)
     with SandboxServer(["--config", str(config)]) as server:
@@ -118,7 +118,7 @@ def crawl(
         command += ["-s", f"{key}={text}"]
     command += ["-a", f"rounds={rounds_file}", "-a", f"pages={','.join(pages)}"]
     result = subprocess.run(
-        command, capture_output=True, text=True, timeout=120, env=crawl_env(), check=False
+        command, capture_output=True, text=True, timeout=CRAWL_SECONDS, env=crawl_env(), check=False
     )
     assert result.returncode == 0, result.stderr[-3000:]
     items = [json.loads(line) for line in output.read_text().splitlines() if line]
@@ -415,38 +415,58 @@ def test_503_from_common_crawl_backs_off(limited_sandbox, tmp_path: Path) -> Non
     assert "search/cc_index/failed" not in stats
 
 
-def test_own_rate_limit_keeps_under_the_server_limit(limited_sandbox, tmp_path: Path) -> None:
-    time.sleep(0.3)  # let the server's bucket refill from any test before
-    before = api_statuses(limited_sandbox)
+@contextmanager
+def moz_limited(tmp_path: Path, engine_dir: Path, burst: int, per_second: float):
+    """A sandbox of this test's own whose Moz API holds ``burst`` calls and refills at
+    ``per_second``: its token bucket starts full, whatever the tests before did."""
+    extra = f"""
+        rate_limit = true
+        moz_burst = {burst}
+        moz_per_second = {per_second}
+        """
+    with SandboxServer(["--config", str(api_config(tmp_path, engine_dir, extra))]) as server:
+        yield server
+
+
+def test_own_rate_limit_keeps_under_the_server_limit(tmp_path: Path, engine_dir: Path) -> None:
+    """Our pace (3 calls a second) under the server's (4 a second, 2 at once): spaced calls
+    never see a 429. The bucket of 2 absorbs one pause of the machine that sends two calls
+    together; without our pacing the six calls go out at once and three or more get a 429."""
     targets = [f"http://www.linker{i}.org/" for i in range(6)]
     rounds = [[query("backlinks", t, "page", t, max_pages=1) for t in targets]]
-    started = time.monotonic()
-    answers, stats, _ = crawl(
-        limited_sandbox,
-        tmp_path,
-        rounds,
-        BILINGUAL_SEARCH_BACKLINKS="moz",
-        BILINGUAL_SEARCH_RATES={"moz": 3},
-    )
-    elapsed = time.monotonic() - started
+    with moz_limited(tmp_path, engine_dir, burst=2, per_second=4.0) as server:
+        started = time.monotonic()
+        answers, stats, _ = crawl(
+            server,
+            tmp_path,
+            rounds,
+            BILINGUAL_SEARCH_BACKLINKS="moz",
+            BILINGUAL_SEARCH_RATES={"moz": 3},
+        )
+        elapsed = time.monotonic() - started
+        seen = api_statuses(server)
     assert len(answers) == 6 and all(a["error"] is None for a in answers)
-    assert delta(before, api_statuses(limited_sandbox)) == {200: 6}  # no 429 at all
+    assert seen == {200: 6}  # no 429 at all
     assert "search/moz/throttled" not in stats and stats["search/moz/delayed"] >= 1
-    assert elapsed >= 5 / 3
+    assert elapsed >= 5 / 3  # six calls, a third of a second apart (a lower bound)
 
 
-def test_failed_query_is_asked_again_later(limited_sandbox, tmp_path: Path) -> None:
-    time.sleep(0.3)
+def test_failed_query_is_asked_again_later(tmp_path: Path, engine_dir: Path) -> None:
+    """With no retry, a 429 fails the call, and the query is asked again later until answered.
+    The server takes one call a second: the first two calls (two in flight) meet a 429 unless
+    the machine stalls a whole second between them; later rounds are plenty for all four."""
     targets = [f"http://www.linker{i}.org/" for i in range(10, 14)]
     rounds = [[query("backlinks", t, "page", t) for t in targets]]
-    answers, stats, _ = crawl(
-        limited_sandbox,
-        tmp_path,
-        rounds,
-        BILINGUAL_SEARCH_BACKLINKS="moz",
-        BILINGUAL_SEARCH_RETRY_TIMES=0,  # any 429 fails the call at once
-        BILINGUAL_SEARCH_LATER_DELAY=0.5,
-    )
+    with moz_limited(tmp_path, engine_dir, burst=1, per_second=1.0) as server:
+        answers, stats, _ = crawl(
+            server,
+            tmp_path,
+            rounds,
+            BILINGUAL_SEARCH_BACKLINKS="moz",
+            BILINGUAL_SEARCH_RETRY_TIMES=0,  # any 429 fails the call at once
+            BILINGUAL_SEARCH_LATER_DELAY=0.5,
+            BILINGUAL_SEARCH_LATER_ROUNDS=100,
+        )
     assert sorted(a["label"] for a in answers) == targets
     assert all(a["error"] is None for a in answers)  # nothing lost
     assert stats["search/moz/failed"] >= 1

@@ -15,6 +15,7 @@ from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.webgraph_write import load_ground_truth
 from tests.conftest import generated_world_served
 from tests.spiders.response_log import logged_crawl_settings
+from tests.waiting import CRAWL_SECONDS
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def crawl(world: Path, server: SandboxServer, tmp_path: Path, **arguments: objec
         settings=logged_crawl_settings(server.proxy_url, responses, stats),
         arguments={"seeds": world / "seed_urls.txt", "langs": "any", **arguments},
         output=items,
-        timeout=300,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     return {

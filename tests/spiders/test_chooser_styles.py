@@ -13,6 +13,7 @@ import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from tests.spiders.pages import ENGLISH, SPANISH
+from tests.waiting import CRAWL_SECONDS
 
 FRENCH = (
     "Le musée ouvre tous les jours de neuf heures du matin à six heures du soir. Les visites "
@@ -134,7 +135,7 @@ def test_choosers_of_every_style_are_bilingual_within_two_and_a_half_pages(
         },
         arguments={"seeds": ",".join(f"http://{host}/" for host in SITES)},
         output=output,
-        timeout=180,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     verdicts = {v["site"]: v for v in map(json.loads, output.read_text().splitlines())}

@@ -19,6 +19,7 @@ from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
 from tests.conftest import missing
 from tests.spiders.pages import ENGLISH, SPANISH, page
+from tests.waiting import CRAWL_SECONDS
 
 FAKE_SCORER = "tests.spiders.fake_scorer.FakeLinkScorer"
 FAST = {"DOWNLOAD_DELAY": 0, "CONCURRENT_REQUESTS": 32, "CONCURRENT_REQUESTS_PER_DOMAIN": 8}
@@ -89,7 +90,7 @@ def crawl(server: SandboxServer, seeds: list[str], tmp_path: Path, **settings: o
         settings={"BILINGUAL_SANDBOX_PROXY": server.proxy_url, **FAST, **settings},
         arguments={"seeds": ",".join(seeds)},
         output=output,
-        timeout=120,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     verdicts = [json.loads(line) for line in output.read_text().splitlines()]
@@ -133,7 +134,7 @@ def test_cli_prints_one_json_verdict_per_site(fault_web) -> None:
             "-s", f"BILINGUAL_DETECTOR_LINK_SCORER={FAKE_SCORER}",
             "www.museo.example", "http://www.solo.example/", "http://www.museo.example/x",
         ],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=CRAWL_SECONDS,
         env=crawl_env({"BILINGUAL_SANDBOX_PROXY": fault_web.proxy_url}),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
@@ -158,7 +159,7 @@ def test_cli_prints_one_json_verdict_per_site(fault_web) -> None:
 def test_cli_rejects_bad_input_clearly(arguments: list[str], message: str) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bilingual_spider.cli", "detect", *arguments],
-        capture_output=True, text=True, timeout=60, env=crawl_env(),
+        capture_output=True, text=True, timeout=CRAWL_SECONDS, env=crawl_env(),
     )  # fmt: skip
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr

@@ -16,6 +16,7 @@ from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.webgraph_write import load_ground_truth
 from tests.conftest import generated_world_served
 from tests.spiders.response_log import logged_crawl_settings
+from tests.waiting import CRAWL_SECONDS
 
 BUDGET = 40
 
@@ -47,7 +48,7 @@ def sniff(
         },
         arguments={"seeds": out / "seeds.txt", **arguments},
         output=files["items.jsonl"],
-        timeout=300,
+        timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     lines = {name: path.read_text().splitlines() for name, path in files.items()}
