@@ -11,6 +11,8 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from bilingual_spider import __version__
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -40,6 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bilingual-spider", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"bilingual-spider {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     sandbox = commands.add_parser("sandbox", help="the offline sandbox web")

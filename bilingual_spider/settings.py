@@ -6,16 +6,20 @@ set only where our default differs from Scrapy's, with the reason.
 
 import os
 
+from bilingual_spider import __version__
+
 # tldextract fetches the Public Suffix List on first use, with no timeout (it hangs offline).
 # Scrapy's cookie middleware builds such an extractor; the bundled snapshot must be used instead.
 # (Effective only if set before tldextract builds an extractor; .ci/run and the CLI export it too.)
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 BOT_NAME = "bilingual_spider"
+# `scrapy crawl` refuses bad -a/-s values in one line before crawling (commands/crawl.py).
+COMMANDS_MODULE = "bilingual_spider.commands"
 SPIDER_MODULES = ["bilingual_spider.spiders"]
 NEWSPIDER_MODULE = "bilingual_spider.spiders"
 
-USER_AGENT = "bilingual_spider/0.1 (parallel-corpus research crawler)"
+USER_AGENT = f"bilingual_spider/{__version__} (parallel-corpus research crawler)"
 
 # --- safety: both of these run Python sent to them over the network; never on in what we ship.
 TELNETCONSOLE_ENABLED = False
@@ -39,6 +43,8 @@ REDIRECT_MAX_TIMES = 5
 RETRY_TIMES = 2
 LOGSTATS_INTERVAL = 30.0  # the progress line
 FEED_EXPORT_ENCODING = "utf-8"
+# CSV feeds write nested fields (a pair's verification, a verdict's evidence) as JSON.
+FEED_EXPORTERS = {"csv": "bilingual_spider.output.csv_feed.JsonFieldsCsvItemExporter"}
 
 # --- the frontier. Embedded default: Scrapy's scheduler and priority queue (resume with JOBDIR).
 # Setting REDIS_URL (here, by -s or in the environment) switches to the leased Redis frontier
@@ -176,7 +182,7 @@ BILINGUAL_DETECTOR_AROUND_WORDS = 10
 
 # --- the back-and-forth crawl (Barbosa et al. 2011, sec. 2.2-3): spiders/backforth.py over
 # bilingual_spider/frontier/. Spider arguments (-a) override these.
-BILINGUAL_BACKFORTH_BUDGET = None
+BILINGUAL_BACKFORTH_BUDGET: int | None = None
 """Pages to download (first pages, probes, backlink and forward pages; API answers do not count)
 before the crawl ends. None: until the frontier is empty."""
 BILINGUAL_BACKFORTH_LEARNING_INTERVAL = 500
@@ -312,7 +318,7 @@ unset; or ``-a docs=FILE``)."""
 BILINGUAL_STATS_FILE = None
 """Write the crawl stats as JSON here (off when unset): rewritten atomically while the crawl runs,
 ``finish_reason`` null until its end."""
-BILINGUAL_STATS_FILE_INTERVAL = None
+BILINGUAL_STATS_FILE_INTERVAL: float | None = None
 """Seconds between rewrites of the stats file while the crawl runs (unset: the progress line's
 BILINGUAL_PROGRESS_INTERVAL; 0: only at the end)."""
 

@@ -42,7 +42,9 @@ class SharedPolitenessMiddleware:
         settings = crawler.settings
         url = settings.get("REDIS_URL")
         if not url or not settings.getbool("BILINGUAL_SHARED_POLITENESS", True):
-            raise NotConfigured("no REDIS_URL: the downloader's own per-host slots suffice")
+            # the expected state of one process (no REDIS_URL): the downloader's own per-host
+            # slots suffice; a NotConfigured without a message is not logged as a WARNING
+            raise NotConfigured
         redis = PatientRedis.from_crawler(crawler)
         slots = HostSlots(
             redis,

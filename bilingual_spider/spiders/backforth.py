@@ -43,6 +43,7 @@ from scrapy.http import Response, TextResponse
 from twisted.internet import task
 from twisted.python.failure import Failure
 
+from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
 from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
@@ -102,9 +103,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         try:
             self.strategy = parse_strategy(strategy)
             self.langs = parse_langs(langs)
-            self.budget = int(budget) if budget not in (None, "") else None
-            self.min_likelihood = float(min_likelihood) if min_likelihood is not None else None
-            self.learning_interval = int(learning_interval) if learning_interval else None
+            self.budget = whole_number("budget", budget, minimum=1)
+            self.min_likelihood = number_between("min_likelihood", min_likelihood, 0.0, 1.0)
+            self.learning_interval = whole_number("learning_interval", learning_interval, 1)
         except ValueError as exc:
             raise UsageError(f"backforth: {exc}") from None
         self.rules = RULES[self.strategy]

@@ -42,6 +42,7 @@ from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
+from bilingual_spider.commands.arguments import whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.pupsniffer_store import shared_round_store
 from bilingual_spider.items import BilingualSiteItem, UrlPairItem
@@ -166,15 +167,13 @@ class PupSnifferSpider(scrapy.Spider):
             raise UsageError(f"pupsniffer: mode={mode!r}: choose crawl or search")
         self.mode = mode
         try:
-            self.site_budget = int(site_budget) if site_budget not in (None, "") else None
-            self.rounds = int(rounds)
-            self.next_sites = int(next_sites) if next_sites not in (None, "") else None
-            self.deep_per_site = int(deep_per_site) if deep_per_site not in (None, "") else None
+            self.site_budget = whole_number("site_budget", site_budget, minimum=1)
+            self.rounds = whole_number("rounds", rounds, minimum=1) or 1
+            self.next_sites = whole_number("next_sites", next_sites, minimum=0)
+            self.deep_per_site = whole_number("deep_per_site", deep_per_site, minimum=0)
             self.langs = parse_langs(langs)
         except ValueError as exc:
             raise UsageError(f"pupsniffer: {exc}") from None
-        if self.rounds < 1 or (self.site_budget is not None and self.site_budget < 1):
-            raise UsageError("pupsniffer: rounds and site_budget must be at least 1")
         if mode == "search" and len(self.langs) < 2:
             raise UsageError("pupsniffer: mode=search needs langs=SOURCE,TARGET[,TARGET...]")
         self.seeds_argument = seeds
@@ -214,7 +213,26 @@ class PupSnifferSpider(scrapy.Spider):
             spider._round_pairs[1] = pair_round(CrawledSites())
         crawler.signals.connect(spider._idle, signal=signals.spider_idle)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
+        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         return spider
+
+    def _closed(self, spider: scrapy.Spider, reason: str) -> None:
+        """One closing line, as backforth's: pages, sites, pairs by method."""
+        stats = self.crawler.stats.get_stats()
+        methods = {
+            key.rsplit("/", 1)[1]: value
+            for key, value in stats.items()
+            if key.startswith("pupsniffer/pairs/")
+        }
+        logger.info(
+            "pupsniffer (%s): %d pages of %d sites, %d bilingual, %d pairs %s",
+            reason,
+            stats.get("pupsniffer/pages", 0),
+            stats.get("pupsniffer/sites", 0),
+            stats.get("pupsniffer/sites_bilingual", 0),
+            sum(methods.values()),
+            methods or "",
+        )
 
     # --- crawling the sites of a round -----------------------------------------------------
 

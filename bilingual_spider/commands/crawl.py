@@ -1,0 +1,131 @@
+"""``scrapy crawl``, refusing bad input in one line before anything is crawled.
+
+Scrapy's own ``crawl`` reads every ``-s`` and ``-a`` as given and finds a bad one only where a
+component reads it, mid-start-up, with a traceback (``ValueError: could not convert string to
+float``, inside "Task exception was never retrieved"), or never (an unknown ``-a`` is set on the
+spider and ignored). This one checks, before Scrapy starts: that the spider exists; each ``-s``
+value against the type of its default (:mod:`bilingual_spider.settings`' and Scrapy's); each
+``BILINGUAL_*`` name against the settings that exist; each ``-a`` name against the spider's
+arguments, and their values as the spider reads them. A problem found later, while the crawler
+starts (a bad seed, a value out of range), is one line too. Each line names what was wrong and
+what is accepted; the exit status is 2 for bad input, 1 for another failure to start. The
+traceback is logged only when the command line asks for DEBUG (``-L DEBUG``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any, NoReturn
+
+from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.exceptions import UsageError
+from scrapy.settings import default_settings as scrapy_defaults
+from scrapy.spiderloader import get_spider_loader
+
+from bilingual_spider import settings as our_defaults
+from bilingual_spider.commands.arguments import (
+    argument_problems,
+    setting_problems,
+    spider_arguments,
+)
+
+logger = logging.getLogger(__name__)
+
+BAD_INPUT = 2
+"""Exit status of a crawl refused for its input (Scrapy's for a usage error)."""
+NOT_STARTED = 1
+"""Exit status of a crawl that failed to start for another reason."""
+
+
+def defaults() -> dict[str, object]:
+    """Every setting Scrapy or the project gives a default, with that default."""
+    values = {k: v for k, v in vars(scrapy_defaults).items() if k.isupper()}
+    values.update({k: v for k, v in vars(our_defaults).items() if k.isupper()})
+    return values
+
+
+def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str]) -> list[str]:
+    """Every problem of the command line's settings and spider arguments, one line each."""
+    annotations = getattr(our_defaults, "__annotations__", {})
+    problems = setting_problems(given, defaults(), annotations)
+    name = getattr(spidercls, "name", spidercls.__name__)
+    problems += argument_problems(name, spargs, spider_arguments(spidercls))
+    if not problems and spidercls.__module__.startswith("bilingual_spider."):
+        try:  # the spider reads its arguments in __init__ (nothing is loaded there)
+            spidercls(**spargs)
+        except (UsageError, ValueError) as error:
+            problems.append(reason(error, name))
+    return problems
+
+
+def reason(error: BaseException, spider: str = "") -> str:
+    """One line for an error: its message, without a repeated ``spider:`` prefix."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    if spider and text.startswith(f"{spider}: "):
+        text = text[len(spider) + 2 :]
+    if isinstance(error, UsageError | ValueError):
+        return text
+    return f"{type(error).__name__}: {text}"
+
+
+class Command(ScrapyCrawl):
+    def short_desc(self) -> str:
+        return "Run a spider of the project, by name (bad -a/-s values refused in one line)"
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().process_options(args, opts)
+        if len(args) != 1:
+            return  # run() says how to call it
+        assert self.settings is not None
+        loader = get_spider_loader(self.settings)
+        spiders = sorted(loader.list())
+        if args[0] not in spiders:
+            self._refuse([f"no spider {args[0]!r} (the spiders: {', '.join(spiders)})"])
+        given = dict(pair.split("=", 1) for pair in opts.set)
+        problems = input_problems(loader.load(args[0]), opts.spargs, given)
+        if problems:
+            self._refuse(problems, args[0])
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if len(args) != 1:
+            raise UsageError("give one spider: scrapy crawl NAME")
+        assert self.crawler_process is not None and self.settings is not None
+        task: Any = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        failures: list[BaseException] = []
+        if isinstance(task, asyncio.Future):
+            task.add_done_callback(lambda done: self._note_failure(done, failures))
+        else:  # a Twisted Deferred (a classic CrawlerProcess)
+            task.addErrback(lambda failure: failures.append(failure.value))
+        self.crawler_process.start()
+        if failures:
+            error = failures[0]
+            if self._debug():
+                logger.debug("the crawl failed to start", exc_info=error)
+            bad_input = isinstance(error, UsageError | ValueError | FileNotFoundError)
+            self._say([reason(error, args[0])], args[0])
+            self.exitcode = BAD_INPUT if bad_input else NOT_STARTED
+        elif self.crawler_process.bootstrap_failed:
+            self.exitcode = NOT_STARTED
+
+    def _debug(self) -> bool:
+        assert self.settings is not None
+        cmdline = self.settings.getpriority("LOG_LEVEL") or 0
+        return cmdline >= 40 and self.settings.get("LOG_LEVEL") == "DEBUG"  # 40: cmdline
+
+    @staticmethod
+    def _note_failure(task: asyncio.Future, failures: list[BaseException]) -> None:
+        if not task.cancelled() and task.exception() is not None:  # retrieved: not printed
+            failures.append(task.exception())  # type: ignore[arg-type]
+
+    @staticmethod
+    def _say(problems: list[str], spider: str = "") -> None:
+        where = f"scrapy crawl {spider}".rstrip()
+        for problem in problems:
+            print(f"{where}: {problem}", file=sys.stderr)
+
+    def _refuse(self, problems: list[str], spider: str = "") -> NoReturn:
+        self._say(problems, spider)
+        sys.exit(BAD_INPUT)

@@ -1,0 +1,102 @@
+"""``scrapy crawl`` refuses bad input in one line, before anything is crawled."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from bilingual_spider.commands.arguments import (
+    argument_problems,
+    number_between,
+    setting_problems,
+    spider_arguments,
+    value_problem,
+    whole_number,
+)
+from bilingual_spider.commands.crawl import defaults
+from bilingual_spider.sandbox.process import crawl_env, spider_command
+from bilingual_spider.spiders.backforth import BackForthSpider
+from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+from tests.waiting import CRAWL_SECONDS
+
+# Each bad input, and words the one line about it must hold. Nothing is fetched: the proxy is a
+# closed port, so a crawl that started anyway would show requests failing in its log.
+BAD_INPUTS = [
+    ("backforth", ["-a", "strategy=bogus"], ["strategy 'bogus'", "cobfc"]),
+    ("backforth", ["-a", "budget=abc"], ["budget='abc'", "whole number"]),
+    ("backforth", ["-a", "min_likelihood=7"], ["min_likelihood='7'", "between 0 and 1"]),
+    ("backforth", ["-a", "seedz=x"], ["-a seedz", "did you mean seeds", "it takes: seeds"]),
+    ("backforth", ["-a", "langs=en"], ["two languages"]),
+    ("pupsniffer", ["-a", "site_budget=0"], ["site_budget='0'", "at least 1"]),
+    ("pupsniffer", ["-a", "mode=everything"], ["mode='everything'", "crawl or search"]),
+    (
+        "backforth",
+        ["-s", "BILINGUAL_DETECTOR_MIN_LIKELIHOOD=notanumber"],
+        ["BILINGUAL_DETECTOR_MIN_LIKELIHOOD=notanumber", "not a number"],
+    ),
+    (
+        "backforth",
+        ["-s", "BILINGUAL_DETECTOR_MIN_LIKELYHOOD=0.5"],
+        ["no such setting", "did you mean BILINGUAL_DETECTOR_MIN_LIKELIHOOD"],
+    ),
+    ("forward", ["-s", "CLOSESPIDER_PAGECOUNT=many"], ["CLOSESPIDER_PAGECOUNT=many", "whole"]),
+    ("forward", ["-s", "ROBOTSTXT_OBEY=perhaps"], ["ROBOTSTXT_OBEY=perhaps", "true or false"]),
+    ("backwards", [], ["no spider 'backwards'", "backforth, detect, forward, pupsniffer"]),
+]
+
+
+@pytest.mark.parametrize(("spider", "arguments", "words"), BAD_INPUTS)
+def test_bad_input_is_refused_in_one_line_before_crawling(spider, arguments, words) -> None:
+    command = spider_command(spider, {"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:9"})
+    done = subprocess.run(
+        [*command, *arguments],
+        capture_output=True,
+        text=True,
+        env=crawl_env(),
+        timeout=CRAWL_SECONDS,
+        check=False,
+    )
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert len(lines) == 1 and lines[0].startswith("scrapy crawl"), done.stderr[-2000:]
+    assert all(word in lines[0] for word in words), lines[0]
+    assert done.stdout == ""
+
+
+def test_setting_values_are_checked_against_their_defaults_type() -> None:
+    known = defaults()
+    assert value_problem("X", "3", 1) is None and value_problem("X", "3.5", 1) is not None
+    assert value_problem("X", "0.5", 0.8) is None and value_problem("X", "half", 0.8)
+    assert value_problem("X", "True", False) is None and value_problem("X", "yes", False)
+    assert value_problem("X", "None", 5) is None  # "no limit": the reader decides
+    assert value_problem("X", "anything", "text") is None
+    assert value_problem("BILINGUAL_BACKFORTH_BUDGET", "lots", None, "int | None")
+    given = {
+        "DOWNLOAD_DELAY": "0",
+        "BILINGUAL_SEARCH_RATES": '{"moz": 3}',
+        "SOME_EXTENSION_SETTING": "x",  # not ours, not Scrapy's: another component's
+        "BILINGUAL_NO_SUCH": "1",
+    }
+    assert setting_problems(given, known) == ["-s BILINGUAL_NO_SUCH: no such setting"]
+
+
+def test_spider_arguments_are_read_from_their_init() -> None:
+    assert spider_arguments(BackForthSpider) == [
+        "seeds", "langs", "strategy", "budget", "min_likelihood", "learning_interval",
+    ]  # fmt: skip
+    assert "site_budget" in spider_arguments(PupSnifferSpider)
+    assert argument_problems("backforth", ["seeds", "budget"], ["seeds", "budget"]) == []
+    (problem,) = argument_problems("backforth", ["budjet"], ["seeds", "budget"])
+    assert "did you mean budget" in problem and "it takes: seeds, budget" in problem
+
+
+def test_number_arguments_name_themselves() -> None:
+    assert whole_number("budget", "40") == 40 and whole_number("budget", None) is None
+    with pytest.raises(ValueError, match="budget='4x': not a whole number"):
+        whole_number("budget", "4x")
+    with pytest.raises(ValueError, match="rounds='0': at least 1"):
+        whole_number("rounds", "0", minimum=1)
+    assert number_between("min_likelihood", "0.5", 0, 1) == 0.5
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        number_between("min_likelihood", "1.5", 0, 1)
