@@ -27,6 +27,7 @@ BAD_INPUTS = [
     ("backforth", ["-a", "budget=abc"], ["budget='abc'", "whole number"]),
     ("backforth", ["-a", "min_likelihood=7"], ["min_likelihood='7'", "between 0 and 1"]),
     ("backforth", ["-a", "seedz=x"], ["-a seedz", "did you mean seeds", "it takes: seeds"]),
+    ("forward", ["-a", "wark=out/warc"], ["-a wark", "did you mean warc", "docs"]),
     ("backforth", ["-a", "langs=en"], ["two languages"]),
     ("pupsniffer", ["-a", "site_budget=0"], ["site_budget='0'", "at least 1"]),
     ("pupsniffer", ["-a", "mode=everything"], ["mode='everything'", "crawl or search"]),
@@ -84,6 +85,7 @@ def test_setting_values_are_checked_against_their_defaults_type() -> None:
 def test_spider_arguments_are_read_from_their_init() -> None:
     assert spider_arguments(BackForthSpider) == [
         "seeds", "langs", "strategy", "budget", "min_likelihood", "learning_interval",
+        "warc", "docs",
     ]  # fmt: skip
     assert "site_budget" in spider_arguments(PupSnifferSpider)
     assert argument_problems("backforth", ["seeds", "budget"], ["seeds", "budget"]) == []

@@ -74,9 +74,14 @@ def setting_problems(
     return problems
 
 
+EXTENSION_ARGUMENTS = ("warc", "docs")
+"""``-a`` arguments every spider takes, read from it by an extension: ``warc=DIR`` (WARC files,
+``extensions/warc.py``), ``docs=FILE`` (document pairs, ``extensions/documents.py``)."""
+
+
 def spider_arguments(spidercls: type) -> list[str]:
     """The ``-a`` arguments a spider class takes: the named parameters of its ``__init__`` and
-    of its bases' up to Scrapy's ``Spider``."""
+    of its bases' up to Scrapy's ``Spider``, then :data:`EXTENSION_ARGUMENTS`."""
     names: list[str] = []
     for klass in spidercls.__mro__:
         init = klass.__dict__.get("__init__")
@@ -86,7 +91,7 @@ def spider_arguments(spidercls: type) -> list[str]:
             named = parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
             if named and parameter.name not in names:
                 names.append(parameter.name)
-    return names
+    return names + [name for name in EXTENSION_ARGUMENTS if name not in names]
 
 
 def argument_problems(spider: str, given: Iterable[str], known: list[str]) -> list[str]:
