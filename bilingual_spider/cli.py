@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -140,6 +141,14 @@ def build_parser() -> argparse.ArgumentParser:
         "runs", nargs="+", help="run directories: stats.json (+ stats.history.jsonl, *.jsonl items)"
     )
     report.add_argument("--out", "-o", default="out/report", help="where report.html goes")
+    report.add_argument(
+        "--watch",
+        type=float,
+        nargs="?",
+        const=5.0,
+        metavar="SECONDS",
+        help="rewrite the report every SECONDS (5) until every crawl has ended",
+    )
     report.set_defaults(run=run_report)
 
     demo = commands.add_parser(
@@ -546,6 +555,11 @@ def run_report(args: argparse.Namespace) -> int:
 
     page = write_report([load_run(run) for run in args.runs], args.out)
     print(f"report: {page}")
+    while args.watch and any(load_run(run).running for run in args.runs):
+        time.sleep(args.watch)
+        write_report([load_run(run) for run in args.runs], args.out)
+    if args.watch:
+        write_report([load_run(run) for run in args.runs], args.out)  # the final figures
     return 0
 
 

@@ -1,4 +1,8 @@
-"""What the crawl produces. Plain dataclasses: Scrapy's feeds and pipelines take them as items."""
+"""What the crawl produces. Plain dataclasses: Scrapy's feeds and pipelines take them as items.
+
+Every item's first field is its ``type`` (``bilingual_site``, ``site_verdict``, ``url_pair``,
+``page``), so a line of any feed says what it is; a run directory (``-a out=DIR``) has a feed
+per type (:data:`FEED_FILES`)."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import Any
 class BilingualSiteItem:
     """A site judged bilingual (or multilingual), with why and how it was reached."""
 
+    type: str = field(default="bilingual_site", init=False)
     site: str
     """The site's host name (``www.example.es``)."""
     languages: list[str]
@@ -28,6 +33,7 @@ class SiteVerdictItem:
 
     The fields are those of :class:`bilingual_spider.detection.detector.SiteVerdict`."""
 
+    type: str = field(default="site_verdict", init=False)
     site: str
     """The site's key: its host name (or its first URL with ``BILINGUAL_DETECTOR_SITE_KEY=url``)."""
     url: str
@@ -59,6 +65,7 @@ class SiteVerdictItem:
 class UrlPairItem:
     """Two URLs holding the same content in two languages."""
 
+    type: str = field(default="url_pair", init=False)
     source_url: str
     target_url: str
     source_lang: str
@@ -84,6 +91,7 @@ class UrlPairItem:
 class FetchedPageItem:
     """A record of one fetched page: the forward crawl's output and the baseline of benchmarks."""
 
+    type: str = field(default="page", init=False)
     url: str
     status: int
     host: str
@@ -97,3 +105,12 @@ class FetchedPageItem:
     alternates: dict[str, str] = field(default_factory=dict)
     """``hreflang`` alternates: normalised language -> absolute URL."""
     outlinks: int = 0
+
+
+FEED_FILES: dict[type, str] = {
+    BilingualSiteItem: "sites.jsonl",
+    SiteVerdictItem: "verdicts.jsonl",
+    UrlPairItem: "pairs.jsonl",
+    FetchedPageItem: "pages.jsonl",
+}
+"""The feed of each item type in a run directory."""

@@ -43,6 +43,9 @@ REDIRECT_MAX_TIMES = 5
 RETRY_TIMES = 2
 LOGSTATS_INTERVAL = 30.0  # the progress line
 FEED_EXPORT_ENCODING = "utf-8"
+BILINGUAL_RUN_DIR = None
+"""Write the crawl's feeds (one per item type) and stats file in this directory (``-a out=DIR``;
+``scrapy crawl`` picks ``out/SPIDER/DATE-TIME`` when no feed is given)."""
 # CSV feeds write nested fields (a pair's verification, a verdict's evidence) as JSON.
 FEED_EXPORTERS = {"csv": "bilingual_spider.output.csv_feed.JsonFieldsCsvItemExporter"}
 
@@ -92,7 +95,11 @@ workers (keys ``PREFIX:host:HOST:*``), not per worker."""
 BILINGUAL_ROBOTSTXT_TTL = 86400.0
 """With REDIS_URL: a host's robots.txt is fetched by one worker and kept in Redis this many
 seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hours)."""
-ADDONS = {"bilingual_spider.scheduler.backend.SchedulerBackend": 0}
+ADDONS = {
+    "bilingual_spider.scheduler.backend.SchedulerBackend": 0,
+    # a run directory (-a out=DIR): a feed per item type and the stats file, in one folder
+    "bilingual_spider.output.run_directory.RunDirectory": 10,
+}
 
 # --- the sandbox web and network safety
 BILINGUAL_SANDBOX_PROXY = os.environ.get("BILINGUAL_SANDBOX_PROXY") or None
@@ -294,6 +301,7 @@ BILINGUAL_TSV_PATH = None
 
 EXTENSIONS = {
     "bilingual_spider.extensions.log_level.ScrapyDebugGate": 0,
+    "bilingual_spider.extensions.run_info.RunInfo": 2,
     "bilingual_spider.extensions.gc_freeze.GcFreeze": 1,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
     "bilingual_spider.extensions.warc.WarcExtension": 510,

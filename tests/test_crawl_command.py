@@ -85,7 +85,7 @@ def test_setting_values_are_checked_against_their_defaults_type() -> None:
 def test_spider_arguments_are_read_from_their_init() -> None:
     assert spider_arguments(BackForthSpider) == [
         "seeds", "langs", "strategy", "budget", "min_likelihood", "learning_interval",
-        "warc", "docs",
+        "out", "warc", "docs",
     ]  # fmt: skip
     assert "site_budget" in spider_arguments(PupSnifferSpider)
     assert argument_problems("backforth", ["seeds", "budget"], ["seeds", "budget"]) == []

@@ -74,8 +74,9 @@ def setting_problems(
     return problems
 
 
-EXTENSION_ARGUMENTS = ("warc", "docs")
-"""``-a`` arguments every spider takes, read from it by an extension: ``warc=DIR`` (WARC files,
+EXTENSION_ARGUMENTS = ("out", "warc", "docs")
+"""``-a`` arguments every spider takes, read from it by an add-on or an extension: ``out=DIR``
+(the run directory, ``output/run_directory.py``), ``warc=DIR`` (WARC files,
 ``extensions/warc.py``), ``docs=FILE`` (document pairs, ``extensions/documents.py``)."""
 
 

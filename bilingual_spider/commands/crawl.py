@@ -18,6 +18,8 @@ import argparse
 import asyncio
 import logging
 import sys
+import time
+from pathlib import Path
 from typing import Any, NoReturn
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
@@ -61,6 +63,23 @@ def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str
     return problems
 
 
+def default_run_directory(spider: str) -> str:
+    """Where a crawl given no feed and no ``out`` writes: ``out/SPIDER/YYYYmmdd-HHMMSS``."""
+    return str(Path("out") / spider / time.strftime("%Y%m%d-%H%M%S"))
+
+
+def run_summary(directory: Path) -> str:
+    """What a crawl left in its run directory: each file, and its lines for a feed."""
+    found = []
+    for path in sorted(directory.glob("*")):
+        if path.suffix == ".jsonl" and path.is_file():
+            with path.open("rb") as feed:
+                found.append(f"{path.name} ({sum(1 for _ in feed)} lines)")
+        elif path.is_file() or path.is_dir():
+            found.append(path.name + ("/" if path.is_dir() else ""))
+    return f"results in {directory}: {', '.join(found) or 'nothing'}"
+
+
 def reason(error: BaseException, spider: str = "") -> str:
     """One line for an error: its message, without a repeated ``spider:`` prefix."""
     text = " ".join(str(error).split()) or type(error).__name__
@@ -88,6 +107,9 @@ class Command(ScrapyCrawl):
         problems = input_problems(loader.load(args[0]), opts.spargs, given)
         if problems:
             self._refuse(problems, args[0])
+        no_feed = not (opts.output or opts.overwrite_output or self.settings.get("FEEDS"))
+        if no_feed and "out" not in opts.spargs and not self.settings.get("BILINGUAL_RUN_DIR"):
+            opts.spargs["out"] = default_run_directory(args[0])
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
@@ -109,6 +131,10 @@ class Command(ScrapyCrawl):
             self.exitcode = BAD_INPUT if bad_input else NOT_STARTED
         elif self.crawler_process.bootstrap_failed:
             self.exitcode = NOT_STARTED
+        else:
+            directory = opts.spargs.get("out") or self.settings.get("BILINGUAL_RUN_DIR")
+            if directory:
+                print(run_summary(Path(directory)))
 
     def _debug(self) -> bool:
         assert self.settings is not None

@@ -80,6 +80,7 @@ class DocumentPairWriter:
             self._out.write("\t".join(fields) + "\n")
         else:
             line = {
+                "type": "document_pair",
                 "url1": pair["source_url"],
                 "url2": pair["target_url"],
                 "lang1": pair.get("source_lang"),

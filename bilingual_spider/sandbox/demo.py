@@ -1,15 +1,23 @@
 """``bilingual-spider demo``: fetch the real sites if needed, generate the default world, serve
 the sandbox web, crawl it back and forth, and print the bilingual sites found next to the ground
 truth; then pair the pages of the sites found, and leave WARC files, document pairs and a crawl
-report in the output directory."""
+report in the output directory.
+
+The same seed gives the same demo: the crawls run one request at a time with Python's string
+hashing fixed, so the order pages arrive in, and so what is found, does not depend on the
+machine. A second demo reuses the world and the real sites and replaces the crawls' outputs.
+Every figure it prints comes from the crawls' stats files, which the report reads too.
+"""
 
 from __future__ import annotations
 
-import json
+import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
 
 from bilingual_spider.output.report import load_run, write_report
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.sandbox.realsites import (
     AptUnavailable,
     prepare,
@@ -25,9 +33,18 @@ PAIRED_SITES = 40
 """Bilingual sites found whose pages the demo pairs."""
 PAIR_SITE_BUDGET = 60
 """Pages per site of the demo's PupSniffer crawl."""
+SHOWN_SITES = 20
+"""Sites listed on the console; the rest are in ``sites.jsonl``."""
+HASH_SEED = "0"
+"""``PYTHONHASHSEED`` of the demo's crawls: sets iterate in the same order every time."""
 
 
-def run_demo(pages: int = 2000, out_dir: str | Path = "out/demo", strategy: str = "cobfc") -> int:
+def run_demo(
+    pages: int = 2000,
+    out_dir: str | Path = "out/demo",
+    strategy: str = "cobfc",
+    world_sites: int = DEMO_WORLD_SITES,
+) -> int:
     """The main job on the embedded default: a back-and-forth crawl of the sandbox web (the real
     sites + the default generated world), then what it found next to the ground truth; then the
     pairs of pages of the bilingual sites it found (PupSniffer), and what a corpus builder
@@ -39,97 +56,111 @@ def run_demo(pages: int = 2000, out_dir: str | Path = "out/demo", strategy: str 
     except AptUnavailable as exc:
         print(f"demo: the real sites cannot be fetched here: {exc}")
         return 3
-    world = demo_world(out / "world")
+    world = demo_world(out / "world", world_sites)
     seeds = out / "seeds.txt"
     seeds.write_text(
         "\n".join([*sandbox_seed_urls(), *(world / "seed_urls.txt").read_text().split()]) + "\n"
     )
+    backforth, pupsniffer, report = out / "backforth", out / "pupsniffer", out / "report"
+    for previous in (backforth, pupsniffer, report):  # a second demo replaces the first's
+        shutil.rmtree(previous, ignore_errors=True)
     print(
-        f"sandbox web: {len(sites)} real sites + a generated world of {DEMO_WORLD_SITES} sites; "
+        f"sandbox web: {len(sites)} real sites + a generated world of {world_sites} sites; "
         f"back-and-forth crawl ({strategy}) of {pages} pages ...",
         flush=True,
     )
-    backforth, pupsniffer = out / "backforth", out / "pupsniffer"
-    items_file, stats_file = backforth / "sites.jsonl", backforth / "stats.json"
     with SandboxServer(["--real-sites", "--config", str(world / CONFIG_FILE)]) as sandbox:
-        crawl = run_spider(
+        failed = _crawl(
             "backforth",
-            settings=_demo_settings(sandbox.proxy_url, backforth),
-            arguments={"seeds": seeds, "langs": "any", "strategy": strategy, "budget": pages},
-            output=items_file,
+            sandbox.proxy_url,
+            backforth,
+            {"seeds": seeds, "langs": "any", "strategy": strategy, "budget": pages},
         )
-        if crawl.returncode != 0:
-            print(crawl.stderr[-3000:])
-            return crawl.returncode
-        items = [json.loads(line) for line in items_file.read_text().splitlines() if line]
-        stats = json.loads(stats_file.read_text())
-        print(found_sites_report(items, load_ground_truth(world), stats, sites))
-        found = [item for item in items if "found_by" in item][:PAIRED_SITES]
+        if failed:
+            return failed
+        crawl = load_run(backforth)
+        print(found_sites_report(crawl.sites + crawl.verdicts, load_ground_truth(world),
+                                 crawl.stats, sites, backforth / "sites.jsonl"))  # fmt: skip
+        paired = crawl.sites[:PAIRED_SITES]
         pair_seeds = out / "pair_seeds.txt"
-        pair_seeds.write_text("".join(f"http://{item['site']}/\n" for item in found))
-        print(f"\npairs of pages of {len(found)} of those sites (PupSniffer) ...", flush=True)
-        pairs_crawl = run_spider(
+        pair_seeds.write_text("".join(f"http://{item['site']}/\n" for item in paired))
+        print(f"\npairing the pages of {len(paired)} of those sites (PupSniffer) ...", flush=True)
+        failed = _crawl(
             "pupsniffer",
-            settings={
-                **_demo_settings(sandbox.proxy_url, pupsniffer),
-                "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
-            },
-            arguments={
+            sandbox.proxy_url,
+            pupsniffer,
+            {
                 "seeds": pair_seeds,
                 "site_budget": PAIR_SITE_BUDGET,
                 "docs": pupsniffer / "documents.jsonl",
+                "warc": pupsniffer / "warc",
             },
-            output=pupsniffer / "pairs.jsonl",
         )
-    if pairs_crawl.returncode != 0:
-        print(pairs_crawl.stderr[-3000:])
-        return pairs_crawl.returncode
-    page = write_report([load_run(backforth), load_run(pupsniffer)], out / "report")
-    pairs = json.loads((pupsniffer / "stats.json").read_text()).get("docs/pairs", 0)
+    if failed:
+        return failed
+    pairing = load_run(pupsniffer)
+    page = write_report([crawl, pairing], report)
+    print(pairs_summary(pairing, len(paired)))
     print(
-        f"\nsites in {items_file}; {pairs} document pairs in {pupsniffer / 'documents.jsonl'};"
-        f"\nWARC files in {backforth / 'warc'} and {pupsniffer / 'warc'};"
-        f"\ncrawl report: {page}"
+        f"\nwhat a corpus builder takes away:"
+        f"\n  sites: {backforth / 'sites.jsonl'} (verdicts on every site judged: "
+        f"{backforth / 'verdicts.jsonl'})"
+        f"\n  URL pairs: {pupsniffer / 'pairs.jsonl'}; document pairs (both texts): "
+        f"{pupsniffer / 'documents.jsonl'}"
+        f"\n  WARC files: {backforth / 'warc'} and {pupsniffer / 'warc'}"
+        f"\n  crawl report: {page}"
     )
     return 0
 
 
-def _demo_settings(proxy: str, run: Path) -> dict[str, object]:
-    """One crawl of the demo: its stats (every 2 s, for the report's curves) and its WARC files
-    in its run directory."""
-    return {
+def _crawl(spider: str, proxy: str, run: Path, arguments: dict[str, Any]) -> int:
+    """One crawl of the demo into its run directory; its exit status (0: done)."""
+    settings = {
         "BILINGUAL_SANDBOX_PROXY": proxy,
         "DOWNLOAD_DELAY": 0,
-        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-        "BILINGUAL_STATS_FILE": run / "stats.json",
-        "BILINGUAL_STATS_FILE_INTERVAL": 2,
-        "BILINGUAL_WARC_PATH": run / "warc",
+        "CONCURRENT_REQUESTS": 1,  # one page at a time: the same order, the same finds
+        "BILINGUAL_STATS_FILE_INTERVAL": 1,  # the report's curves
         "LOG_LEVEL": "WARNING",
     }
+    arguments = {"out": run, "warc": run / "warc", **arguments}
+    done = subprocess.run(
+        spider_command(spider, settings, arguments),
+        capture_output=True,
+        text=True,
+        env=crawl_env({"PYTHONHASHSEED": HASH_SEED}),
+        check=False,
+    )
+    if done.returncode != 0:
+        print(done.stderr[-3000:])
+    return done.returncode
 
 
-def demo_world(directory: Path) -> Path:
+def demo_world(directory: Path, sites: int = DEMO_WORLD_SITES) -> Path:
     """The default generated world (seed 0), generated once and reused."""
     if not (directory / CONFIG_FILE).is_file():
-        params = WorldParams(seed=DEMO_WORLD_SEED, sites=DEMO_WORLD_SITES)
+        params = WorldParams(seed=DEMO_WORLD_SEED, sites=sites)
         generate(directory, params, TextSource.from_catalogs(["en", *params.language_weights]))
     return directory
 
 
 def found_sites_report(
-    items: list[dict], truth: dict, stats: dict, real_sites: list[dict] = ()
+    items: list[dict],
+    truth: dict,
+    stats: dict,
+    real_sites: list[dict] = (),
+    sites_file: Path | str = "sites.jsonl",
 ) -> str:
-    """The bilingual sites the crawl reported, checked against the ground truth of the world
-    and the real sites (``sites.json``; a host with several real sites, like www.debian.org, is
-    bilingual when one of them is)."""
+    """What the crawl found, checked against the ground truth of the world and the real sites
+    (``sites.json``; a host with several real sites, like www.debian.org, is bilingual when one
+    of them is): the summary first, then the first :data:`SHOWN_SITES` sites."""
     host_site = {host: site for site in truth["sites"] for host in site["hosts"].values()}
     for real in real_sites:
         bilingual = real["bilingual"] or host_site.get(real["host"], {}).get("bilingual", False)
         kind = "real multilingual" if bilingual else "real monolingual"
         host_site[real["host"]] = {"bilingual": bilingual, "kind": kind}
-    found = [item for item in items if "found_by" in item]
-    lines = [f"{'site':<34} {'languages':<22} {'truth':<14} found by"]
-    right = 0
+    found = [item for item in items if _kind(item) == "bilingual_site"]
+    judged = [item for item in items if _kind(item) == "site_verdict"]
+    rows, right = [], 0
     for item in found:
         site = host_site.get(item["site"])
         if site is None:
@@ -140,9 +171,7 @@ def found_sites_report(
             verdict = "bilingual" if site["bilingual"] else site["kind"]
         right += site is not None and bool(site["bilingual"])
         languages = " ".join(item["languages"])
-        lines.append(f"{item['site']:<34} {languages:<22} {verdict:<14} {item['found_by'][:60]}")
-    pages = stats.get("backforth/pages", 0)
-    judged = sum(1 for item in items if "found_by" not in item and "bilingual" in item)
+        rows.append(f"{item['site']:<34} {languages:<22} {verdict:<17} {item['found_by'][:60]}")
     world_bilingual = sum(1 for site in truth["sites"] if site["bilingual"])
     world_found = {
         site["name"]
@@ -158,10 +187,40 @@ def found_sites_report(
         and site["kind"].startswith("real")
         and site["bilingual"]
     }
-    lines.append(
-        f"\n{len(found)} hosts reported bilingual ({right} right by the ground truth) out of "
-        f"{judged} judged, in {pages} pages: {len(world_found)} of the generated world's "
-        f"{world_bilingual} bilingual sites (a site can have a host per language) and "
+    not_judged = sum(1 for item in judged if item.get("status") == "not_judged")
+    summary = (
+        f"{len(found)} hosts reported bilingual ({right} right by the ground truth) of "
+        f"{len(judged)} judged"
+        + (f" ({not_judged} could not be judged)" if not_judged else "")
+        + f", in {stats.get('backforth/pages', 0)} pages: {len(world_found)} of the generated "
+        f"world's {world_bilingual} bilingual sites (a site can have a host per language) and "
         f"{len(real_found)} multilingual real sites. Finish reason: {stats.get('finish_reason')}."
     )
+    head = f"{'site':<34} {'languages':<22} {'truth':<17} found by"
+    lines = [summary, "", head, *rows[:SHOWN_SITES]]
+    if len(rows) > SHOWN_SITES:
+        lines.append(f"... {len(rows) - SHOWN_SITES} more in {sites_file}")
     return "\n".join(lines)
+
+
+def _kind(item: dict) -> str:
+    """An item's type (lines written before items carried one: by their fields)."""
+    if "type" in item:
+        return str(item["type"])
+    return "bilingual_site" if "found_by" in item else "site_verdict"
+
+
+def pairs_summary(run: Any, asked_sites: int) -> str:
+    """The pairing crawl in one line, from its stats (the report's figures)."""
+    stats = run.stats
+    methods = {
+        key.rsplit("/", 1)[1]: value
+        for key, value in stats.items()
+        if key.startswith("pupsniffer/pairs/")
+    }
+    with_pairs = len({pair["source_url"].split("/")[2] for pair in run.pairs})
+    return (
+        f"{sum(methods.values())} URL pairs ({', '.join(f'{k} {v}' for k, v in methods.items())})"
+        f" on {with_pairs} of the {asked_sites} sites, in {stats.get('pupsniffer/pages', 0)} "
+        f"pages; {stats.get('docs/pairs', 0)} document pairs written."
+    )

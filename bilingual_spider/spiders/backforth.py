@@ -126,6 +126,15 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._progress: task.LoopingCall | None = None
         self._started = time.monotonic()
 
+    def run_parameters(self) -> dict[str, Any]:
+        """What this crawl is (the report's header): strategy, languages, budget, seeds."""
+        return {
+            "strategy": self.strategy.value,
+            "languages": ",".join(self.langs) or "any",
+            "budget": self.budget,
+            "seeds": len(self.seed_urls),
+        }
+
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> BackForthSpider:
         settings = crawler.settings

@@ -38,6 +38,10 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         self.seeds_argument = seeds
         self.seed_urls: list[str] = list(seed_urls or [])
 
+    def run_parameters(self) -> dict[str, Any]:
+        """What this crawl is (the report's header)."""
+        return {"seeds": len(self.seed_urls)}
+
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> DetectSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)

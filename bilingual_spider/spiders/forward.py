@@ -40,6 +40,10 @@ class ForwardSpider(scrapy.Spider):
         self.seed_urls: list[str] = []
         self.link_extractor = LinkExtractor(unique=True)
 
+    def run_parameters(self) -> dict[str, Any]:
+        """What this crawl is (the report's header)."""
+        return {"seeds": len(self.seed_urls)}
+
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> ForwardSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)

@@ -188,6 +188,16 @@ class PupSnifferSpider(scrapy.Spider):
         self._progress: dict[str, SiteProgress] = {}  # this process's pages of each site
         self._stopped: set[str] = set()
 
+    def run_parameters(self) -> dict[str, Any]:
+        """What this crawl is (the report's header): mode, languages, budgets, seeds."""
+        return {
+            "mode": self.mode,
+            "languages": ",".join(self.langs) or "any",
+            "site_budget": self.site_budget,
+            "rounds": self.rounds,
+            "seeds": len(self.seed_urls),
+        }
+
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> PupSnifferSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)

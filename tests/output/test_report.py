@@ -12,21 +12,31 @@ from pathlib import Path
 
 import pytest
 
-from bilingual_spider.output.report import found_by_kind, load_run, write_report
-from tests.waiting import CRAWL_SECONDS
+from bilingual_spider.output.report import (
+    found_by_kind,
+    load_run,
+    pages_of,
+    pattern_label,
+    write_report,
+)
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.slug_sites import prepare
+from tests.waiting import CRAWL_SECONDS, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = ROOT / "out" / "test-report"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def make_run(directory: Path, pages_per_step: int, sites_per_step: int) -> Path:
-    """A run directory as a crawl leaves it: stats, their history, an item feed."""
+def make_run(directory: Path, pages_per_step: int, sites_per_step: int, running: bool = False):
+    """A run directory as a crawl leaves it: stats (with what ran), their history, typed feeds
+    (and a line of an older, untyped feed), document pairs."""
     directory.mkdir(parents=True)
     history = []
     for step in range(1, 8):
         history.append({
-            "response_received_count": step * pages_per_step,
+            "backforth/pages": step * pages_per_step,
+            "response_received_count": step * pages_per_step + 30,
             "backforth/sites_bilingual": step * sites_per_step,
             "pupsniffer/pairs/local": step * 3,
             "stats_elapsed_seconds": step * 2.0,
@@ -34,44 +44,75 @@ def make_run(directory: Path, pages_per_step: int, sites_per_step: int) -> Path:
         })  # fmt: skip
     stats = {
         **history[-1],
+        "run/spider": "backforth",
+        "run/strategy": "cobfc",
+        "run/languages": "any",
+        "run/budget": 7 * pages_per_step,
+        "run/version": "0.1.0",
+        "start_time": "2026-11-26T08:00:00+00:00",
         "elapsed_time_seconds": 15.0,
-        "finish_reason": "finished",
+        "finish_reason": None if running else "finished",
         "search/moz/requests": 12,
         "search/moz/failed": 1,
+        "search/brave/requests": 0,
         "safety/refused/private_address": 2,
         "robotstxt/forbidden": 5,
         "focus/rejected_tld": 7,
     }
     (directory / "stats.json").write_text(json.dumps(stats))
     (directory / "stats.history.jsonl").write_text("".join(json.dumps(h) + "\n" for h in history))
-    items = [
-        {"site": "www.sol.es", "languages": ["es", "en"], "found_by": "seed"},
-        {"site": "www.mar.fr", "languages": ["fr", "en"], "found_by": "backlink of www.sol.es"},
-        {"site": "a.example", "url": "http://a.example/", "bilingual": False, "languages": ["en"],
-         "pages_downloaded": 3},
-        {"source_url": "http://www.sol.es/en/a.html", "target_url": "http://www.sol.es/es/a.html",
-         "method": "local", "pattern": "<en,es>", "local_credibility": 0.8,
-         "global_credibility": 0.4},
-        {"source_url": "http://www.mar.fr/", "target_url": "http://www.mar.fr/en/",
-         "method": "switcher", "pattern": "<en,fr>", "local_credibility": 1.0},
-        '{"cut by a crawl still running',
+    sites = [
+        {"type": "bilingual_site", "site": "www.sol.es", "languages": ["es", "en"],
+         "found_by": "seed"},
+        {"type": "bilingual_site", "site": "www.mar.fr", "languages": ["fr", "en"],
+         "found_by": "backlink of www.sol.es"},
     ]  # fmt: skip
-    lines = [item if isinstance(item, str) else json.dumps(item) for item in items]
-    (directory / "items.jsonl").write_text("\n".join(lines) + "\n")
+    verdicts = [
+        {"type": "site_verdict", "site": "a.example", "url": "http://a.example/",
+         "bilingual": False, "languages": ["en"], "pages_downloaded": 3},
+    ]  # fmt: skip
+    pairs = [
+        {"type": "url_pair", "source_url": "http://www.sol.es/en/a.html",
+         "target_url": "http://www.sol.es/es/a.html", "source_lang": "en", "target_lang": "es",
+         "method": "local", "pattern": "<en,es>", "local_credibility": 0.8,
+         "global_credibility": 0.4, "verification": {"checks": ["langid", "content"],
+         "probability": 0.93}},
+        {"source_url": "http://www.mar.fr/", "target_url": "http://www.mar.fr/en/",
+         "method": "switcher", "pattern": "<,en>", "local_credibility": 1.0},
+    ]  # fmt: skip
+    documents = [
+        {"type": "document_pair", "url1": "http://www.sol.es/en/a.html",
+         "url2": "http://www.sol.es/es/a.html", "lang1": "en", "lang2": "es", "method": "local",
+         "text1": "The sun shines on the sea.", "text2": "El sol brilla sobre el mar.",
+         "verification": {"checks": ["langid", "content"], "probability": 0.93}},
+    ]  # fmt: skip
+
+    def feed(name: str, lines: list) -> None:
+        (directory / name).write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+    feed("sites.jsonl", sites)
+    feed("verdicts.jsonl", verdicts)
+    feed("documents.jsonl", documents)
+    (directory / "pairs.jsonl").write_text(
+        "".join(json.dumps(x) + "\n" for x in pairs) + '{"cut by a crawl still running'
+    )
     return directory
 
 
 def test_runs_are_read_with_their_items_and_history(tmp_path: Path) -> None:
     run = load_run(make_run(tmp_path / "cobfc", 100, 2))
-    assert (len(run.sites), len(run.pairs), len(run.verdicts), len(run.history)) == (2, 2, 1, 7)
+    counts = (len(run.sites), len(run.pairs), len(run.verdicts), len(run.documents))
+    assert counts == (2, 2, 1, 1) and len(run.history) == 7
     assert [found_by_kind(s["found_by"]) for s in run.sites] == ["seed", "backlink"]
     assert found_by_kind("forward link of http://hub/") == "forward link"
     assert found_by_kind("round 2: WPR 0.3 from 4 site(s)") == "round 2"
+    assert pages_of(run.stats) == 700  # the budget's pages, not the 730 HTTP responses
+    assert pattern_label("<en,es>") == "en ↔ es" and pattern_label("<,zh-cn>") == "(none) ↔ zh-cn"
     with pytest.raises(FileNotFoundError, match="stats.json"):
         load_run(tmp_path)
 
 
-def test_the_report_has_every_figure_embedded_and_as_png(tmp_path: Path) -> None:
+def test_the_report_says_what_ran_explains_each_figure_and_shows_pairs(tmp_path: Path) -> None:
     runs = [
         load_run(make_run(tmp_path / name, n, n // 50)) for name, n in [("cobfc", 100), ("fc", 150)]
     ]
@@ -80,13 +121,31 @@ def test_the_report_has_every_figure_embedded_and_as_png(tmp_path: Path) -> None
     for name in ("harvest", "rate", "sites", "pairs"):
         png = tmp_path / "report" / f"{name}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"<h2 id='{name}'>" in text
     assert text.count("src='data:image/png;base64,") == 4
-    assert "<td>cobfc</td>" in text and "<td>fc</td>" in text  # one row per run
-    for counter in ("search/moz/failed", "safety/refused/private_address", "robotstxt/forbidden"):
-        assert f"<td>{counter}</td>" in text
-    assert "<td>&lt;en,es&gt;</td>" in text  # patterns with their credibilities
-    # nothing to fetch: no resource outside the page (its links to crawled pages are text)
+    assert text.count("<p class='explain'>") >= 8  # a sentence for every figure and table
+    assert "<dt>strategy</dt><dd>cobfc</dd>" in text and "<dt>spider</dt><dd>backforth</dd>" in text
+    assert "<td>cobfc</td><td>finished</td><td>700</td><td>730</td>" in text  # pages, responses
+    assert "El sol brilla sobre el mar." in text and "The sun shines on the sea." in text
+    assert "href='http://www.sol.es/es/a.html'" in text and "(p=0.93)" in text
+    assert "moz: Moz Links API (backlinks)" in text and "brave" not in text  # not called
+    assert "network safety refused: private address" in text
+    assert "<td>en ↔ es</td>" in text and "<td>(none) ↔ en</td>" in text
+    assert "href='../cobfc/pairs.jsonl'" in text  # the run's files
+    assert "http-equiv='refresh'" not in text  # the crawls have ended
+    # nothing to fetch: no resource outside the page (its links to crawled pages are anchors)
     assert not re.search(r"<(?:script|link|img)[^>]+(?:src|href)=['\"]?https?:", text)
+
+
+def test_a_running_crawls_report_reloads_itself_and_an_empty_one_draws_nothing(tmp_path):
+    running = write_report([load_run(make_run(tmp_path / "now", 100, 2, running=True))],
+                           tmp_path / "running").read_text()  # fmt: skip
+    assert "http-equiv='refresh'" in running and "still running" in running
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "stats.json").write_text(json.dumps({"finish_reason": "finished"}))
+    text = write_report([load_run(empty)], tmp_path / "nothing").read_text()
+    assert "<img" not in text and "<h2 id='sample'>" not in text  # no empty chart or table
 
 
 def console_messages(page: Path, screenshot: Path) -> list[str]:
@@ -114,6 +173,18 @@ def console_messages(page: Path, screenshot: Path) -> list[str]:
     return [line for line in result.stderr.splitlines() if ":CONSOLE" in line]
 
 
+def rendered_dom(page: Path, screenshot: Path) -> str:
+    """The page as headless Chromium renders it (its DOM after load), and its screenshot."""
+    assert CHROMIUM is not None
+    flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1280,3000"]  # fmt: skip
+    for extra in ([f"--screenshot={screenshot}"], ["--dump-dom"]):
+        done = subprocess.run([*flags, *extra, page.as_uri()], capture_output=True, text=True,
+                              timeout=CRAWL_SECONDS, check=False)  # fmt: skip
+    assert screenshot.is_file(), done.stderr[-2000:]
+    return done.stdout
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run does)")
 def test_the_report_loads_in_headless_chromium_with_no_console_error(tmp_path: Path) -> None:
     broken = tmp_path / "broken.html"
@@ -127,3 +198,37 @@ def test_the_report_loads_in_headless_chromium_with_no_console_error(tmp_path: P
     assert console_messages(page, screenshot) == []
     assert screenshot.stat().st_size > 20_000  # the figures were drawn, not a blank page
     print(f"screenshot of the report: {screenshot}")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run does)")
+def test_a_running_crawls_report_shows_it_running_and_reloads(tmp_path: Path) -> None:
+    sites = prepare(tmp_path / "cache")
+    config = tmp_path / "slow.toml"
+    config.write_text(sites.config.read_text() + '\n[hosts."*"]\nlatency_ms = 60\n')
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("\n".join(sites.seed_urls()) + "\n")
+    run = tmp_path / "run"
+    with SandboxServer(["--config", str(config)]) as server:
+        settings = {"BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0,
+                    "ROBOTSTXT_OBEY": False, "BILINGUAL_STATS_FILE_INTERVAL": 0.3}  # fmt: skip
+        command = spider_command("pupsniffer", settings, {"seeds": seeds, "out": run})
+        crawl = subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)  # fmt: skip
+        try:
+
+            def running_with_pages() -> bool:
+                assert crawl.poll() is None, "the crawl ended before its report was made"
+                if not (run / "stats.json").is_file():
+                    return False
+                stats = json.loads((run / "stats.json").read_text())
+                return stats["finish_reason"] is None and stats.get("pupsniffer/pages", 0) > 5
+
+            wait_until(running_with_pages, limit=CRAWL_SECONDS)
+            page = write_report([load_run(run)], tmp_path / "report")
+        finally:
+            crawl.terminate()
+            crawl.communicate(timeout=CRAWL_SECONDS)
+    dom = rendered_dom(page, tmp_path / "running.png")
+    assert 'http-equiv="refresh"' in dom and "still running" in dom
+    assert "<dt>spider</dt><dd>pupsniffer</dd>" in dom and "<dt>status</dt>" in dom
+    assert '<h2 id="harvest">' in dom  # curves from the snapshots taken so far

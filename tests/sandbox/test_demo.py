@@ -1,0 +1,91 @@
+"""The demo, small: what it prints, its feeds, its stats and its report say the same counts; a
+second demo with the same seed finds the same and leaves no more files; the report opens in
+headless Chromium with its header, figures and pair sample."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.output.report import load_run, pages_of, pairs_of
+from bilingual_spider.sandbox.demo import run_demo
+from tests.output.test_report import CHROMIUM, rendered_dom
+
+PAGES, WORLD_SITES = 150, 120
+
+
+def demo(out: Path) -> str:
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert run_demo(pages=PAGES, out_dir=out, world_sites=WORLD_SITES) == 0
+    return printed.getvalue()
+
+
+def files(out: Path) -> list[str]:
+    """The files under ``out``, the dates in their names left out (WARC files are named so)."""
+    return sorted(re.sub(r"\d{8,}", "DATE", str(p.relative_to(out))) for p in out.rglob("*"))
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    out = tmp_path_factory.mktemp("demo")
+    first = demo(out)
+    sites_first = (out / "backforth" / "sites.jsonl").read_text()
+    files_first = files(out)
+    second = demo(out)
+    assert (out / "backforth" / "sites.jsonl").read_text() == sites_first  # the same finds
+    assert files(out) == files_first  # nothing piles up
+    return out, first, second
+
+
+def test_console_stats_feeds_and_report_count_the_same(demo_run) -> None:
+    out, printed, again = demo_run
+    assert printed.splitlines()[1:] == again.splitlines()[1:]  # same seed, same demo
+    crawl, pairing = load_run(out / "backforth"), load_run(out / "pupsniffer")
+    sites = lines(out / "backforth" / "sites.jsonl")
+    verdicts = lines(out / "backforth" / "verdicts.jsonl")
+    pairs = lines(out / "pupsniffer" / "pairs.jsonl")
+    assert {s["type"] for s in sites} == {"bilingual_site"}
+    assert {v["type"] for v in verdicts} == {"site_verdict"}
+    assert {p["type"] for p in pairs} == {"url_pair"}
+    summary = re.search(
+        r"(\d+) hosts reported bilingual .* of (\d+) judged, in (\d+) pages", printed
+    )
+    assert summary is not None, printed[:500]
+    found, judged, pages = map(int, summary.groups())
+    assert found == len(sites) == crawl.stats["backforth/sites_bilingual"]
+    assert judged == len(verdicts)
+    assert pages == crawl.stats["backforth/pages"] == pages_of(crawl.stats)
+    assert PAGES <= pages <= PAGES + 1  # one request at a time: at most one in flight at the end
+    paired = re.search(r"(\d+) URL pairs .* in (\d+) pages; (\d+) document pairs", printed)
+    assert paired is not None, printed[-800:]
+    assert int(paired[1]) == len(pairs) == pairs_of(pairing.stats) > 0
+    assert int(paired[2]) == pairing.stats["pupsniffer/pages"]
+    assert int(paired[3]) == len(lines(out / "pupsniffer" / "documents.jsonl"))
+    report = (out / "report" / "report.html").read_text()
+    row = f"<td>backforth</td><td>budget</td><td>{pages}</td>"
+    assert row in report and f"<td>{len(sites)}</td><td>0</td></tr>" in report
+    assert f"<td>{len(pairs)}</td></tr></table>" in report  # pupsniffer's row ends the table
+    if len(sites) > 20:
+        assert f"{len(sites) - 20} more in" in printed
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run does)")
+def test_the_demo_report_shows_what_ran_its_curves_and_pairs_in_a_browser(demo_run) -> None:
+    out, _, _ = demo_run
+    dom = rendered_dom(out / "report" / "report.html", out / "report.png")
+    assert "<dt>strategy</dt><dd>cobfc</dd>" in dom  # the header: what ran
+    for figure in ("harvest", "rate", "sites", "pairs"):
+        assert f'<h2 id="{figure}">' in dom
+    assert dom.count('src="data:image/png;base64,') == 4
+    assert '<h2 id="sample">' in dom and "<th>text 1</th>" in dom
+    assert (out / "report.png").stat().st_size > 50_000
