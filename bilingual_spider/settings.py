@@ -150,6 +150,16 @@ English shows that very language, the chooser's link naming another language is 
 pages instead of three)."""
 BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS = 400
 """A first page with fewer characters of main text than this (and no language) is a chooser."""
+BILINGUAL_DETECTOR_LADDER = True
+"""When the first page says nothing (no link to probe, or no probe counted for a language), climb
+the fallback ladder within the probe budget (detection/ladder.py): the page's URL with its
+language unit substituted (``/fr/`` -> ``/en/``), then the pages above it (the neutral root above
+a language directory, the directory index, the site root), each judged as a first page. False:
+the paper's single-page detector."""
+BILINGUAL_DETECTOR_LADDER_SIBLINGS = 2
+"""At most this many URL siblings (the page's URL in another language) per site."""
+BILINGUAL_DETECTOR_LADDER_ANCESTORS = 2
+"""At most this many ancestor pages (choosers, home pages) per site."""
 BILINGUAL_DETECTOR_MODE = "detector"
 """``detector`` (Link Predictor + language identification) or ``link_predictor`` (the Link
 Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""

@@ -50,17 +50,29 @@ from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from bilingual_spider.detection.ladder import (
+    ANCESTORS,
+    URL_SIBLINGS,
+    ancestor_urls,
+    likely_languages,
+    url_siblings,
+)
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.names import language_of_code
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language
 
 MODES = ("detector", "link_predictor")
-RULES = ("scored links", "language hints", "chooser labels", "first page", "link predictor")
+RULES = (
+    "scored links", "language hints", "chooser labels", "first page", "link predictor",
+    URL_SIBLINGS, f"{ANCESTORS}: scored links", f"{ANCESTORS}: language hints",
+    f"{ANCESTORS}: chooser labels",
+)  # fmt: skip
 """What decided a verdict: the languages of pages behind links scoring >= the minimum
 likelihood; of pages behind links naming a language (``language_hints``); a language chooser's
 labels, one proven by its page (``chooser_labels``); the first page's failure; the Link
-Predictor alone."""
+Predictor alone; the fallback ladder (:mod:`bilingual_spider.detection.ladder`): the page's URL
+with another language's unit, or an ancestor page judged by the first three rules."""
 HOST_RULES = ("host", "domain", "related")
 SKIPPED_EXTENSIONS = frozenset(
     {
@@ -118,6 +130,12 @@ class DetectorConfig:
         With ``chooser_labels``, once a probe behind a link naming a language other than
         English shows that very language, the chooser's links naming other languages are taken
         at their word: it named two languages of interest and one of them proved true.
+    ladder, ladder_siblings, ladder_ancestors:
+        When the first page says nothing (nothing to probe, or no probe counted for a language),
+        climb the fallback ladder (:mod:`bilingual_spider.detection.ladder`) within
+        ``max_probes``: at most ``ladder_siblings`` URLs made by substituting the page's language
+        unit, and at most ``ladder_ancestors`` pages above it (a chooser or a home page), each
+        judged as a first page. Off: the paper's single-page detector.
     """
 
     langs: tuple[str, ...] = ()
@@ -131,6 +149,9 @@ class DetectorConfig:
     language_hints: bool = True
     chooser_labels: bool = True
     chooser_max_chars: int = 400
+    ladder: bool = True
+    ladder_siblings: int = 2
+    ladder_ancestors: int = 2
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_likelihood <= 1.0:
@@ -149,6 +170,8 @@ class DetectorConfig:
             raise ValueError("give two languages of interest or more (or none: any two)")
         if self.chooser_max_chars < 0:
             raise ValueError("chooser_max_chars must be >= 0")
+        if self.ladder_siblings < 0 or self.ladder_ancestors < 0:
+            raise ValueError("ladder_siblings and ladder_ancestors must be >= 0")
 
 
 def parse_langs(text: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -184,6 +207,9 @@ class LinkScore:
     hint: str = ""
     """The language the link names (``hreflang``, ``Español``, ``/es/``, ``?lang=fr``); "" when
     none (see :func:`link_language_hint`)."""
+    via: str = ""
+    """"" for a link of a page; the ladder's rung that made the URL (``url siblings``,
+    ``ancestors``)."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +236,8 @@ class ProbeResult:
     hint: str = ""
     """The language the link to this probe named ("" for the first page, or a link naming
     none)."""
+    via: str = ""
+    """"" for the first page and the probes of a page's links; else the ladder's rung."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +296,14 @@ class DetectionState:
     """The languages the first page's probe-able links name, in page order."""
     hints_used: bool = False
     """Whether ``hinted`` was moved into the queue."""
+    base: ProbeResult | None = None
+    """The page whose links are queued when it is not the first page (an ancestor)."""
+    rung: str = ""
+    """The ladder's rung under way ("" the first page's)."""
+    rung_start: int = 0
+    """Results before this index belong to earlier rungs."""
+    siblings_tried: int = 0
+    ancestors_tried: int = 0
 
 
 @dataclass(frozen=True)
@@ -599,13 +635,22 @@ class BilingualSiteDetector:
             return Step(None, verdict=self._link_predictor_verdict(state))
         return self._advance(state)
 
-    def record(self, state: DetectionState, result: ProbeResult) -> Step:
-        """A probe answered (or failed): the next probes, or the verdict."""
+    def record(
+        self,
+        state: DetectionState,
+        result: ProbeResult,
+        links: Iterable[LinkScore] | None = None,
+    ) -> Step:
+        """A probe answered (or failed): the next probes, or the verdict. ``links``: the scored
+        links of an ancestor page of the ladder (the pages it may probe)."""
         probe = next((p for p in state.pending if p.url == result.url), None)
         if probe is None:
             raise ValueError(f"{result.url} is no pending probe of {state.site}")
         pending = tuple(p for p in state.pending if p is not probe)
-        result = replace(result, hint=probe.hint)
+        result = replace(result, hint=probe.hint, via=probe.via)
+        if probe.via == ANCESTORS:
+            state = replace(state, pending=pending, results=(*state.results, result))
+            return self._advance(self._climbed(state, result, links or ()))
         if state.hints_used and not names_its_language(result):
             # probed only because its link named a language, and the page is in another: words
             # that happen to name languages (a menu's ``Arabic (Buckwalter)``), not a switcher;
@@ -639,6 +684,21 @@ class BilingualSiteDetector:
         if not state.queue and state.hinted and self.config.language_hints:
             state = replace(state, queue=state.hinted, hinted=(), hints_used=True)
         budget = self._probe_budget(state)
+        if not state.queue and budget > 0 and self._said_nothing(state):
+            step = self._next_rung(state)
+            if step is not None:
+                return Step(
+                    replace(
+                        state,
+                        pending=(step,),
+                        probes_requested=state.probes_requested + 1,
+                        rung=step.via,
+                        rung_start=len(state.results),
+                        siblings_tried=state.siblings_tried + (step.via == URL_SIBLINGS),
+                        ancestors_tried=state.ancestors_tried + (step.via == ANCESTORS),
+                    ),
+                    probes=(step,),
+                )
         if not state.queue or budget <= 0:
             return Step(None, verdict=self._final(state, False, found))
         missing = max(1, 2 - len(interesting(found, self.config.langs)))
@@ -646,6 +706,10 @@ class BilingualSiteDetector:
         if self._trusts_labels(state):
             missing, last = 1, ("en",)  # prove the language a fake translation is not in
         ordered = probe_order(state.queue, found, self.config.langs, last)
+        if self.config.ladder:  # a link naming a language found already leads to it again
+            ordered = [link for link in ordered if not _names_found(link, found)] or ordered[:0]
+            if not ordered:
+                return self._advance(replace(state, queue=()))
         batch = tuple(ordered[: min(budget, missing, self.config.probe_batch)])
         rest = tuple(link for link in ordered if link not in batch)
         state = replace(
@@ -658,7 +722,7 @@ class BilingualSiteDetector:
         interest."""
         return (
             self.config.chooser_labels
-            and self.is_chooser(state.start)
+            and self.is_chooser(state.base or state.start)
             and len(interesting(state.named, self.config.langs)) >= 2
         )
 
@@ -667,7 +731,9 @@ class BilingualSiteDetector:
         the chooser names another language of interest; [] otherwise."""
         if not self._trusts_labels(state):
             return []
-        for page in state.results:
+        for page in state.results[state.rung_start :]:
+            if page.via:
+                continue
             lang = page.counted
             if not (page.ok and lang and page.hint and base_language(lang) != "en"):
                 continue
@@ -680,6 +746,66 @@ class BilingualSiteDetector:
             if wanted:
                 return [lang, wanted[0]]
         return []
+
+    # --- the fallback ladder ------------------------------------------------------------------
+
+    def _said_nothing(self, state: DetectionState) -> bool:
+        """Whether the rung under way gave no evidence: no probe of a page's links counted for a
+        language (a URL sibling or an ancestor page proves nothing by itself being there)."""
+        if not self.config.ladder or self.config.mode != "detector" or not state.start.ok:
+            return False
+        own = state.start.counted
+        return not any(
+            r.ok and r.counted and not r.via and not (own and matches(r.counted, own))
+            for r in state.results[state.rung_start :]
+        )
+
+    def _next_rung(self, state: DetectionState) -> LinkScore | None:
+        """The ladder's next request: a URL sibling or an ancestor page (see
+        :mod:`~bilingual_spider.detection.ladder` for the order), one not asked for yet."""
+        start = state.start
+        url = start.final_url or start.url
+        own = start.counted
+        asked = {_without_fragment(u) for u in (start.url, start.final_url) if u}
+        asked |= {_without_fragment(r.url) for r in state.results}
+        asked |= {_without_fragment(r.final_url) for r in state.results if r.final_url}
+        english = base_language(own or "en") == "en"
+        for rung in (ANCESTORS, URL_SIBLINGS) if english else (URL_SIBLINGS, ANCESTORS):
+            if rung == URL_SIBLINGS and state.siblings_tried < self.config.ladder_siblings:
+                targets = likely_languages(url, own, state.named, self.config.langs)
+                for candidate, lang in url_siblings(url, own, targets):
+                    if _without_fragment(candidate) not in asked:
+                        return LinkScore(candidate, 0.0, lang, via=URL_SIBLINGS)
+            if rung == ANCESTORS and state.ancestors_tried < self.config.ladder_ancestors:
+                for candidate in ancestor_urls(url, own):
+                    if _without_fragment(candidate) not in asked:
+                        return LinkScore(candidate, 0.0, via=ANCESTORS)
+        return None
+
+    def _climbed(
+        self, state: DetectionState, page: ProbeResult, links: Iterable[LinkScore]
+    ) -> DetectionState:
+        """An ancestor page answered: its links become the queue, as a first page's would."""
+        if not page.ok:
+            return replace(state, queue=(), hinted=(), rung_start=len(state.results))
+        urls = [page.url, page.final_url] if page.final_url else [page.url]
+        asked = {_without_fragment(u) for u in (state.start.url, state.start.final_url) if u}
+        asked |= {_without_fragment(r.url) for r in state.results}
+        probe_able = {
+            url: link
+            for url, link in probe_able_links(urls, links, self.config).items()
+            if url not in asked
+        }
+        own = page.counted or state.start.counted
+        return replace(
+            state,
+            base=page,
+            queue=tuple(_at_least(probe_able.values(), self.config.min_likelihood)),
+            hinted=tuple(hinted_links(probe_able.values(), self.config, own)),
+            named=named_languages(probe_able.values()),
+            hints_used=False,
+            rung_start=len(state.results),
+        )
 
     def _probe_budget(self, state: DetectionState) -> int:
         if self.config.max_probes is None:
@@ -694,6 +820,15 @@ class BilingualSiteDetector:
         else:
             rule = "language hints" if state.hints_used else "scored links"
             reason = _reason(state, bilingual, found, self.config)
+        if state.rung == URL_SIBLINGS and bilingual:
+            rule = URL_SIBLINGS
+        elif state.rung == ANCESTORS and bilingual:
+            rule = f"{ANCESTORS}: {rule}"
+        if state.siblings_tried or state.ancestors_tried:
+            reason += (
+                f" (ladder: {state.siblings_tried} URL sibling(s), "
+                f"{state.ancestors_tried} ancestor page(s))"
+            )
         return self._verdict(
             state.site,
             state.start,
@@ -746,6 +881,10 @@ class BilingualSiteDetector:
         )
 
 
+def _names_found(link: LinkScore, found: Sequence[str]) -> bool:
+    return bool(link.hint) and any(matches(link.hint, f) or matches(f, link.hint) for f in found)
+
+
 def probe_order(
     queue: Sequence[LinkScore],
     found: Sequence[str],
@@ -776,10 +915,11 @@ def _no_candidates(state: DetectionState, config: DetectorConfig) -> str:
 
 def _chooser_reason(state: DetectionState, found: list[str]) -> str:
     proven, named = found
+    chooser = state.base or state.start
     page = next(p for p in state.results if p.counted == proven)
     return (
         f"{proven} at {page.final_url or page.url} (its link named {page.hint}), and the "
-        f"language chooser {state.start.final_url or state.start.url} links {named} "
+        f"language chooser {chooser.final_url or chooser.url} links {named} "
         f"(it names {', '.join(state.named)})"
     )
 

@@ -202,7 +202,9 @@ def test_a_chooser_whose_translations_are_english_stays_monolingual() -> None:
     english = {"http://www.example.com/en/": Lang("en"), "http://www.example.com/fr/": Lang("en")}
     verdict, asked = run(detector(langs=()), Lang("und", chars=30), chooser, english)
     assert not verdict.bilingual and verdict.languages == ("en",)
-    assert asked == ["http://www.example.com/fr/", "http://www.example.com/en/"]
+    assert asked == ["http://www.example.com/fr/"]  # its English link can only show English
+    verdict, asked = run(detector(langs=(), ladder=False), Lang("und", chars=30), chooser, english)
+    assert asked == ["http://www.example.com/fr/", "http://www.example.com/en/"]  # the paper's
 
 
 def test_a_chooser_naming_one_language_is_judged_by_its_pages() -> None:
