@@ -100,7 +100,9 @@ def test_a_deep_page_without_switcher_finds_the_root_chooser(
     assert stats["detector/pages"] == pages
 
 
-def test_the_single_page_detector_stays_available(ladder_web: SandboxServer, tmp_path: Path) -> None:
+def test_the_single_page_detector_stays_available(
+    ladder_web: SandboxServer, tmp_path: Path
+) -> None:
     url = "http://www.raiz.example/en/guia/capitulo3.html"
     [verdict], stats = crawl(
         ladder_web, [url], tmp_path, BILINGUAL_DETECTOR_SITE_KEY="url", BILINGUAL_DETECTOR_LADDER=0
