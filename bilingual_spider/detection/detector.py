@@ -441,11 +441,14 @@ def probe_able_links(
     of them and is none of them."""
     page_urls = [page_url] if isinstance(page_url, str) else list(dict.fromkeys(page_url))
     itself = {_without_fragment(url) for url in page_urls}
+    own = link_language_hint(page_urls[0]) if config.ladder else ""
     best: dict[str, LinkScore] = {}
     for link in links:
         url = _without_fragment(link.url)
         if url in itself or not probe_able_from(page_urls, link.url, config.hosts):
             continue
+        if own and link.hint and matches(link.hint, own):  # /ja/a.html -> /ja/b.html: no switch
+            link = replace(link, hint="")
         known = best.get(url)
         score = link.score if math.isfinite(link.score) else 0.0
         if known is None or score > known.score:
@@ -751,14 +754,13 @@ class BilingualSiteDetector:
 
     def _said_nothing(self, state: DetectionState) -> bool:
         """Whether the rung under way gave no evidence: no probe of a page's links counted for a
-        language (a URL sibling or an ancestor page proves nothing by itself being there)."""
+        language (a URL sibling or an ancestor page proves nothing by itself being there). A
+        probe that showed the page's own language did say something: the links the Link
+        Predictor or the language names picked lead to that language (links naming a language
+        found already are not probed at all)."""
         if not self.config.ladder or self.config.mode != "detector" or not state.start.ok:
             return False
-        own = state.start.counted
-        return not any(
-            r.ok and r.counted and not r.via and not (own and matches(r.counted, own))
-            for r in state.results[state.rung_start :]
-        )
+        return not any(r.ok and r.counted and not r.via for r in state.results[state.rung_start :])
 
     def _next_rung(self, state: DetectionState) -> LinkScore | None:
         """The ladder's next request: a URL sibling or an ancestor page (see
@@ -785,7 +787,9 @@ class BilingualSiteDetector:
     def _climbed(
         self, state: DetectionState, page: ProbeResult, links: Iterable[LinkScore]
     ) -> DetectionState:
-        """An ancestor page answered: its links become the queue, as a first page's would."""
+        """An ancestor page answered: its links that name a language not found yet become the
+        queue (the language-hint tier: such a page counts only in the language its link
+        named), best score first; the chooser rule applies to it."""
         if not page.ok:
             return replace(state, queue=(), hinted=(), rung_start=len(state.results))
         urls = [page.url, page.final_url] if page.final_url else [page.url]
@@ -796,14 +800,17 @@ class BilingualSiteDetector:
             for url, link in probe_able_links(urls, links, self.config).items()
             if url not in asked
         }
-        own = page.counted or state.start.counted
-        return replace(
+        found = languages_found((state.start, *state.results))
+        switcher = [link for link in probe_able.values() if link.hint]
+        queue = [link for link in switcher if not _names_found(link, found)]
+        queue.sort(key=lambda link: -link.score)
+        return replace(  # a switcher's or a chooser's links name their languages
             state,
             base=page,
-            queue=tuple(_at_least(probe_able.values(), self.config.min_likelihood)),
-            hinted=tuple(hinted_links(probe_able.values(), self.config, own)),
-            named=named_languages(probe_able.values()),
-            hints_used=False,
+            queue=tuple(queue),
+            hinted=(),
+            named=named_languages(switcher),
+            hints_used=True,
             rung_start=len(state.results),
         )
 

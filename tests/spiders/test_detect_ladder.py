@@ -84,7 +84,7 @@ def crawl(
 @pytest.mark.parametrize(
     ("entry", "rule", "pages"),
     [
-        ("en/guia/capitulo3.html", "ancestors: scored links", 3),  # the chooser at the root
+        ("en/guia/capitulo3.html", "ancestors: language hints", 3),  # the chooser at the root
         ("es/guia/capitulo3.html", "url siblings", 2),  # its English URL: /es/ -> /en/
     ],
 )
