@@ -14,14 +14,17 @@ language identification of the probed pages), on two labelled site sets, reporte
     ``real_sites.toml``: ``original``, the first seven, and ``new``), and every entry of a set is
     scored by a Link Predictor trained on the generated worlds and the *other* set only, so no
     real site is ever in both parts; sites marked ``holdout`` are in no training set at all and
-    are reported on their own. Groups of entries: each set's sites from their home pages (the
-    entry page the site publishes), ``--real-entries`` pages drawn at random from every original
-    site (each judged as if it were the first page of its site that a crawl meets; most inner
-    pages of the Debian manuals link to no translation at all, so that group also gives the
-    recall over the entries that do link to one), and every real site served behind every
-    entry-page style (a language chooser of native names, English names, codes, flags,
-    hreflang, a <select> menu, a header switcher, an "Other languages:" footer: hosts
-    ``STYLE.entry.HOST``), one group per style.
+    are reported on their own. Set ``deep`` (issue 30: Sylpheed's manual, Double Commander's
+    help, APT's guide, whose switchers are only at their roots) is held out whole. Groups of
+    entries: each set's sites from their home pages (the entry page the site publishes),
+    ``--real-entries`` pages drawn at random from every page each site serves, in every
+    language (``entry_pages:SET``, held-out sites in ``entry_pages:holdout``; each judged as if
+    it were the first page of its site that a crawl meets: where a backlink or a forward link
+    lands), and every real site served behind every entry-page style (a language chooser of
+    native names, English names, codes, flags, hreflang, a <select> menu, a header switcher, an
+    "Other languages:" footer: hosts ``STYLE.entry.HOST``), one group per style.
+    Configurations: the detector with its fallback ladder (``detector``, the default), the
+    paper's ``single page`` detector, the Link Predictor alone, no probe cap (``--configs``).
     The models are trained once per label rule (``--labels``: ``language``, the paper's and the
     shipped model's; ``pairs``, the first model's), so the two labels are compared on the same
     entries; the second label is run for the full detector only.
@@ -31,8 +34,9 @@ same code path as a crawl), one crawl per set, mode and minimum likelihood. The 
 with its defaults (``BILINGUAL_DETECTOR_*``: at most 5 probes, ``langs=any``) and, to reproduce
 the paper's "check every link" at likelihood 0, once more without a probe cap.
 
-    python benchmarks/site_detector.py [--world-seed 1] [--positives 200] [--real-entries 60]
+    python benchmarks/site_detector.py [--world-seed 1] [--positives 200] [--real-entries 20]
         [--labels language,pairs] [--generated-models models/link_predictor.npz,OLD.npz]
+        [--thresholds 0.8] [--configs "detector,single page"] [--shipped-model]
 """
 
 from __future__ import annotations
