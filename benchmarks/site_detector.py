@@ -266,7 +266,11 @@ def real_entries(real: list[dict], args: argparse.Namespace) -> list[Entry]:
             bilingual,
             name,
             by_site[name]["set"],
-            (group(f"entry_pages:{by_site[name]['set']}", by_site[name]),),
+            (
+                "entry_pages:holdout"
+                if by_site[name].get("holdout")
+                else f"entry_pages:{by_site[name]['set']}",
+            ),
         )
         for url, bilingual, name in sample_entry_pages(real, args.real_entries, args.world_seed)
     ]

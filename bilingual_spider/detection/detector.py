@@ -150,7 +150,7 @@ class DetectorConfig:
     chooser_labels: bool = True
     chooser_max_chars: int = 400
     ladder: bool = True
-    ladder_siblings: int = 2
+    ladder_siblings: int = 1
     ladder_ancestors: int = 2
 
     def __post_init__(self) -> None:
@@ -361,7 +361,9 @@ def link_language_hint(
     that (or a part of it between brackets, slashes or bars: ``français (fr)``) is a language's
     name or code (``Español``, ``EN``), else a flag image's name (``flags/fr.png``), else a
     language code among the URL's path and query tokens or its first host label
-    (``es.example.com``); "" when there is none.
+    (``es.example.com``); "" when there is none. A file name's stem is no marker (``os.html``,
+    ``id.html`` are modules; of the 3,248 URLs of WMT16's gold pairs, none has a language code
+    or name as its whole file stem).
 
     >>> link_language_hint("http://x.org/es/index.html"), link_language_hint("http://x/?lang=zh-tw")
     ('es', 'zh-Hant')
@@ -376,8 +378,10 @@ def link_language_hint(
         return code
     parts = urlsplit(url)
     host_label = (parts.hostname or "").split(".", 1)[0]
+    name = parts.path.rsplit("/", 1)[-1]
+    stem = name.split(".", 1)[0].lower() if "." in name else ""
     for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
-        if token and (code := language_of_code(token)):
+        if token and token != stem and (code := language_of_code(token)):
             return code
     return ""
 

@@ -80,9 +80,9 @@ def sibling_units(unit: str, target: str) -> list[str]:
     (Debian's ``zh_CN/`` beside ``en/``).
 
     >>> [sibling_units(u, "en")[0] for u in ("fr", "fr_FR", "pt-br", "FRA", "French", "lang=fr")]
-    ['en', 'en_US', 'en-us', 'ENG', 'English', 'lang=en']
-    >>> sibling_units("zh_CN", "en"), sibling_units("es", "zh-Hant")
-    (['en_US', 'en'], ['zh-tw'])
+    ['en', 'en_US', 'en', 'ENG', 'English', 'lang=en']
+    >>> sibling_units("zh_CN", "en"), sibling_units("fr_FR", "en"), sibling_units("es", "zh-Hant")
+    (['en', 'en_US'], ['en_US', 'en'], ['zh-tw'])
     """
     if "=" in unit:
         name, _, value = unit.partition("=")
@@ -94,6 +94,8 @@ def sibling_units(unit: str, target: str) -> list[str]:
         region = _region(target)
         region = region.upper() if locale.group(3).isupper() else region
         made = [f"{base}{locale.group(2)}{region}", _code(target)] if region else [_code(target)]
+        if locale.group(1).lower() != locale.group(3).lower():  # zh_CN, pt_BR: a variant
+            made.reverse()  # beside a bare en/ (Debian's layout); fr_FR: a locale system
     elif len(word) == 3 and word in {*THREE_LETTERS.values(), "fre", "ger", "chi", "dut"}:
         made = [THREE_LETTERS.get(base, base)]
     elif len(word) > 3:

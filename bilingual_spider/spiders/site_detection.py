@@ -169,7 +169,7 @@ def detector_config(settings: BaseSettings) -> DetectorConfig:
         chooser_labels=settings.getbool("BILINGUAL_DETECTOR_CHOOSER_LABELS", True),
         chooser_max_chars=settings.getint("BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS", 400),
         ladder=settings.getbool("BILINGUAL_DETECTOR_LADDER", True),
-        ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS", 2),
+        ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS", 1),
         ladder_ancestors=settings.getint("BILINGUAL_DETECTOR_LADDER_ANCESTORS", 2),
     )
 
