@@ -391,6 +391,8 @@ def test_link_language_hints() -> None:
     assert link_language_hint("http://fr.x.org/") == "fr"
     assert link_language_hint("http://x.org/index.html.ja") == "ja"
     assert link_language_hint("http://x.org/docs/faq.html") == ""
+    assert link_language_hint("http://x.org/api/os.html") == ""  # a module, not Ossetic
+    assert link_language_hint("http://x.org/api/index.os.html") == "os"
 
 
 def test_score_links_reads_column_one_of_the_predictor() -> None:
