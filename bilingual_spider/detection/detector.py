@@ -361,9 +361,9 @@ def link_language_hint(
     that (or a part of it between brackets, slashes or bars: ``français (fr)``) is a language's
     name or code (``Español``, ``EN``), else a flag image's name (``flags/fr.png``), else a
     language code among the URL's path and query tokens or its first host label
-    (``es.example.com``); "" when there is none. A file name's stem is no marker (``os.html``,
-    ``id.html`` are modules; of the 3,248 URLs of WMT16's gold pairs, none has a language code
-    or name as its whole file stem).
+    (``es.example.com``); "" when there is none. A file name's stem is no marker, nor an anchor
+    that only repeats it (``<a href="os.html">OS</a>``, ``id.html``: modules; of the 3,248 URLs
+    of WMT16's gold pairs, none has a language code or name as its whole file stem).
 
     >>> link_language_hint("http://x.org/es/index.html"), link_language_hint("http://x/?lang=zh-tw")
     ('es', 'zh-Hant')
@@ -374,12 +374,14 @@ def link_language_hint(
     >>> link_language_hint("http://x/p", img_src="/img/flags/jp.gif")
     'ja'
     """
-    if code := labelled_language(hreflang, anchor, img_alt, img_src):
-        return code
     parts = urlsplit(url)
-    host_label = (parts.hostname or "").split(".", 1)[0]
     name = parts.path.rsplit("/", 1)[-1]
     stem = name.split(".", 1)[0].lower() if "." in name else ""
+    if stem and anchor.strip().lower() == stem and not (hreflang or img_alt or img_src):
+        anchor = ""  # <a href="os.html">OS</a>: a page named like its anchor, not a switcher
+    if code := labelled_language(hreflang, anchor, img_alt, img_src):
+        return code
+    host_label = (parts.hostname or "").split(".", 1)[0]
     for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
         if token and token != stem and (code := language_of_code(token)):
             return code

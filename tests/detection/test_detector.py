@@ -392,6 +392,8 @@ def test_link_language_hints() -> None:
     assert link_language_hint("http://x.org/index.html.ja") == "ja"
     assert link_language_hint("http://x.org/docs/faq.html") == ""
     assert link_language_hint("http://x.org/api/os.html") == ""  # a module, not Ossetic
+    assert link_language_hint("http://x.org/api/os.html", anchor="OS") == ""
+    assert link_language_hint("http://x.org/fr.html", anchor="Français") == "fr"
     assert link_language_hint("http://x.org/api/index.os.html") == "os"
 
 
