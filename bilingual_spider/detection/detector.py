@@ -716,7 +716,7 @@ class BilingualSiteDetector:
             missing, last = 1, ("en",)  # prove the language a fake translation is not in
         ordered = probe_order(state.queue, found, self.config.langs, last)
         if self.config.ladder:  # a link naming a language found already leads to it again
-            ordered = [link for link in ordered if not _names_found(link, found)] or ordered[:0]
+            ordered = [link for link in ordered if not _names_found(link, found)]
             if not ordered:
                 return self._advance(replace(state, queue=()))
         batch = tuple(ordered[: min(budget, missing, self.config.probe_batch)])
