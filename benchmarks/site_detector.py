@@ -490,6 +490,14 @@ def train_without_set(
     from bilingual_spider.detection.training import build_training_set
 
     names = sorted(s["name"] for s in real if s["set"] != left_out and not s.get("holdout"))
+    path = work / f"link_predictor_{label}_without_{left_out}.npz"
+    card = path.with_suffix(".json")
+    if path.is_file() and card.is_file():  # trained by an earlier run into the same --work
+        print(f"reusing the Link Predictor {path}")
+        return {
+            "description": json.loads(card.read_text()),
+            "settings": {"BILINGUAL_DETECTOR_MODEL": str(path)},
+        }
     print(f"training a Link Predictor (label {label}) without the {left_out} real sites ...")
     data = build_training_set(
         training_worlds(work, args), real_sites=names or False, label_rule=label
@@ -503,7 +511,8 @@ def train_without_set(
         "links": len(data.labels),
         "positives": int(sum(data.labels)),
     }
-    path = predictor.save(work / f"link_predictor_{label}_without_{left_out}.npz", description)
+    path = predictor.save(path, description)
+    card.write_text(json.dumps(description, indent=1) + "\n")
     return {
         "description": description,
         "settings": {"BILINGUAL_DETECTOR_MODEL": str(path)},

@@ -55,6 +55,7 @@ from bilingual_spider.detection.ladder import (
     URL_SIBLINGS,
     ancestor_urls,
     likely_languages,
+    marked,
     url_siblings,
 )
 from bilingual_spider.language.codes import base_language, normalize_language_code
@@ -304,6 +305,9 @@ class DetectionState:
     """Results before this index belong to earlier rungs."""
     siblings_tried: int = 0
     ancestors_tried: int = 0
+    climb: bool = True
+    """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
+    alone: a backlink page fetched for its links)."""
 
 
 @dataclass(frozen=True)
@@ -453,8 +457,8 @@ def probe_able_links(
         url = _without_fragment(link.url)
         if url in itself or not probe_able_from(page_urls, link.url, config.hosts):
             continue
-        if own and link.hint and matches(link.hint, own):  # /ja/a.html -> /ja/b.html: no switch
-            link = replace(link, hint="")
+        if own and link.hint and matches(link.hint, own):  # /ja/a.html -> /ja/b.html: within
+            continue  # the page's own language section, no translation of it
         known = best.get(url)
         score = link.score if math.isfinite(link.score) else 0.0
         if known is None or score > known.score:
@@ -619,8 +623,11 @@ class BilingualSiteDetector:
         final = final_url if final_url and final_url != url else ""
         return ProbeResult(url, score, False, reason=reason, final_url=final)
 
-    def begin(self, site: str, start: ProbeResult, links: Iterable[LinkScore]) -> Step:
-        """Start detecting ``site`` from its first page (``start``) and that page's scored links."""
+    def begin(
+        self, site: str, start: ProbeResult, links: Iterable[LinkScore], climb: bool = True
+    ) -> Step:
+        """Start detecting ``site`` from its first page (``start``) and that page's scored links;
+        ``climb=False``: no fallback ladder for this site."""
         if not start.ok:
             reason = f"first page failed: {start.reason}"
             return Step(None, verdict=self._verdict(site, start, (), reason, 1, rule="first page"))
@@ -639,6 +646,7 @@ class BilingualSiteDetector:
             max((link.score for link in probe_able.values()), default=None),
             hinted=tuple(hinted_links(probe_able.values(), self.config, start.counted)),
             named=named_languages(probe_able.values()),
+            climb=climb,
         )
         if self.config.mode == "link_predictor":
             return Step(None, verdict=self._link_predictor_verdict(state))
@@ -658,6 +666,9 @@ class BilingualSiteDetector:
         pending = tuple(p for p in state.pending if p is not probe)
         result = replace(result, hint=probe.hint, via=probe.via)
         if probe.via == ANCESTORS:
+            if result.counted:  # a chooser or a home page, judged by the pages it leads to
+                reason = f"an ancestor page ({result.counted}): not counted"
+                result = replace(result, counted="", reason=reason, lang=result.lang)
             state = replace(state, pending=pending, results=(*state.results, result))
             return self._advance(self._climbed(state, result, links or ()))
         if state.hints_used and not names_its_language(result):
@@ -764,7 +775,9 @@ class BilingualSiteDetector:
         probe that showed the page's own language did say something: the links the Link
         Predictor or the language names picked lead to that language (links naming a language
         found already are not probed at all)."""
-        if not self.config.ladder or self.config.mode != "detector" or not state.start.ok:
+        if not (self.config.ladder and state.climb and self.config.mode == "detector"):
+            return False
+        if not state.start.ok:
             return False
         return not any(r.ok and r.counted and not r.via for r in state.results[state.rung_start :])
 
@@ -784,7 +797,10 @@ class BilingualSiteDetector:
                 for candidate, lang in url_siblings(url, own, targets):
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, lang, via=URL_SIBLINGS)
-            if rung == ANCESTORS and state.ancestors_tried < self.config.ladder_ancestors:
+            most = self.config.ladder_ancestors if marked(url, own) else 1
+            if rung == ANCESTORS and state.ancestors_tried < min(
+                most, self.config.ladder_ancestors
+            ):
                 for candidate in ancestor_urls(url, own):
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, via=ANCESTORS)

@@ -180,16 +180,18 @@ def likely_languages(
 
 
 def ancestor_urls(url: str, language: str = "") -> list[str]:
-    """The pages above ``url`` where a switcher or a chooser may be, nearest first: the parent
-    of a directory naming the page's language (the neutral root) and that directory (the
-    language root), the page's directory index, then each parent directory up to the site
-    root. A directory names the language when it is a marker of it or one of its dot-, dash- or
-    underscore-separated words is (``guide.fr.html/``).
+    """The pages above ``url`` where a switcher or a chooser may be: the parent of a directory
+    naming the page's language (the neutral root) and that directory (the language root), or,
+    when no directory names it, the section above the page's directory (a documentation's or a
+    site's start: a page's own directory is most often a chapter list in its language); then the
+    page's directory index and each parent directory up to the site root. A directory names the
+    language when it is a marker of it or one of its dot-, dash- or underscore-separated words
+    is (``guide.fr.html/``).
 
     >>> ancestor_urls("http://x.org/manual/fr/ch01.html", "fr")
     ['http://x.org/manual/', 'http://x.org/manual/fr/', 'http://x.org/']
     >>> ancestor_urls("http://x.org/3.11/library/os.html")
-    ['http://x.org/3.11/library/', 'http://x.org/3.11/', 'http://x.org/']
+    ['http://x.org/3.11/', 'http://x.org/3.11/library/', 'http://x.org/']
     """
     parts = urlsplit(url)
     segments = parts.path.split("/")[1:]
@@ -199,10 +201,21 @@ def ancestor_urls(url: str, language: str = "") -> list[str]:
     marked = _language_directory(directories, language)
     if marked is not None:
         first = [_directory(parts, directories[:depth]) for depth in (marked, marked + 1)]
+    elif len(chain) > 1 and name.lower() not in _INDEX_NAMES:
+        first = [chain[1]]  # no language directory: the section above the page's own first
     itself = {urlunsplit((parts.scheme, parts.netloc.lower(), parts.path, parts.query, ""))}
     if name.lower() in _INDEX_NAMES and not parts.query:
         itself.add(chain[0])  # the page is its directory's index
     return [u for u in dict.fromkeys([*first, *chain]) if u not in itself]
+
+
+def marked(url: str, language: str) -> bool:
+    """Whether ``url`` names ``language`` (a unit, or a word of a directory): only then does
+    the ladder climb more than one step (an unmarked page's one ancestor is its section)."""
+    directories = urlsplit(url).path.split("/")[1:-1]
+    return (
+        bool(own_markers(url, language)) or _language_directory(directories, language) is not None
+    )
 
 
 def _directory(parts: SplitResult, directories: Sequence[str]) -> str:

@@ -369,11 +369,13 @@ class SiteDetection:
         response: Response,
         site: str | None = None,
         contexts: Sequence[LinkContext] | None = None,
+        climb: bool = True,
     ) -> Iterator[Any]:
         """Start judging the site of ``response`` (a site's first page): yields probe requests,
         or the verdict at once. Nothing when the site is judged or being judged already.
         ``contexts``: the page's link contexts if the spider extracted them already (with the
-        scorer's ``around_words``)."""
+        scorer's ``around_words``); ``climb=False``: the site is judged without the fallback
+        ladder (a page fetched for another purpose, whose site is judged on the side)."""
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         site = site or self.site_of(first_url)
         if not self.store.claim(site):
@@ -384,7 +386,7 @@ class SiteDetection:
             self._inc("detector/home_pages_asked")
             yield self._home_request(site, home_url_of(first_url))
             return
-        yield from self._begin(site, first_url, response, contexts)
+        yield from self._begin(site, first_url, response, contexts, climb)
 
     def home_answered(self, response: Response) -> Iterator[Any]:
         """The home page of a site claimed from another of its pages (``start="home"``)."""
@@ -427,6 +429,7 @@ class SiteDetection:
         first_url: str,
         response: Response,
         contexts: Sequence[LinkContext] | None = None,
+        climb: bool = True,
     ) -> Iterator[Any]:
         links: list[LinkScore] = []
         try:
@@ -437,7 +440,7 @@ class SiteDetection:
                 self._inc("detector/links_scored", len(links))
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)
-        yield from self._follow(self.detector.begin(site, start, links))
+        yield from self._follow(self.detector.begin(site, start, links, climb))
 
     def _scored_links(
         self,
