@@ -99,6 +99,10 @@ CRAWL = {
     "BILINGUAL_PROGRESS_INTERVAL": 0,
     "LOG_LEVEL": "INFO",
 }
+DEEP_LANDING = {"deep_link_share": 0.92, "share_switcher_home_only": 0.8}
+"""Issue 30's world (``--deep-landing``): out-of-site links land below the root as often as the
+links of real pages do (benchmarks/deep_links.py), and 4 in 5 sites with a switcher show it on
+their home pages only (9 of the sandbox's 11 bilingual real sites); see ``webgraph_params``."""
 GOALS = {"cobfc_over_obfc": 1.8, "obfc_over_fc": 2.0, "precision": 0.95}
 PAPER = {"pages": 100_000, "seeds": 1000, "cobfc": 6598, "obfc": 3894, "cobfc_over_obfc": 1.69}
 
@@ -149,6 +153,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategies", default="fc,focc,obfc,cobfc")
     parser.add_argument("--world", help="world directory, reused when its parameters match")
     parser.add_argument("--work", help="directory for crawl outputs (default: temporary)")
+    parser.add_argument(
+        "--deep-landing", action="store_true",
+        help=f"a world whose links land below the roots of sites that show their switcher on "
+        f"their home pages only ({DEEP_LANDING}; issue 30)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--single-page", action="store_true",
+        help="the paper's single-page detector (BILINGUAL_DETECTOR_LADDER=False)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--out", default="strategies", help="name of the results in results/ (NAME.json, .png)"
+    )
     args = parser.parse_args(argv)
     strategies = [s.strip().lower() for s in args.strategies.split(",") if s.strip()]
     unknown = set(strategies) - set(STRATEGIES)
@@ -159,7 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(args.work or tmp).resolve()  # crawls run in their own directories
         work.mkdir(parents=True, exist_ok=True)
         world = Path(args.world).resolve() if args.world else work / "world"
-        params = WorldParams(seed=args.world_seed, sites=args.sites, **WORLD_CHANGES)
+        changes = {**WORLD_CHANGES, **(DEEP_LANDING if args.deep_landing else {})}
+        params = WorldParams(seed=args.world_seed, sites=args.sites, **changes)
+        crawl_settings = {
+            **CRAWL,
+            **({"BILINGUAL_DETECTOR_LADDER": False} if args.single_page else {}),
+        }
         world_info = prepare_world(world, params)
         truth = GroundTruth(load_ground_truth(world))
         seeds = sample_seeds(world, args.seeds, args.world_seed)
@@ -170,7 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
             for strategy in strategies:
                 print(f"crawling with {strategy} ({args.budget} pages) ...", flush=True)
-                crawl = run_crawl(server, strategy, seeds_file, args.budget, interval, work)
+                crawl = run_crawl(
+                    server, strategy, seeds_file, args.budget, interval, work, crawl_settings
+                )
                 runs[strategy] = score(crawl, truth)
     result = {
         "benchmark": "strategies",
@@ -179,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         "seeds and page budget; sites counted against the world's ground truth",
         "world": {
             **world_info,
-            "changed_from_defaults": WORLD_CHANGES,
+            "changed_from_defaults": changes,
             "why": WORLD_CHANGES_WHY,
             "target_sites": truth.targets,
         },
@@ -190,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "budget": args.budget,
         "learning_interval": interval,
-        "crawl_settings": CRAWL,
+        "crawl_settings": crawl_settings,
         "strategies": runs,
         "paper": PAPER,
     }
@@ -198,10 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     result["seconds"] = round(time.monotonic() - started, 1)
     print_table(result)
     RESULTS.mkdir(exist_ok=True)
-    plot(result, RESULTS / "strategies.png")
-    path = RESULTS / "strategies.json"
+    plot(result, RESULTS / f"{args.out}.png")
+    path = RESULTS / f"{args.out}.json"
     path.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"results in {path}, figure in {RESULTS / 'strategies.png'} ({result['seconds']} s)")
+    print(f"results in {path}, figure in {RESULTS / (args.out + '.png')} ({result['seconds']} s)")
     return 0
 
 
@@ -264,13 +287,14 @@ def run_crawl(
     budget: int,
     learning_interval: int,
     work: Path,
+    crawl_settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``scrapy crawl backforth`` with this benchmark's recorder; its outputs, read back."""
     out = work / strategy
     out.mkdir(exist_ok=True)
     files = {name: out / name for name in ("items.jsonl", "harvest.jsonl", "stats.json")}
     settings = {
-        **CRAWL,
+        **(crawl_settings or CRAWL),
         "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
         "BILINGUAL_STATS_FILE": files["stats.json"],
         "BENCH_HARVEST_FILE": files["harvest.jsonl"],

@@ -182,6 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     detect.add_argument("--model", help="a saved Link Predictor (.npz) instead of the shipped one")
     detect.add_argument(
+        "--single-page", action="store_true",
+        help="the paper's detector: no fallback ladder when the first page says nothing",
+    )  # fmt: skip
+    detect.add_argument(
         "--real-sites",
         action="store_true",
         help="start a sandbox web of the real sites for this run",
@@ -599,6 +603,8 @@ def detect_settings(args: argparse.Namespace) -> dict[str, object]:
     ):
         if getattr(args, option) is not None:
             settings[name] = getattr(args, option)
+    if getattr(args, "single_page", False):
+        settings["BILINGUAL_DETECTOR_LADDER"] = False
     if args.model is not None and not os.path.isfile(args.model):
         raise FileNotFoundError(f"--model {args.model}: no such file")
     for item in args.set:

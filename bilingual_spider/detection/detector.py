@@ -50,17 +50,30 @@ from functools import lru_cache
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
+from bilingual_spider.detection.ladder import (
+    ANCESTORS,
+    URL_SIBLINGS,
+    ancestor_urls,
+    likely_languages,
+    marked,
+    url_siblings,
+)
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.names import language_of_code
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language
 
 MODES = ("detector", "link_predictor")
-RULES = ("scored links", "language hints", "chooser labels", "first page", "link predictor")
+RULES = (
+    "scored links", "language hints", "chooser labels", "first page", "link predictor",
+    URL_SIBLINGS, f"{ANCESTORS}: scored links", f"{ANCESTORS}: language hints",
+    f"{ANCESTORS}: chooser labels",
+)  # fmt: skip
 """What decided a verdict: the languages of pages behind links scoring >= the minimum
 likelihood; of pages behind links naming a language (``language_hints``); a language chooser's
 labels, one proven by its page (``chooser_labels``); the first page's failure; the Link
-Predictor alone."""
+Predictor alone; the fallback ladder (:mod:`bilingual_spider.detection.ladder`): the page's URL
+with another language's unit, or an ancestor page judged by the first three rules."""
 HOST_RULES = ("host", "domain", "related")
 SKIPPED_EXTENSIONS = frozenset(
     {
@@ -118,6 +131,12 @@ class DetectorConfig:
         With ``chooser_labels``, once a probe behind a link naming a language other than
         English shows that very language, the chooser's links naming other languages are taken
         at their word: it named two languages of interest and one of them proved true.
+    ladder, ladder_siblings, ladder_ancestors:
+        When the first page says nothing (nothing to probe, or no probe counted for a language),
+        climb the fallback ladder (:mod:`bilingual_spider.detection.ladder`) within
+        ``max_probes``: at most ``ladder_siblings`` URLs made by substituting the page's language
+        unit, and at most ``ladder_ancestors`` pages above it (a chooser or a home page), each
+        judged as a first page. Off: the paper's single-page detector.
     """
 
     langs: tuple[str, ...] = ()
@@ -131,6 +150,9 @@ class DetectorConfig:
     language_hints: bool = True
     chooser_labels: bool = True
     chooser_max_chars: int = 400
+    ladder: bool = True
+    ladder_siblings: int = 1
+    ladder_ancestors: int = 2
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_likelihood <= 1.0:
@@ -149,6 +171,8 @@ class DetectorConfig:
             raise ValueError("give two languages of interest or more (or none: any two)")
         if self.chooser_max_chars < 0:
             raise ValueError("chooser_max_chars must be >= 0")
+        if self.ladder_siblings < 0 or self.ladder_ancestors < 0:
+            raise ValueError("ladder_siblings and ladder_ancestors must be >= 0")
 
 
 def parse_langs(text: str | Sequence[str] | None) -> tuple[str, ...]:
@@ -184,6 +208,9 @@ class LinkScore:
     hint: str = ""
     """The language the link names (``hreflang``, ``Español``, ``/es/``, ``?lang=fr``); "" when
     none (see :func:`link_language_hint`)."""
+    via: str = ""
+    """"" for a link of a page; the ladder's rung that made the URL (``url siblings``,
+    ``ancestors``)."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +237,8 @@ class ProbeResult:
     hint: str = ""
     """The language the link to this probe named ("" for the first page, or a link naming
     none)."""
+    via: str = ""
+    """"" for the first page and the probes of a page's links; else the ladder's rung."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +297,17 @@ class DetectionState:
     """The languages the first page's probe-able links name, in page order."""
     hints_used: bool = False
     """Whether ``hinted`` was moved into the queue."""
+    base: ProbeResult | None = None
+    """The page whose links are queued when it is not the first page (an ancestor)."""
+    rung: str = ""
+    """The ladder's rung under way ("" the first page's)."""
+    rung_start: int = 0
+    """Results before this index belong to earlier rungs."""
+    siblings_tried: int = 0
+    ancestors_tried: int = 0
+    climb: bool = True
+    """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
+    alone: a backlink page fetched for its links)."""
 
 
 @dataclass(frozen=True)
@@ -325,7 +365,9 @@ def link_language_hint(
     that (or a part of it between brackets, slashes or bars: ``français (fr)``) is a language's
     name or code (``Español``, ``EN``), else a flag image's name (``flags/fr.png``), else a
     language code among the URL's path and query tokens or its first host label
-    (``es.example.com``); "" when there is none.
+    (``es.example.com``); "" when there is none. A file name's stem is no marker, nor an anchor
+    that only repeats it (``<a href="os.html">OS</a>``, ``id.html``: modules; of the 3,248 URLs
+    of WMT16's gold pairs, none has a language code or name as its whole file stem).
 
     >>> link_language_hint("http://x.org/es/index.html"), link_language_hint("http://x/?lang=zh-tw")
     ('es', 'zh-Hant')
@@ -336,12 +378,16 @@ def link_language_hint(
     >>> link_language_hint("http://x/p", img_src="/img/flags/jp.gif")
     'ja'
     """
+    parts = urlsplit(url)
+    name = parts.path.rsplit("/", 1)[-1]
+    stem = name.split(".", 1)[0].lower() if "." in name else ""
+    if stem and anchor.strip().lower() == stem and not (hreflang or img_alt or img_src):
+        anchor = ""  # <a href="os.html">OS</a>: a page named like its anchor, not a switcher
     if code := labelled_language(hreflang, anchor, img_alt, img_src):
         return code
-    parts = urlsplit(url)
     host_label = (parts.hostname or "").split(".", 1)[0]
     for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
-        if token and (code := language_of_code(token)):
+        if token and token != stem and (code := language_of_code(token)):
             return code
     return ""
 
@@ -405,11 +451,14 @@ def probe_able_links(
     of them and is none of them."""
     page_urls = [page_url] if isinstance(page_url, str) else list(dict.fromkeys(page_url))
     itself = {_without_fragment(url) for url in page_urls}
+    own = link_language_hint(page_urls[0]) if config.ladder else ""
     best: dict[str, LinkScore] = {}
     for link in links:
         url = _without_fragment(link.url)
         if url in itself or not probe_able_from(page_urls, link.url, config.hosts):
             continue
+        if own and link.hint and matches(link.hint, own):  # /ja/a.html -> /ja/b.html: within
+            continue  # the page's own language section, no translation of it
         known = best.get(url)
         score = link.score if math.isfinite(link.score) else 0.0
         if known is None or score > known.score:
@@ -574,8 +623,11 @@ class BilingualSiteDetector:
         final = final_url if final_url and final_url != url else ""
         return ProbeResult(url, score, False, reason=reason, final_url=final)
 
-    def begin(self, site: str, start: ProbeResult, links: Iterable[LinkScore]) -> Step:
-        """Start detecting ``site`` from its first page (``start``) and that page's scored links."""
+    def begin(
+        self, site: str, start: ProbeResult, links: Iterable[LinkScore], climb: bool = True
+    ) -> Step:
+        """Start detecting ``site`` from its first page (``start``) and that page's scored links;
+        ``climb=False``: no fallback ladder for this site."""
         if not start.ok:
             reason = f"first page failed: {start.reason}"
             return Step(None, verdict=self._verdict(site, start, (), reason, 1, rule="first page"))
@@ -594,18 +646,31 @@ class BilingualSiteDetector:
             max((link.score for link in probe_able.values()), default=None),
             hinted=tuple(hinted_links(probe_able.values(), self.config, start.counted)),
             named=named_languages(probe_able.values()),
+            climb=climb,
         )
         if self.config.mode == "link_predictor":
             return Step(None, verdict=self._link_predictor_verdict(state))
         return self._advance(state)
 
-    def record(self, state: DetectionState, result: ProbeResult) -> Step:
-        """A probe answered (or failed): the next probes, or the verdict."""
+    def record(
+        self,
+        state: DetectionState,
+        result: ProbeResult,
+        links: Iterable[LinkScore] | None = None,
+    ) -> Step:
+        """A probe answered (or failed): the next probes, or the verdict. ``links``: the scored
+        links of an ancestor page of the ladder (the pages it may probe)."""
         probe = next((p for p in state.pending if p.url == result.url), None)
         if probe is None:
             raise ValueError(f"{result.url} is no pending probe of {state.site}")
         pending = tuple(p for p in state.pending if p is not probe)
-        result = replace(result, hint=probe.hint)
+        result = replace(result, hint=probe.hint, via=probe.via)
+        if probe.via == ANCESTORS:
+            if result.counted:  # a chooser or a home page, judged by the pages it leads to
+                reason = f"an ancestor page ({result.counted}): not counted"
+                result = replace(result, counted="", reason=reason, lang=result.lang)
+            state = replace(state, pending=pending, results=(*state.results, result))
+            return self._advance(self._climbed(state, result, links or ()))
         if state.hints_used and not names_its_language(result):
             # probed only because its link named a language, and the page is in another: words
             # that happen to name languages (a menu's ``Arabic (Buckwalter)``), not a switcher;
@@ -639,6 +704,21 @@ class BilingualSiteDetector:
         if not state.queue and state.hinted and self.config.language_hints:
             state = replace(state, queue=state.hinted, hinted=(), hints_used=True)
         budget = self._probe_budget(state)
+        if not state.queue and budget > 0 and self._said_nothing(state):
+            step = self._next_rung(state)
+            if step is not None:
+                return Step(
+                    replace(
+                        state,
+                        pending=(step,),
+                        probes_requested=state.probes_requested + 1,
+                        rung=step.via,
+                        rung_start=len(state.results),
+                        siblings_tried=state.siblings_tried + (step.via == URL_SIBLINGS),
+                        ancestors_tried=state.ancestors_tried + (step.via == ANCESTORS),
+                    ),
+                    probes=(step,),
+                )
         if not state.queue or budget <= 0:
             return Step(None, verdict=self._final(state, False, found))
         missing = max(1, 2 - len(interesting(found, self.config.langs)))
@@ -646,6 +726,10 @@ class BilingualSiteDetector:
         if self._trusts_labels(state):
             missing, last = 1, ("en",)  # prove the language a fake translation is not in
         ordered = probe_order(state.queue, found, self.config.langs, last)
+        if self.config.ladder:  # a link naming a language found already leads to it again
+            ordered = [link for link in ordered if not _names_found(link, found)]
+            if not ordered:
+                return self._advance(replace(state, queue=()))
         batch = tuple(ordered[: min(budget, missing, self.config.probe_batch)])
         rest = tuple(link for link in ordered if link not in batch)
         state = replace(
@@ -658,7 +742,7 @@ class BilingualSiteDetector:
         interest."""
         return (
             self.config.chooser_labels
-            and self.is_chooser(state.start)
+            and self.is_chooser(state.base or state.start)
             and len(interesting(state.named, self.config.langs)) >= 2
         )
 
@@ -667,7 +751,9 @@ class BilingualSiteDetector:
         the chooser names another language of interest; [] otherwise."""
         if not self._trusts_labels(state):
             return []
-        for page in state.results:
+        for page in state.results[state.rung_start :]:
+            if page.via:
+                continue
             lang = page.counted
             if not (page.ok and lang and page.hint and base_language(lang) != "en"):
                 continue
@@ -680,6 +766,75 @@ class BilingualSiteDetector:
             if wanted:
                 return [lang, wanted[0]]
         return []
+
+    # --- the fallback ladder ------------------------------------------------------------------
+
+    def _said_nothing(self, state: DetectionState) -> bool:
+        """Whether the rung under way gave no evidence: no probe of a page's links counted for a
+        language (a URL sibling or an ancestor page proves nothing by itself being there). A
+        probe that showed the page's own language did say something: the links the Link
+        Predictor or the language names picked lead to that language (links naming a language
+        found already are not probed at all)."""
+        if not (self.config.ladder and state.climb and self.config.mode == "detector"):
+            return False
+        if not state.start.ok:
+            return False
+        return not any(r.ok and r.counted and not r.via for r in state.results[state.rung_start :])
+
+    def _next_rung(self, state: DetectionState) -> LinkScore | None:
+        """The ladder's next request: a URL sibling or an ancestor page (see
+        :mod:`~bilingual_spider.detection.ladder` for the order), one not asked for yet."""
+        start = state.start
+        url = start.final_url or start.url
+        own = start.counted
+        asked = {_without_fragment(u) for u in (start.url, start.final_url) if u}
+        asked |= {_without_fragment(r.url) for r in state.results}
+        asked |= {_without_fragment(r.final_url) for r in state.results if r.final_url}
+        english = base_language(own or "en") == "en"
+        for rung in (ANCESTORS, URL_SIBLINGS) if english else (URL_SIBLINGS, ANCESTORS):
+            if rung == URL_SIBLINGS and state.siblings_tried < self.config.ladder_siblings:
+                targets = likely_languages(url, own, state.named, self.config.langs)
+                for candidate, lang in url_siblings(url, own, targets):
+                    if _without_fragment(candidate) not in asked:
+                        return LinkScore(candidate, 0.0, lang, via=URL_SIBLINGS)
+            most = self.config.ladder_ancestors if marked(url, own) else 1
+            if rung == ANCESTORS and state.ancestors_tried < min(
+                most, self.config.ladder_ancestors
+            ):
+                for candidate in ancestor_urls(url, own):
+                    if _without_fragment(candidate) not in asked:
+                        return LinkScore(candidate, 0.0, via=ANCESTORS)
+        return None
+
+    def _climbed(
+        self, state: DetectionState, page: ProbeResult, links: Iterable[LinkScore]
+    ) -> DetectionState:
+        """An ancestor page answered: its links that name a language not found yet become the
+        queue (the language-hint tier: such a page counts only in the language its link
+        named), best score first; the chooser rule applies to it."""
+        if not page.ok:
+            return replace(state, queue=(), hinted=(), rung_start=len(state.results))
+        urls = [page.url, page.final_url] if page.final_url else [page.url]
+        asked = {_without_fragment(u) for u in (state.start.url, state.start.final_url) if u}
+        asked |= {_without_fragment(r.url) for r in state.results}
+        probe_able = {
+            url: link
+            for url, link in probe_able_links(urls, links, self.config).items()
+            if url not in asked
+        }
+        found = languages_found((state.start, *state.results))
+        switcher = [link for link in probe_able.values() if link.hint]
+        queue = [link for link in switcher if not _names_found(link, found)]
+        queue.sort(key=lambda link: -link.score)
+        return replace(  # a switcher's or a chooser's links name their languages
+            state,
+            base=page,
+            queue=tuple(queue),
+            hinted=(),
+            named=named_languages(switcher),
+            hints_used=True,
+            rung_start=len(state.results),
+        )
 
     def _probe_budget(self, state: DetectionState) -> int:
         if self.config.max_probes is None:
@@ -694,6 +849,15 @@ class BilingualSiteDetector:
         else:
             rule = "language hints" if state.hints_used else "scored links"
             reason = _reason(state, bilingual, found, self.config)
+        if state.rung == URL_SIBLINGS and bilingual:
+            rule = URL_SIBLINGS
+        elif state.rung == ANCESTORS and bilingual:
+            rule = f"{ANCESTORS}: {rule}"
+        if state.siblings_tried or state.ancestors_tried:
+            reason += (
+                f" (ladder: {state.siblings_tried} URL sibling(s), "
+                f"{state.ancestors_tried} ancestor page(s))"
+            )
         return self._verdict(
             state.site,
             state.start,
@@ -746,6 +910,10 @@ class BilingualSiteDetector:
         )
 
 
+def _names_found(link: LinkScore, found: Sequence[str]) -> bool:
+    return bool(link.hint) and any(matches(link.hint, f) or matches(f, link.hint) for f in found)
+
+
 def probe_order(
     queue: Sequence[LinkScore],
     found: Sequence[str],
@@ -776,10 +944,11 @@ def _no_candidates(state: DetectionState, config: DetectorConfig) -> str:
 
 def _chooser_reason(state: DetectionState, found: list[str]) -> str:
     proven, named = found
+    chooser = state.base or state.start
     page = next(p for p in state.results if p.counted == proven)
     return (
         f"{proven} at {page.final_url or page.url} (its link named {page.hint}), and the "
-        f"language chooser {state.start.final_url or state.start.url} links {named} "
+        f"language chooser {chooser.final_url or chooser.url} links {named} "
         f"(it names {', '.join(state.named)})"
     )
 

@@ -90,7 +90,7 @@ _SITE_FIELDS = {
     "entry_style", "home", "set", "holdout",
 }  # fmt: skip
 _OPTIONAL_FIELDS = {"source_lang", "entry_style", "home", "set", "holdout"}
-SETS = ("original", "new")
+SETS = ("original", "new", "deep")
 """The real sites come in two sets (``set`` in real_sites.toml): the seven the project started
 with and those added later; a Link Predictor scored on one set is trained without it."""
 ENTRY_STYLES = (

@@ -34,6 +34,7 @@ import html
 import random
 from dataclasses import dataclass
 
+from bilingual_spider.sandbox.engine_index import stable_hash64
 from bilingual_spider.sandbox.webgraph import Site, World, chosen_by_hash
 from bilingual_spider.sandbox.webgraph_params import LANGUAGES, SWITCHER_PLACEMENTS
 
@@ -221,6 +222,8 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
     name = display_name(site)
     links: list[Link] = []
     switcher, switch_links = _switcher_html(site, language, page)
+    if page and switcher_home_only(world, site):
+        switcher, switch_links = "", []
     links.extend(switch_links)
     nav = _nav_links(world, site, language, page)
     links.extend(nav)
@@ -234,7 +237,8 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
         taken += size
     extra: dict[int, list[Link]] = {}
     for k, target in enumerate(_external_targets(world, site, page)):
-        link = Link(root_url(target), external_anchor(world, site, page, k, target))
+        anchor = external_anchor(world, site, page, k, target)
+        link = Link(landing_url(world, site, page, k, target), anchor)
         extra.setdefault(k % len(paragraphs), []).append(link)
         links.append(link)
     if page in site.broken_links:
@@ -247,6 +251,8 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
         hub_list, hub_links = _hub_index(site) if page == 0 else ("", [])
         links.extend(hub_links)
     head = _head(world, site, language, page, f"{title} - {name}")
+    if page and switcher_home_only(world, site):
+        head = _head(world, site, language, page, f"{title} - {name}", alternates=False)
     home = page_url(site, language, 0)
     links.insert(0, Link(home, name))
     menu = "".join(_list_item(link) for link in nav)
@@ -263,11 +269,13 @@ def render_page(world: World, site: Site, language: str, page: int) -> RenderedP
     return RenderedPage(url, language, title, document, tuple(links), " ".join(sentences))
 
 
-def _head(world: World, site: Site, language: str, page: int, title: str) -> str:
+def _head(
+    world: World, site: Site, language: str, page: int, title: str, alternates: bool = True
+) -> str:
     lang_attr = f' lang="{language}"' if site.html_lang else ""
-    alternates = ""
-    if site.hreflang:
-        alternates = "".join(
+    links = ""
+    if site.hreflang and alternates:
+        links = "".join(
             f'<link rel="alternate" hreflang="{lang}" '
             f'href="{html.escape(page_url(site, lang, page))}">'
             for lang in site.languages
@@ -275,7 +283,7 @@ def _head(world: World, site: Site, language: str, page: int, title: str) -> str
         )
     return (
         f'<!DOCTYPE html>\n<html{lang_attr}><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title>{alternates}</head>"
+        f"<title>{html.escape(title)}</title>{links}</head>"
     )
 
 
@@ -292,6 +300,23 @@ def _nav_links(world: World, site: Site, language: str, page: int) -> list[Link]
         for p in dict.fromkeys(chosen)
         if p != page
     ]
+
+
+def landing_url(world: World, site: Site, page: int, k: int, target: Site) -> str:
+    """Where the ``k``-th out-of-site link of ``page`` lands: the target's root, or, for a share
+    ``deep_link_share`` of links (chosen by a hash: no random draw), one of its deeper pages in
+    its primary language, drawn by a hash too."""
+    key = f"deep:{site.id}:{page}:{k}"
+    if len(target.slugs) < 2 or not chosen_by_hash(key, world.params.deep_link_share):
+        return root_url(target)
+    deeper = 1 + stable_hash64(key + ":page") % (len(target.slugs) - 1)
+    return page_url(target, target.primary, deeper)
+
+
+def switcher_home_only(world: World, site: Site) -> bool:
+    """Whether ``site`` shows its switcher (and hreflang alternates) on its home pages only
+    (``share_switcher_home_only``, chosen by a hash)."""
+    return chosen_by_hash(f"home-switcher:{site.id}", world.params.share_switcher_home_only)
 
 
 def external_anchor(world: World, site: Site, page: int, k: int, target: Site) -> str:

@@ -213,7 +213,10 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         elif follows_links_of(role, self.rules, on_topic):
             contexts = self._contexts(response)
             yield from self._out_links(response, contexts, role)
-        yield from self._judged(self.detection.examine(response, contexts=contexts))
+        # a backlink page was fetched for its links: its own site is judged from it alone (the
+        # fallback ladder climbs for the sites the crawl lands on: seeds and forward links)
+        climb = role != "backlink"
+        yield from self._judged(self.detection.examine(response, contexts=contexts, climb=climb))
 
     def first_page_failed(self, failure: Failure) -> Iterator[Any]:
         self._count_page(failure.request.meta.get("role", "forward"))  # type: ignore[attr-defined]

@@ -18,7 +18,10 @@ failures come back through the spider's ``detector_probe`` / ``detector_probe_fa
 ``detector/pages``, ``detector/links_scored``, ``detector/sites_unfinished``,
 ``detector/probes_reissued``, ``detector/verdicts_replayed``, ``detector/home_pages_asked``
 (``BILINGUAL_DETECTOR_START=home``: a site judged from its home page, asked for when another of
-its pages came first).
+its pages came first), ``detector/ladder/url_siblings`` and ``detector/ladder/ancestors`` (pages
+the fallback ladder asked for when the first page said nothing, see
+:mod:`bilingual_spider.detection.ladder`), ``detector/ladder/soft_404`` (a URL sibling that
+answered with the page itself or a redirect to the home page).
 
 **A worker that died mid-way** (a distributed crawl): the request it was processing comes back
 to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
@@ -76,11 +79,13 @@ from bilingual_spider.detection.detector import (
     same_site,
     score_links,
 )
+from bilingual_spider.detection.ladder import ANCESTORS, URL_SIBLINGS
 from bilingual_spider.detection.store import ConcurrentUpdate, InMemorySiteStore, SiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
+from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 
 logger = logging.getLogger(__name__)
@@ -163,6 +168,9 @@ def detector_config(settings: BaseSettings) -> DetectorConfig:
         language_hints=settings.getbool("BILINGUAL_DETECTOR_LANGUAGE_HINTS", True),
         chooser_labels=settings.getbool("BILINGUAL_DETECTOR_CHOOSER_LABELS", True),
         chooser_max_chars=settings.getint("BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS", 400),
+        ladder=settings.getbool("BILINGUAL_DETECTOR_LADDER", True),
+        ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS", 1),
+        ladder_ancestors=settings.getint("BILINGUAL_DETECTOR_LADDER_ANCESTORS", 2),
     )
 
 
@@ -361,11 +369,13 @@ class SiteDetection:
         response: Response,
         site: str | None = None,
         contexts: Sequence[LinkContext] | None = None,
+        climb: bool = True,
     ) -> Iterator[Any]:
         """Start judging the site of ``response`` (a site's first page): yields probe requests,
         or the verdict at once. Nothing when the site is judged or being judged already.
         ``contexts``: the page's link contexts if the spider extracted them already (with the
-        scorer's ``around_words``)."""
+        scorer's ``around_words``); ``climb=False``: the site is judged without the fallback
+        ladder (a page fetched for another purpose, whose site is judged on the side)."""
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         site = site or self.site_of(first_url)
         if not self.store.claim(site):
@@ -376,7 +386,7 @@ class SiteDetection:
             self._inc("detector/home_pages_asked")
             yield self._home_request(site, home_url_of(first_url))
             return
-        yield from self._begin(site, first_url, response, contexts)
+        yield from self._begin(site, first_url, response, contexts, climb)
 
     def home_answered(self, response: Response) -> Iterator[Any]:
         """The home page of a site claimed from another of its pages (``start="home"``)."""
@@ -419,6 +429,7 @@ class SiteDetection:
         first_url: str,
         response: Response,
         contexts: Sequence[LinkContext] | None = None,
+        climb: bool = True,
     ) -> Iterator[Any]:
         links: list[LinkScore] = []
         try:
@@ -429,7 +440,7 @@ class SiteDetection:
                 self._inc("detector/links_scored", len(links))
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)
-        yield from self._follow(self.detector.begin(site, start, links))
+        yield from self._follow(self.detector.begin(site, start, links, climb))
 
     def _scored_links(
         self,
@@ -485,6 +496,9 @@ class SiteDetection:
             yield from self._late_probe(site, response.meta)
             return
         page_url = state.start.final_url or state.start.url
+        via = response.meta.get("detector_via", "")
+        links: list[LinkScore] | None = None
+        soft_404 = via == URL_SIBLINGS and self._soft_404(url, response, page_url)
         if not isinstance(response, TextResponse):
             result = self.detector.failed(url, "not a web page", score, response.url)
             self._inc("detector/probes_failed/not_html")
@@ -492,15 +506,30 @@ class SiteDetection:
             reason = f"redirected off-site to {host_of(response.url)}"
             result = self.detector.failed(url, reason, score, response.url)
             self._inc("detector/probes_failed/offsite_redirect")
+        elif soft_404:
+            result = self.detector.failed(url, f"URL sibling: {soft_404}", score, response.url)
+            self._inc("detector/ladder/soft_404")
         else:
             try:
                 result = self.detector.page(url, self._language(response), score, response.url)
+                if via == ANCESTORS:
+                    page_urls = (url,) if url == response.url else (url, response.url)
+                    links = self._scored_links(response, page_urls, None)
+                    self._inc("detector/links_scored", len(links))
             except Exception as exc:  # counted as a failed probe
                 result = replace(self._unreadable(url, response, exc), score=score)
         if not result.ok:
             self._inc("detector/probes_failed")
         logger.debug("probe %s of %s: %s", url, site, result.counted or result.reason or "no lang")
-        yield from self._record(state, result, response.meta)
+        yield from self._record(state, result, response.meta, links)
+
+    @staticmethod
+    def _soft_404(url: str, response: Response, page_url: str) -> str:
+        """Why a URL sibling's answer is no page of its own (PupSniffer's deep-page judge: the
+        page we came from, or a redirect to the home page), or ""."""
+        text = response.text[:2000] if isinstance(response, TextResponse) else ""
+        outcome = judge_candidate(url, response.status, response.url, text, page_url, frozenset())
+        return "" if outcome == CandidateStatus.EXISTS else outcome.value
 
     def probe_failed(self, failure: Failure) -> Iterator[Any]:
         """A probe failed (errback of the probe requests): counts for no language."""
@@ -517,7 +546,11 @@ class SiteDetection:
         yield from self._record(state, self.detector.failed(url, reason, score), meta)
 
     def _record(
-        self, state: DetectionState, result: ProbeResult, meta: dict[str, Any]
+        self,
+        state: DetectionState,
+        result: ProbeResult,
+        meta: dict[str, Any],
+        links: list[LinkScore] | None = None,
     ) -> Iterator[Any]:
         """Record a probe's result; when another worker recorded one of the site's probes
         meanwhile (a shared store), record it again on the state that worker saved."""
@@ -526,7 +559,7 @@ class SiteDetection:
                 yield from self._late_probe(state.site, meta, state)
                 return
             try:  # the state is saved (or the verdict recorded) before anything is yielded
-                outputs = list(self._follow(self.detector.record(state, result)))
+                outputs = list(self._follow(self.detector.record(state, result, links)))
             except ConcurrentUpdate:
                 self._inc("detector/concurrent_updates")
                 reloaded = self.store.load(state.site)
@@ -588,6 +621,8 @@ class SiteDetection:
         self.store.save(step.state)
         for probe in step.probes:
             self._inc("detector/probes")
+            if probe.via:
+                self._inc(f"detector/ladder/{probe.via.replace(' ', '_')}")
             yield self._probe_request(step.state.site, probe)
 
     def _probe_request(self, site: str, probe: LinkScore) -> scrapy.Request:
@@ -602,6 +637,7 @@ class SiteDetection:
                 "detector_site": site,
                 "detector_probe": probe.url,
                 "detector_score": probe.score,
+                "detector_via": probe.via,
                 "download_timeout": self.probe_timeout,
                 "max_retry_times": self.probe_retries,
             },
@@ -612,7 +648,7 @@ class SiteDetection:
             self._inc("detector/sites_already_judged")
             return
         self._inc("detector/pages", verdict.pages_downloaded)
-        self._inc(f"detector/rule/{verdict.rule.replace(' ', '_')}")
+        self._inc(f"detector/rule/{verdict.rule.replace(': ', '/').replace(' ', '_')}")
         if verdict.bilingual:
             self._inc("detector/sites_bilingual")
         else:

@@ -202,7 +202,9 @@ def test_a_chooser_whose_translations_are_english_stays_monolingual() -> None:
     english = {"http://www.example.com/en/": Lang("en"), "http://www.example.com/fr/": Lang("en")}
     verdict, asked = run(detector(langs=()), Lang("und", chars=30), chooser, english)
     assert not verdict.bilingual and verdict.languages == ("en",)
-    assert asked == ["http://www.example.com/fr/", "http://www.example.com/en/"]
+    assert asked == ["http://www.example.com/fr/"]  # its English link can only show English
+    verdict, asked = run(detector(langs=(), ladder=False), Lang("und", chars=30), chooser, english)
+    assert asked == ["http://www.example.com/fr/", "http://www.example.com/en/"]  # the paper's
 
 
 def test_a_chooser_naming_one_language_is_judged_by_its_pages() -> None:
@@ -389,6 +391,10 @@ def test_link_language_hints() -> None:
     assert link_language_hint("http://fr.x.org/") == "fr"
     assert link_language_hint("http://x.org/index.html.ja") == "ja"
     assert link_language_hint("http://x.org/docs/faq.html") == ""
+    assert link_language_hint("http://x.org/api/os.html") == ""  # a module, not Ossetic
+    assert link_language_hint("http://x.org/api/os.html", anchor="OS") == ""
+    assert link_language_hint("http://x.org/fr.html", anchor="Français") == "fr"
+    assert link_language_hint("http://x.org/api/index.os.html") == "os"
 
 
 def test_score_links_reads_column_one_of_the_predictor() -> None:

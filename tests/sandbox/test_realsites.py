@@ -134,7 +134,7 @@ def test_shipped_site_list_loads() -> None:
     assert sites["apache-httpd-manual"].entry_style == "none"
     assert sites["debian-reference"].entry_style == "native_list"
     assert sites["lilypond-docs"].home_url.endswith("/Documentation/web/index.html")
-    assert {s.set for s in sites.values()} == {"original", "new"}
+    assert {s.set for s in sites.values()} == {"original", "new", "deep"}
     assert sum(s.set == "original" for s in sites.values()) == 7
     held_out = {s.kind for s in sites.values() if s.holdout}
     assert held_out == {"multilingual", "monolingual"}  # one of each is never trained on

@@ -437,3 +437,47 @@ def test_switcher_placements_change_no_other_draw_of_the_world(text_source: Text
         ]
     with pytest.raises(ValueError, match="switcher_placement_weights"):
         WorldParams(switcher_placement_weights={"sidebar": 1.0})
+
+
+def test_links_land_below_roots_and_switchers_stay_home_as_asked(text_source: TextSource):
+    from urllib.parse import urlsplit
+
+    from bilingual_spider.sandbox.webgraph_render import (
+        render_page,
+        root_url,
+        switcher_languages,
+        switcher_link,
+    )
+
+    def out_links(params: WorldParams) -> tuple[list[str], set[str], object]:
+        world = plan_world(params, text_source)
+        roots = {root_url(site) for site in world.sites}
+        urls = []
+        for site in world.sites:
+            if site.kind == "hub":
+                continue
+            for language in site.languages:
+                for page in site.pages_in(language):
+                    for link in render_page(world, site, language, page).links:
+                        if urlsplit(link.url).hostname not in site.hosts.values():
+                            urls.append(link.url)
+        return urls, roots, world
+
+    default, roots, _ = out_links(WorldParams(seed=6, sites=150))
+    assert default and all(url in roots for url in default)  # the default: every link a root
+    deep, roots, world = out_links(
+        WorldParams(seed=6, sites=150, deep_link_share=1.0, share_switcher_home_only=1.0)
+    )
+    assert len(deep) == len(default)  # the same links, landing elsewhere
+    assert sum(url not in roots for url in deep) / len(deep) > 0.9
+    switched = [s for s in world.sites if s.switcher and len(s.slugs) > 3]
+    assert switched
+    for site in switched:
+        page = site.pages_in(site.primary)[2]
+        home = {link.url for link in render_page(world, site, site.primary, 0).links}
+        inner_page = render_page(world, site, site.primary, page)
+        inner = {link.url for link in inner_page.links}
+        others = [lang for lang in switcher_languages(site) if lang != site.primary]
+        assert all(switcher_link(site, lang, 0).url in home for lang in others)
+        assert not any(switcher_link(site, lang, page).url in inner for lang in others)
+        assert 'hreflang="' not in inner_page.html

@@ -145,7 +145,7 @@ def test_home_pages_need_host_sites() -> None:
 
 
 def test_site_key_url_judges_each_first_url() -> None:
-    detection, _ = make_detection(site_key="url")
+    detection, _ = make_detection(site_key="url", ladder=False)  # one page, one verdict
     english = page("en", ENGLISH)
     [first] = list(detection.examine(response(HOME + "a/#x", english)))
     [second] = list(detection.examine(response(HOME + "b/", english)))

@@ -1,0 +1,154 @@
+"""The fallback ladder's URLs (pure) and the detector climbing it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bilingual_spider.detection.detector import (
+    BilingualSiteDetector,
+    DetectorConfig,
+    LinkScore,
+    Step,
+)
+from bilingual_spider.detection.ladder import (
+    ANCESTORS,
+    URL_SIBLINGS,
+    ancestor_urls,
+    likely_languages,
+    own_markers,
+    url_siblings,
+)
+from bilingual_spider.patterns.units import split_url
+
+
+@dataclass
+class Lang:
+    lang: str
+    chars: int = 600
+    shares: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.shares = self.shares or {self.lang: 1.0}
+
+    @property
+    def undetermined(self) -> bool:
+        return self.lang == "und"
+
+
+def test_siblings_substitute_the_unit_naming_the_pages_language() -> None:
+    ref = "http://www.debian.org/doc/manuals/debian-reference/ch01.fr.html"
+    assert url_siblings(ref, "fr", ["en"]) == [
+        ("http://www.debian.org/doc/manuals/debian-reference/ch01.en.html", "en"),
+        ("http://www.debian.org/doc/manuals/debian-reference/ch01.html", "en"),
+    ]
+    assert url_siblings("http://x.org/s?lang=de&p=2", "de", ["en"])[0][0] == (
+        "http://x.org/s?lang=en&p=2"
+    )
+    assert url_siblings("http://x.org/english/a.html", "en", ["fr"]) == [
+        ("http://x.org/french/a.html", "fr")
+    ]
+
+
+def test_a_unit_naming_another_language_is_no_marker() -> None:
+    assert own_markers("http://git-scm.com/docs/git-am.html", "en") == []  # am: Amharic
+    assert url_siblings("http://x.org/ja/policy.html", "en", ["fr"]) == []
+    assert url_siblings("http://x.org/fr/a.html", "", ["en"]) == []  # language unknown
+
+
+def test_ancestors_start_above_the_language_directory() -> None:
+    assert ancestor_urls("http://d-i.debian.org/manual/zh_CN/ch01s01.html", "zh-Hans") == [
+        "http://d-i.debian.org/manual/",
+        "http://d-i.debian.org/manual/zh_CN/",
+        "http://d-i.debian.org/",
+    ]
+    apt = "http://www.debian.org/doc/manuals/apt-guide/guide.fr.html/ch2.html"
+    assert ancestor_urls(apt, "fr")[0] == "http://www.debian.org/doc/manuals/apt-guide/"
+    assert ancestor_urls("http://x.org/", "en") == []
+    assert ancestor_urls("http://x.org/a/index.html", "en") == ["http://x.org/"]
+
+
+def test_likely_languages_put_english_first_for_other_pages() -> None:
+    assert likely_languages("http://x.com/a", "fr")[0] == "en"
+    assert likely_languages("http://x.com/a", "en", named=["ja"])[0] == "ja"
+    assert "de" in likely_languages("http://x.at/a", "en")
+    assert likely_languages("http://x.com/a", "es", langs=("es", "ca")) == ["ca", "en", "fr", "de"]
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    path=st.lists(
+        st.sampled_from(["en", "fr", "docs", "fr_FR", "guide.fr.html", "a", "english"]),
+        max_size=4,
+    ),
+    name=st.sampled_from(["", "index.html", "page.fr.html", "x.html", "p_en.htm"]),
+    language=st.sampled_from(["en", "fr", "de"]),
+)
+def test_ladder_urls_stay_on_the_site_and_never_repeat_the_page(
+    path: list[str], name: str, language: str
+) -> None:
+    url = "http://www.example.org/" + "".join(f"{d}/" for d in path) + name
+    site = split_url(url).site
+    siblings = [u for u, _ in url_siblings(url, language, ["en", "fr", "de"])]
+    ancestors = ancestor_urls(url, language)
+    assert url not in siblings and url not in ancestors
+    assert len(set(ancestors)) == len(ancestors)
+    for made in siblings + ancestors:
+        assert split_url(made).site == site
+    for made in ancestors:
+        assert url.startswith(made.rstrip("/"))
+
+
+# --- the detector on the ladder --------------------------------------------------------------
+
+
+def test_a_deep_page_without_switcher_climbs_to_the_chooser() -> None:
+    detector = BilingualSiteDetector(DetectorConfig())
+    deep = "http://www.x.org/manual/en/ch03.html"
+    start = detector.page(deep, Lang("en"))
+    step = detector.begin("www.x.org", start, [])
+    assert [(p.url, p.via) for p in step.probes] == [("http://www.x.org/manual/", ANCESTORS)]
+    chooser = detector.page("http://www.x.org/manual/", Lang("und", chars=20))
+    chooser_links = [
+        LinkScore("http://www.x.org/manual/en/", 0.3, "en"),
+        LinkScore("http://www.x.org/manual/es/", 0.3, "es"),
+    ]
+    assert step.state is not None
+    step = detector.record(step.state, chooser, chooser_links)
+    assert [p.url for p in step.probes] == ["http://www.x.org/manual/es/"]
+    assert step.state is not None
+    step = detector.record(step.state, detector.page("http://www.x.org/manual/es/", Lang("es")))
+    verdict = step.verdict
+    assert verdict is not None and verdict.bilingual
+    assert verdict.rule == f"{ANCESTORS}: language hints"
+    assert verdict.pages_downloaded == 3
+
+
+def test_a_page_in_another_language_tries_its_english_url_first() -> None:
+    detector = BilingualSiteDetector(DetectorConfig())
+    start = detector.page("http://www.x.org/fr/guide.html", Lang("fr"))
+    step = detector.begin("www.x.org", start, [])
+    assert [(p.url, p.via) for p in step.probes] == [
+        ("http://www.x.org/en/guide.html", URL_SIBLINGS)
+    ]
+    assert step.state is not None
+    answered = detector.page("http://www.x.org/en/guide.html", Lang("en"))
+    final = detector.record(step.state, answered)
+    assert final.verdict is not None and final.verdict.bilingual
+    assert (final.verdict.rule, final.verdict.pages_downloaded) == (URL_SIBLINGS, 2)
+
+
+def test_the_ladder_stays_within_the_probe_budget() -> None:
+    detector = BilingualSiteDetector(DetectorConfig(max_probes=3))
+    start = detector.page("http://www.x.org/a/b/fr/c/d.fr.html", Lang("fr"))
+    step: Step = detector.begin("www.x.org", start, [])
+    asked = 0
+    while step.verdict is None:
+        assert step.state is not None and len(step.probes) == 1
+        asked += 1
+        probe = step.probes[0]
+        step = detector.record(step.state, detector.failed(probe.url, "HTTP 404"), [])
+    assert asked == 3 and step.verdict.pages_downloaded == 4
+    assert not step.verdict.bilingual and "ladder" in step.verdict.reason
