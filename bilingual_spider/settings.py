@@ -104,6 +104,9 @@ ADDONS = {
 # --- the sandbox web and network safety
 BILINGUAL_SANDBOX_PROXY = os.environ.get("BILINGUAL_SANDBOX_PROXY") or None
 """``http://127.0.0.1:PORT`` of a running sandbox server: every http request goes through it."""
+BILINGUAL_SANDBOX_WAIT = 120.0
+"""Seconds a crawl waits, before its first request, for the sandbox web to answer (it may still
+be loading its sites); then the crawl stops with an error naming it."""
 BILINGUAL_SANDBOX_CACHE = os.environ.get("BILINGUAL_SANDBOX_CACHE") or None
 """Where ``bilingual-spider sandbox fetch`` put the real sites (default: ~/.cache/...)."""
 BILINGUAL_ALLOWED_NETWORKS: list[str] = []

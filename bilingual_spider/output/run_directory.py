@@ -5,7 +5,8 @@
 - ``sites.jsonl`` (bilingual sites), ``verdicts.jsonl`` (the detector's verdict on every site
   judged), ``pairs.jsonl`` (URL pairs), ``pages.jsonl`` (the forward crawl's page records): one
   feed per item type (:data:`~bilingual_spider.items.FEED_FILES`, Scrapy ``FEEDS`` with
-  ``item_classes``), each line with its ``type``; a feed is written only when its type came;
+  ``item_classes``), each line with its ``type``; the feeds of what the spider makes (its
+  ``item_types``) are written even empty, the others only when an item of theirs came;
 - ``stats.json`` and ``stats.history.jsonl`` (unless ``BILINGUAL_STATS_FILE`` says elsewhere).
 
 A feed given with ``-o``/``-O`` is written too. A crawl resumed with ``JOBDIR`` appends to the
@@ -15,6 +16,7 @@ feeds it left; any other crawl replaces them. :class:`RunDirectory` is a Scrapy 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +28,19 @@ from bilingual_spider.items import FEED_FILES
 STATS_FILE = "stats.json"
 
 
-def run_feeds(directory: str | Path, append: bool = False) -> dict[str, dict[str, Any]]:
-    """The ``FEEDS`` entries of a run directory: a JSON-lines feed per item type."""
+def run_feeds(
+    directory: str | Path, append: bool = False, always: Iterable[type] = ()
+) -> dict[str, dict[str, Any]]:
+    """The ``FEEDS`` entries of a run directory: a JSON-lines feed per item type; those of the
+    ``always`` types are written even empty (what the spider makes: a script can read them)."""
     run = Path(directory)
+    made = set(always)
     return {
         str(run / name): {
             "format": "jsonlines",
             "item_classes": [item_class],
             "overwrite": not append,
-            "store_empty": False,
+            "store_empty": item_class in made,
         }
         for item_class, name in FEED_FILES.items()
     }
@@ -54,7 +60,9 @@ class RunDirectory:
             return
         # a spider argument's consequences: above the project's defaults, below the command line
         spider = SETTINGS_PRIORITIES["spider"]
-        feeds = {**settings.getdict("FEEDS"), **run_feeds(directory, bool(settings.get("JOBDIR")))}
+        made = getattr(self.crawler.spider, "item_types", ())
+        append = bool(settings.get("JOBDIR"))
+        feeds = {**settings.getdict("FEEDS"), **run_feeds(directory, append, made)}
         settings.set("FEEDS", feeds, priority=max(settings.getpriority("FEEDS") or 0, spider))
         settings.set("BILINGUAL_RUN_DIR", str(directory), priority=spider)
         if not settings.get("BILINGUAL_STATS_FILE"):

@@ -80,6 +80,8 @@ FETCHED_ROLES = ("seed", "backlink", "forward", "probe")
 
 class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     name = "backforth"
+    item_types = (SiteVerdictItem, BilingualSiteItem)
+    """What it makes: their feeds are in a run directory even when empty."""
     custom_settings = {
         "SCHEDULER_PRIORITY_QUEUE": "bilingual_spider.scheduler.rescoring_queue."
         "RescoringPriorityQueue",

@@ -26,6 +26,8 @@ from bilingual_spider.spiders.site_detection import DetectorCallbacks
 
 class DetectSpider(DetectorCallbacks, scrapy.Spider):
     name = "detect"
+    item_types = (SiteVerdictItem,)
+    """What it makes: their feeds are in a run directory even when empty."""
 
     def __init__(
         self,

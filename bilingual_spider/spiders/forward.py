@@ -28,6 +28,8 @@ logger = logging.getLogger(__name__)
 
 class ForwardSpider(scrapy.Spider):
     name = "forward"
+    item_types = (FetchedPageItem,)
+    """What it makes: their feeds are in a run directory even when empty."""
     custom_settings = {  # breadth-first, as Scrapy's FAQ describes it
         "DEPTH_PRIORITY": 1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",

@@ -144,6 +144,8 @@ NOT_FOUND_URL_META = "pupsniffer_not_found_url"
 
 class PupSnifferSpider(scrapy.Spider):
     name = "pupsniffer"
+    item_types = (UrlPairItem, BilingualSiteItem)
+    """What it makes: their feeds are in a run directory even when empty."""
     custom_settings = {  # breadth-first within each site
         "DEPTH_PRIORITY": 1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",

@@ -1,0 +1,116 @@
+"""Every recipe (a ``sh`` block) of the README and of ``docs/`` runs, so none can rot.
+
+Each block runs in a folder of its own, as a user runs it from the project's folder (its
+``scrapy.cfg`` and ``.venv``), with the files a recipe names ready (``seeds.txt``, ``sites.txt``,
+``urls.txt``, ``page.html``) and ``BILINGUAL_SANDBOX_PROXY`` pointing at a sandbox web of the
+real sites: the "real web" of a recipe is the sandbox's (it answers for any host name; the seeds
+are the Apache manual and the Python documentation). A block that starts a
+sandbox on port 8399 gets a free port instead. Every command of a block must succeed (``bash
+-e``). A block that cannot run here says which test covers it, in a comment just above it
+(``<!-- recipe covered by tests/...py (why) -->``), and that test must exist.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.sandbox.process import SandboxServer
+from bilingual_spider.sandbox.realsites import sandbox_seed_urls
+from tests.waiting import CRAWL_SECONDS
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(
+    r"(?:<!-- recipe covered by (?P<covered>[^ ]+)[^>]*-->\n)?```sh\n(?P<body>.*?)```", re.S
+)
+
+
+def recipes() -> list[tuple[str, str, str | None]]:
+    found = []
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        for match in BLOCK.finditer(text):
+            line = text[: match.start("body")].count("\n")
+            where = f"{document.relative_to(ROOT)}:{line}"
+            found.append((where, match["body"], match["covered"]))
+    return found
+
+
+RECIPES = recipes()
+PAGES = ("install", "invoking", "stopping", "configuring", "urlmapping")
+"""Pages of the Apache manual, in English and French (``urls.txt``)."""
+
+
+def test_recipes_are_found_and_each_covered_one_names_a_test_that_exists() -> None:
+    assert len(RECIPES) >= 8
+    for where, _, covered in RECIPES:
+        if covered:
+            assert (ROOT / covered).is_file(), f"{where}: no test {covered}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def real_sandbox() -> Iterator[SandboxServer]:
+    """The real sites: a multilingual manual and a monolingual one to crawl."""
+    with SandboxServer(["--real-sites"]) as server:
+        yield server
+
+
+@pytest.mark.parametrize(
+    ("where", "body"),
+    [(where, body) for where, body, covered in RECIPES if not covered],
+    ids=[where for where, _, covered in RECIPES if not covered],
+)
+def test_recipe_runs(where: str, body: str, real_sandbox, tmp_path: Path) -> None:
+    (tmp_path / "scrapy.cfg").write_text((ROOT / "scrapy.cfg").read_text())
+    (tmp_path / ".venv").symlink_to(ROOT / ".venv")
+    seeds = [url for url in sandbox_seed_urls() if "apache" in url or "python" in url]
+    (tmp_path / "seeds.txt").write_text("".join(f"{url}\n" for url in seeds))
+    (tmp_path / "sites.txt").write_text(f"{seeds[0]}\n")
+    (tmp_path / "urls.txt").write_text(
+        "".join(f"{seeds[0]}{page}.html.{lang}\n" for lang in ("en", "fr") for page in PAGES)
+    )
+    (tmp_path / "page.html").write_text(
+        "<html><body><p>The council approved the budget of the city.</p></body></html>"
+    )
+    port = str(free_port())
+    script = body.replace("http://127.0.0.1:8399", f"http://127.0.0.1:{port}")
+    script = script.replace("--port 8399", f"--port {port}")
+    if "sandbox serve" not in script:  # the recipe's "real web" is the small sandbox
+        script = script.replace(f"http://127.0.0.1:{port}", real_sandbox.proxy_url)
+    env = {
+        **os.environ,
+        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
+        "BILINGUAL_SANDBOX_PROXY": real_sandbox.proxy_url,
+        "TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS": "",
+    }
+    env.pop("SCRAPY_SETTINGS_MODULE", None)  # as from the project's folder: its scrapy.cfg
+    done = subprocess.run(
+        ["bash", "-e", "-c", f"trap 'jobs -p | xargs -r kill 2>/dev/null; true' EXIT\n{script}"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=CRAWL_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 0, f"{where}\n{script}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 300
+    head = "\n".join(lines[:40])
+    assert "make demo" in head and "make test" in head
