@@ -43,6 +43,9 @@ class SiteVerdictItem:
     """Languages found with enough text, in the order the pages showed them."""
     reason: str
     pages_downloaded: int
+    status: str = "not_bilingual"
+    """``bilingual``, ``not_bilingual`` (judged: not two of the languages asked for), or
+    ``not_judged`` (its first page could not be read: refused, failed, not a page)."""
     """The first page + the probes requested."""
     rule: str = "scored links"
     """What decided: ``scored links``, ``language hints``, ``chooser labels``, ``first page``

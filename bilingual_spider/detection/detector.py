@@ -268,9 +268,28 @@ class SiteVerdict:
     min_likelihood: float
     langs: tuple[str, ...]
 
+    @property
+    def status(self) -> str:
+        """``bilingual``, ``not_bilingual``, or ``not_judged``: its first page could not be read
+        (refused, failed, not a page), so nothing was learnt of its languages."""
+        if self.bilingual:
+            return "bilingual"
+        return "not_judged" if self.rule == "first page" else "not_bilingual"
+
+    def describe(self) -> str:
+        """One line: ``bilingual (en, fr)``, ``not bilingual in en, es (found en, fr, de)``,
+        ``not judged: first page failed: ...``."""
+        found = ", ".join(self.languages) or "none"
+        asked = ", ".join(self.langs) if self.langs else "any two languages"
+        if self.status == "bilingual":
+            return f"bilingual ({found}; asked {asked})"
+        if self.status == "not_judged":
+            return f"not judged: {self.reason}"
+        return f"not bilingual in {asked} (found {found}): {self.reason}"
+
     def to_dict(self) -> dict[str, Any]:
         """The verdict as plain dicts, tuples and numbers (``json.dumps`` takes it)."""
-        return asdict(self)
+        return {**asdict(self), "status": self.status}
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """``scrapy crawl backforth``: back-and-forth crawling (Barbosa et al. 2011, sections 2.2-3).
 
-    scrapy crawl backforth [-a seeds=FILE|url,url] [-a langs=en,es] [-a strategy=cobfc]
+    scrapy crawl backforth [-a seeds=FILE|url,url] [-a langs=any|en,es] [-a strategy=cobfc]
         [-a budget=PAGES] [-a min_likelihood=0.8] [-a learning_interval=PAGES] -O sites.jsonl
 
 With ``REDIS_URL`` the page budget is the crawl's, shared by every worker
@@ -93,7 +93,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def __init__(
         self,
         seeds: str | None = None,
-        langs: str = "en,es",
+        langs: str = "any",
         strategy: str = "cobfc",
         budget: str | int | None = None,
         min_likelihood: str | float | None = None,
@@ -142,8 +142,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         settings = crawler.settings
         if kwargs.get("min_likelihood") is not None:
             settings.set("BILINGUAL_DETECTOR_MIN_LIKELIHOOD", kwargs["min_likelihood"], "spider")
-        if kwargs.get("langs", "en,es"):
-            settings.set("BILINGUAL_DETECTOR_LANGS", kwargs.get("langs", "en,es"), "spider")
+        if kwargs.get("langs"):  # else BILINGUAL_DETECTOR_LANGS (any two, as detect, pupsniffer)
+            settings.set("BILINGUAL_DETECTOR_LANGS", kwargs["langs"], "spider")
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None

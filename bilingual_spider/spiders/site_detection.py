@@ -182,6 +182,7 @@ def verdict_item(verdict: SiteVerdict) -> SiteVerdictItem:
         languages=list(verdict.languages),
         reason=verdict.reason,
         pages_downloaded=verdict.pages_downloaded,
+        status=verdict.status,
         rule=verdict.rule,
         best_score=None if verdict.best_score is None else round(verdict.best_score, 4),
         links=verdict.links,
@@ -651,17 +652,17 @@ class SiteDetection:
         self._inc(f"detector/rule/{verdict.rule.replace(': ', '/').replace(' ', '_')}")
         if verdict.bilingual:
             self._inc("detector/sites_bilingual")
+        elif verdict.status == "not_judged":
+            self._inc("detector/sites_not_judged")
         else:
             self._inc("detector/sites_monolingual")
             if not verdict.candidates:
                 self._inc("detector/sites_no_candidates")
         logger.info(
-            "site %s: %s (%s) after %d page(s): %s",
+            "site %s after %d page(s): %s",
             verdict.site,
-            "bilingual" if verdict.bilingual else "not bilingual",
-            ", ".join(verdict.languages) or "-",
             verdict.pages_downloaded,
-            verdict.reason,
+            verdict.describe(),
         )
         yield verdict_item(verdict)
 

@@ -58,12 +58,16 @@ def test_console_stats_feeds_and_report_count_the_same(demo_run) -> None:
     assert {v["type"] for v in verdicts} == {"site_verdict"}
     assert {p["type"] for p in pairs} == {"url_pair"}
     summary = re.search(
-        r"(\d+) hosts reported bilingual .* of (\d+) judged, in (\d+) pages", printed
+        r"(\d+) hosts reported bilingual .* of (\d+) judged"
+        r"(?: \((\d+) could not be judged\))?, in (\d+) pages",
+        printed,
     )
     assert summary is not None, printed[:500]
-    found, judged, pages = map(int, summary.groups())
+    found, judged, not_judged, pages = (int(group or 0) for group in summary.groups())
     assert found == len(sites) == crawl.stats["backforth/sites_bilingual"]
     assert judged == len(verdicts)
+    assert not_judged == sum(v["status"] == "not_judged" for v in verdicts)
+    assert not_judged == crawl.stats.get("detector/sites_not_judged", 0)
     assert pages == crawl.stats["backforth/pages"] == pages_of(crawl.stats)
     assert PAGES <= pages <= PAGES + 1  # one request at a time: at most one in flight at the end
     paired = re.search(r"(\d+) URL pairs .* in (\d+) pages; (\d+) document pairs", printed)

@@ -118,7 +118,12 @@ def test_verdicts_are_reached_when_probes_fail(fault_web, tmp_path: Path) -> Non
     stats = json.loads(stats_file.read_text())
     assert stats["detector/sites"] == 7
     assert stats["detector/sites_already_judged"] == 1  # museo's second page
-    assert stats["detector/sites_bilingual"] == 2 and stats["detector/sites_monolingual"] == 5
+    assert stats["detector/sites_bilingual"] == 2 and stats["detector/sites_monolingual"] == 4
+    assert stats["detector/sites_not_judged"] == 1  # caído: its first page never came
+    statuses = {site: v["status"] for site, v in verdicts.items()}
+    assert statuses["www.caido.example"] == "not_judged"
+    assert statuses["www.solo.example"] == "not_bilingual"
+    assert statuses["www.museo.example"] == "bilingual"
     assert stats["detector/probes"] == 5 and stats["detector/probes_failed"] == 3
     assert stats["detector/rule/chooser_labels"] == 1
     assert stats["detector/probes_failed/timeout"] == 1
