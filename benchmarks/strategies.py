@@ -163,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
         help="the paper's single-page detector (BILINGUAL_DETECTOR_LADDER=False)",
     )  # fmt: skip
     parser.add_argument(
+        "--deterministic", action="store_true",
+        help="one request at a time and Python's string hashing fixed: the same crawl every "
+        "run, so that two configurations differ by their code, not by the order pages arrived",
+    )  # fmt: skip
+    parser.add_argument(
         "--out", default="strategies", help="name of the results in results/ (NAME.json, .png)"
     )
     args = parser.parse_args(argv)
@@ -180,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         crawl_settings = {
             **CRAWL,
             **({"BILINGUAL_DETECTOR_LADDER": False} if args.single_page else {}),
+            **({"CONCURRENT_REQUESTS": 1} if args.deterministic else {}),
         }
         world_info = prepare_world(world, params)
         truth = GroundTruth(load_ground_truth(world))
@@ -319,7 +325,7 @@ def run_crawl(
     with (out / "crawl.log").open("w") as log:
         result = subprocess.run(
             command, stdout=log, stderr=subprocess.STDOUT, text=True, timeout=1800,
-            env=crawl_env({"PYTHONPATH": path}), check=False, cwd=out,
+            env=crawl_env({"PYTHONPATH": path, "PYTHONHASHSEED": "0"}), check=False, cwd=out,
         )  # fmt: skip
     if result.returncode != 0 or not files["stats.json"].exists():
         tail = (out / "crawl.log").read_text()[-3000:]

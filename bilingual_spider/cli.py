@@ -440,11 +440,19 @@ def print_decisions(identifier: object, texts: list[str]) -> None:
 
 
 def read_page(source: str) -> bytes:
-    """An HTML file, or a URL fetched with the environment's proxy settings."""
+    """An HTML file, or a URL: fetched from the sandbox web when ``$BILINGUAL_SANDBOX_PROXY`` is
+    set (as a crawl would: the sandbox serves every site over plain http), else with the
+    environment's proxy settings."""
     if source.startswith(("http://", "https://")):
         import urllib.request
 
-        with urllib.request.urlopen(source, timeout=30) as answer:  # noqa: S310
+        proxy = os.environ.get("BILINGUAL_SANDBOX_PROXY")
+        if proxy:
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": proxy}))
+            source = "http://" + source.split("://", 1)[1]
+        else:
+            opener = urllib.request.build_opener()
+        with opener.open(source, timeout=30) as answer:
             return answer.read()
     with open(source, "rb") as f:
         return f.read()
