@@ -79,7 +79,8 @@ TYPES = {
 EXPLAIN = {
     "harvest": "How fast the crawl found what it looks for: bilingual sites (left) and URL pairs "
     "(right) against the pages it had fetched, from the first page. A steeper line is a better "
-    "crawl.",
+    "crawl. PupSniffer mines a site's URL pairs once that site's pages are in (at the end of "
+    "a round), so its pair curve rises in steps, often a single one on a short run.",
     "rate": "Pages fetched per second over the crawl's time (between two snapshots of the stats).",
     "sites": "The bilingual sites found: the two main languages of each (left), and how the crawl "
     "reached them (right): a seed, a forward link of a page, a backlink page of a site found "
@@ -236,7 +237,9 @@ def _harvest(runs: list[Run]) -> Any:
     pairs_axis.set(title="URL pairs found", xlabel="pages fetched", ylabel="pairs")
     for axis in (sites_axis, pairs_axis):
         axis.set_xlim(left=0)
-        axis.set_ylim(bottom=0)
+        axis.set_ylim(bottom=0, top=max(1.0, axis.get_ylim()[1]))  # nothing found yet: 0 to 1
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+        axis.yaxis.set_major_locator(MaxNLocator(integer=True))
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
     return figure
