@@ -358,7 +358,7 @@ DOWNLOADER_MIDDLEWARES.update(
         # before network safety (50) and robots.txt (100): cached and local answers never leave
         "bilingual_spider.search.service.SearchMiddleware": 40,
         # after the proxy (750) and stats (850): the key exists only inside the download
-        "bilingual_spider.search.credentials.SearchCredentialsMiddleware": 990,
+        "bilingual_spider.middlewares.search_credentials.SearchCredentialsMiddleware": 990,
     }
 )
 BILINGUAL_SEARCH_ENABLED = True

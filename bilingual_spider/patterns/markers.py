@@ -16,17 +16,26 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from bilingual_spider.language.codes import base_language
 from bilingual_spider.language.language_names_table import NAMES
 from bilingual_spider.language.names import language_of_code, language_of_name
-from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.units import (
-    INNER_MARKER,
-    MARKER_JOINER,
-    SCRIPT_SUBTAGS,
-    is_language_tag,
-)
+
+if TYPE_CHECKING:
+    from bilingual_spider.patterns.mining import PairingPattern
+
+MARKER_JOINER = "+"
+"""Joins the language units of one side of a two-place pattern (<de+de, en>, see
+``mining.marker_key``); no single unit is such a side, so no substitution makes one."""
+INNER_MARKER = "~"
+"""Starts the unit of a pattern that is a language word inside a URL unit (``~EN`` for the
+``EN`` of ``winkler15EN``, see ``mining.inner_marker_keys``); no URL carries it whole, so no
+substitution makes one."""
+_LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}", re.IGNORECASE)
+_REGION = re.compile(r"[a-z]{2}", re.IGNORECASE)
+SCRIPT_SUBTAGS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "beng", "guru"})
+"""ISO 15924 script subtags seen in web language tags (``zh-Hant``, ``sr-Latn``, ``pa-Guru``)."""
 
 URL_MARKERS = {
     "tc": "zh-Hant",
@@ -45,6 +54,16 @@ _WORD = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")
 INITIALS = {"e": "en", "f": "fr"}
 """Initials taken as languages only when both units of a pattern are initials: ``_e.html`` and
 ``_f.html`` on Canadian sites. Alone, a letter names no language."""
+
+
+def is_language_tag(language: str, subtag: str) -> bool:
+    """``zh`` + ``cn``, ``pt`` + ``BR``, ``zh`` + ``Hant``: a language code followed by a region
+    or script subtag (BCP 47's shape; the language must be a known code)."""
+    return bool(
+        _LANGUAGE_SUBTAG.fullmatch(language)
+        and (_REGION.fullmatch(subtag) or subtag.lower() in SCRIPT_SUBTAGS)
+        and language_of_code(language.lower())
+    )
 
 
 @lru_cache(maxsize=65536)

@@ -39,13 +39,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from bilingual_spider.patterns.units import (
+from bilingual_spider.patterns.markers import (
     INNER_MARKER,
     MARKER_JOINER,
-    UrlUnits,
-    site_of,
-    split_url,
+    initial_markers,
+    inner_markers,
+    is_language_pattern,
+    language_of_unit,
 )
+from bilingual_spider.patterns.units import UrlUnits, site_of, split_url
 
 DEFAULT_MAX_GROUP = 100
 """Largest group of URLs sharing a key that is paired up. A slot that takes more than this many
@@ -279,8 +281,6 @@ def _mine(
     accept: PatternFilter | None,
     max_group: int,
 ) -> SiteMining:
-    from bilingual_spider.patterns.markers import inner_markers  # markers imports mining
-
     groups: dict[int, list[tuple[int, str]]] = defaultdict(list)
     inner_groups: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for index, url_units in enumerate(units):
@@ -329,8 +329,6 @@ def _pattern_pages(
     - Otherwise (<"",fr>, <de+de,en>, or a pattern of other units): the pages in the languages
       its pairs join.
     """
-    from bilingual_spider.patterns.markers import language_of_unit  # markers imports mining
-
     joined: dict[PairingPattern, set[str]] = defaultdict(set)
     for i, j, a, b in found:
         pattern = patterns.get((a, b))
@@ -366,12 +364,6 @@ def _marker_pairs(
     Only keys with a URL marked in two places or more are paired: one side of a pair that
     differs in more than one unit is such a URL, save in layouts that mark each language once
     but in different places (``/en/x.html``, ``/x.fr.html``), which are left out."""
-    from bilingual_spider.patterns.markers import (  # markers imports mining
-        initial_markers,
-        is_language_pattern,
-        language_of_unit,
-    )
-
     keyed = [marker_key(url_units, initial_markers(unit_values(url_units))) for url_units in units]
     wanted = {key for key, markers in keyed if len(markers) > 1}  # the two-place side
     if not wanted:

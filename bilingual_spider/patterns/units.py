@@ -27,24 +27,17 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from bilingual_spider.language.names import language_of_code
 from bilingual_spider.language.tld import registered_domain
+from bilingual_spider.patterns.markers import (
+    MARKER_JOINER,
+    is_language_tag,
+    language_of_unit,
+)
 
 HOST, DIR, FILE, QUERY = "host", "dir", "file", "query"
-MARKER_JOINER = "+"
-"""Joins the language units of one side of a two-place pattern (<de+de, en>, see
-``mining.marker_key``); no single unit is such a side, so no substitution makes one."""
-INNER_MARKER = "~"
-"""Starts the unit of a pattern that is a language word inside a URL unit (``~EN`` for the
-``EN`` of ``winkler15EN``, see ``mining.inner_marker_keys``); no URL carries it whole, so no
-substitution makes one."""
 _FILE_SPLIT = re.compile(r"([_.\-])")
 _TAG_LIKE = re.compile(r"(?:^|[._-])[a-z]{2,3}[-_](?:[a-z]{2}|[a-z]{4})(?=$|[._-])", re.IGNORECASE)
 """Where a language tag could be: the file names without one (most) are split at once."""
-_LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}", re.IGNORECASE)
-_REGION = re.compile(r"[a-z]{2}", re.IGNORECASE)
-SCRIPT_SUBTAGS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "beng", "guru"})
-"""ISO 15924 script subtags seen in web language tags (``zh-Hant``, ``sr-Latn``, ``pa-Guru``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +127,6 @@ def site_of_host(host_unit: str, host_rest: str) -> str:
     site, paired by the pattern <en, fr>), else the whole host. ``d-i.debian.org`` and
     ``www.debian.org`` are two sites: pooled, one site's patterns would be judged on the other's
     pages (a pattern credible on the small site is too rare on the pooled one)."""
-    from bilingual_spider.patterns.markers import language_of_unit  # markers imports this module
-
     if not host_unit or host_unit == "www" or language_of_unit(host_unit):
         return host_rest
     return f"{host_unit}.{host_rest}"
@@ -182,16 +173,6 @@ def split_file_name(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             separators.append(separator)
             tokens.append(token)
     return tuple(tokens), tuple(separators)
-
-
-def is_language_tag(language: str, subtag: str) -> bool:
-    """``zh`` + ``cn``, ``pt`` + ``BR``, ``zh`` + ``Hant``: a language code followed by a region
-    or script subtag (BCP 47's shape; the language must be a known code)."""
-    return bool(
-        _LANGUAGE_SUBTAG.fullmatch(language)
-        and (_REGION.fullmatch(subtag) or subtag.lower() in SCRIPT_SUBTAGS)
-        and language_of_code(language.lower())
-    )
 
 
 def _join_file(tokens: tuple[str, ...], separators: tuple[str, ...]) -> str:

@@ -154,10 +154,10 @@ class _UntranslatedJudge:
 
     def __init__(self) -> None:
         from bilingual_spider.language.identification import default_identifier
-        from bilingual_spider.sandbox.realsites import _lid_codes, _TextCache
+        from bilingual_spider.sandbox.realsites import PageTextCache, lid_codes
 
-        self.identify = _lid_codes(default_identifier())
-        self.texts = _TextCache()
+        self.identify = lid_codes(default_identifier())
+        self.texts = PageTextCache()
 
     def __call__(self, source: Any, target: Any) -> bool:
         from bilingual_spider.sandbox.realsites import is_untranslated, judge_translation

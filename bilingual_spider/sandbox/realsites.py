@@ -911,7 +911,7 @@ def english_share(
     return english / sum(n for _, n in weighted)
 
 
-def _lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str | None]]:
+def lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str | None]]:
     """Adapt a LanguageIdentifier to "texts in, one code (or None) per text out"."""
 
     def identify(texts: list[str]) -> list[str | None]:
@@ -920,7 +920,7 @@ def _lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str
     return identify
 
 
-class _TextCache:
+class PageTextCache:
     """Text blocks of files, read and parsed once per real file."""
 
     def __init__(self) -> None:
@@ -950,8 +950,8 @@ def derive_gold(
         from bilingual_spider.language.identification import default_identifier
 
         identifier = default_identifier()
-    identify = _lid_codes(identifier)
-    texts = _TextCache()
+    identify = lid_codes(identifier)
+    texts = PageTextCache()
     languages = set()
     for page, by_lang in sorted(group_by_page(files).items()):
         source = by_lang.get(site.source_lang)

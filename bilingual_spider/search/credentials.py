@@ -1,13 +1,11 @@
 """API keys reach the service and nothing else: not a queued request, not a log line.
 
-* :class:`SearchCredentialsMiddleware` sits last before the download handler (order 990, after
-  the proxy and stats middlewares): it adds an adapter's key (Google's ``key=`` parameter, Moz's
-  ``Authorization`` or ``x-moz-token`` header) to the request right before it is sent, and takes
-  it out again when the response or the error comes back. Requests in the scheduler, on disk
-  (``JOBDIR``) or in Redis, and every component before it, only ever see the URL without the
-  key, so Scrapy's "Crawled (200) <GET ...>" and retry lines cannot show it.
-* :class:`SecretRedaction` is the net under that: while a crawl runs, every log record of the
-  process has each secret value replaced by ``[REDACTED]`` (messages and tracebacks, e.g. a
+* :class:`~bilingual_spider.middlewares.search_credentials.SearchCredentialsMiddleware` adds an
+  adapter's key to a request right before it is sent and takes it out when the answer comes
+  back, so requests in the scheduler, on disk (``JOBDIR``) or in Redis never hold it, and
+  Scrapy's "Crawled (200) <GET ...>" and retry lines cannot show it.
+* :class:`SecretRedaction` (here) is the net under that: while a crawl runs, every log record of
+  the process has each secret value replaced by ``[REDACTED]`` (messages and tracebacks, e.g. a
   timeout error that quotes the URL it was sent to).
 """
 
@@ -15,19 +13,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
-
-from scrapy import Request
-from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
-from scrapy.http import Response
-
-if TYPE_CHECKING:
-    from bilingual_spider.search.service import SearchService
+from typing import Any
 
 REDACTED = "[REDACTED]"
-_PLAIN_URL = "_search_plain_url"
-_ADDED_HEADERS = "_search_added_headers"
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
@@ -81,55 +69,6 @@ class SecretRedaction:
                 record.exc_text = redact(text, self.secrets)
         if record.stack_info and any(secret in record.stack_info for secret in self.secrets):
             record.stack_info = redact(record.stack_info, self.secrets)
-
-
-class SearchCredentialsMiddleware:
-    """Downloader middleware (order 990): credentials in at the last moment, out at once."""
-
-    def __init__(self, service: SearchService) -> None:
-        self.service = service
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SearchCredentialsMiddleware:
-        from bilingual_spider.search.service import SearchService
-
-        service = crawler.get_extension(SearchService)
-        if service is None:
-            raise NotConfigured("the search service extension is not enabled")
-        return cls(service)
-
-    def process_request(self, request: Request) -> None:
-        adapter = self.service.remote_adapter_of(request)
-        if adapter is None or not adapter.secrets():
-            return
-        headers: dict[str, str] = {}
-        url, headers = adapter.add_credentials(request.url, headers)
-        request.meta[_PLAIN_URL] = request.url
-        request.meta[_ADDED_HEADERS] = list(headers)
-        for name, value in headers.items():
-            request.headers[name] = value
-        if url != request.url:
-            # Request.url is read-only for a reason: only this middleware may change it in place,
-            # and it changes it back before anything else sees the request again.
-            request._set_url(url)
-
-    def process_response(self, request: Request, response: Response) -> Response:
-        plain = self._restore(request)
-        if plain is not None and response.url != plain:
-            return response.replace(url=plain)
-        return response
-
-    def process_exception(self, request: Request, exception: Exception) -> None:
-        self._restore(request)
-
-    @staticmethod
-    def _restore(request: Request) -> str | None:
-        plain = request.meta.pop(_PLAIN_URL, None)
-        for name in request.meta.pop(_ADDED_HEADERS, ()):
-            request.headers.pop(name, None)
-        if plain is not None and request.url != plain:
-            request._set_url(plain)
-        return plain
 
 
 def _may_be_emitted(record: logging.LogRecord) -> bool:

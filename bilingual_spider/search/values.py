@@ -157,7 +157,8 @@ class SearchPage:
 @dataclass(frozen=True, slots=True)
 class HttpCall:
     """The HTTP request an adapter wants sent, without its credentials (added at the last
-    moment by :class:`~bilingual_spider.search.credentials.SearchCredentialsMiddleware`)."""
+    moment by the downloader middleware in
+    :mod:`bilingual_spider.middlewares.search_credentials`)."""
 
     url: str
     method: str = "GET"

@@ -11,14 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scrapy.http import Response
 
+from bilingual_spider.middlewares.search_credentials import SearchCredentialsMiddleware
 from bilingual_spider.search.answer_cache import AnswerCache
 from bilingual_spider.search.configuration import build_setup
-from bilingual_spider.search.credentials import (
-    REDACTED,
-    SearchCredentialsMiddleware,
-    SecretRedaction,
-    redact,
-)
+from bilingual_spider.search.credentials import REDACTED, SecretRedaction, redact
 from bilingual_spider.search.google_cse import CLOSING
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.service import SEARCH_CALL, SearchCall, SearchService
