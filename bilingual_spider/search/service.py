@@ -47,7 +47,7 @@ import math
 import os
 import re
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -77,10 +77,22 @@ from bilingual_spider.search.adapter import (
     RemoteAdapter,
 )
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
+from bilingual_spider.search.breaker import CircuitBreaker, ErrorWindow
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
 from bilingual_spider.search.configuration import SearchSetup, build_setup
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
 from bilingual_spider.search.credentials import SecretRedaction, redact
+from bilingual_spider.search.failures import (
+    KEY_REFUSED,
+    REFUSED,
+    THROTTLE_STATUSES,
+    THROTTLED,
+    UNREADABLE,
+    CallFailure,
+    exception_failure,
+    status_failure,
+    unreadable_failure,
+)
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.values import (
     SEARCH,
@@ -100,8 +112,6 @@ SEARCH_PAGE = "search_page"
 """Request/response meta key of the :class:`SearchPage` answered."""
 FAILED_STATUS = 599
 """Status of the response a callback gets when a call failed for good without an answer."""
-_RETRY_STATUSES = frozenset({408, 429})
-_THROTTLE_STATUSES = frozenset({429, 503})
 
 
 class SearchFailed(Exception):
@@ -239,6 +249,12 @@ class SearchService:
         later_delay: float = 300.0,
         later_rounds: int = 2,
         pages_per_host: int = 5,
+        timeout: float = 0.0,
+        breaker_failures: int = 5,
+        breaker_pause: float = 10.0,
+        give_up_after: float = 180.0,
+        error_share: float = 0.2,
+        error_window: int = 40,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.stats = stats
@@ -252,7 +268,18 @@ class SearchService:
         self.retry_times, self.backoff, self.max_backoff = retry_times, backoff, max_backoff
         self.later_delay, self.later_rounds = later_delay, later_rounds
         self.pages_per_host = pages_per_host
+        self.timeout = timeout
         self.clock = clock
+        self.breakers = {
+            name: CircuitBreaker(
+                breaker_failures, breaker_pause, max_backoff, give_up_after, clock=clock
+            )
+            for name in setup.rates
+        }
+        self.error_windows = {name: ErrorWindow(error_window, error_share) for name in setup.rates}
+        self._probes: dict[str, CacheKey] = {}
+        self._given_up_said: set[str] = set()
+        self._never_answered: Counter[str] = Counter()
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
         self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
@@ -278,6 +305,15 @@ class SearchService:
             later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY", 300.0),
             later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS", 2),
             pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST", 5),
+            timeout=min(
+                settings.getfloat("BILINGUAL_SEARCH_TIMEOUT", 15.0),
+                settings.getfloat("DOWNLOAD_TIMEOUT", 180.0),
+            ),
+            breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES", 5),
+            breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE", 10.0),
+            give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER", 180.0),
+            error_share=settings.getfloat("BILINGUAL_SEARCH_ERROR_SHARE", 0.2),
+            error_window=settings.getint("BILINGUAL_SEARCH_ERROR_WINDOW", 40),
         )
         service.crawler = crawler
         crawler.signals.connect(service.spider_opened, signal=signals.spider_opened)
@@ -373,6 +409,7 @@ class SearchService:
         now, wake = self.clock(), math.inf
         for name, counts in list(self._counts.items()):
             self._answer_with_error_if_given_up(name, counts)
+            wake = min(wake, self._give_up_time(name, counts))
             if counts and not self._ready(name):
                 wake = min(wake, self._prepare_later(name))
                 continue
@@ -385,9 +422,11 @@ class SearchService:
         self._wake_at(wake)
 
     def _release_held(self, name: str, counts: _Counts, now: float) -> float:
-        """Release ``counts.held`` from its head while its adapter may be called; the time when
-        it may be called again (inf: when a call ends)."""
+        """Release ``counts.held`` from its head while its adapter may be called (up, or down
+        with its probe due: one call); the time when it may be called again (inf: when a call
+        ends)."""
         cacheable = self._cacheable(name)
+        breaker = self.breakers[name]
         while counts.held:
             held = counts.held[0]
             call = held.call
@@ -397,25 +436,78 @@ class SearchService:
                     continue
                 if len(counts.in_flight) >= self.max_in_flight:
                     return math.inf
+                down = breaker.delay()
+                if down > 0:
+                    return now + down
                 delay = self.limiters[name].delay()
                 if delay > 0:
                     return now + delay
                 counts.in_flight.add(call.key)
+                if breaker.down:
+                    breaker.probe_sent()
+                    self._probes[name] = call.key
+                    self.stats.inc_value(f"search/{name}/probes")
             self._release(counts.held.popleft())
         return math.inf
 
-    def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
+    def _unavailable_reason(self, name: str) -> str | None:
+        """Why ``name``'s queries are answered with an error instead of asked: it will never be
+        ready, it refused its key, or it has been down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER``."""
         reason = self._preparations[name].given_up
+        if reason is not None:
+            return reason
+        breaker = self.breakers[name]
+        if not breaker.given_up():
+            return None
+        if name not in self._given_up_said:
+            self._given_up_said.add(name)
+            logger.warning(
+                "search API %s down for %.0f s (last: %s): the crawl goes on without it, its "
+                "queries are answered with an error (one probe a while still tests it)",
+                name,
+                breaker.down_for(),
+                breaker.last_reason,
+            )
+        return f"{name} down for {breaker.down_for():.0f} s (last: {breaker.last_reason})"
+
+    def _give_up_time(self, name: str, counts: _Counts) -> float:
+        """When a down adapter's waiting queries are to be given up (inf: not down, or none)."""
+        breaker = self.breakers[name]
+        if not counts or breaker.down_since is None or breaker.given_up():
+            return math.inf
+        return breaker.down_since + breaker.give_up_after + 0.01
+
+    def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
+        reason = self._unavailable_reason(name)
         if reason is None:
             return
+        probe = None  # a query kept to probe a given-up adapter whose probe is due
+        if self._preparations[name].given_up is None and self.breakers[name].delay() == 0:
+            probe = next((h for h in counts.held if h.call.error is None), None)
         for entry in counts.every_held():
-            if entry.call.error is None:
+            if entry.call.error is None and entry is not probe:
                 self.stats.inc_value(f"search/{name}/gave_up")
+                self.stats.inc_value(f"search/{name}/unanswered")
+                self._never_answered[name] += 1
                 entry.call = replace(entry.call, error=reason)
         counts.held.extend(counts.later)
         for entries in counts.waiting.values():
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
+
+    def unavailable(self, kind: str) -> str | None:
+        """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never
+        ready), or None when it can."""
+        name = self.defaults.get(kind)
+        if name is None:
+            return None
+        reason = self._preparations[name].given_up
+        if reason is not None:
+            return reason
+        breaker = self.breakers[name]
+        if breaker.down:
+            return f"{name} down for {breaker.down_for():.0f} s ({breaker.last_reason})"
+        return None
 
     def _release(self, held: _Held) -> None:
         assert self.crawler is not None and self.crawler.engine is not None
@@ -440,6 +532,9 @@ class SearchService:
         """A call of a spider's query is over (answered, given up, or held for later)."""
         if not call.inline and call.query is not None:
             self._counts[call.adapter].answered(call.key)
+            if self._probes.get(call.adapter) == call.key:
+                del self._probes[call.adapter]
+                self.breakers[call.adapter].probe_lost()  # unless answered either way
         self._pump()
 
     def _cacheable(self, name: str) -> bool:
@@ -461,6 +556,8 @@ class SearchService:
             "download_slot": f"search:{call.adapter}",
             WORKER_LOCAL_META: True,  # its pacing and in-flight count live in this service
         }
+        if self.timeout > 0:
+            meta["download_timeout"] = self.timeout
         adapter = self.remote.get(call.adapter)
         assert call.query is not None
         if adapter is None or call.error is not None:  # answered by the middleware
@@ -532,27 +629,34 @@ class SearchService:
         if call.raw:
             readable = status in (200, 206)  # 206: a Range request's part
         if readable and (call.raw or adapter is None):
+            self._call_answered(call.adapter)
             return response
         if readable:
             assert adapter is not None and call.query is not None
             try:
                 page = adapter.parse(call.query, status, response.body, call.continuation)
             except (AnswerError, ValueError) as exc:
-                return self._retry_or_fail(request, response, f"unreadable answer: {exc}", None)
+                failure = unreadable_failure(str(exc) or type(exc).__name__)
+                return self._retry_or_fail(request, response, failure, None)
+            self._call_answered(call.adapter)
             request.meta[SEARCH_PAGE] = replace(page, page_number=call.page_number)
             self._deliver(request, request.meta[SEARCH_PAGE])
             return response
-        if status in _THROTTLE_STATUSES:
+        if status in THROTTLE_STATUSES:
             self.stats.inc_value(f"search/{call.adapter}/throttled")
-        if status in _RETRY_STATUSES or status >= 500:
-            header = response.headers.get
-            retry_after = (
-                adapter.retry_after(header)
-                if adapter is not None
-                else parse_retry_after(header("Retry-After"))
-            )
-            return self._retry_or_fail(request, response, f"HTTP {status}", retry_after)
-        return self._fail(request, response, f"HTTP {status}", permanent=True)
+        refused = adapter is not None and adapter.key_refused(status, response.body)
+        failure = status_failure(status, refused)
+        if failure.kind == KEY_REFUSED:
+            self._stop(call.adapter, failure)
+        if failure.retry_limit == 0:
+            return self._fail(request, response, failure.reason, permanent=True)
+        header = response.headers.get
+        retry_after = (
+            adapter.retry_after(header)
+            if adapter is not None
+            else parse_retry_after(header("Retry-After"))
+        )
+        return self._retry_or_fail(request, response, failure, retry_after)
 
     def on_exception(self, request: Request, exception: Exception) -> Response | Request | None:
         call: SearchCall = request.meta[SEARCH_CALL]
@@ -563,9 +667,10 @@ class SearchService:
             logger.warning("search call %s refused: %s", _describe(call), exception)
             self._done(call)
             return None
+        failure = exception_failure(exception)
         # a network error may quote the URL it was sent to, key included
-        reason = redact(f"{type(exception).__name__}: {exception}", self.redaction.secrets)
-        return self._retry_or_fail(request, None, reason, None)
+        failure = replace(failure, reason=redact(failure.reason, self.redaction.secrets))
+        return self._retry_or_fail(request, None, failure, None)
 
     # --- answers -------------------------------------------------------------------------------
 
@@ -615,20 +720,113 @@ class SearchService:
                 self.stats.inc_value(f"search/{name}/empty")
 
     def _retry_or_fail(
-        self, request: Request, response: Response | None, reason: str, retry_after: float | None
+        self,
+        request: Request,
+        response: Response | None,
+        failure: CallFailure,
+        retry_after: float | None,
     ) -> Response | Request:
+        """What failed decides (:mod:`~bilingual_spider.search.failures`): a throttled call
+        pauses its adapter (``Retry-After``, else back-off) and is sent again; another
+        transient failure waits a back-off of its own; an unreadable answer is asked once
+        more at once. Every failure counts against the adapter's circuit breaker."""
         call: SearchCall = request.meta[SEARCH_CALL]
+        self._call_failed(call, failure)
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
-        self.limiters[call.adapter].pause(pause)
-        if call.attempt <= self.retry_times:
-            self.stats.inc_value(f"search/{call.adapter}/retried")
-            logger.debug("search call %s: %s; again in %.1f s", _describe(call), reason, pause)
-            again = request.replace(
-                meta={**request.meta, SEARCH_CALL: replace(call, attempt=call.attempt + 1)},
-                dont_filter=True,
+        if failure.kind == UNREADABLE:
+            pause = 0.0
+        if failure.kind == THROTTLED or retry_after is not None or call.inline:
+            self.limiters[call.adapter].pause(pause)
+        limit = self.retry_times
+        if failure.retry_limit is not None:
+            limit = min(limit, failure.retry_limit)
+        if call.attempt > limit:
+            permanent = failure.kind in (UNREADABLE, REFUSED, KEY_REFUSED)
+            return self._fail(request, response, failure.reason, permanent=permanent, wait=pause)
+        self.stats.inc_value(f"search/{call.adapter}/retried")
+        logger.debug("search call %s: %s; again in %.1f s", _describe(call), failure.reason, pause)
+        again = replace(call, attempt=call.attempt + 1)
+        if call.inline:  # the service's own fetch: sent again through the downloader
+            return request.replace(meta={**request.meta, SEARCH_CALL: again}, dont_filter=True)
+        # a spider's query waits with the others (its adapter may be going down meanwhile)
+        held = _Held(
+            again, request.callback, dict(request.cb_kwargs), _user_meta(request.meta),
+            request.priority,
+        )  # fmt: skip
+        held.not_before = self.clock() + pause if failure.kind != THROTTLED else 0.0
+        self._keep(held)
+        self._done(call)
+        raise AskedLater(f"search call failed ({failure.reason}), asked again")
+
+    def _call_answered(self, name: str) -> None:
+        """A call of ``name`` was answered: its breaker closes, its error window counts it."""
+        if name not in self.breakers:
+            return
+        self.error_windows[name].add(None)
+        self.error_windows[name].alarm()  # re-armed when the share falls
+        down_for = self.breakers[name].succeeded()
+        if down_for is not None:
+            self._given_up_said.discard(name)
+            self.stats.inc_value(f"search/{name}/back")
+            logger.info("search API %s is back after %.0f s down", name, down_for)
+
+    def _call_failed(self, call: SearchCall, failure: CallFailure) -> None:
+        """A call of the adapter failed: counted in its error window (one WARNING when too
+        many fail) and by its circuit breaker (a WARNING when it goes down)."""
+        name = call.adapter
+        if name not in self.breakers or not failure.counts_against_the_service:
+            return
+        window = self.error_windows[name]
+        window.add(failure.label)
+        share = window.alarm()
+        if share is not None:
+            label, count = window.commonest()
+            self.stats.inc_value(f"search/{name}/error_rate_warnings")
+            logger.warning(
+                "search API %s: %.0f%% of its last %d calls failed (commonest: %s, %d calls)",
+                name,
+                100 * share,
+                window.size,
+                label,
+                count,
             )
-            return again
-        return self._fail(request, response, reason, permanent=False, wait=pause)
+        breaker = self.breakers[name]
+        was_down = breaker.down
+        pause = breaker.failed(failure.reason)
+        if pause is None:
+            return
+        if not was_down:
+            self.stats.inc_value(f"search/{name}/down")
+            logger.warning(
+                "search API %s is down after %d failed calls in a row (last: %s, for %s): its "
+                "queries wait, the crawl goes on; one probe call in %.0f s",
+                name,
+                breaker.in_a_row,
+                failure.reason,
+                _describe(call),
+                pause,
+            )
+        else:
+            logger.info(
+                "search API %s still down (probe: %s): next probe in %.0f s",
+                name,
+                failure.reason,
+                pause,
+            )
+
+    def _stop(self, name: str, failure: CallFailure) -> None:
+        """The service refused the adapter's key: no call of it is worth sending."""
+        preparation = self._preparations[name]
+        if preparation.given_up is not None:
+            return
+        preparation.given_up = f"{name} refused its key ({failure.reason})"
+        self.stats.inc_value(f"search/{name}/key_refused")
+        logger.error(
+            "search API %s refused its key (%s): the adapter is stopped for this crawl and its "
+            "queries are answered with an error; check its key (see docs/search.md)",
+            name,
+            failure.reason,
+        )
 
     def _fail(
         self,
@@ -736,8 +934,10 @@ class SearchService:
             "download_slot": f"search:{call.adapter}",
         }
         ranged = any(name.lower() == "range" for name, _ in http.headers)
-        if call.raw and not ranged:  # whole graph files: no size limit
+        if call.raw and not ranged:  # whole graph files: no size limit, no time limit of ours
             meta.update(download_maxsize=0, download_warnsize=0)
+        elif self.timeout > 0:
+            meta["download_timeout"] = self.timeout
         return await self.crawler.engine.download_async(self._http_request(http, meta))
 
     def _fetcher(self, call: SearchCall) -> Fetch:
@@ -891,11 +1091,18 @@ class SearchService:
         for name, counts in self._counts.items():
             unfinished = len(counts) + len(counts.in_flight)
             if unfinished:
+                self._never_answered[name] += unfinished
                 self.stats.inc_value(f"search/{name}/unfinished", unfinished)
                 logger.warning(
                     "%d %s search queries were still waiting when the crawl closed",
                     unfinished,
                     name,
+                )
+        for name, never in self._never_answered.items():
+            if never:
+                why = self._unavailable_reason(name) or self.breakers[name].last_reason
+                logger.warning(
+                    "search API %s: %d queries never answered (%s)", name, never, why or "closed"
                 )
         for preparation in self._preparations.values():
             if preparation.task is not None:
