@@ -98,10 +98,12 @@ def exception_reason(exc: BaseException) -> str:
     """``ClassName: message``; the class name alone when the message is empty, and the
     message of the exception it wraps when it has one (Twisted's ``ResponseFailed``)."""
     name = type(exc).__name__
+    inner = _wrapped(exc)
+    if inner is not None and (hasattr(exc, "reasons") or not str(exc).strip()):
+        return f"{name} ({exception_reason(inner)})"
     text = str(exc).strip()
     if not text or text in ("[]", "()"):
-        inner = _wrapped(exc)
-        return f"{name} ({exception_reason(inner)})" if inner is not None else name
+        return name
     return f"{name}: {text}"
 
 
