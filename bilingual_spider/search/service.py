@@ -799,7 +799,7 @@ class SearchService:
             self.stats.inc_value(f"search/{name}/down")
             logger.warning(
                 "search API %s is down after %d failed calls in a row (last: %s, for %s): its "
-                "queries wait, the crawl goes on; one probe call in %.0f s",
+                "queries wait, the crawl goes on; one probe call in %.1f s",
                 name,
                 breaker.in_a_row,
                 failure.reason,
@@ -808,7 +808,7 @@ class SearchService:
             )
         else:
             logger.info(
-                "search API %s still down (probe: %s): next probe in %.0f s",
+                "search API %s still down (probe: %s): next probe in %.1f s",
                 name,
                 failure.reason,
                 pause,
