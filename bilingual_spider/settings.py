@@ -359,6 +359,8 @@ DOWNLOADER_MIDDLEWARES.update(
         "bilingual_spider.search.service.SearchMiddleware": 40,
         # after the proxy (750) and stats (850): the key exists only inside the download
         "bilingual_spider.search.credentials.SearchCredentialsMiddleware": 990,
+        # the last: search calls are sent as tasks cancelled when the crawl stops (Ctrl-C)
+        "bilingual_spider.search.service.SearchDownloadMiddleware": 995,
     }
 )
 BILINGUAL_SEARCH_ENABLED = True

@@ -48,13 +48,14 @@ import os
 import re
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 from scrapy import Request, signals
+from scrapy.core.downloader.handlers import DownloadHandlers
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.http import Response
@@ -120,6 +121,14 @@ class SearchFailed(Exception):
 
 class AskedLater(IgnoreRequest):
     """A query's call failed and the query is held to be asked again later."""
+
+
+class CrawlStopping(IgnoreRequest):
+    """A search call cancelled because the crawl is stopping (Ctrl-C, a budget spent)."""
+
+
+STOP_CHECK_SECONDS = 0.25
+"""How often the service looks whether the crawl is stopping while search calls are out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +295,8 @@ class SearchService:
         self._preparations: defaultdict[str, _Preparation] = defaultdict(_Preparation)
         self._timer: CallLaterResult | None = None
         self._timer_at = math.inf
+        self._downloads: set[asyncio.Future[Response]] = set()
+        self._stop_watch: asyncio.Future[None] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SearchService:
@@ -612,7 +623,7 @@ class SearchService:
         wait = self.limiters[call.adapter].reserve()
         if wait > 0:
             self.stats.inc_value(f"search/{call.adapter}/delayed")
-            await sleep(wait)
+            await self._sleep_unless_stopping(wait)
         self.stats.inc_value(f"search/{call.adapter}/requests")
         logger.debug("search call %s (%s)", call.adapter, _describe(call))
         return None
@@ -662,6 +673,9 @@ class SearchService:
         call: SearchCall = request.meta[SEARCH_CALL]
         if isinstance(exception, (SearchFailed, AskedLater)):
             return None
+        if isinstance(exception, CrawlStopping):  # still out: counted unfinished at the close
+            self.stats.inc_value(f"search/{call.adapter}/cancelled")
+            return None
         if isinstance(exception, IgnoreRequest):  # refused before it left (network safety...)
             self.stats.inc_value(f"search/{call.adapter}/failed")
             logger.warning("search call %s refused: %s", _describe(call), exception)
@@ -671,6 +685,49 @@ class SearchService:
         # a network error may quote the URL it was sent to, key included
         failure = replace(failure, reason=redact(failure.reason, self.redaction.secrets))
         return self._retry_or_fail(request, None, failure, None)
+
+    # --- stopping promptly ----------------------------------------------------------------------
+
+    def _stopping(self) -> bool:
+        engine = self.crawler.engine if self.crawler is not None else None
+        return engine is not None and not engine.running
+
+    async def _sleep_unless_stopping(self, seconds: float) -> None:
+        """Wait ``seconds`` for a call's moment, but not past the crawl's stop."""
+        end = self.clock() + seconds
+        while (left := end - self.clock()) > 0:
+            if self._stopping():
+                raise CrawlStopping("the crawl is stopping")
+            await sleep(min(left, STOP_CHECK_SECONDS))
+
+    async def download(
+        self, request: Request, send: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        """Send a search call (``send``: the crawl's download handlers) as a task that is
+        cancelled when the crawl stops: a hanging API never holds a Ctrl-C for its timeout."""
+        if self._stopping():
+            raise CrawlStopping("the crawl is stopping")
+        task = asyncio.ensure_future(send(request))
+        self._downloads.add(task)
+        if self._stop_watch is None or self._stop_watch.done():
+            self._stop_watch = asyncio.ensure_future(self._watch_stopping())
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if self._stopping():
+                raise CrawlStopping("the crawl is stopping") from None
+            raise
+        finally:
+            self._downloads.discard(task)
+
+    async def _watch_stopping(self) -> None:
+        """While search calls are out, cancel them all once the crawl is stopping."""
+        while self._downloads:
+            if self._stopping():
+                for task in list(self._downloads):
+                    task.cancel()
+                return
+            await sleep(STOP_CHECK_SECONDS)
 
     # --- answers -------------------------------------------------------------------------------
 
@@ -1108,6 +1165,27 @@ class SearchService:
             if preparation.task is not None:
                 preparation.task.cancel()
         self.redaction.uninstall()
+
+
+class SearchDownloadMiddleware:
+    """Downloader middleware (order 995: after the proxy and the credentials, the last before
+    the download) that downloads search calls itself, with the crawl's download handlers, as
+    tasks the service cancels when the crawl stops (see :meth:`SearchService.download`)."""
+
+    def __init__(self, service: SearchService, handlers: DownloadHandlers) -> None:
+        self.service, self.handlers = service, handlers
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SearchDownloadMiddleware:
+        service = crawler.get_extension(SearchService)
+        if service is None:
+            raise NotConfigured("the search service extension is not enabled")
+        return cls(service, DownloadHandlers(crawler))
+
+    async def process_request(self, request: Request) -> Response | None:
+        if SEARCH_CALL not in request.meta or not request.url.startswith(("http:", "https:")):
+            return None
+        return await self.service.download(request, self.handlers.download_request_async)
 
 
 class SearchMiddleware:
