@@ -137,11 +137,11 @@ class ErrorWindow:
 
     def alarm(self) -> float | None:
         """The failed share, once, when a full window has more than ``share`` failed; armed
-        again when the share falls below half of it."""
+        again when the share falls below a quarter of it (an API that failed and recovered)."""
         failed = self.failed_share()
         if self.armed and len(self.outcomes) == self.size and failed > self.share:
             self.armed = False
             return failed
-        if not self.armed and failed < self.share / 2:
+        if not self.armed and failed < self.share / 4:
             self.armed = True
         return None

@@ -1148,7 +1148,8 @@ class SearchService:
         for name, counts in self._counts.items():
             unfinished = len(counts) + len(counts.in_flight)
             if unfinished:
-                self._never_answered[name] += unfinished
+                if self._unavailable_reason(name) or self.breakers[name].down:
+                    self._never_answered[name] += unfinished  # waiting for an API that is down
                 self.stats.inc_value(f"search/{name}/unfinished", unfinished)
                 logger.warning(
                     "%d %s search queries were still waiting when the crawl closed",
@@ -1158,9 +1159,7 @@ class SearchService:
         for name, never in self._never_answered.items():
             if never:
                 why = self._unavailable_reason(name) or self.breakers[name].last_reason
-                logger.warning(
-                    "search API %s: %d queries never answered (%s)", name, never, why or "closed"
-                )
+                logger.warning("search API %s: %d queries never answered (%s)", name, never, why)
         for preparation in self._preparations.values():
             if preparation.task is not None:
                 preparation.task.cancel()
