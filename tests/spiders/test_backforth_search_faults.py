@@ -71,6 +71,7 @@ def test_backlinks_hang_the_crawl_goes_on_and_ends_by_itself(hanging_moz, tmp_pa
     assert stats["finish_reason"] == "finished"  # not held by the queries that never came
     assert stats["search/moz/down"] >= 1 and stats["search/moz/unanswered"] >= 1
     assert stats["backforth/backlink_queries_failed"] == stats["backforth/backlink_queries"]
+    assert stats["backforth/backlinks_unavailable"].startswith("moz down for")  # its progress
     fetched = {r["role"] for r in run["responses"] if r["status"] == 200}
     assert {"seed", "probe"} <= fetched and "backlink" not in fetched  # what it could fetch
     truth = load_ground_truth(world)
