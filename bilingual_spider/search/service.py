@@ -819,22 +819,17 @@ class SearchService:
         """A call of ``name`` was answered: its breaker closes, its error window counts it."""
         if name not in self.breakers:
             return
-        self.error_windows[name].add(None)
-        self.error_windows[name].alarm()  # re-armed when the share falls
+        self._count_outcome(name, None)
         down_for = self.breakers[name].succeeded()
         if down_for is not None:
             self._given_up_said.discard(name)
             self.stats.inc_value(f"search/{name}/back")
             logger.info("search API %s is back after %.0f s down", name, down_for)
 
-    def _call_failed(self, call: SearchCall, failure: CallFailure) -> None:
-        """A call of the adapter failed: counted in its error window (one WARNING when too
-        many fail) and by its circuit breaker (a WARNING when it goes down)."""
-        name = call.adapter
-        if name not in self.breakers or not failure.counts_against_the_service:
-            return
+    def _count_outcome(self, name: str, failure_label: str | None) -> None:
+        """One call in the adapter's error window; one WARNING when too many failed."""
         window = self.error_windows[name]
-        window.add(failure.label)
+        window.add(failure_label)
         share = window.alarm()
         if share is not None:
             label, count = window.commonest()
@@ -847,6 +842,14 @@ class SearchService:
                 label,
                 count,
             )
+
+    def _call_failed(self, call: SearchCall, failure: CallFailure) -> None:
+        """A call of the adapter failed: counted in its error window (one WARNING when too
+        many fail) and by its circuit breaker (a WARNING when it goes down)."""
+        name = call.adapter
+        if name not in self.breakers or not failure.counts_against_the_service:
+            return
+        self._count_outcome(name, failure.label)
         breaker = self.breakers[name]
         was_down = breaker.down
         pause = breaker.failed(failure.reason)

@@ -127,11 +127,11 @@ def test_google_429_storm_takes_it_down_and_the_crawl_ends(
     assert stats["search/google_cse/unanswered"] >= 1
 
 
-def test_cdx_quarter_of_bad_calls_answers_every_query_and_warns_once(
+def test_cdx_a_third_of_bad_calls_answers_every_query_and_warns_once(
     api: SandboxServer, tmp_path: Path
 ) -> None:
-    api.set_api_fault("html", rate=0.25, families=["cdx"])
-    hosts = [f"www.linker{i}.org" for i in range(40)]
+    api.set_api_fault("html", rate=0.35, families=["cdx"])
+    hosts = [f"www.linker{i}.org" for i in range(60)]
     rounds = [[query("url_index", h, "host", h, limit=5) for h in hosts]]
     answers, stats, log = crawl(
         api,
@@ -146,7 +146,8 @@ def test_cdx_quarter_of_bad_calls_answers_every_query_and_warns_once(
     assert len(good) >= len(hosts) // 2  # an unreadable answer is asked once more
     assert all(a["links"] for a in good)
     assert stats["search/cc_index/retried"] >= 1
-    assert stats.get("search/cc_index/error_rate_warnings", 0) == log.count("calls failed (")
+    warnings = stats["search/cc_index/error_rate_warnings"]  # one, unless the failures stopped
+    assert warnings >= 1 and warnings == log.count("calls failed (commonest: unreadable answer")
 
 
 def test_moz_down_then_back(api: SandboxServer, tmp_path: Path) -> None:
