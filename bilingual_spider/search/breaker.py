@@ -11,6 +11,12 @@ crawl need not wait for it; probes still go when new queries come.
 :class:`ErrorWindow`: the outcomes of the last ``size`` calls; :meth:`ErrorWindow.alarm` says
 once when more than ``share`` of them failed, and which reason was the commonest.
 
+:class:`CallTimes`: how long the last answered calls took, which gives the timeout of the next
+call (``factor`` times the 90th percentile, at least ``floor``, at most ``ceiling``, doubled at
+each retry; the full ``ceiling`` for a probe, so that an API that only became slow is found up
+again) and when a call out is *slow* (three times the median): a slow call no longer holds one
+of the adapter's places, so a share of hanging calls does not stall the others.
+
 Plain Python with an injectable clock: no Scrapy, no waiting.
 """
 
@@ -145,3 +151,36 @@ class ErrorWindow:
         if not self.armed and failed < self.share / 4:
             self.armed = True
         return None
+
+
+class CallTimes:
+    """The durations of an adapter's last ``size`` answered calls; see the module doc."""
+
+    def __init__(
+        self, ceiling: float, floor: float = 2.0, factor: float = 5.0, size: int = 50
+    ) -> None:
+        self.ceiling, self.floor, self.factor = ceiling, floor, factor
+        self.samples: deque[float] = deque(maxlen=size)
+
+    MIN_SAMPLES = 5
+    """Answered calls needed before the timeout adapts (until then: ``ceiling``)."""
+
+    def add(self, seconds: float) -> None:
+        self.samples.append(max(0.0, seconds))
+
+    def quantile(self, q: float) -> float:
+        ordered = sorted(self.samples)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def timeout(self, attempt: int = 1, probe: bool = False) -> float:
+        """Seconds the ``attempt``-th call of a query may take."""
+        if probe or len(self.samples) < self.MIN_SAMPLES:
+            return self.ceiling
+        base = max(self.floor, self.factor * self.quantile(0.9))
+        return min(self.ceiling, base * 2.0 ** max(0, attempt - 1))
+
+    def slow_after(self) -> float:
+        """Seconds after which a call out is slow (``ceiling`` until enough calls were seen)."""
+        if len(self.samples) < self.MIN_SAMPLES:
+            return self.ceiling
+        return min(self.timeout(), max(self.floor / 4, 3.0 * self.quantile(0.5)))

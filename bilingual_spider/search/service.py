@@ -78,7 +78,7 @@ from bilingual_spider.search.adapter import (
     RemoteAdapter,
 )
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
-from bilingual_spider.search.breaker import CircuitBreaker, ErrorWindow
+from bilingual_spider.search.breaker import CallTimes, CircuitBreaker, ErrorWindow
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
 from bilingual_spider.search.configuration import SearchSetup, build_setup
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
@@ -189,6 +189,8 @@ class _Counts:
     before a time (``later``, failed calls asked again)."""
 
     in_flight: set[CacheKey] = field(default_factory=set)
+    sent_at: dict[CacheKey, float] = field(default_factory=dict)
+    """When each call out was released (a call out for long is slow: it frees its place)."""
     held: deque[_Held] = field(default_factory=deque)
     waiting: dict[CacheKey, list[_Held]] = field(default_factory=dict)
     later: list[_Held] = field(default_factory=list)
@@ -206,6 +208,7 @@ class _Counts:
     def answered(self, key: CacheKey) -> None:
         """The call out with ``key`` is over: the queries waiting for it go first."""
         self.in_flight.discard(key)
+        self.sent_at.pop(key, None)
         self.held.extendleft(reversed(self.waiting.pop(key, [])))
 
 
@@ -259,6 +262,7 @@ class SearchService:
         later_rounds: int = 2,
         pages_per_host: int = 5,
         timeout: float = 0.0,
+        min_timeout: float = 2.0,
         breaker_failures: int = 5,
         breaker_pause: float = 10.0,
         give_up_after: float = 180.0,
@@ -286,6 +290,7 @@ class SearchService:
             for name in setup.rates
         }
         self.error_windows = {name: ErrorWindow(error_window, error_share) for name in setup.rates}
+        self.call_times = {name: CallTimes(timeout, min_timeout) for name in setup.rates}
         self._probes: dict[str, CacheKey] = {}
         self._given_up_said: set[str] = set()
         self._never_answered: Counter[str] = Counter()
@@ -320,6 +325,7 @@ class SearchService:
                 settings.getfloat("BILINGUAL_SEARCH_TIMEOUT", 15.0),
                 settings.getfloat("DOWNLOAD_TIMEOUT", 180.0),
             ),
+            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT", 2.0),
             breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES", 5),
             breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE", 10.0),
             give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER", 180.0),
@@ -445,8 +451,9 @@ class SearchService:
                 if call.key in counts.in_flight:
                     counts.waiting.setdefault(call.key, []).append(counts.held.popleft())
                     continue
-                if len(counts.in_flight) >= self.max_in_flight:
-                    return math.inf
+                busy = self._busy(name, counts, now)
+                if busy is not None:
+                    return busy
                 down = breaker.delay()
                 if down > 0:
                     return now + down
@@ -454,12 +461,27 @@ class SearchService:
                 if delay > 0:
                     return now + delay
                 counts.in_flight.add(call.key)
+                counts.sent_at[call.key] = now
                 if breaker.down:
                     breaker.probe_sent()
                     self._probes[name] = call.key
                     self.stats.inc_value(f"search/{name}/probes")
             self._release(counts.held.popleft())
         return math.inf
+
+    def _busy(self, name: str, counts: _Counts, now: float) -> float | None:
+        """None when the adapter has a place for one more call; else when one frees (inf: when
+        a call ends). Calls out for longer than :meth:`CallTimes.slow_after` hold no place,
+        up to as many slow calls as places."""
+        if len(counts.in_flight) < self.max_in_flight:
+            return None
+        if len(counts.in_flight) >= 2 * self.max_in_flight:
+            return math.inf
+        slow_after = self.call_times[name].slow_after()
+        becoming_slow = [t + slow_after for t in counts.sent_at.values() if t + slow_after > now]
+        if len(becoming_slow) < self.max_in_flight:
+            return None
+        return min(becoming_slow)
 
     def _unavailable_reason(self, name: str) -> str | None:
         """Why ``name``'s queries are answered with an error instead of asked: it will never be
@@ -568,7 +590,7 @@ class SearchService:
             WORKER_LOCAL_META: True,  # its pacing and in-flight count live in this service
         }
         if self.timeout > 0:
-            meta["download_timeout"] = self.timeout
+            meta["download_timeout"] = self._timeout_of(call)
         adapter = self.remote.get(call.adapter)
         assert call.query is not None
         if adapter is None or call.error is not None:  # answered by the middleware
@@ -640,7 +662,7 @@ class SearchService:
         if call.raw:
             readable = status in (200, 206)  # 206: a Range request's part
         if readable and (call.raw or adapter is None):
-            self._call_answered(call.adapter)
+            self._call_answered(call.adapter, request)
             return response
         if readable:
             assert adapter is not None and call.query is not None
@@ -649,7 +671,7 @@ class SearchService:
             except (AnswerError, ValueError) as exc:
                 failure = unreadable_failure(str(exc) or type(exc).__name__)
                 return self._retry_or_fail(request, response, failure, None)
-            self._call_answered(call.adapter)
+            self._call_answered(call.adapter, request)
             request.meta[SEARCH_PAGE] = replace(page, page_number=call.page_number)
             self._deliver(request, request.meta[SEARCH_PAGE])
             return response
@@ -815,10 +837,22 @@ class SearchService:
         self._done(call)
         raise AskedLater(f"search call failed ({failure.reason}), asked again")
 
-    def _call_answered(self, name: str) -> None:
-        """A call of ``name`` was answered: its breaker closes, its error window counts it."""
+    def _timeout_of(self, call: SearchCall) -> float:
+        """The download timeout of a call: adapted to the adapter's answers (the full
+        ``BILINGUAL_SEARCH_TIMEOUT`` for a probe)."""
+        times = self.call_times.get(call.adapter)
+        if times is None:
+            return self.timeout
+        return times.timeout(call.attempt, probe=self.breakers[call.adapter].down)
+
+    def _call_answered(self, name: str, request: Request) -> None:
+        """A call of ``name`` was answered: its breaker closes, its error window counts it, its
+        duration adapts the timeout."""
         if name not in self.breakers:
             return
+        latency = request.meta.get("download_latency")
+        if isinstance(latency, (int, float)):
+            self.call_times[name].add(float(latency))
         self._count_outcome(name, None)
         down_for = self.breakers[name].succeeded()
         if down_for is not None:
@@ -997,7 +1031,7 @@ class SearchService:
         if call.raw and not ranged:  # whole graph files: no size limit, no time limit of ours
             meta.update(download_maxsize=0, download_warnsize=0)
         elif self.timeout > 0:
-            meta["download_timeout"] = self.timeout
+            meta["download_timeout"] = self._timeout_of(call)
         return await self.crawler.engine.download_async(self._http_request(http, meta))
 
     def _fetcher(self, call: SearchCall) -> Fetch:

@@ -10,7 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bilingual_spider.search.brave import BraveSearch
-from bilingual_spider.search.breaker import DOWN, PROBING, UP, CircuitBreaker, ErrorWindow
+from bilingual_spider.search.breaker import (
+    DOWN,
+    PROBING,
+    UP,
+    CallTimes,
+    CircuitBreaker,
+    ErrorWindow,
+)
 from bilingual_spider.search.cc_index import CcIndex
 from bilingual_spider.search.failures import (
     KEY_REFUSED,
@@ -174,3 +181,17 @@ def test_error_window_warns_once_with_the_share_and_the_commonest_reason() -> No
     assert window.alarm() == pytest.approx(3 / 8)  # re-armed once the share fell
     with pytest.raises(ValueError):
         ErrorWindow(size=0)
+
+
+def test_call_times_adapt_the_timeout_and_say_when_a_call_is_slow() -> None:
+    times = CallTimes(ceiling=15.0, floor=2.0)
+    assert times.timeout() == times.slow_after() == 15.0  # nothing seen yet
+    for seconds in (0.1, 0.1, 0.2, 0.1, 0.3, 0.1, 0.2, 0.1, 0.1, 0.2):
+        times.add(seconds)
+    assert times.timeout() == 2.0  # 5 x 0.3 s is below the floor
+    assert times.timeout(attempt=3) == 8.0 and times.timeout(attempt=5) == 15.0
+    assert times.timeout(probe=True) == 15.0  # a probe may find an API that became slow
+    assert times.slow_after() == pytest.approx(0.5)  # floor / 4, above 3 x the median
+    for _ in range(50):
+        times.add(2.0)  # the API became slower: the timeout follows
+    assert times.timeout() == 10.0 and times.slow_after() == 6.0
