@@ -1009,6 +1009,9 @@ class SearchService:
         adapter = self.remote.get(name)
         if adapter is None:
             raise NotConfigured(f"no remote adapter {name!r}")
+        unavailable = self._unavailable_reason(name)
+        if unavailable is not None:  # down for long, or its key refused: not worth a call
+            raise SearchFailed(unavailable)
         await self._ensure_ready(name)
         call = SearchCall(name, query, inline=True)
         response = await self._download(adapter.call(query), call)
