@@ -24,9 +24,17 @@ What the service guarantees, and counts in ``search/<adapter>/...`` stats:
 * **each API's own rate** (``BILINGUAL_SEARCH_RATES``): a call waits for its moment with an
   ``await``, never blocking the reactor; at most ``BILINGUAL_SEARCH_MAX_IN_FLIGHT`` calls per
   adapter are out at once, so a slow API never fills the downloader;
-* **back-off**: a 429 or 5xx answer (``throttled`` counts 429 and 503) or a network error
-  pauses the adapter for the ``Retry-After`` it gave (else 2, 4, 8 ... s) and the call is sent
-  again (``retried``), up to ``BILINGUAL_SEARCH_RETRY_TIMES``;
+* **what failed decides the retry** (:mod:`~bilingual_spider.search.failures`): a 429 or 503
+  (``throttled``) pauses the adapter for the ``Retry-After`` it gave (else 2, 4, 8 ... s),
+  another 5xx, a timeout or a network error waits a back-off of its own, and the call is sent
+  again (``retried``), up to ``BILINGUAL_SEARCH_RETRY_TIMES``; an unreadable answer is asked once
+  more; a refused key stops the adapter (``key_refused``, one ERROR);
+* **an adapter that fails is noticed** (:mod:`~bilingual_spider.search.breaker`): after a run of
+  failed calls it is ``down`` (a WARNING), its queries wait while one probe call tests it
+  (``probes``, ``back``), and down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its queries are
+  answered with an error (``unanswered``) so that the crawl goes on; a share of failed calls
+  over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to the answers
+  and slow calls free their place; a stopping crawl cancels the calls out (``cancelled``);
 * **never dropped**: a call that still fails is counted (``failed``) and its query is submitted
   again ``BILINGUAL_SEARCH_LATER_DELAY`` seconds later (``later``, up to
   ``BILINGUAL_SEARCH_LATER_ROUNDS`` times), the crawl staying open meanwhile; after that the
