@@ -48,7 +48,11 @@ CRAWL = {
     "BILINGUAL_SEARCH_BACKLINKS": "moz",
     "LOG_LEVEL": "INFO",
 }
-API_WARNING = re.compile(r"\[bilingual_spider\.search\.service\] WARNING: (search API moz.*)")
+API_WARNING = re.compile(
+    r"\[bilingual_spider\.(?:search\.service|spiders\.backforth)\] WARNING: "
+    r"((?:search|backlinks of).*)"
+)
+"""WARNINGs about the search API: the service's, and backforth's failed backlink queries."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -502,7 +502,7 @@ class SearchService:
             return None
         if name not in self._given_up_said:
             self._given_up_said.add(name)
-            logger.warning(
+            logger.info(  # the WARNING was said when it went down
                 "search API %s down for %.0f s (last: %s): the crawl goes on without it, its "
                 "queries are answered with an error (one probe a while still tests it)",
                 name,
@@ -1207,7 +1207,7 @@ class SearchService:
         for name, never in self._never_answered.items():
             if never:
                 why = self._unavailable_reason(name) or self.breakers[name].last_reason
-                logger.warning("search API %s: %d queries never answered (%s)", name, never, why)
+                logger.info("search API %s: %d queries never answered (%s)", name, never, why)
         for preparation in self._preparations.values():
             if preparation.task is not None:
                 preparation.task.cancel()

@@ -342,8 +342,14 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         page = search_page(response)
         if page.error:
             self.crawler.stats.inc_value("backforth/backlink_queries_failed")
-            logger.warning("backlinks of %s failed for good: %s", origin or page.query.target,
-                           page.error)  # fmt: skip
+            # one WARNING said the API was down: then each site's failure is only INFO
+            down = SearchService.of(self.crawler).unavailable(BACKLINKS_KIND) is not None
+            logger.log(
+                logging.INFO if down else logging.WARNING,
+                "backlinks of %s failed for good: %s",
+                origin or page.query.target,
+                page.error,
+            )
             return
         for link in page.links:
             if not self.graph.claim_backlink_page(link.url):
