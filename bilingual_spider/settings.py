@@ -359,6 +359,8 @@ DOWNLOADER_MIDDLEWARES.update(
         "bilingual_spider.search.service.SearchMiddleware": 40,
         # after the proxy (750) and stats (850): the key exists only inside the download
         "bilingual_spider.middlewares.search_credentials.SearchCredentialsMiddleware": 990,
+        # the last: search calls are sent as tasks cancelled when the crawl stops (Ctrl-C)
+        "bilingual_spider.search.service.SearchDownloadMiddleware": 995,
     }
 )
 BILINGUAL_SEARCH_ENABLED = True
@@ -386,14 +388,36 @@ BILINGUAL_SEARCH_PRIORITY = 1000
 BILINGUAL_SEARCH_CACHE_SIZE = 20_000
 """Answer pages kept in memory; the same query is never asked twice while cached."""
 BILINGUAL_SEARCH_RETRY_TIMES = 3
-"""Calls sent again after a 429, 5xx or network error, each after the server's Retry-After
-(else BILINGUAL_SEARCH_BACKOFF seconds, doubling, at most BILINGUAL_SEARCH_MAX_BACKOFF)."""
+"""Calls sent again after a 429, 5xx, timeout or network error: a 429/503 pauses the adapter for
+the server's Retry-After, another failure waits for itself (BILINGUAL_SEARCH_BACKOFF seconds,
+doubling, at most BILINGUAL_SEARCH_MAX_BACKOFF). An unreadable or too large answer is asked once
+more; a refused key (401/403, Brave's 422) stops the adapter (docs/search_failures.md)."""
 BILINGUAL_SEARCH_BACKOFF = 2.0
 BILINGUAL_SEARCH_MAX_BACKOFF = 600.0
 BILINGUAL_SEARCH_LATER_DELAY = 300.0
 """A query whose call still failed is asked again this many seconds later (doubling)..."""
 BILINGUAL_SEARCH_LATER_ROUNDS = 2
 """... this many times; then its callback gets a page with ``error`` set (stats ``gave_up``)."""
+BILINGUAL_SEARCH_TIMEOUT = 15.0
+"""Seconds one search call may take (at most DOWNLOAD_TIMEOUT): a hanging API costs this much a
+call. Whole-file downloads (host graphs) have no limit of ours."""
+BILINGUAL_SEARCH_MIN_TIMEOUT = 2.0
+"""Once an adapter has answered a few calls, a call's timeout is 5 times the 90th percentile of
+its answers' durations, at least this, at most BILINGUAL_SEARCH_TIMEOUT (doubled at each retry;
+a probe of a down adapter gets BILINGUAL_SEARCH_TIMEOUT). A call out for 3 times the median no
+longer holds one of the adapter's BILINGUAL_SEARCH_MAX_IN_FLIGHT places (as many again at most)."""
+BILINGUAL_SEARCH_BREAKER_FAILURES = 5
+"""Failed calls in a row that take an adapter down: its queries wait, the crawl goes on, and one
+probe call tests it after BILINGUAL_SEARCH_BREAKER_PAUSE seconds (doubling at each failed probe,
+at most BILINGUAL_SEARCH_MAX_BACKOFF); stats ``search/<adapter>/down``."""
+BILINGUAL_SEARCH_BREAKER_PAUSE = 10.0
+BILINGUAL_SEARCH_GIVE_UP_AFTER = 180.0
+"""Seconds an adapter may stay down before its waiting queries are answered with an error
+(``search/<adapter>/unanswered``), so that it no longer holds the crawl's end."""
+BILINGUAL_SEARCH_ERROR_SHARE = 0.2
+"""One WARNING when more than this share of an adapter's last BILINGUAL_SEARCH_ERROR_WINDOW calls
+failed (with the commonest reason)."""
+BILINGUAL_SEARCH_ERROR_WINDOW = 40
 BILINGUAL_SEARCH_CACHE_DIR = os.environ.get("BILINGUAL_SEARCH_CACHE_DIR") or None
 """Where downloaded host graphs are indexed and the columnar index's footers kept (default
 ``~/.cache/bilingual_spider/search``)."""

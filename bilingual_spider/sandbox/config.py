@@ -181,6 +181,15 @@ class ApiConfig:
     hostgraph_burst: int = 10
     hostgraph_per_second: float = 1.0
     """An assumption: data.commoncrawl.org publishes no number (S3 answers ``SlowDown``)."""
+    fault: str = ""
+    """Fault mode (:mod:`bilingual_spider.sandbox.search_api_faults`): ``hang``, ``html``,
+    ``huge``, ``cut``, ``401``, ``429`` or ``503``; empty: none."""
+    fault_rate: float = 1.0
+    """Share of the calls that meet the fault."""
+    fault_families: tuple[str, ...] = ()
+    """Endpoint families with the fault (``moz``, ``brave``, ...); empty: every one."""
+    fault_calls: int | None = None
+    """Only this many calls of those families meet the fault, then the API recovers."""
     columnar_burst: int = 10
     columnar_per_second: float = 5.0
     """The columnar index's files (data.commoncrawl.org too): an assumption as above."""
@@ -192,6 +201,8 @@ class ApiConfig:
         unknown = sorted(set(values) - known)
         if unknown:
             raise ValueError(f"api: unknown key(s) {', '.join(unknown)}")
+        if "fault_families" in values:
+            values = {**values, "fault_families": tuple(values["fault_families"])}
         config = cls(engine_dirs=engine_dirs, **values)
         config.validate()
         return config
@@ -230,6 +241,9 @@ class ApiConfig:
                 raise ValueError(f"api.{family}_burst must be a positive integer")
             if not isinstance(rate, (int, float)) or rate <= 0:
                 raise ValueError(f"api.{family}_per_second must be a positive number")
+        unknown = sorted(set(self.fault_families) - set(RATE_LIMITED_FAMILIES))
+        if unknown:
+            raise ValueError(f"api.fault_families: unknown famil(ies) {', '.join(unknown)}")
         if self.commoncrawl_throttle_status not in (429, 503):
             raise ValueError("api.commoncrawl_throttle_status must be 429 or 503")
         if not isinstance(self.rate_limit, bool):

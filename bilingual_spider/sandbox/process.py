@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -79,6 +80,21 @@ class SandboxServer:
                 return answer.status, dict(answer.headers), answer.read()
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()
+
+    def set_api_fault(
+        self,
+        mode: str,
+        rate: float = 1.0,
+        families: Sequence[str] = (),
+        calls: int | None = None,
+    ) -> None:
+        """Turn the search API's fault mode on (``mode``, see ``search_api_faults``; for the
+        next ``calls`` calls only, when given) or off (``""``) while the server runs."""
+        values = {"mode": mode, "rate": rate, "families": ",".join(families)}
+        query = urllib.parse.urlencode({**values, "calls": "" if calls is None else calls})
+        status, _, body = self.get(f"http://{CONTROL_HOST}/_api_fault?{query}")
+        if status != 200:
+            raise ValueError(body.decode("utf-8", "replace"))
 
     def stats(self) -> dict[str, Any]:
         """Requests and statuses per host, as the server counted them."""

@@ -21,6 +21,8 @@ The formats, and how the answers are made incomplete and noisy like a real engin
 :mod:`~bilingual_spider.sandbox.search_api_commoncrawl` (and ``search_api_columnar``). With
 ``rate_limit`` on, every endpoint family has a token bucket; an over-limit request gets 429
 (Common Crawl: configurable 503) with ``Retry-After`` and a body in that service's error format.
+A fault mode (:mod:`~bilingual_spider.sandbox.search_api_faults`) makes a share of the calls
+hang, answer HTML, a huge or cut body, 401, or a storm of 429.
 
 No sockets here: :meth:`SearchApi.handle` maps (method, path, query, body, headers) to an
 answer, and the server (:mod:`bilingual_spider.sandbox.server`) only dispatches to it.
@@ -50,6 +52,7 @@ from bilingual_spider.sandbox.search_api_commoncrawl import (
     cc_message,
     s3_error,
 )
+from bilingual_spider.sandbox.search_api_faults import ApiFaults
 from bilingual_spider.sandbox.search_api_google import PATH as GOOGLE_PATH
 from bilingual_spider.sandbox.search_api_google import CustomSearch, google_error
 from bilingual_spider.sandbox.search_api_http import (
@@ -105,6 +108,8 @@ class SearchApi:
         self.columnar = ColumnarIndex(
             self.cdx, config.columnar_files, config.columnar_row_group_rows
         )
+        self.faults = ApiFaults(config.fault, config.fault_rate, config.fault_families, seed)
+        self.faults.calls = config.fault_calls
         self.buckets: dict[str, TokenBucket] = {}
         if config.rate_limit:
             for family in RATE_LIMITED_FAMILIES:
@@ -139,6 +144,9 @@ class SearchApi:
         family = _family(path)
         if family is None:
             return json_answer(404, {"error": f"no API endpoint at {path}"})
+        faulty = self.faults.answer(family)
+        if faulty is not None:
+            return faulty
         bucket = self.buckets.get(family)
         if bucket is not None:
             wait = bucket.take()

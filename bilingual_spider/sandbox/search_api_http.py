@@ -20,6 +20,8 @@ class ApiAnswer:
     body: bytes = b""
     content_type: str = JSON
     headers: dict[str, str] = field(default_factory=dict)
+    transport: str = ""
+    """``hang`` (never answer) or ``cut`` (close the connection mid-body): the fault mode's."""
 
 
 def json_answer(

@@ -27,11 +27,12 @@ from collections.abc import Mapping
 from email.utils import formatdate
 from pathlib import Path
 from typing import IO
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from bilingual_spider.sandbox.config import HostFaults, Mount, SandboxConfig
 from bilingual_spider.sandbox.page_pack import PagePack, pack_key
 from bilingual_spider.sandbox.search_api import API_HOST, SearchApi, not_configured
+from bilingual_spider.sandbox.search_api_faults import CUT, HANG
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ NOT_FOUND_PAGE = (
 class Response:
     """Status, headers and body of one answer; ``reset`` means: drop the connection instead."""
 
-    __slots__ = ("status", "headers", "body", "reset", "delay")
+    __slots__ = ("status", "headers", "body", "reset", "delay", "transport")
 
     def __init__(
         self,
@@ -86,6 +87,8 @@ class Response:
             self.headers.setdefault("Content-Type", content_type)
         self.reset = reset
         self.delay = 0.0
+        self.transport = ""
+        """``hang``: never answer; ``cut``: close the connection in the middle of the body."""
 
 
 class Sandbox:
@@ -150,11 +153,13 @@ class Sandbox:
             answer = not_configured()
         else:
             answer = self.api.handle(method, path, query, body, headers)
-        return Response(answer.status, answer.body, answer.content_type, answer.headers)
+        response = Response(answer.status, answer.body, answer.content_type, answer.headers)
+        response.transport = answer.transport
+        return response
 
     def _answer(self, method: str, host: str, path: str, query: str) -> Response:
         if host == CONTROL_HOST:
-            return self._control(path)
+            return self._control(path, query)
         if method not in ("GET", "HEAD"):
             return Response(405, b"", headers={"Allow": "GET, HEAD"})
         faults = self.config.faults_for(host)
@@ -241,7 +246,7 @@ class Sandbox:
             self._huge_pages[size] = page
         return page
 
-    def _control(self, path: str) -> Response:
+    def _control(self, path: str, query: str = "") -> Response:
         if path == "/_health":
             return Response(200, b"ok", "text/plain")
         if path == "/_stats":
@@ -254,6 +259,18 @@ class Sandbox:
         if path == "/_stats/arrivals":  # politeness measured where it matters: at the hosts
             body = json.dumps({h: [round(t, 4) for t in ts] for h, ts in self.arrivals.items()})
             return Response(200, body.encode(), "application/json")
+        if path == "/_api_fault" and self.api is not None:  # the API's fault mode, changed live
+            params = dict(parse_qsl(query, keep_blank_values=True))
+            families = [f for f in params.get("families", "").split(",") if f]
+            try:
+                calls = int(params["calls"]) if params.get("calls") else None
+                rate = float(params.get("rate", 1))
+                self.api.faults.set(params.get("mode", ""), rate, families, calls)
+            except ValueError as exc:
+                return Response(400, str(exc).encode(), "text/plain")
+            return Response(
+                200, json.dumps(self.api.faults.describe()).encode(), "application/json"
+            )
         return Response(404, NOT_FOUND_PAGE)
 
 
@@ -339,6 +356,9 @@ class SandboxProtocol(asyncio.Protocol):
             )
             response = self.sandbox.handle(method, target, headers.get("host", ""), body, headers)
             self._log(method, target, headers.get("host", ""), response.status)
+            if response.transport == HANG:  # the API's fault mode: no answer, ever
+                self.waiting = True
+                return
             if response.delay > 0:
                 self.waiting = True
                 loop = asyncio.get_running_loop()
@@ -368,6 +388,10 @@ class SandboxProtocol(asyncio.Protocol):
             f"{k}: {v}\r\n" for k, v in headers.items()
         )
         payload = (head + "\r\n").encode("latin-1")
+        if response.transport == CUT:  # the API's fault mode: half the body, then no more
+            transport.write(payload + response.body[: len(response.body) // 2])
+            transport.close()
+            return
         transport.write(payload if method == "HEAD" else payload + response.body)
         if not keep_alive:
             transport.close()

@@ -14,6 +14,9 @@
 ``crawl_graph.py``         the crawl's own link graph (bounded, in memory)
 ``embedded.py``            backlinks with no API: the crawl graph + a host graph on disk
 ``rate_limit.py``          per-adapter pacing, Retry-After, back-off (pure arithmetic)
+``failures.py``            what failed (throttled, transient, unreadable, key refused) and so
+                           what to do
+``breaker.py``             an adapter's health: circuit breaker, error window, call timeouts
 ``answer_cache.py``        answers already received (LRU)
 ``credentials.py``         keys added at the last moment; secrets redacted from every log
 ``configuration.py``       the adapters of a crawl, from its settings and environment

@@ -88,6 +88,14 @@ class RemoteAdapter(ABC):
         gives one): its ``Retry-After``; None when it says nothing."""
         return parse_retry_after(header("Retry-After"))
 
+    def key_refused(self, status: int, body: bytes) -> bool:
+        """True when an error answer says the key is wrong or missing (the adapter then stops
+        for the crawl): 401 or 403 from a service that takes a key."""
+        return status in (401, 403) and self.takes_key
+
+    takes_key: ClassVar[bool] = True
+    """False for services without keys (Common Crawl): their 401/403 refuse one call only."""
+
     def add_credentials(self, url: str, headers: dict[str, str]) -> tuple[str, dict[str, str]]:
         """The URL and headers with the secrets added (called at the last moment)."""
         return url, headers

@@ -176,6 +176,14 @@ class BraveSearch(RemoteAdapter):
     def retry_after(self, header: Callable[[str], str | bytes | None]) -> float | None:
         return rate_limit_wait(header)
 
+    def key_refused(self, status: int, body: bytes) -> bool:
+        """Brave has no 401: a missing or wrong key is a 422 whose error names the token
+        (``SUBSCRIPTION_TOKEN_INVALID``, or a ``VALIDATION`` error at ``x-subscription-token``)."""
+        if status == 422:
+            text = body[:4000].decode("utf-8", "replace").lower()
+            return "subscription_token" in text or TOKEN_HEADER.lower() in text
+        return super().key_refused(status, body)
+
     def add_credentials(self, url: str, headers: dict[str, str]) -> tuple[str, dict[str, str]]:
         if self.key:
             headers = {**headers, TOKEN_HEADER: self.key}

@@ -124,6 +124,7 @@ class CcIndex(RemoteAdapter):
     default_rate: ClassVar[float] = 1.0
     """Common Crawl publishes no number; it asks to slow down on 503. One a second."""
     empty_statuses: ClassVar[tuple[int, ...]] = (404,)
+    takes_key: ClassVar[bool] = False
 
     def __init__(self, base_url: str = REAL_URL, collection: str | None = None) -> None:
         super().__init__(base_url, 0)

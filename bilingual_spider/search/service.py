@@ -24,9 +24,17 @@ What the service guarantees, and counts in ``search/<adapter>/...`` stats:
 * **each API's own rate** (``BILINGUAL_SEARCH_RATES``): a call waits for its moment with an
   ``await``, never blocking the reactor; at most ``BILINGUAL_SEARCH_MAX_IN_FLIGHT`` calls per
   adapter are out at once, so a slow API never fills the downloader;
-* **back-off**: a 429 or 5xx answer (``throttled`` counts 429 and 503) or a network error
-  pauses the adapter for the ``Retry-After`` it gave (else 2, 4, 8 ... s) and the call is sent
-  again (``retried``), up to ``BILINGUAL_SEARCH_RETRY_TIMES``;
+* **what failed decides the retry** (:mod:`~bilingual_spider.search.failures`): a 429 or 503
+  (``throttled``) pauses the adapter for the ``Retry-After`` it gave (else 2, 4, 8 ... s),
+  another 5xx, a timeout or a network error waits a back-off of its own, and the call is sent
+  again (``retried``), up to ``BILINGUAL_SEARCH_RETRY_TIMES``; an unreadable answer is asked once
+  more; a refused key stops the adapter (``key_refused``, one ERROR);
+* **an adapter that fails is noticed** (:mod:`~bilingual_spider.search.breaker`): after a run of
+  failed calls it is ``down`` (a WARNING), its queries wait while one probe call tests it
+  (``probes``, ``back``), and down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its queries are
+  answered with an error (``unanswered``) so that the crawl goes on; a share of failed calls
+  over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to the answers
+  and slow calls free their place; a stopping crawl cancels the calls out (``cancelled``);
 * **never dropped**: a call that still fails is counted (``failed``) and its query is submitted
   again ``BILINGUAL_SEARCH_LATER_DELAY`` seconds later (``later``, up to
   ``BILINGUAL_SEARCH_LATER_ROUNDS`` times), the crawl staying open meanwhile; after that the
@@ -47,14 +55,15 @@ import math
 import os
 import re
 import time
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter, defaultdict, deque
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 from scrapy import Request, signals
+from scrapy.core.downloader.handlers import DownloadHandlers
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.http import Response
@@ -77,10 +86,22 @@ from bilingual_spider.search.adapter import (
     RemoteAdapter,
 )
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
+from bilingual_spider.search.breaker import CallTimes, CircuitBreaker, ErrorWindow
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
 from bilingual_spider.search.configuration import SearchSetup, build_setup
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
 from bilingual_spider.search.credentials import SecretRedaction, redact
+from bilingual_spider.search.failures import (
+    KEY_REFUSED,
+    REFUSED,
+    THROTTLE_STATUSES,
+    THROTTLED,
+    UNREADABLE,
+    CallFailure,
+    exception_failure,
+    status_failure,
+    unreadable_failure,
+)
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.values import (
     SEARCH,
@@ -100,8 +121,6 @@ SEARCH_PAGE = "search_page"
 """Request/response meta key of the :class:`SearchPage` answered."""
 FAILED_STATUS = 599
 """Status of the response a callback gets when a call failed for good without an answer."""
-_RETRY_STATUSES = frozenset({408, 429})
-_THROTTLE_STATUSES = frozenset({429, 503})
 
 
 class SearchFailed(Exception):
@@ -110,6 +129,14 @@ class SearchFailed(Exception):
 
 class AskedLater(IgnoreRequest):
     """A query's call failed and the query is held to be asked again later."""
+
+
+class CrawlStopping(IgnoreRequest):
+    """A search call cancelled because the crawl is stopping (Ctrl-C, a budget spent)."""
+
+
+STOP_CHECK_SECONDS = 0.25
+"""How often the service looks whether the crawl is stopping while search calls are out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +197,8 @@ class _Counts:
     before a time (``later``, failed calls asked again)."""
 
     in_flight: set[CacheKey] = field(default_factory=set)
+    sent_at: dict[CacheKey, float] = field(default_factory=dict)
+    """When each call out was released (a call out for long is slow: it frees its place)."""
     held: deque[_Held] = field(default_factory=deque)
     waiting: dict[CacheKey, list[_Held]] = field(default_factory=dict)
     later: list[_Held] = field(default_factory=list)
@@ -187,6 +216,7 @@ class _Counts:
     def answered(self, key: CacheKey) -> None:
         """The call out with ``key`` is over: the queries waiting for it go first."""
         self.in_flight.discard(key)
+        self.sent_at.pop(key, None)
         self.held.extendleft(reversed(self.waiting.pop(key, [])))
 
 
@@ -239,6 +269,13 @@ class SearchService:
         later_delay: float = 300.0,
         later_rounds: int = 2,
         pages_per_host: int = 5,
+        timeout: float = 0.0,
+        min_timeout: float = 2.0,
+        breaker_failures: int = 5,
+        breaker_pause: float = 10.0,
+        give_up_after: float = 180.0,
+        error_share: float = 0.2,
+        error_window: int = 40,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.stats = stats
@@ -252,13 +289,27 @@ class SearchService:
         self.retry_times, self.backoff, self.max_backoff = retry_times, backoff, max_backoff
         self.later_delay, self.later_rounds = later_delay, later_rounds
         self.pages_per_host = pages_per_host
+        self.timeout = timeout
         self.clock = clock
+        self.breakers = {
+            name: CircuitBreaker(
+                breaker_failures, breaker_pause, max_backoff, give_up_after, clock=clock
+            )
+            for name in setup.rates
+        }
+        self.error_windows = {name: ErrorWindow(error_window, error_share) for name in setup.rates}
+        self.call_times = {name: CallTimes(timeout, min_timeout) for name in setup.rates}
+        self._probes: dict[str, CacheKey] = {}
+        self._given_up_said: set[str] = set()
+        self._never_answered: Counter[str] = Counter()
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
         self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
         self._preparations: defaultdict[str, _Preparation] = defaultdict(_Preparation)
         self._timer: CallLaterResult | None = None
         self._timer_at = math.inf
+        self._downloads: set[asyncio.Future[Response]] = set()
+        self._stop_watch: asyncio.Future[None] | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SearchService:
@@ -278,6 +329,16 @@ class SearchService:
             later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY", 300.0),
             later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS", 2),
             pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST", 5),
+            timeout=min(
+                settings.getfloat("BILINGUAL_SEARCH_TIMEOUT", 15.0),
+                settings.getfloat("DOWNLOAD_TIMEOUT", 180.0),
+            ),
+            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT", 2.0),
+            breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES", 5),
+            breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE", 10.0),
+            give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER", 180.0),
+            error_share=settings.getfloat("BILINGUAL_SEARCH_ERROR_SHARE", 0.2),
+            error_window=settings.getint("BILINGUAL_SEARCH_ERROR_WINDOW", 40),
         )
         service.crawler = crawler
         crawler.signals.connect(service.spider_opened, signal=signals.spider_opened)
@@ -373,6 +434,7 @@ class SearchService:
         now, wake = self.clock(), math.inf
         for name, counts in list(self._counts.items()):
             self._answer_with_error_if_given_up(name, counts)
+            wake = min(wake, self._give_up_time(name, counts))
             if counts and not self._ready(name):
                 wake = min(wake, self._prepare_later(name))
                 continue
@@ -385,9 +447,11 @@ class SearchService:
         self._wake_at(wake)
 
     def _release_held(self, name: str, counts: _Counts, now: float) -> float:
-        """Release ``counts.held`` from its head while its adapter may be called; the time when
-        it may be called again (inf: when a call ends)."""
+        """Release ``counts.held`` from its head while its adapter may be called (up, or down
+        with its probe due: one call); the time when it may be called again (inf: when a call
+        ends)."""
         cacheable = self._cacheable(name)
+        breaker = self.breakers[name]
         while counts.held:
             held = counts.held[0]
             call = held.call
@@ -395,27 +459,96 @@ class SearchService:
                 if call.key in counts.in_flight:
                     counts.waiting.setdefault(call.key, []).append(counts.held.popleft())
                     continue
-                if len(counts.in_flight) >= self.max_in_flight:
-                    return math.inf
+                busy = self._busy(name, counts, now)
+                if busy is not None:
+                    return busy
+                down = breaker.delay()
+                if down > 0:
+                    return now + down
                 delay = self.limiters[name].delay()
                 if delay > 0:
                     return now + delay
                 counts.in_flight.add(call.key)
+                counts.sent_at[call.key] = now
+                if breaker.down:
+                    breaker.probe_sent()
+                    self._probes[name] = call.key
+                    self.stats.inc_value(f"search/{name}/probes")
             self._release(counts.held.popleft())
         return math.inf
 
-    def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
+    def _busy(self, name: str, counts: _Counts, now: float) -> float | None:
+        """None when the adapter has a place for one more call; else when one frees (inf: when
+        a call ends). Calls out for longer than :meth:`CallTimes.slow_after` hold no place,
+        up to as many slow calls as places."""
+        if len(counts.in_flight) < self.max_in_flight:
+            return None
+        if len(counts.in_flight) >= 2 * self.max_in_flight:
+            return math.inf
+        slow_after = self.call_times[name].slow_after()
+        becoming_slow = [t + slow_after for t in counts.sent_at.values() if t + slow_after > now]
+        if len(becoming_slow) < self.max_in_flight:
+            return None
+        return min(becoming_slow)
+
+    def _unavailable_reason(self, name: str) -> str | None:
+        """Why ``name``'s queries are answered with an error instead of asked: it will never be
+        ready, it refused its key, or it has been down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER``."""
         reason = self._preparations[name].given_up
+        if reason is not None:
+            return reason
+        breaker = self.breakers[name]
+        if not breaker.given_up():
+            return None
+        if name not in self._given_up_said:
+            self._given_up_said.add(name)
+            logger.info(  # the WARNING was said when it went down
+                "search API %s down for %.0f s (last: %s): the crawl goes on without it, its "
+                "queries are answered with an error (one probe a while still tests it)",
+                name,
+                breaker.down_for(),
+                breaker.last_reason,
+            )
+        return f"{name} down for {breaker.down_for():.0f} s (last: {breaker.last_reason})"
+
+    def _give_up_time(self, name: str, counts: _Counts) -> float:
+        """When a down adapter's waiting queries are to be given up (inf: not down, or none)."""
+        breaker = self.breakers[name]
+        if not counts or breaker.down_since is None or breaker.given_up():
+            return math.inf
+        return breaker.down_since + breaker.give_up_after + 0.01
+
+    def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
+        reason = self._unavailable_reason(name)
         if reason is None:
             return
+        probe = None  # a query kept to probe a given-up adapter whose probe is due
+        if self._preparations[name].given_up is None and self.breakers[name].delay() == 0:
+            probe = next((h for h in counts.held if h.call.error is None), None)
         for entry in counts.every_held():
-            if entry.call.error is None:
+            if entry.call.error is None and entry is not probe:
                 self.stats.inc_value(f"search/{name}/gave_up")
+                self.stats.inc_value(f"search/{name}/unanswered")
+                self._never_answered[name] += 1
                 entry.call = replace(entry.call, error=reason)
         counts.held.extend(counts.later)
         for entries in counts.waiting.values():
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
+
+    def unavailable(self, kind: str) -> str | None:
+        """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never
+        ready), or None when it can."""
+        name = self.defaults.get(kind)
+        if name is None:
+            return None
+        reason = self._preparations[name].given_up
+        if reason is not None:
+            return reason
+        breaker = self.breakers[name]
+        if breaker.down:
+            return f"{name} down for {breaker.down_for():.0f} s ({breaker.last_reason})"
+        return None
 
     def _release(self, held: _Held) -> None:
         assert self.crawler is not None and self.crawler.engine is not None
@@ -440,6 +573,9 @@ class SearchService:
         """A call of a spider's query is over (answered, given up, or held for later)."""
         if not call.inline and call.query is not None:
             self._counts[call.adapter].answered(call.key)
+            if self._probes.get(call.adapter) == call.key:
+                del self._probes[call.adapter]
+                self.breakers[call.adapter].probe_lost()  # unless answered either way
         self._pump()
 
     def _cacheable(self, name: str) -> bool:
@@ -461,6 +597,8 @@ class SearchService:
             "download_slot": f"search:{call.adapter}",
             WORKER_LOCAL_META: True,  # its pacing and in-flight count live in this service
         }
+        if self.timeout > 0:
+            meta["download_timeout"] = self._timeout_of(call)
         adapter = self.remote.get(call.adapter)
         assert call.query is not None
         if adapter is None or call.error is not None:  # answered by the middleware
@@ -515,7 +653,7 @@ class SearchService:
         wait = self.limiters[call.adapter].reserve()
         if wait > 0:
             self.stats.inc_value(f"search/{call.adapter}/delayed")
-            await sleep(wait)
+            await self._sleep_unless_stopping(wait)
         self.stats.inc_value(f"search/{call.adapter}/requests")
         logger.debug("search call %s (%s)", call.adapter, _describe(call))
         return None
@@ -532,40 +670,94 @@ class SearchService:
         if call.raw:
             readable = status in (200, 206)  # 206: a Range request's part
         if readable and (call.raw or adapter is None):
+            self._call_answered(call.adapter, request)
             return response
         if readable:
             assert adapter is not None and call.query is not None
             try:
                 page = adapter.parse(call.query, status, response.body, call.continuation)
             except (AnswerError, ValueError) as exc:
-                return self._retry_or_fail(request, response, f"unreadable answer: {exc}", None)
+                failure = unreadable_failure(str(exc) or type(exc).__name__)
+                return self._retry_or_fail(request, response, failure, None)
+            self._call_answered(call.adapter, request)
             request.meta[SEARCH_PAGE] = replace(page, page_number=call.page_number)
             self._deliver(request, request.meta[SEARCH_PAGE])
             return response
-        if status in _THROTTLE_STATUSES:
+        if status in THROTTLE_STATUSES:
             self.stats.inc_value(f"search/{call.adapter}/throttled")
-        if status in _RETRY_STATUSES or status >= 500:
-            header = response.headers.get
-            retry_after = (
-                adapter.retry_after(header)
-                if adapter is not None
-                else parse_retry_after(header("Retry-After"))
-            )
-            return self._retry_or_fail(request, response, f"HTTP {status}", retry_after)
-        return self._fail(request, response, f"HTTP {status}", permanent=True)
+        refused = adapter is not None and adapter.key_refused(status, response.body)
+        failure = status_failure(status, refused)
+        if failure.kind == KEY_REFUSED:
+            self._stop(call.adapter, failure)
+        if failure.retry_limit == 0:
+            return self._fail(request, response, failure.reason, permanent=True)
+        header = response.headers.get
+        retry_after = (
+            adapter.retry_after(header)
+            if adapter is not None
+            else parse_retry_after(header("Retry-After"))
+        )
+        return self._retry_or_fail(request, response, failure, retry_after)
 
     def on_exception(self, request: Request, exception: Exception) -> Response | Request | None:
         call: SearchCall = request.meta[SEARCH_CALL]
         if isinstance(exception, (SearchFailed, AskedLater)):
+            return None
+        if isinstance(exception, CrawlStopping):  # still out: counted unfinished at the close
+            self.stats.inc_value(f"search/{call.adapter}/cancelled")
             return None
         if isinstance(exception, IgnoreRequest):  # refused before it left (network safety...)
             self.stats.inc_value(f"search/{call.adapter}/failed")
             logger.warning("search call %s refused: %s", _describe(call), exception)
             self._done(call)
             return None
+        failure = exception_failure(exception)
         # a network error may quote the URL it was sent to, key included
-        reason = redact(f"{type(exception).__name__}: {exception}", self.redaction.secrets)
-        return self._retry_or_fail(request, None, reason, None)
+        failure = replace(failure, reason=redact(failure.reason, self.redaction.secrets))
+        return self._retry_or_fail(request, None, failure, None)
+
+    # --- stopping promptly ----------------------------------------------------------------------
+
+    def _stopping(self) -> bool:
+        engine = self.crawler.engine if self.crawler is not None else None
+        return engine is not None and not engine.running
+
+    async def _sleep_unless_stopping(self, seconds: float) -> None:
+        """Wait ``seconds`` for a call's moment, but not past the crawl's stop."""
+        end = self.clock() + seconds
+        while (left := end - self.clock()) > 0:
+            if self._stopping():
+                raise CrawlStopping("the crawl is stopping")
+            await sleep(min(left, STOP_CHECK_SECONDS))
+
+    async def download(
+        self, request: Request, send: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        """Send a search call (``send``: the crawl's download handlers) as a task that is
+        cancelled when the crawl stops: a hanging API never holds a Ctrl-C for its timeout."""
+        if self._stopping():
+            raise CrawlStopping("the crawl is stopping")
+        task = asyncio.ensure_future(send(request))
+        self._downloads.add(task)
+        if self._stop_watch is None or self._stop_watch.done():
+            self._stop_watch = asyncio.ensure_future(self._watch_stopping())
+        try:
+            return await task
+        except asyncio.CancelledError:
+            if self._stopping():
+                raise CrawlStopping("the crawl is stopping") from None
+            raise
+        finally:
+            self._downloads.discard(task)
+
+    async def _watch_stopping(self) -> None:
+        """While search calls are out, cancel them all once the crawl is stopping."""
+        while self._downloads:
+            if self._stopping():
+                for task in list(self._downloads):
+                    task.cancel()
+                return
+            await sleep(STOP_CHECK_SECONDS)
 
     # --- answers -------------------------------------------------------------------------------
 
@@ -615,20 +807,128 @@ class SearchService:
                 self.stats.inc_value(f"search/{name}/empty")
 
     def _retry_or_fail(
-        self, request: Request, response: Response | None, reason: str, retry_after: float | None
+        self,
+        request: Request,
+        response: Response | None,
+        failure: CallFailure,
+        retry_after: float | None,
     ) -> Response | Request:
+        """What failed decides (:mod:`~bilingual_spider.search.failures`): a throttled call
+        pauses its adapter (``Retry-After``, else back-off) and is sent again; another
+        transient failure waits a back-off of its own; an unreadable answer is asked once
+        more at once. Every failure counts against the adapter's circuit breaker."""
         call: SearchCall = request.meta[SEARCH_CALL]
+        self._call_failed(call, failure)
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
-        self.limiters[call.adapter].pause(pause)
-        if call.attempt <= self.retry_times:
-            self.stats.inc_value(f"search/{call.adapter}/retried")
-            logger.debug("search call %s: %s; again in %.1f s", _describe(call), reason, pause)
-            again = request.replace(
-                meta={**request.meta, SEARCH_CALL: replace(call, attempt=call.attempt + 1)},
-                dont_filter=True,
+        if failure.kind == UNREADABLE:
+            pause = 0.0
+        if failure.kind == THROTTLED or retry_after is not None or call.inline:
+            self.limiters[call.adapter].pause(pause)
+        limit = self.retry_times
+        if failure.retry_limit is not None:
+            limit = min(limit, failure.retry_limit)
+        if call.attempt > limit:
+            permanent = failure.kind in (UNREADABLE, REFUSED, KEY_REFUSED)
+            return self._fail(request, response, failure.reason, permanent=permanent, wait=pause)
+        self.stats.inc_value(f"search/{call.adapter}/retried")
+        logger.debug("search call %s: %s; again in %.1f s", _describe(call), failure.reason, pause)
+        again = replace(call, attempt=call.attempt + 1)
+        if call.inline:  # the service's own fetch: sent again through the downloader
+            return request.replace(meta={**request.meta, SEARCH_CALL: again}, dont_filter=True)
+        # a spider's query waits with the others (its adapter may be going down meanwhile)
+        held = _Held(
+            again, request.callback, dict(request.cb_kwargs), _user_meta(request.meta),
+            request.priority,
+        )  # fmt: skip
+        held.not_before = self.clock() + pause if failure.kind != THROTTLED else 0.0
+        self._keep(held)
+        self._done(call)
+        raise AskedLater(f"search call failed ({failure.reason}), asked again")
+
+    def _timeout_of(self, call: SearchCall) -> float:
+        """The download timeout of a call: adapted to the adapter's answers (the full
+        ``BILINGUAL_SEARCH_TIMEOUT`` for a probe)."""
+        times = self.call_times.get(call.adapter)
+        if times is None:
+            return self.timeout
+        return times.timeout(call.attempt, probe=self.breakers[call.adapter].down)
+
+    def _call_answered(self, name: str, request: Request) -> None:
+        """A call of ``name`` was answered: its breaker closes, its error window counts it, its
+        duration adapts the timeout."""
+        if name not in self.breakers:
+            return
+        latency = request.meta.get("download_latency")
+        if isinstance(latency, (int, float)):
+            self.call_times[name].add(float(latency))
+        self._count_outcome(name, None)
+        down_for = self.breakers[name].succeeded()
+        if down_for is not None:
+            self._given_up_said.discard(name)
+            self.stats.inc_value(f"search/{name}/back")
+            logger.info("search API %s is back after %.0f s down", name, down_for)
+
+    def _count_outcome(self, name: str, failure_label: str | None) -> None:
+        """One call in the adapter's error window; one WARNING when too many failed."""
+        window = self.error_windows[name]
+        window.add(failure_label)
+        share = window.alarm()
+        if share is not None:
+            label, count = window.commonest()
+            self.stats.inc_value(f"search/{name}/error_rate_warnings")
+            logger.warning(
+                "search API %s: %.0f%% of its last %d calls failed (commonest: %s, %d calls)",
+                name,
+                100 * share,
+                window.size,
+                label,
+                count,
             )
-            return again
-        return self._fail(request, response, reason, permanent=False, wait=pause)
+
+    def _call_failed(self, call: SearchCall, failure: CallFailure) -> None:
+        """A call of the adapter failed: counted in its error window (one WARNING when too
+        many fail) and by its circuit breaker (a WARNING when it goes down)."""
+        name = call.adapter
+        if name not in self.breakers or not failure.counts_against_the_service:
+            return
+        self._count_outcome(name, failure.label)
+        breaker = self.breakers[name]
+        was_down = breaker.down
+        pause = breaker.failed(failure.reason)
+        if pause is None:
+            return
+        if not was_down:
+            self.stats.inc_value(f"search/{name}/down")
+            logger.warning(
+                "search API %s is down after %d failed calls in a row (last: %s, for %s): its "
+                "queries wait, the crawl goes on; one probe call in %.1f s",
+                name,
+                breaker.in_a_row,
+                failure.reason,
+                _describe(call),
+                pause,
+            )
+        else:
+            logger.info(
+                "search API %s still down (probe: %s): next probe in %.1f s",
+                name,
+                failure.reason,
+                pause,
+            )
+
+    def _stop(self, name: str, failure: CallFailure) -> None:
+        """The service refused the adapter's key: no call of it is worth sending."""
+        preparation = self._preparations[name]
+        if preparation.given_up is not None:
+            return
+        preparation.given_up = f"{name} refused its key ({failure.reason})"
+        self.stats.inc_value(f"search/{name}/key_refused")
+        logger.error(
+            "search API %s refused its key (%s): the adapter is stopped for this crawl and its "
+            "queries are answered with an error; check its key (see docs/search.md)",
+            name,
+            failure.reason,
+        )
 
     def _fail(
         self,
@@ -717,6 +1017,9 @@ class SearchService:
         adapter = self.remote.get(name)
         if adapter is None:
             raise NotConfigured(f"no remote adapter {name!r}")
+        unavailable = self._unavailable_reason(name)
+        if unavailable is not None:  # down for long, or its key refused: not worth a call
+            raise SearchFailed(unavailable)
         await self._ensure_ready(name)
         call = SearchCall(name, query, inline=True)
         response = await self._download(adapter.call(query), call)
@@ -736,8 +1039,10 @@ class SearchService:
             "download_slot": f"search:{call.adapter}",
         }
         ranged = any(name.lower() == "range" for name, _ in http.headers)
-        if call.raw and not ranged:  # whole graph files: no size limit
+        if call.raw and not ranged:  # whole graph files: no size limit, no time limit of ours
             meta.update(download_maxsize=0, download_warnsize=0)
+        elif self.timeout > 0:
+            meta["download_timeout"] = self._timeout_of(call)
         return await self.crawler.engine.download_async(self._http_request(http, meta))
 
     def _fetcher(self, call: SearchCall) -> Fetch:
@@ -891,16 +1196,43 @@ class SearchService:
         for name, counts in self._counts.items():
             unfinished = len(counts) + len(counts.in_flight)
             if unfinished:
+                if self._unavailable_reason(name) or self.breakers[name].down:
+                    self._never_answered[name] += unfinished  # waiting for an API that is down
                 self.stats.inc_value(f"search/{name}/unfinished", unfinished)
                 logger.warning(
                     "%d %s search queries were still waiting when the crawl closed",
                     unfinished,
                     name,
                 )
+        for name, never in self._never_answered.items():
+            if never:
+                why = self._unavailable_reason(name) or self.breakers[name].last_reason
+                logger.info("search API %s: %d queries never answered (%s)", name, never, why)
         for preparation in self._preparations.values():
             if preparation.task is not None:
                 preparation.task.cancel()
         self.redaction.uninstall()
+
+
+class SearchDownloadMiddleware:
+    """Downloader middleware (order 995: after the proxy and the credentials, the last before
+    the download) that downloads search calls itself, with the crawl's download handlers, as
+    tasks the service cancels when the crawl stops (see :meth:`SearchService.download`)."""
+
+    def __init__(self, service: SearchService, handlers: DownloadHandlers) -> None:
+        self.service, self.handlers = service, handlers
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SearchDownloadMiddleware:
+        service = crawler.get_extension(SearchService)
+        if service is None:
+            raise NotConfigured("the search service extension is not enabled")
+        return cls(service, DownloadHandlers(crawler))
+
+    async def process_request(self, request: Request) -> Response | None:
+        if SEARCH_CALL not in request.meta or not request.url.startswith(("http:", "https:")):
+            return None
+        return await self.service.download(request, self.handlers.download_request_async)
 
 
 class SearchMiddleware:

@@ -38,7 +38,7 @@ from typing import Any
 import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, UsageError
+from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 from scrapy.http import Response, TextResponse
 from twisted.internet import task
 from twisted.python.failure import Failure
@@ -68,6 +68,7 @@ from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
 from bilingual_spider.spiders.site_detection import DetectorCallbacks
@@ -341,7 +342,14 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         page = search_page(response)
         if page.error:
             self.crawler.stats.inc_value("backforth/backlink_queries_failed")
-            logger.warning("backlinks of %s failed for good: %s", response.url, page.error)
+            # one WARNING said the API was down: then each site's failure is only INFO
+            down = SearchService.of(self.crawler).unavailable(BACKLINKS_KIND) is not None
+            logger.log(
+                logging.INFO if down else logging.WARNING,
+                "backlinks of %s failed for good: %s",
+                origin or page.query.target,
+                page.error,
+            )
             return
         for link in page.links:
             if not self.graph.claim_backlink_page(link.url):
@@ -486,11 +494,26 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         minutes = (time.monotonic() - self._started) / 60
         logger.info(
             "backforth %s: %d pages, %d bilingual sites, harvest rate %.3f, %d sites judged "
-            "(%.1f min)",
+            "(%.1f min)%s",
             self.strategy.value,
             self.pages,
             self.sites_found,
             self.sites_found / self.pages if self.pages else 0.0,
             len(self.graph.verdicts),
             minutes,
+            self._backlinks_unavailable(),
         )
+
+    def _backlinks_unavailable(self) -> str:
+        """``; backlinks unavailable: ...`` while the backlink API is down (the crawl goes on
+        with forward links and probes), else ""."""
+        if not self.rules.expands_backlinks:
+            return ""
+        try:
+            reason = SearchService.of(self.crawler).unavailable(BACKLINKS_KIND)
+        except NotConfigured:
+            return ""
+        if reason is None:
+            return ""
+        self.crawler.stats.set_value("backforth/backlinks_unavailable", reason)
+        return f"; backlinks unavailable: {reason}"

@@ -1,0 +1,170 @@
+"""A search or backlink API that hangs, answers garbage, refuses its key or throttles for ever:
+real crawls (``search_spider.py``) against the sandbox API in fault mode
+(:mod:`bilingual_spider.sandbox.search_api_faults`), one endpoint family at a time. Every query
+is answered (with an error naming the query and why), the calls spent follow the failure's kind,
+the adapter goes down and comes back, and the crawl ends by itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.sandbox.process import SandboxServer
+from tests.sandbox.test_search_api import small_engine
+from tests.search.test_adapter_crawls import (
+    api_config,
+    api_statuses,
+    by_label,
+    crawl,
+    delta,
+    query,
+)
+
+FAST = {  # short pauses, so that a test takes seconds
+    "BILINGUAL_SEARCH_TIMEOUT": 1.0,
+    "BILINGUAL_SEARCH_BACKOFF": 0.1,
+    "BILINGUAL_SEARCH_LATER_DELAY": 0.2,
+    "BILINGUAL_SEARCH_LATER_ROUNDS": 1,
+    "BILINGUAL_SEARCH_BREAKER_PAUSE": 0.5,
+    "BILINGUAL_SEARCH_GIVE_UP_AFTER": 3.0,
+}
+TARGETS = [f"http://www.linker{i}.org/" for i in range(6)]
+
+
+@pytest.fixture(scope="module")
+def faulty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxServer]:
+    """The API of the small engine; each test sets its fault mode (and turns it off after)."""
+    engine = small_engine(tmp_path_factory.mktemp("fault-engine"))
+    config = api_config(tmp_path_factory.mktemp("fault-api"), engine)
+    with SandboxServer(["--config", str(config)]) as server:
+        yield server
+
+
+@pytest.fixture
+def api(faulty: SandboxServer) -> Iterator[SandboxServer]:
+    yield faulty
+    faulty.set_api_fault("")
+
+
+def backlink_rounds(targets: list[str] = TARGETS) -> list[list[dict]]:
+    return [[query("backlinks", t, "page", t, max_pages=1) for t in targets]]
+
+
+@pytest.mark.parametrize("mode", ["html", "huge", "cut", "hang"])
+def test_moz_every_call_bad_every_query_answered_with_its_reason(
+    api: SandboxServer, tmp_path: Path, mode: str
+) -> None:
+    api.set_api_fault(mode, families=["moz"])
+    before = sum(api_statuses(api).values())
+    answers, stats, log = crawl(
+        api, tmp_path, backlink_rounds(), BILINGUAL_SEARCH_BACKLINKS="moz", **FAST
+    )
+    assert sorted(a["label"] for a in answers) == TARGETS  # nothing lost, nothing held for ever
+    assert all(a["links"] == [] and a["error"] for a in answers)
+    assert stats["search/moz/down"] >= 1  # the breaker took it down ...
+    assert stats["search/moz/unanswered"] >= 1  # ... and the crawl gave its queries up
+    calls = stats["search/moz/requests"]
+    if mode in ("html", "huge"):  # unreadable: asked once more, never again
+        assert stats.get("search/moz/retried", 0) <= len(TARGETS)
+    assert calls <= 5 + 2 * len(TARGETS)  # 5 in a row took it down; probes after that
+    if mode != "hang":
+        assert sum(api_statuses(api).values()) - before == calls  # the server saw them all
+    # every failure names the query and why: the answer pages, and the log's messages
+    assert all("Error: )" not in a["error"] and not a["error"].endswith(": ") for a in answers)
+    retried = re.findall(r"search call moz: backlinks\(page\) '(\S+)': (.*); again in", log)
+    down = re.findall(
+        r"moz is down after .*\(last: (.+), for moz: backlinks\(page\) '(\S+)'\)", log
+    )
+    assert retried and len(down) == stats["search/moz/down"]
+    for target, reason in [*retried, *((t, r) for r, t in down)]:
+        assert target in TARGETS and reason.strip() and "Error: )" not in reason
+
+
+def test_moz_key_refused_stops_the_adapter_at_once(api: SandboxServer, tmp_path: Path) -> None:
+    api.set_api_fault("401", families=["moz"])
+    before = api_statuses(api)
+    answers, stats, log = crawl(
+        api, tmp_path, backlink_rounds(), BILINGUAL_SEARCH_BACKLINKS="moz", **FAST
+    )
+    assert sorted(a["label"] for a in answers) == TARGETS
+    assert all("refused its key" in a["error"] or "HTTP 401" in a["error"] for a in answers)
+    seen = delta(before, api_statuses(api))
+    assert seen == {401: stats["search/moz/requests"]}
+    assert seen[401] <= 2  # two calls out at once; none after the first refusal came back
+    assert stats["search/moz/key_refused"] == 1 and "search/moz/retried" not in stats
+    assert log.count("refused its key") >= 1 and log.count("] ERROR:") == 1
+
+
+def test_brave_huge_answers_are_asked_once_more_then_given_up(
+    api: SandboxServer, tmp_path: Path
+) -> None:
+    """A 9 MB answer is over the download limit: cancelled, asked once more, given up."""
+    api.set_api_fault("huge", families=["brave"])
+    words = ("hotel", "guide")
+    rounds = [[query("search", w, label=w, max_pages=1) for w in words]]
+    answers, stats, _ = crawl(
+        api, tmp_path, rounds, **{**FAST, "BILINGUAL_SEARCH_BREAKER_FAILURES": 10}
+    )
+    assert sorted(a["label"] for a in answers) == sorted(words)
+    assert all("DownloadCancelledError" in a["error"] for a in answers)
+    assert stats["search/brave/requests"] == 4  # each query: one call, and one more
+    assert stats["search/brave/gave_up"] == 2 and "search/brave/later" not in stats
+
+
+def test_google_429_storm_takes_it_down_and_the_crawl_ends(
+    api: SandboxServer, tmp_path: Path
+) -> None:
+    api.set_api_fault("429", families=["google"])
+    words = ("hotel", "guide", "directory", "linker")
+    rounds = [[query("search", w, label=w, max_pages=1) for w in words]]
+    answers, stats, _ = crawl(api, tmp_path, rounds, BILINGUAL_SEARCH_WEB="google_cse", **FAST)
+    assert sorted(a["label"] for a in answers) == sorted(words)
+    assert all(a["error"] for a in answers)
+    assert stats["search/google_cse/down"] >= 1 and stats["search/google_cse/throttled"] >= 5
+    assert stats["search/google_cse/unanswered"] >= 1
+
+
+def test_cdx_a_third_of_bad_calls_answers_every_query_and_warns_once(
+    api: SandboxServer, tmp_path: Path
+) -> None:
+    api.set_api_fault("html", rate=0.35, families=["cdx"])
+    hosts = [f"www.linker{i}.org" for i in range(60)]
+    rounds = [[query("url_index", h, "host", h, limit=5) for h in hosts]]
+    answers, stats, log = crawl(
+        api,
+        tmp_path,
+        rounds,
+        BILINGUAL_CC_INDEX_COLLECTION="CC-MAIN-2024-33",
+        BILINGUAL_SEARCH_ERROR_WINDOW=20,
+        **FAST,
+    )
+    assert sorted(a["label"] for a in answers) == sorted(hosts)
+    good = [a for a in answers if a["error"] is None]
+    assert len(good) >= len(hosts) // 2  # an unreadable answer is asked once more
+    assert all(a["links"] for a in good)
+    assert stats["search/cc_index/retried"] >= 1
+    warnings = stats["search/cc_index/error_rate_warnings"]  # one, unless the failures stopped
+    assert warnings >= 1 and warnings == log.count("calls failed (commonest: unreadable answer")
+
+
+def test_moz_down_then_back(api: SandboxServer, tmp_path: Path) -> None:
+    """The API answers 503 to its first 7 calls, then recovers: 5 in a row take the adapter
+    down, and a probe (not the calls already out) brings it back; every query is answered."""
+    api.set_api_fault("503", families=["moz"], calls=7)
+    before = api_statuses(api)
+    answers, stats, _ = crawl(
+        api,
+        tmp_path,
+        backlink_rounds(),
+        BILINGUAL_SEARCH_BACKLINKS="moz",
+        **{**FAST, "BILINGUAL_SEARCH_GIVE_UP_AFTER": 600.0, "BILINGUAL_SEARCH_RETRY_TIMES": 10},
+    )
+    assert sorted(a["label"] for a in answers) == TARGETS
+    assert all(a["error"] is None for a in answers)
+    assert by_label(answers, TARGETS[0])[0]["links"]  # linker0 has backlinks in the engine
+    assert delta(before, api_statuses(api)) == {503: 7, 200: len(TARGETS)}
+    assert stats["search/moz/down"] == 1 and stats["search/moz/back"] == 1
+    assert 1 <= stats["search/moz/probes"] <= 2  # 5 in a row, one more already out, probes
