@@ -498,9 +498,8 @@ def read_languages(source: str) -> dict[str, str]:
 
 
 def _tsv_lines(source: str) -> Iterator[tuple[str, str, str]]:
-    """(``file:line``, URL, language or "") of every line that is not blank or a # comment."""
-    from urllib.parse import urlsplit
-
+    """(``file:line``, URL, language or "") of every line that is not blank or a # comment; a
+    line whose URL is not an http(s) URL is skipped with a one-line warning naming it."""
     if source != "-" and not os.path.isfile(source):
         raise FileNotFoundError(f"{source}: no such file")
     stream = sys.stdin if source == "-" else open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
@@ -511,10 +510,23 @@ def _tsv_lines(source: str) -> Iterator[tuple[str, str, str]]:
                 continue
             url, _, lang = (field.strip() for field in text.partition("\t"))
             where = f"{'<stdin>' if source == '-' else source}:{number}"
-            parts = urlsplit(url)
-            if parts.scheme not in ("http", "https") or not parts.hostname or " " in url:
-                raise ValueError(f"{where}: not an http(s) URL: {url!r}")
+            if not _is_http_url(url):  # costs this line, not the run
+                print(
+                    f"bilingual-spider: warning: {where}: not an http(s) URL, skipped: {url!r}",
+                    file=sys.stderr,
+                )
+                continue
             yield where, url, lang
+
+
+def _is_http_url(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and " " not in url
+    except ValueError:  # "Invalid IPv6 URL", a port that is no number
+        return False
 
 
 def print_patterns_jsonl(result: UrlListResult, top: int) -> None:
