@@ -33,6 +33,7 @@ from bilingual_spider.commands.arguments import (
     setting_problems,
     spider_arguments,
 )
+from bilingual_spider.seeds import seeds_problem
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,10 @@ def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str
             spidercls(**spargs)
         except (UsageError, ValueError) as error:
             problems.append(reason(error, name))
+        seeds = spargs.get("seeds")  # read when the crawler starts: checked before, once
+        problem = seeds_problem(seeds) if seeds else None
+        if problem:
+            problems.append(problem)
     return problems
 
 
