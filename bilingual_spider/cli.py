@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import logging
 import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from bilingual_spider import __version__
 
@@ -412,7 +413,7 @@ def run_langid(args: argparse.Namespace) -> int:
             print(json.dumps({"source": source, **result}, ensure_ascii=False), flush=True)
         return 0
     for source in args.inputs:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
+        stream = _text_input(source)
         with stream:
             batch: list[str] = []
             for line in stream:
@@ -422,6 +423,16 @@ def run_langid(args: argparse.Namespace) -> int:
                     batch = []
             print_decisions(identifier, batch)
     return 0
+
+
+def _text_input(source: str) -> TextIO:
+    """A file (``-``: standard input) read as UTF-8, a byte that is none read as U+FFFD: every
+    line gets its answer."""
+    if source == "-":
+        if isinstance(sys.stdin, io.TextIOWrapper):
+            sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+        return sys.stdin
+    return open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
 
 
 def print_decisions(identifier: object, texts: list[str]) -> None:
