@@ -408,10 +408,17 @@ def run_langid(args: argparse.Namespace) -> int:
 
         from bilingual_spider.language.page_language import page_language
 
+        failed = 0
         for source in args.inputs:
-            result = asdict(page_language(read_page(source), identifier))
+            try:
+                page = read_page(source)
+            except (ValueError, OSError, RuntimeError) as exc:  # costs this source only
+                print(f"bilingual-spider: error: {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            result = asdict(page_language(page, identifier))
             print(json.dumps({"source": source, **result}, ensure_ascii=False), flush=True)
-        return 0
+        return 2 if failed else 0
     for source in args.inputs:
         stream = _text_input(source)
         with stream:
@@ -451,22 +458,54 @@ def print_decisions(identifier: object, texts: list[str]) -> None:
 
 
 def read_page(source: str) -> bytes:
-    """An HTML file, or a URL: fetched from the sandbox web when ``$BILINGUAL_SANDBOX_PROXY`` is
-    set (as a crawl would: the sandbox serves every site over plain http), else with the
-    environment's proxy settings."""
+    """An HTML file, or a URL fetched as a crawl would fetch it (:func:`fetch_page`)."""
     if source.startswith(("http://", "https://")):
-        import urllib.request
-
-        proxy = os.environ.get("BILINGUAL_SANDBOX_PROXY")
-        if proxy:
-            opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": proxy}))
-            source = "http://" + source.split("://", 1)[1]
-        else:
-            opener = urllib.request.build_opener()
-        with opener.open(source, timeout=30) as answer:
-            return answer.read()
+        return fetch_page(source)
     with open(source, "rb") as f:
         return f.read()
+
+
+def fetch_page(url: str, timeout: float = 30) -> bytes:
+    """The first ``MAX_HTML_CHARS + 1`` bytes of a page (enough to say it was cut), through the
+    crawl's network-safety checks: the URL and every redirect are refused as a crawl refuses
+    them (private, loopback and link-local addresses, other schemes; a name that does not
+    resolve). From the sandbox web when ``$BILINGUAL_SANDBOX_PROXY`` is set (as a crawl would:
+    the sandbox serves every site over plain http), else with the environment's proxy
+    settings. A refusal or a failed fetch is a ValueError / RuntimeError naming the URL."""
+    import urllib.error
+    import urllib.request
+
+    from bilingual_spider import settings
+    from bilingual_spider.links.contexts import MAX_HTML_CHARS
+    from bilingual_spider.middlewares.network_safety import check_url
+
+    proxy = os.environ.get("BILINGUAL_SANDBOX_PROXY")
+
+    def refuse_unsafe(target: str) -> None:
+        why = check_url(
+            target,
+            sandbox=bool(proxy),
+            allowed_networks=settings.BILINGUAL_ALLOWED_NETWORKS,
+            allowed_hosts=settings.BILINGUAL_ALLOWED_HOSTS,
+        )
+        if why:
+            raise ValueError(f"{target}: refused by network safety ({why})")
+
+    class SafeRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+            refuse_unsafe(newurl)
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    handlers: list[urllib.request.BaseHandler] = [SafeRedirects()]
+    if proxy:
+        handlers.append(urllib.request.ProxyHandler({"http": proxy}))
+        url = "http://" + url.split("://", 1)[1]
+    refuse_unsafe(url)
+    try:
+        with urllib.request.build_opener(*handlers).open(url, timeout=timeout) as answer:
+            return answer.read(MAX_HTML_CHARS + 1)
+    except (urllib.error.URLError, OSError) as exc:
+        raise RuntimeError(f"{url}: {getattr(exc, 'reason', exc)}") from None
 
 
 def run_patterns(args: argparse.Namespace) -> int:

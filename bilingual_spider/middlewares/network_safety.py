@@ -17,7 +17,7 @@ import asyncio
 import ipaddress
 import logging
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from scrapy import Request
@@ -103,6 +103,51 @@ def refusal_reason(
 _ALWAYS_REFUSED = ("scheme", "no_host", "malformed")
 
 
+def host_to_resolve(
+    url: str, sandbox: bool = False, allowed_hosts: Iterable[str] = ()
+) -> tuple[str | None, str | None]:
+    """What must be known before :func:`refusal_reason` decides: ``(reason, None)`` when the URL
+    alone has it refused; else ``(None, host)`` when the addresses of ``host`` decide (a name, on
+    the real web), ``(None, None)`` when no name needs resolving (an IP literal, an allowed host,
+    any name in the sandbox, whose proxy answers for every host)."""
+    reason, host = url_reason(url)
+    if reason in _ALWAYS_REFUSED:
+        return reason, None
+    if host in set(allowed_hosts):
+        return None, None
+    if sandbox and url.startswith("https:"):
+        return "sandbox_https", None  # the sandbox proxy speaks plain http only
+    must_resolve = not sandbox and reason is None and ip_address_of(host) is None
+    return None, host if must_resolve else None
+
+
+def resolve_host(host: str) -> list[str]:
+    """The addresses a name resolves to (blocking); ``[]`` when it does not resolve."""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except (socket.gaierror, UnicodeError, OSError):
+        return []
+    return sorted({str(info[4][0]) for info in infos})
+
+
+def check_url(
+    url: str,
+    sandbox: bool = False,
+    allowed_networks: Iterable[str] = (),
+    allowed_hosts: Iterable[str] = (),
+    resolve: Callable[[str], list[str]] = resolve_host,
+) -> str | None:
+    """Why a crawl would refuse ``url`` (the middleware's check, blocking: for a command that
+    fetches one URL outside a crawl, such as ``langid --html URL``), or None if it may be
+    fetched."""
+    allowed_hosts = {h.lower() for h in allowed_hosts}
+    reason, host = host_to_resolve(url, sandbox, allowed_hosts)
+    if reason is not None:
+        return reason
+    networks = [ipaddress.ip_network(n, strict=False) for n in allowed_networks]
+    return refusal_reason(url, resolve(host) if host else [], networks, allowed_hosts)
+
+
 class NetworkSafetyMiddleware:
     """Downloader middleware: seeds, links, redirects and robots.txt requests all pass here."""
 
@@ -138,13 +183,10 @@ class NetworkSafetyMiddleware:
 
     async def reason(self, url: str) -> str | None:
         """Why ``url`` is refused here, or None; resolves the host only when it has to."""
-        reason, host = url_reason(url)
-        if reason in _ALWAYS_REFUSED or host in self.allowed_hosts:
+        reason, host = host_to_resolve(url, self.sandbox, self.allowed_hosts)
+        if reason is not None:
             return reason
-        if self.sandbox and url.startswith("https:"):
-            return "sandbox_https"  # the sandbox proxy speaks plain http only
-        must_resolve = not self.sandbox and reason is None and ip_address_of(host) is None
-        resolved = await self._resolve(host) if must_resolve else []
+        resolved = await self._resolve(host) if host else []
         return refusal_reason(url, resolved, self.allowed_networks, self.allowed_hosts)
 
     async def _resolve(self, host: str) -> list[str]:
