@@ -281,7 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_seed(args: argparse.Namespace) -> int:
-    from bilingual_spider.distributed.connection import PatientRedis
+    from bilingual_spider import settings
+    from bilingual_spider.distributed.connection import PatientRedis, unreachable
     from bilingual_spider.distributed.frontier import push_seeds, seeds_key
     from bilingual_spider.seeds import SeedError, parse_seeds
 
@@ -289,6 +290,9 @@ def run_seed(args: argparse.Namespace) -> int:
         urls = parse_seeds(args.file)
     except SeedError as exc:
         raise ValueError(str(exc)) from None
+    problem = unreachable(args.redis_url, settings.BILINGUAL_REDIS_STARTUP_TIMEOUT)
+    if problem:
+        raise RuntimeError(problem)
     redis = PatientRedis(args.redis_url)
     try:
         push_seeds(redis, seeds_key(args.prefix), urls)

@@ -70,7 +70,11 @@ may hold the lock to retrain COBFC's shared classifiers (distributed/model_store
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
-"""Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds."""
+"""Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds (a stop
+signal still stops it)."""
+BILINGUAL_REDIS_STARTUP_TIMEOUT = 3.0
+"""``scrapy crawl`` with REDIS_URL: a Redis that does not answer a PING within this many seconds
+(a closed port, a typo) stops the command before the crawl starts, in one line (exit status 1)."""
 BILINGUAL_REDIS_SHARED_END = ["budget"]
 """Close reasons of one worker that end the crawl for every worker. The page budget
 (``-a budget=``) is counted by all the workers together (``PREFIX:SPIDER:counters``)."""

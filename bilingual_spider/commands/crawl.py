@@ -68,6 +68,19 @@ def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str
     return problems
 
 
+def redis_problem(settings: Any) -> str | None:
+    """Why the crawl cannot start on the Redis ``REDIS_URL`` names (it does not answer within
+    ``BILINGUAL_REDIS_STARTUP_TIMEOUT`` seconds), or None (answers, or no ``REDIS_URL``). Once
+    started, a worker waits for a Redis that goes away (``distributed/connection.py``)."""
+    url = settings.get("REDIS_URL")
+    if not url:
+        return None
+    from bilingual_spider.distributed.connection import unreachable
+
+    problem = unreachable(url, settings.getfloat("BILINGUAL_REDIS_STARTUP_TIMEOUT"))
+    return f"{problem}; start it, or fix REDIS_URL" if problem else None
+
+
 def default_run_directory(spider: str) -> str:
     """Where a crawl given no feed and no ``out`` writes: ``out/SPIDER/YYYYmmdd-HHMMSS``."""
     return str(Path("out") / spider / time.strftime("%Y%m%d-%H%M%S"))
@@ -112,6 +125,10 @@ class Command(ScrapyCrawl):
         problems = input_problems(loader.load(args[0]), opts.spargs, given)
         if problems:
             self._refuse(problems, args[0])
+        problem = redis_problem(self.settings)
+        if problem:
+            self._say([problem], args[0])
+            sys.exit(NOT_STARTED)
         no_feed = not (opts.output or opts.overwrite_output or self.settings.get("FEEDS"))
         if no_feed and "out" not in opts.spargs and not self.settings.get("BILINGUAL_RUN_DIR"):
             opts.spargs["out"] = default_run_directory(args[0])
