@@ -324,6 +324,8 @@ EXTENSIONS = {
     "bilingual_spider.extensions.run_info.RunInfo": 2,
     "bilingual_spider.extensions.gc_freeze.GcFreeze": 1,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
+    # JOBDIR set: marks it in use; a JOBDIR a killed crawl left is refused, not resumed empty
+    "bilingual_spider.extensions.jobdir_guard.JobdirGuard": 3,
     "bilingual_spider.extensions.warc.WarcExtension": 510,
     "bilingual_spider.extensions.documents.DocumentPairs": 520,
 }

@@ -33,6 +33,7 @@ from bilingual_spider.commands.arguments import (
     setting_problems,
     spider_arguments,
 )
+from bilingual_spider.extensions.jobdir_guard import jobdir_problem
 from bilingual_spider.seeds import seeds_problem
 
 logger = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ class Command(ScrapyCrawl):
         problems = input_problems(loader.load(args[0]), opts.spargs, given)
         if problems:
             self._refuse(problems, args[0])
-        problem = redis_problem(self.settings)
+        problem = redis_problem(self.settings) or jobdir_problem(self.settings.get("JOBDIR"))
         if problem:
             self._say([problem], args[0])
             sys.exit(NOT_STARTED)
