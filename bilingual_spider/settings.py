@@ -46,6 +46,12 @@ FEED_EXPORT_ENCODING = "utf-8"
 BILINGUAL_RUN_DIR = None
 """Write the crawl's feeds (one per item type) and stats file in this directory (``-a out=DIR``;
 ``scrapy crawl`` picks ``out/SPIDER/DATE-TIME`` when no feed is given)."""
+FEED_STORAGES = {
+    "": "bilingual_spider.output.flushed_feed.FlushedFileFeedStorage",
+    "file": "bilingual_spider.output.flushed_feed.FlushedFileFeedStorage",
+}
+"""Local feeds (``-O``, the run directory's) are flushed after every item: a killed crawl loses
+none it exported (``output/flushed_feed.py``)."""
 # CSV feeds write nested fields (a pair's verification, a verdict's evidence) as JSON.
 FEED_EXPORTERS = {"csv": "bilingual_spider.output.csv_feed.JsonFieldsCsvItemExporter"}
 
