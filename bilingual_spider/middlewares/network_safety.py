@@ -22,6 +22,7 @@ import ipaddress
 import logging
 import socket
 from collections.abc import Callable, Iterable
+from typing import Literal
 from urllib.parse import urlsplit
 
 from scrapy import Request
@@ -57,7 +58,7 @@ def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
     return None
 
 
-def numeric_ipv4(host: str) -> ipaddress.IPv4Address | None | bool:
+def numeric_ipv4(host: str) -> ipaddress.IPv4Address | None | Literal[False]:
     """The IPv4 address a host written as numbers stands for, as ``inet_aton`` and the URL
     standard read it (``2130706433``, ``127.1``, ``0177.0.0.1``, ``0x7f.1``: all 127.0.0.1); None
     when the host does not end in a number (a name); False when it does but is no address
@@ -89,7 +90,7 @@ def _number(part: str) -> int | None:
         return None
 
 
-def host_address(host: str) -> IPAddress | None | bool:
+def host_address(host: str) -> IPAddress | None | Literal[False]:
     """The address a host is written as: an IP literal or a numeric form (see
     :func:`numeric_ipv4`); None for a name; False for numbers that are no address."""
     literal = ip_address_of(host)
@@ -131,7 +132,7 @@ def url_reason(url: str) -> tuple[str | None, str]:
     literal = host_address(host)
     if literal is False:
         return "malformed", host  # numbers that are no address: no name either
-    if literal is not None and literal is not True:
+    if isinstance(literal, ipaddress.IPv4Address | ipaddress.IPv6Address):
         return address_reason(literal), host
     return None, host
 
