@@ -12,6 +12,7 @@ comma list (``a.example,b.example``) or a string longer than a file name may be
 from __future__ import annotations
 
 import logging
+import os
 import re
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -110,7 +111,7 @@ def _seed_file(argument: str) -> Path | None:
     when it looks like a file name but no such file exists."""
     if "," in argument or "\x00" in argument or "://" in argument or not _name_fits(argument):
         return None  # not a file name: the file system is not asked
-    path = Path(argument).expanduser()
+    path = Path(os.path.expanduser(argument))  # "~nobody-here/x" stays as it is
     try:
         if path.is_file():
             return path

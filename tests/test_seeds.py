@@ -89,3 +89,10 @@ def test_a_bad_entry_of_a_comma_list_costs_that_entry(caplog) -> None:
         "http://b.example/",
     ]
     assert "seeds argument:2: 'http://..bad/'" in caplog.text
+
+
+def test_a_home_directory_that_does_not_exist_is_no_error_of_python() -> None:
+    """Found by the fuzz suite: ``Path("~0").expanduser()`` raises RuntimeError."""
+    assert parse_seeds("~0") == ["http://~0/"]  # no file: a host name (network safety judges it)
+    with pytest.raises(SeedError, match="seeds=~no-such-user-here/seeds.txt: no such file"):
+        parse_seeds("~no-such-user-here/seeds.txt")
