@@ -126,9 +126,14 @@ def _seed_file(argument: str) -> Path | None:
 
 
 def _name_fits(argument: str) -> bool:
-    """Whether every component of ``argument`` fits in a file name."""
-    parts = argument.replace("\\", "/").split("/")
-    return all(len(part.encode("utf-8", "replace")) <= MAX_NAME_BYTES for part in parts)
+    """Whether ``argument`` can be a path: the file system's encoding writes it (a lone
+    surrogate from the command line's undecodable bytes can be, another cannot), and every
+    component fits in a file name."""
+    try:
+        raw = os.fsencode(argument)
+    except UnicodeEncodeError:
+        return False
+    return all(len(part) <= MAX_NAME_BYTES for part in raw.replace(b"\\", b"/").split(b"/"))
 
 
 def looks_like_a_file(argument: str) -> bool:

@@ -96,3 +96,10 @@ def test_a_home_directory_that_does_not_exist_is_no_error_of_python() -> None:
     assert parse_seeds("~0") == ["http://~0/"]  # no file: a host name (network safety judges it)
     with pytest.raises(SeedError, match="seeds=~no-such-user-here/seeds.txt: no such file"):
         parse_seeds("~no-such-user-here/seeds.txt")
+
+
+@pytest.mark.parametrize("argument", ["~\ud800x/seeds.txt", "\ud800.txt", "a\udcff.example"])
+def test_a_string_the_file_system_cannot_write_is_no_file_name(argument: str) -> None:
+    """Found by benchmarks/fuzz.py: ``os.path.expanduser`` and ``stat`` raise
+    UnicodeEncodeError on a lone surrogate the file system encoding does not take."""
+    assert parse_seeds(argument) == [normalize_seed(argument)]  # a seed (the crawl judges it)
