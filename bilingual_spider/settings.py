@@ -406,11 +406,6 @@ BILINGUAL_SEARCH_LATER_DELAY = 300.0
 """A query whose call still failed is asked again this many seconds later (doubling)..."""
 BILINGUAL_SEARCH_LATER_ROUNDS = 2
 """... this many times; then its callback gets a page with ``error`` set (stats ``gave_up``)."""
-BILINGUAL_SEARCH_MAX_FAILURES_IN_A_ROW = 8
-"""After this many failed calls of one adapter in a row (timeouts, network errors, 5xx,
-unreadable answers; not 429), the adapter is given up for the rest of the crawl: its held and
-later queries are answered at once with the error (``search/<name>/adapter_given_up``), so a
-search API that hangs costs a few timeouts, not several for every query. 0: never."""
 BILINGUAL_SEARCH_CACHE_DIR = os.environ.get("BILINGUAL_SEARCH_CACHE_DIR") or None
 """Where downloaded host graphs are indexed and the columnar index's footers kept (default
 ``~/.cache/bilingual_spider/search``)."""

@@ -47,7 +47,7 @@ import math
 import os
 import re
 import time
-from collections import Counter, defaultdict, deque
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -239,7 +239,6 @@ class SearchService:
         later_delay: float = 300.0,
         later_rounds: int = 2,
         pages_per_host: int = 5,
-        max_failures_in_a_row: int = 8,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.stats = stats
@@ -253,8 +252,6 @@ class SearchService:
         self.retry_times, self.backoff, self.max_backoff = retry_times, backoff, max_backoff
         self.later_delay, self.later_rounds = later_delay, later_rounds
         self.pages_per_host = pages_per_host
-        self.max_failures_in_a_row = max_failures_in_a_row
-        self._failures_in_a_row: Counter[str] = Counter()
         self.clock = clock
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
@@ -281,7 +278,6 @@ class SearchService:
             later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY", 300.0),
             later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS", 2),
             pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST", 5),
-            max_failures_in_a_row=settings.getint("BILINGUAL_SEARCH_MAX_FAILURES_IN_A_ROW"),
         )
         service.crawler = crawler
         crawler.signals.connect(service.spider_opened, signal=signals.spider_opened)
@@ -543,7 +539,6 @@ class SearchService:
                 page = adapter.parse(call.query, status, response.body, call.continuation)
             except (AnswerError, ValueError) as exc:
                 return self._retry_or_fail(request, response, f"unreadable answer: {exc}", None)
-            self._failures_in_a_row[call.adapter] = 0
             request.meta[SEARCH_PAGE] = replace(page, page_number=call.page_number)
             self._deliver(request, request.meta[SEARCH_PAGE])
             return response
@@ -623,8 +618,6 @@ class SearchService:
         self, request: Request, response: Response | None, reason: str, retry_after: float | None
     ) -> Response | Request:
         call: SearchCall = request.meta[SEARCH_CALL]
-        if self._failed_too_often(call.adapter, reason, response):
-            return self._fail(request, response, reason, permanent=True)
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
         self.limiters[call.adapter].pause(pause)
         if call.attempt <= self.retry_times:
@@ -636,33 +629,6 @@ class SearchService:
             )
             return again
         return self._fail(request, response, reason, permanent=False, wait=pause)
-
-    def _failed_too_often(self, name: str, reason: str, response: Response | None) -> bool:
-        """Count a failed call (not a 429: the service asks to wait, and is waited for); once
-        ``max_failures_in_a_row`` calls of an adapter failed in a row (a service that hangs or
-        is down), the adapter is given up for the rest of the crawl: every query held for it and
-        every later one is answered at once with the error, so that a dead service costs a few
-        timeouts, not a few for every query. True when the adapter is given up."""
-        preparation = self._preparations[name]
-        if preparation.given_up is not None:
-            return True
-        if response is not None and response.status == 429:
-            return False
-        self._failures_in_a_row[name] += 1
-        failures = self._failures_in_a_row[name]
-        if not self.max_failures_in_a_row or failures < self.max_failures_in_a_row:
-            return False
-        preparation.given_up = f"{failures} calls in a row failed (the last: {reason})"
-        self.stats.set_value(f"search/{name}/adapter_given_up", 1)
-        logger.warning(
-            "search %s: %d calls in a row failed (the last: %s): its queries are given up for "
-            "the rest of the crawl",
-            name,
-            failures,
-            reason,
-        )
-        self._pump()
-        return True
 
     def _fail(
         self,

@@ -513,35 +513,3 @@ def test_api_key_never_in_the_log_even_on_429_timeouts_and_giving_up(
     assert stats["search/google_cse/gave_up"] == 1
     assert "given up" in log and "[REDACTED]" in log  # the timeout message quoted the URL
     assert SECRET_KEY not in log and SECRET_KEY not in json.dumps(answers)
-
-
-def test_a_search_api_that_hangs_costs_a_few_timeouts_and_the_crawl_ends(
-    tmp_path: Path, engine_dir: Path
-) -> None:
-    """Issue 32: every call times out (the API answers a minute late). Without a limit, each of
-    the ten queries would be tried 4 times, then asked again 300 s and 600 s later: a quarter of
-    an hour. After BILINGUAL_SEARCH_MAX_FAILURES_IN_A_ROW failed calls the adapter is given up:
-    every query is answered with the error, and the crawl ends by itself."""
-    words = [f"word{i}" for i in range(10)]
-    hanging = api_config(tmp_path, engine_dir, f'\n[hosts."{API}"]\nlatency_ms = 60000\n')
-    with SandboxServer(["--config", str(hanging)]) as server:
-        answers, stats, log = crawl(
-            server,
-            tmp_path / "hanging",
-            [[query("search", w, label=w, max_pages=1) for w in words]],
-            BILINGUAL_GOOGLE_CSE_KEY=SECRET_KEY,
-            BILINGUAL_SEARCH_WEB="google_cse",
-            DOWNLOAD_TIMEOUT=0.5,
-            BILINGUAL_SEARCH_BACKOFF=0.1,
-            BILINGUAL_SEARCH_MAX_FAILURES_IN_A_ROW=4,
-        )
-        calls = server.stats()["requests"].get(API, 0)
-    assert sorted(a["label"] for a in answers) == words
-    assert all(a["status"] == 599 and a["error"] for a in answers)  # every query is answered
-    given_up = [a for a in answers if a["error"].startswith("4 calls in a row failed")]
-    assert len(given_up) >= len(words) - 2  # all but those out when the limit was reached
-    assert stats["search/google_cse/adapter_given_up"] == 1
-    assert "search/google_cse/later" not in stats  # no query waits for a later round
-    assert 4 <= calls <= 4 + 2  # the limit, and the calls already out (2 at a time)
-    assert "its queries are given up for the rest of the crawl" in log
-    assert SECRET_KEY not in log
