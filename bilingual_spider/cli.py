@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import logging
 import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from bilingual_spider import __version__
 
@@ -280,7 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_seed(args: argparse.Namespace) -> int:
-    from bilingual_spider.distributed.connection import PatientRedis
+    from bilingual_spider import settings
+    from bilingual_spider.distributed.connection import PatientRedis, unreachable
     from bilingual_spider.distributed.frontier import push_seeds, seeds_key
     from bilingual_spider.seeds import SeedError, parse_seeds
 
@@ -288,6 +290,9 @@ def run_seed(args: argparse.Namespace) -> int:
         urls = parse_seeds(args.file)
     except SeedError as exc:
         raise ValueError(str(exc)) from None
+    problem = unreachable(args.redis_url, settings.BILINGUAL_REDIS_STARTUP_TIMEOUT)
+    if problem:
+        raise RuntimeError(problem)
     redis = PatientRedis(args.redis_url)
     try:
         push_seeds(redis, seeds_key(args.prefix), urls)
@@ -407,12 +412,19 @@ def run_langid(args: argparse.Namespace) -> int:
 
         from bilingual_spider.language.page_language import page_language
 
+        failed = 0
         for source in args.inputs:
-            result = asdict(page_language(read_page(source), identifier))
+            try:
+                page = read_page(source)
+            except (ValueError, OSError, RuntimeError) as exc:  # costs this source only
+                print(f"bilingual-spider: error: {exc}", file=sys.stderr)
+                failed += 1
+                continue
+            result = asdict(page_language(page, identifier))
             print(json.dumps({"source": source, **result}, ensure_ascii=False), flush=True)
-        return 0
+        return 2 if failed else 0
     for source in args.inputs:
-        stream = sys.stdin if source == "-" else open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
+        stream = _text_input(source)
         with stream:
             batch: list[str] = []
             for line in stream:
@@ -422,6 +434,16 @@ def run_langid(args: argparse.Namespace) -> int:
                     batch = []
             print_decisions(identifier, batch)
     return 0
+
+
+def _text_input(source: str) -> TextIO:
+    """A file (``-``: standard input) read as UTF-8, a byte that is none read as U+FFFD: every
+    line gets its answer."""
+    if source == "-":
+        if isinstance(sys.stdin, io.TextIOWrapper):
+            sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+        return sys.stdin
+    return open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
 
 
 def print_decisions(identifier: object, texts: list[str]) -> None:
@@ -440,22 +462,54 @@ def print_decisions(identifier: object, texts: list[str]) -> None:
 
 
 def read_page(source: str) -> bytes:
-    """An HTML file, or a URL: fetched from the sandbox web when ``$BILINGUAL_SANDBOX_PROXY`` is
-    set (as a crawl would: the sandbox serves every site over plain http), else with the
-    environment's proxy settings."""
+    """An HTML file, or a URL fetched as a crawl would fetch it (:func:`fetch_page`)."""
     if source.startswith(("http://", "https://")):
-        import urllib.request
-
-        proxy = os.environ.get("BILINGUAL_SANDBOX_PROXY")
-        if proxy:
-            opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": proxy}))
-            source = "http://" + source.split("://", 1)[1]
-        else:
-            opener = urllib.request.build_opener()
-        with opener.open(source, timeout=30) as answer:
-            return answer.read()
+        return fetch_page(source)
     with open(source, "rb") as f:
         return f.read()
+
+
+def fetch_page(url: str, timeout: float = 30) -> bytes:
+    """The first ``MAX_HTML_CHARS + 1`` bytes of a page (enough to say it was cut), through the
+    crawl's network-safety checks: the URL and every redirect are refused as a crawl refuses
+    them (private, loopback and link-local addresses, other schemes; a name that does not
+    resolve). From the sandbox web when ``$BILINGUAL_SANDBOX_PROXY`` is set (as a crawl would:
+    the sandbox serves every site over plain http), else with the environment's proxy
+    settings. A refusal or a failed fetch is a ValueError / RuntimeError naming the URL."""
+    import urllib.error
+    import urllib.request
+
+    from bilingual_spider import settings
+    from bilingual_spider.links.contexts import MAX_HTML_CHARS
+    from bilingual_spider.middlewares.network_safety import check_url
+
+    proxy = os.environ.get("BILINGUAL_SANDBOX_PROXY")
+
+    def refuse_unsafe(target: str) -> None:
+        why = check_url(
+            target,
+            sandbox=bool(proxy),
+            allowed_networks=settings.BILINGUAL_ALLOWED_NETWORKS,
+            allowed_hosts=settings.BILINGUAL_ALLOWED_HOSTS,
+        )
+        if why:
+            raise ValueError(f"{target}: refused by network safety ({why})")
+
+    class SafeRedirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+            refuse_unsafe(newurl)
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    handlers: list[urllib.request.BaseHandler] = [SafeRedirects()]
+    if proxy:
+        handlers.append(urllib.request.ProxyHandler({"http": proxy}))
+        url = "http://" + url.split("://", 1)[1]
+    refuse_unsafe(url)
+    try:
+        with urllib.request.build_opener(*handlers).open(url, timeout=timeout) as answer:
+            return answer.read(MAX_HTML_CHARS + 1)
+    except (urllib.error.URLError, OSError) as exc:
+        raise RuntimeError(f"{url}: {getattr(exc, 'reason', exc)}") from None
 
 
 def run_patterns(args: argparse.Namespace) -> int:
@@ -498,9 +552,8 @@ def read_languages(source: str) -> dict[str, str]:
 
 
 def _tsv_lines(source: str) -> Iterator[tuple[str, str, str]]:
-    """(``file:line``, URL, language or "") of every line that is not blank or a # comment."""
-    from urllib.parse import urlsplit
-
+    """(``file:line``, URL, language or "") of every line that is not blank or a # comment; a
+    line whose URL is not an http(s) URL is skipped with a one-line warning naming it."""
     if source != "-" and not os.path.isfile(source):
         raise FileNotFoundError(f"{source}: no such file")
     stream = sys.stdin if source == "-" else open(source, encoding="utf-8", errors="replace")  # noqa: SIM115
@@ -511,10 +564,23 @@ def _tsv_lines(source: str) -> Iterator[tuple[str, str, str]]:
                 continue
             url, _, lang = (field.strip() for field in text.partition("\t"))
             where = f"{'<stdin>' if source == '-' else source}:{number}"
-            parts = urlsplit(url)
-            if parts.scheme not in ("http", "https") or not parts.hostname or " " in url:
-                raise ValueError(f"{where}: not an http(s) URL: {url!r}")
+            if not _is_http_url(url):  # costs this line, not the run
+                print(
+                    f"bilingual-spider: warning: {where}: not an http(s) URL, skipped: {url!r}",
+                    file=sys.stderr,
+                )
+                continue
             yield where, url, lang
+
+
+def _is_http_url(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and " " not in url
+    except ValueError:  # "Invalid IPv6 URL", a port that is no number
+        return False
 
 
 def print_patterns_jsonl(result: UrlListResult, top: int) -> None:

@@ -1,13 +1,32 @@
 """Seed lists: ``-a seeds=FILE`` (one URL a line, ``#`` comments) or ``-a seeds=url,url``.
 
-Bad seeds are reported all at once, with their line numbers, instead of failing one by one
-in the middle of a crawl.
+A bad seed costs its line: a one-line warning names it (``seeds.txt:3: 'http://..x/': no valid
+host name``) and the other seeds are crawled. Only a seed list with no good seed at all, or an
+argument that names a file that is not there (``sites.txt``), is an error, before any request.
+
+Whether the argument is a file is asked of the file system only when it can be a file name: a
+comma list (``a.example,b.example``) or a string longer than a file name may be
+(:data:`MAX_NAME_BYTES`) is a list of URLs.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
+
+logger = logging.getLogger(__name__)
+
+MAX_NAME_BYTES = 255
+"""The longest file name (one path component) Linux file systems take."""
+LIST_FILE_EXTENSIONS = frozenset(
+    {"txt", "text", "csv", "tsv", "lst", "list", "urls", "seeds", "json", "jsonl", "dat"}
+    | {"gz", "bz2", "xz", "zst"}
+)
+"""Endings that name a file, not a top-level domain (none of them is one): ``sites.txt``."""
+_PATH_LIKE = re.compile(r"^(?:~|\.{1,2})?/|\\")
 
 
 class SeedError(ValueError):
@@ -36,29 +55,95 @@ def normalize_seed(text: str) -> str:
 
 
 def parse_seeds(argument: str) -> list[str]:
-    """Seeds from a file path or a comma-separated list; duplicates removed, order kept."""
-    path = Path(argument)
-    if path.is_file():
+    """Seeds from a file path or a comma-separated list; duplicates removed, order kept.
+
+    A line (or a list entry) that is no URL is left out with a warning that names it; a list
+    with no good seed is a :class:`SeedError`, and so is an argument that looks like a file name
+    (:func:`looks_like_a_file`) when there is no such file.
+    """
+    seeds, bad = read_seeds(argument)
+    for line in bad:
+        logger.warning("bad seed skipped: %s", line)
+    return seeds
+
+
+def read_seeds(argument: str) -> tuple[list[str], list[str]]:
+    """The seeds of ``argument`` and a line for each bad one (``FILE:LINE: 'text': why``), or a
+    :class:`SeedError` when it names no file or holds no good seed."""
+    path = _seed_file(argument)
+    if path is not None:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         source = str(path)
     else:
         lines = argument.split(",")
         source = "seeds argument"
     seeds: list[str] = []
-    errors: list[str] = []
+    bad: list[str] = []
     for number, line in enumerate(lines, start=1):
-        text = line.split("#", 1)[0].strip() if path.is_file() else line.strip()
+        text = line.split("#", 1)[0].strip() if path is not None else line.strip()
         if not text:
             continue
         try:
             seed = normalize_seed(text)
         except ValueError as exc:
-            errors.append(f"{source}:{number}: {text!r}: {exc}")
+            bad.append(f"{source}:{number}: {text[:200]!r}: {exc}")
             continue
         if seed not in seeds:
             seeds.append(seed)
-    if errors:
-        raise SeedError("bad seed(s):\n  " + "\n  ".join(errors))
     if not seeds:
-        raise SeedError(f"no seeds in {source}")
-    return seeds
+        why = f" ({len(bad)} bad line(s): {'; '.join(bad[:3])}{'; ...' if len(bad) > 3 else ''})"
+        raise SeedError(f"no seeds in {source}{why if bad else ''}")
+    return seeds, bad
+
+
+def seeds_problem(argument: str) -> str | None:
+    """Why ``-a seeds=argument`` cannot start a crawl (no such file, no good seed), in one line;
+    None when it can (bad lines are then warned about by :func:`parse_seeds`)."""
+    try:
+        read_seeds(argument)
+    except SeedError as exc:
+        return str(exc)
+    return None
+
+
+def _seed_file(argument: str) -> Path | None:
+    """The seed file ``argument`` names, None when it is a list of URLs; a :class:`SeedError`
+    when it looks like a file name but no such file exists."""
+    if "," in argument or "\x00" in argument or "://" in argument or not _name_fits(argument):
+        return None  # not a file name: the file system is not asked
+    path = Path(os.path.expanduser(argument))  # "~nobody-here/x" stays as it is
+    try:
+        if path.is_file():
+            return path
+        directory = path.is_dir()
+    except OSError:  # a name the file system refuses: not a file
+        return None
+    if directory:
+        raise SeedError(f"seeds={argument}: a directory, not a seed file")
+    if looks_like_a_file(argument):
+        raise SeedError(f"seeds={argument}: no such file")
+    return None
+
+
+def _name_fits(argument: str) -> bool:
+    """Whether ``argument`` can be a path: the file system's encoding writes it (a lone
+    surrogate from the command line's undecodable bytes can be, another cannot), and every
+    component fits in a file name."""
+    try:
+        raw = os.fsencode(argument)
+    except UnicodeEncodeError:
+        return False
+    return all(len(part) <= MAX_NAME_BYTES for part in raw.replace(b"\\", b"/").split(b"/"))
+
+
+def looks_like_a_file(argument: str) -> bool:
+    """Whether a seeds argument that is not a URL list names a file: a path (``./seeds``,
+    ``~/x``, ``data/seeds``, ...) without a host name in front, or a name ending in a list file's
+    extension (``sites.txt``, ``urls.csv``). ``example.org``, ``example.org/fr/`` are seeds."""
+    text = argument.strip()
+    if _PATH_LIKE.match(text):
+        return True
+    first, slash, _ = text.partition("/")
+    if slash and "." not in first:  # data/seeds: no host has no dot (but localhost)
+        return first != "localhost"
+    return text.rpartition(".")[2].lower() in LIST_FILE_EXTENSIONS

@@ -46,6 +46,12 @@ FEED_EXPORT_ENCODING = "utf-8"
 BILINGUAL_RUN_DIR = None
 """Write the crawl's feeds (one per item type) and stats file in this directory (``-a out=DIR``;
 ``scrapy crawl`` picks ``out/SPIDER/DATE-TIME`` when no feed is given)."""
+FEED_STORAGES = {
+    "": "bilingual_spider.output.flushed_feed.FlushedFileFeedStorage",
+    "file": "bilingual_spider.output.flushed_feed.FlushedFileFeedStorage",
+}
+"""Local feeds (``-O``, the run directory's) are flushed after every item: a killed crawl loses
+none it exported (``output/flushed_feed.py``)."""
 # CSV feeds write nested fields (a pair's verification, a verdict's evidence) as JSON.
 FEED_EXPORTERS = {"csv": "bilingual_spider.output.csv_feed.JsonFieldsCsvItemExporter"}
 
@@ -70,7 +76,11 @@ may hold the lock to retrain COBFC's shared classifiers (distributed/model_store
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
-"""Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds."""
+"""Redis unavailable: a worker tries again after 0.5 s, doubling up to this many seconds (a stop
+signal still stops it)."""
+BILINGUAL_REDIS_STARTUP_TIMEOUT = 3.0
+"""``scrapy crawl`` with REDIS_URL: a Redis that does not answer a PING within this many seconds
+(a closed port, a typo) stops the command before the crawl starts, in one line (exit status 1)."""
 BILINGUAL_REDIS_SHARED_END = ["budget"]
 """Close reasons of one worker that end the crawl for every worker. The page budget
 (``-a budget=``) is counted by all the workers together (``PREFIX:SPIDER:counters``)."""
@@ -320,6 +330,8 @@ EXTENSIONS = {
     "bilingual_spider.extensions.run_info.RunInfo": 2,
     "bilingual_spider.extensions.gc_freeze.GcFreeze": 1,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
+    # JOBDIR set: marks it in use; a JOBDIR a killed crawl left is refused, not resumed empty
+    "bilingual_spider.extensions.jobdir_guard.JobdirGuard": 3,
     "bilingual_spider.extensions.warc.WarcExtension": 510,
     "bilingual_spider.extensions.documents.DocumentPairs": 520,
 }

@@ -88,11 +88,16 @@ def test_langs_file_gives_the_languages(tmp_path, capsys) -> None:
     assert out.splitlines()[-1].split("\t")[:4] == [*urls, "en", "fr"]
 
 
-def test_a_bad_line_is_reported_with_its_number(tmp_path, capsys) -> None:
-    path = write(tmp_path, [URLS[0], "ftp://example.com/x", URLS[1]])
-    status, out, err = run(capsys, path)
-    assert status == 2 and out == ""
-    assert f"{path}:2: not an http(s) URL: 'ftp://example.com/x'" in err
+def test_a_bad_line_costs_that_line_with_a_warning_naming_it(tmp_path, capsys) -> None:
+    lines = [URLS[0], "ftp://example.com/x", "HTTP://[::1/x", *URLS[1:]]
+    status, out, err = run(capsys, write(tmp_path, lines), "--format", "tsv")
+    path = tmp_path / "urls.txt"
+    assert status == 0
+    assert f"{path}:2: not an http(s) URL, skipped: 'ftp://example.com/x'" in err
+    assert f"{path}:3: not an http(s) URL, skipped: 'HTTP://[::1/x'" in err
+    assert len(err.splitlines()) == 2
+    _, good, _ = run(capsys, write(tmp_path, URLS, "good.txt"), "--format", "tsv")
+    assert out == good != ""
 
 
 def test_a_missing_file_is_an_error(tmp_path, capsys) -> None:

@@ -29,6 +29,8 @@ BAD_INPUTS = [
     ("backforth", ["-a", "seedz=x"], ["-a seedz", "did you mean seeds", "it takes: seeds"]),
     ("forward", ["-a", "wark=out/warc"], ["-a wark", "did you mean warc", "docs"]),
     ("backforth", ["-a", "langs=en"], ["two languages"]),
+    ("backforth", ["-a", "seeds=sites.txt"], ["seeds=sites.txt", "no such file"]),
+    ("detect", ["-a", "seeds=http://,not a url"], ["no seeds in seeds argument", "2 bad"]),
     ("pupsniffer", ["-a", "site_budget=0"], ["site_budget='0'", "at least 1"]),
     ("pupsniffer", ["-a", "mode=everything"], ["mode='everything'", "crawl or search"]),
     (

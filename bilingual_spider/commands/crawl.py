@@ -33,6 +33,8 @@ from bilingual_spider.commands.arguments import (
     setting_problems,
     spider_arguments,
 )
+from bilingual_spider.extensions.jobdir_guard import jobdir_problem
+from bilingual_spider.seeds import seeds_problem
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +62,24 @@ def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str
             spidercls(**spargs)
         except (UsageError, ValueError) as error:
             problems.append(reason(error, name))
+        seeds = spargs.get("seeds")  # read when the crawler starts: checked before, once
+        problem = seeds_problem(seeds) if seeds else None
+        if problem:
+            problems.append(problem)
     return problems
+
+
+def redis_problem(settings: Any) -> str | None:
+    """Why the crawl cannot start on the Redis ``REDIS_URL`` names (it does not answer within
+    ``BILINGUAL_REDIS_STARTUP_TIMEOUT`` seconds), or None (answers, or no ``REDIS_URL``). Once
+    started, a worker waits for a Redis that goes away (``distributed/connection.py``)."""
+    url = settings.get("REDIS_URL")
+    if not url:
+        return None
+    from bilingual_spider.distributed.connection import unreachable
+
+    problem = unreachable(url, settings.getfloat("BILINGUAL_REDIS_STARTUP_TIMEOUT"))
+    return f"{problem}; start it, or fix REDIS_URL" if problem else None
 
 
 def default_run_directory(spider: str) -> str:
@@ -107,6 +126,10 @@ class Command(ScrapyCrawl):
         problems = input_problems(loader.load(args[0]), opts.spargs, given)
         if problems:
             self._refuse(problems, args[0])
+        problem = redis_problem(self.settings) or jobdir_problem(self.settings.get("JOBDIR"))
+        if problem:
+            self._say([problem], args[0])
+            sys.exit(NOT_STARTED)
         no_feed = not (opts.output or opts.overwrite_output or self.settings.get("FEEDS"))
         if no_feed and "out" not in opts.spargs and not self.settings.get("BILINGUAL_RUN_DIR"):
             opts.spargs["out"] = default_run_directory(args[0])

@@ -215,8 +215,14 @@ of a second and of the memory a full pass would take."""
 
 
 def _flatten(text: str) -> str:
-    """The first :data:`MAX_TEXT_CHARS` characters, whitespace collapsed to single spaces."""
-    return " ".join(text[:MAX_TEXT_CHARS].split())
+    """The first :data:`MAX_TEXT_CHARS` characters, whitespace collapsed to single spaces, and
+    what fastText cannot take (a lone surrogate: bytes read with ``surrogateescape``, half of a
+    broken pair) made U+FFFD."""
+    text = " ".join(text[:MAX_TEXT_CHARS].split())
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _project_code(label: str, text: str) -> str:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 from lxml import html as lxml_html
-from w3lib.encoding import html_to_unicode
 
+from bilingual_spider.language.charsets import decode_html
 from bilingual_spider.language.identification import UNDETERMINED, LanguageIdentifier
 from bilingual_spider.links.contexts import ParsedPage, parse_html
 
@@ -69,7 +69,7 @@ def parse_page(page: str | bytes) -> etree._Element | None:
     declaration is then dropped, as lxml refuses it in a str. An ``lxml.html`` tree (its
     elements have ``text_content``, ``drop_tree``...)."""
     if isinstance(page, bytes):
-        page = html_to_unicode(None, page)[1]
+        page = decode_html(page)
     page = _XML_DECLARATION.sub("", page.replace("\x00", ""), count=1)
     if not page.strip():
         return None

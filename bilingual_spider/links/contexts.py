@@ -25,9 +25,9 @@ from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
-from w3lib.encoding import html_to_unicode
 from w3lib.url import safe_url_string
 
+from bilingual_spider.language.charsets import decode_html
 from bilingual_spider.language.codes import normalize_language_code
 
 MAX_HTML_CHARS = 4 * 1024 * 1024
@@ -124,11 +124,13 @@ class ParsedPage(NamedTuple):
 def parse_html(html: str | bytes) -> ParsedPage:
     """A page's tree: libxml2's HTML parser, read as browsers read malformed HTML. Bytes are
     decoded as Scrapy decodes a body without headers (BOM, ``<meta charset>``, XML declaration,
-    else UTF-8), so an EUC-KR page stays Korean; the XML declaration is dropped, as lxml refuses
-    it in a str. Comments and processing instructions are left out (their tails stay text)."""
+    else UTF-8; a charset that is no text encoding, such as ``zlib``, is ignored: see
+    :func:`~bilingual_spider.language.charsets.decode_html`), so an EUC-KR page stays Korean;
+    the XML declaration is dropped, as lxml refuses it in a str. Comments and processing
+    instructions are left out (their tails stay text)."""
     truncated = len(html) > MAX_HTML_CHARS  # characters of a str, bytes of bytes
     if isinstance(html, bytes):
-        html = html_to_unicode(None, html[:MAX_HTML_CHARS])[1]
+        html = decode_html(html[:MAX_HTML_CHARS])
     text = _XML_DECLARATION.sub("", html[:MAX_HTML_CHARS].replace("\x00", ""), count=1)
     if not text.strip():
         return ParsedPage(None, truncated)

@@ -28,6 +28,9 @@ This middleware decides before Scrapy does, for HTML responses only:
   and templates add without looking at the bytes, and the bytes are cleanly UTF-8 or a CJK
   encoding, or what the page's language uses. Another declaration of the page (header vs
   ``<meta>``) is tried first, then the detector. Counted as ``charset/overridden``.
+- **declared, but not a text encoding** (``zlib``, ``base64``, ``rot13``, ``punycode``: see
+  ``language/charsets.py``): the declaration is ignored, for any text response (HTML, JSON, XML),
+  since Scrapy would raise decoding with it. Counted as ``charset/not_text_declared`` and logged.
 
 The choice is returned as ``response.replace(encoding=...)``: Scrapy puts an explicit encoding
 before every declaration, and the headers still say what the server sent.
@@ -45,15 +48,17 @@ import cchardet
 from charset_normalizer import from_bytes
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, Request, Response
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from scrapy.statscollectors import StatsCollector
-from w3lib.encoding import (
-    html_body_declared_encoding,
-    http_content_type_encoding,
-    read_bom,
-    resolve_encoding,
-)
+from w3lib.encoding import read_bom, resolve_encoding
 
+from bilingual_spider.language.charsets import (
+    DEFAULT_ENCODING,
+    declared_encodings,
+    is_text_encoding,
+    not_text_declaration,
+    text_encoding,
+)
 from bilingual_spider.language.codes import normalize_language_code
 
 logger = logging.getLogger(__name__)
@@ -138,14 +143,34 @@ def choose_encoding(
     ``content_type`` is the raw Content-Type header. None means: a byte-order mark decides, or the
     body is ASCII, or the declaration decodes the body (see the module docstring).
 
+    A declaration that names a codec which is not a text encoding (``zlib``, ``rot13``,
+    ``punycode``: :mod:`bilingual_spider.language.charsets`) is ignored; since Scrapy would decode
+    with it, the choice is then never None (UTF-8 for a page nothing else decodes).
+
     >>> page = "<p>아파치 웹서버 문서입니다</p>".encode("euc-kr")
     >>> choose_encoding(page, "text/html; charset=iso-8859-1")
     CharsetChoice(encoding='cp949', declared='cp1252')
+    >>> choose_encoding(b"<meta charset=zlib><p>plain</p>")
+    CharsetChoice(encoding='utf-8', declared='zlib')
     """
-    if read_bom(body)[0] or (body.isascii() and b"\x1b" not in body):
+    if read_bom(body)[0]:
         return None
-    header = http_content_type_encoding(content_type)
-    meta = html_body_declared_encoding(body)
+    header, meta = (text_encoding(name) for name in declared_encodings(body, content_type))
+    choice = _choose(body, header, meta, max_error_share)
+    not_text = not_text_declaration(body, content_type)
+    if not_text:  # the declaration Scrapy would decode with: always replaced
+        encoding = choice.encoding if choice else header or meta or DEFAULT_ENCODING
+        return CharsetChoice(encoding, not_text)
+    return choice
+
+
+def _choose(
+    body: bytes, header: str | None, meta: str | None, max_error_share: float
+) -> CharsetChoice | None:
+    """:func:`choose_encoding` for a page without a byte-order mark, given its declarations that
+    are text encodings."""
+    if body.isascii() and b"\x1b" not in body:
+        return None
     declared = header or meta
     language = page_language(body)
     if declared is None:
@@ -302,12 +327,24 @@ class CharsetMiddleware:
         return cls(crawler.stats, settings.getfloat("BILINGUAL_CHARSET_MAX_ERROR_SHARE", 0.2))
 
     def process_response(self, request: Request, response: Response) -> Response:
-        if not isinstance(response, HtmlResponse):
+        if not isinstance(response, TextResponse):
             return response
         content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1")
-        choice = choose_encoding(response.body, content_type, self.max_error_share)
+        if isinstance(response, HtmlResponse):
+            choice = choose_encoding(response.body, content_type, self.max_error_share)
+        else:  # JSON, XML, plain text: only a declaration that is no text encoding is replaced
+            not_text = not_text_declaration(response.body, content_type)
+            choice = CharsetChoice(DEFAULT_ENCODING, not_text) if not_text else None
         if choice is None:
             return response
+        if choice.declared and not is_text_encoding(choice.declared):
+            self.stats.inc_value("charset/not_text_declared")
+            logger.info(
+                "%s declares charset %r, which is not a text encoding: read as %s",
+                response.url,
+                choice.declared,
+                choice.encoding,
+            )
         self.stats.inc_value(f"charset/{choice.reason}")
         self.stats.inc_value(f"charset/{choice.reason}/{choice.encoding}")
         logger.debug(

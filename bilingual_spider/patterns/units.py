@@ -132,17 +132,32 @@ def site_of_host(host_unit: str, host_rest: str) -> str:
     return f"{host_unit}.{host_rest}"
 
 
+def is_well_formed(url: str) -> bool:
+    """Whether ``urlsplit`` reads ``url``: not, for instance, when a bracket of an IPv6 host is
+    left open (``http://[::1/x``) or the host normalises into a delimiter. Such a URL still has
+    units (:func:`split_url` never raises), but they mean nothing: mining skips it."""
+    try:
+        urlsplit(url.strip())
+    except ValueError:
+        return False
+    return True
+
+
 def _split(url: str) -> tuple[str, str, str, str]:
     """Scheme, netloc, path and query; by hand for http(s) URLs (the bulk, five times faster
-    than ``urlsplit``), by ``urlsplit`` otherwise."""
-    if url.startswith(("http://", "https://")):
-        scheme, _, rest = url.partition("://")
-        rest = rest.partition("#")[0]
-        rest, _, query = rest.partition("?")
-        netloc, slash, path = rest.partition("/")
-        return scheme, netloc, slash + path, query
-    parts = urlsplit(url)
-    return parts.scheme, parts.netloc, parts.path, parts.query
+    than ``urlsplit``) and for what ``urlsplit`` refuses, by ``urlsplit`` otherwise."""
+    if not url.startswith(("http://", "https://")):
+        try:
+            parts = urlsplit(url)
+        except ValueError:  # "Invalid IPv6 URL": split by hand, as a browser would try
+            pass
+        else:
+            return parts.scheme, parts.netloc, parts.path, parts.query
+    scheme, _, rest = url.partition("://") if "://" in url else ("", "", url)
+    rest = rest.partition("#")[0]
+    rest, _, query = rest.partition("?")
+    netloc, slash, path = rest.partition("/")
+    return scheme, netloc, slash + path, query
 
 
 @lru_cache(maxsize=65536)

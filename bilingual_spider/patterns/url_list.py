@@ -16,6 +16,7 @@ mining several times faster.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -29,6 +30,9 @@ from bilingual_spider.patterns.mining import (
     mine_sites,
 )
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair, discover_pairs
+from bilingual_spider.patterns.units import is_well_formed
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,9 @@ class UrlListResult:
     """Candidate pairs of each site."""
     credibility: Credibility
     pairs: tuple[UrlPair, ...]
+    malformed: tuple[str, ...] = ()
+    """The URLs left out because they are no URL (``http://[::1/x``: see
+    :func:`~.units.is_well_formed`), in input order."""
 
     def top_patterns(self, n: int | None = None) -> tuple[PairingPattern, ...]:
         return self.credibility.top_patterns(n)
@@ -58,7 +65,11 @@ def mine_url_list(
     config : thresholds of pair discovery.
     language_patterns_only : keep only language patterns; by default, when no languages.
     max_group : see ``mining.DEFAULT_MAX_GROUP``.
+
+    A URL that is malformed costs that URL only: it is left out, logged, and listed in the
+    result's ``malformed``.
     """
+    urls, malformed = _well_formed(urls)
     if language_patterns_only is None:
         language_patterns_only = languages is None
     keep = is_language_unit if language_patterns_only else None
@@ -67,4 +78,14 @@ def mine_url_list(
         mined = mine_sites(urls, languages, keep, accept, max_group)
         table = credibility(mined)
         pairs = discover_pairs(mined, table, config, languages)
-        return UrlListResult(mined, table, tuple(pairs))
+        return UrlListResult(mined, table, tuple(pairs), malformed)
+
+
+def _well_formed(urls: Iterable[str]) -> tuple[list[str], tuple[str, ...]]:
+    """The URLs that are well formed, and the others (each logged)."""
+    kept, malformed = [], []
+    for url in urls:
+        (kept if is_well_formed(url) else malformed).append(url)
+    for url in malformed:
+        logger.warning("malformed URL left out of pattern mining: %r", url)
+    return kept, tuple(malformed)

@@ -179,11 +179,13 @@ class FetchingAdapter(LocalAdapter):
 
 
 def load_json(body: bytes) -> Any:
-    """JSON from an answer's bytes, or :class:`AnswerError`."""
+    """JSON from an answer's bytes, or :class:`AnswerError`: for bytes that are no UTF-8 or no
+    JSON (an HTML error page, a cut answer), and for JSON Python will not read (nested deeper
+    than its recursion limit, a number of more than 4,300 digits)."""
     try:
         return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise AnswerError(f"the answer is not JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # ValueError: UnicodeDecodeError, JSONDecodeError
+        raise AnswerError(f"the answer is not JSON: {str(exc)[:200]}") from None
 
 
 def result_links(items: Any, url: str, snippet: str, service: str) -> list[FoundLink]:

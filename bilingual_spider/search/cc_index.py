@@ -64,8 +64,8 @@ def parse_cdx_lines(body: bytes) -> list[FoundLink]:
             continue
         try:
             record = json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise AnswerError(f"CDX line {number} is not JSON: {exc}") from None
+        except (ValueError, RecursionError) as exc:  # see adapter.load_json
+            raise AnswerError(f"CDX line {number} is not JSON: {str(exc)[:200]}") from None
         if not isinstance(record, dict) or not isinstance(record.get("url"), str):
             raise AnswerError(f"CDX line {number} is not a capture record")
         found.append(

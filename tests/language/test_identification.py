@@ -4,10 +4,12 @@ shares, odd input, and the ``langid`` command."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -173,6 +175,38 @@ def test_langid_command_prints_one_json_line_per_input_line(tmp_path: Path):
     )
     record = json.loads(result.stdout)
     assert record["lang"] == "de" and record["shares"] == {"de": 1.0}
+
+
+def test_lone_surrogates_are_identified_not_raised_on():
+    texts = ["hello \udcff", "\ud800", "Ceci est une phrase en français \udfff assez longue.", "ok"]
+    decisions = identifier.decide_many(texts)
+    assert len(decisions) == 4
+    assert decisions[2].lang == "fr"
+    assert identifier.identify("\udc80\udc81 bonjour tout le monde, comment allez-vous")[0].lang
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(st.characters(categories=["Cs", "L", "N", "P", "Z"]), max_size=80)))
+def test_any_code_points_give_one_decision_each(texts):
+    texts = [f"word {text} words" for text in texts]  # a letter: fastText is asked
+    assert len(identifier.decide_many(texts)) == len(texts)
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+def test_langid_command_answers_every_line_of_undecodable_bytes(locale: str):
+    lines = [b"hello \xff", b"Ceci est une phrase en fran\xe7ais, assez longue pour \xeatre"]
+    lines += [b"\xed\xa0\x80 surrogate bytes", b"Das ist ein ganz normaler deutscher Satz, ja."]
+    result = subprocess.run(
+        [sys.executable, "-m", "bilingual_spider.cli", "langid", "-"],
+        input=b"\n".join(lines) + b"\n",
+        capture_output=True,
+        env={**os.environ, "LC_ALL": locale, "LANG": locale, "PYTHONUTF8": "0"},
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(answers) == len(lines)
+    assert answers[3]["lang"] == "de"
 
 
 def test_main_text_of_a_parsed_page_is_that_of_its_html_and_leaves_the_tree_as_it_was():

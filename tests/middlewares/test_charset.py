@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from parsel import Selector
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
-from scrapy.http import HtmlResponse, Response, TextResponse
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.utils.test import get_crawler
 from w3lib.encoding import resolve_encoding
 
@@ -237,6 +237,52 @@ def test_page_language_and_the_kana_check() -> None:
     assert page_language(b"<html><body>") is None
     japanese = make_page(CHARSETS[5], 0, size=2, lang=False)  # EUC-JP, short: uchardet says Big5
     assert detect_encoding(japanese.encode("euc_jp")) == "euc_jp"
+
+
+# --- declarations that name no text encoding (issue 32) --------------------------------------
+
+NOT_TEXT = ("zlib", "hex", "base64", "rot13", "bz2", "uu", "idna", "punycode", "undefined")
+DECLARED_IN = {
+    "meta": lambda name, page: (f'<meta charset="{name}">{page}', "text/html"),
+    "xml": lambda name, page: (f'<?xml version="1.0" encoding="{name}"?>{page}', "text/html"),
+    "header": lambda name, page: (page, f"text/html; charset={name}"),
+}
+
+
+@pytest.mark.parametrize("where", DECLARED_IN)
+@pytest.mark.parametrize("name", NOT_TEXT)
+@pytest.mark.parametrize("text", ["café à la carte", "plain ascii"])
+def test_a_charset_that_is_no_text_encoding_is_read_as_undeclared(
+    middleware, crawler, name: str, where: str, text: str
+) -> None:
+    page = f'<html><body><p>{text}</p><a href="/fr/">fr</a></body></html>'
+    markup, content_type = DECLARED_IN[where](name, page)
+    response = html_response(markup.encode("utf-8"), content_type)
+    decoded = through(middleware, response)
+    assert text in decoded.text
+    assert Selector(text=decoded.text).css("a::attr(href)").get() == "/fr/"
+    assert crawler.stats.get_value("charset/not_text_declared") == 1
+
+
+def test_a_good_declaration_beside_a_bad_one_is_kept(middleware) -> None:
+    body = '<meta charset="euc-kr"><p>아파치 문서</p>'.encode("euc_kr")
+    response = html_response(body, "text/html; charset=zlib")
+    assert through(middleware, response).text.endswith("<p>아파치 문서</p>")
+
+
+@pytest.mark.parametrize("name", NOT_TEXT)
+def test_json_and_xml_answers_naming_no_text_encoding_are_read_as_utf8(middleware, name) -> None:
+    json_answer = TextResponse(
+        "http://api.example/q",
+        headers={"Content-Type": f"application/json; charset={name}"},
+        body='{"q": "café"}'.encode(),
+    )
+    xml = XmlResponse(
+        "http://example.org/sitemap.xml",
+        body=f'<?xml version="1.0" encoding="{name}"?><urlset>é</urlset>'.encode(),
+    )
+    assert through(middleware, json_answer).json() == {"q": "café"}
+    assert "<urlset>é</urlset>" in through(middleware, xml).text
 
 
 # --- properties ------------------------------------------------------------------------------

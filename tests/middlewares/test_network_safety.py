@@ -11,6 +11,7 @@ from scrapy.utils.test import get_crawler
 from bilingual_spider.middlewares.network_safety import (
     NetworkSafetyMiddleware,
     address_reason,
+    check_url,
     refusal_reason,
 )
 
@@ -39,6 +40,24 @@ from bilingual_spider.middlewares.network_safety import (
         ("http:///nohost", "no_host"),
         ("http://8.8.8.8/", None),
         ("https://[2001:4860:4860::8888]/", None),
+        # numeric host forms, as inet_aton reads them (issue 32): judged before any resolution
+        ("http://2130706433/", "loopback"),
+        ("http://127.1/", "loopback"),
+        ("http://0177.0.0.1/", "loopback"),
+        ("http://0x7f.1/", "loopback"),
+        ("http://0X7F000001/", "loopback"),
+        ("http://0xa.0xa.0xa.0xa/", "private"),
+        ("http://3232235777/", "private"),  # 192.168.1.1
+        ("http://134744072/", None),  # 8.8.8.8
+        ("http://1.2.3.4.5/", "malformed"),
+        ("http://256.1.1.1/", "malformed"),
+        ("http://www.example.0x1/", "malformed"),
+        # IPv6 wrappers of private IPv4 addresses
+        ("http://[2002:7f00:1::]/", "loopback"),  # 6to4 of 127.0.0.1
+        ("http://[2002:c0a8:101::1]/", "private"),  # 6to4 of 192.168.1.1
+        ("http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/", "loopback"),  # Teredo, client 127.0.0.1
+        ("http://[64:ff9b::7f00:1]/", "loopback"),  # NAT64 of 127.0.0.1
+        ("http://[2002:808:808::]/", None),  # 6to4 of 8.8.8.8: a public address
     ],
 )
 def test_url_reasons(url: str, reason: str | None) -> None:
@@ -82,6 +101,30 @@ def test_middleware_counts_refusals_and_skips_dns_in_sandbox() -> None:
         run(middleware.process_request(Request("https://www.example.org/")))
     assert stats.get_value("safety/refused/private") == 1
     assert stats.get_value("safety/refused/sandbox_https") == 1
+
+
+def test_numeric_hosts_are_refused_without_resolving_them_even_in_the_sandbox() -> None:
+    stats = get_crawler().stats
+    for sandbox in (True, False):
+        middleware = NetworkSafetyMiddleware(stats, sandbox=sandbox)
+        for url in ("http://2130706433/", "http://127.1/x", "http://0x7f.0.0.1/"):
+            with pytest.raises(IgnoreRequest, match="loopback"):
+                run(middleware.process_request(Request(url)))
+        assert middleware._resolved == {}  # nothing was resolved
+    assert stats.get_value("safety/refused/loopback") == 6
+
+
+def test_a_name_that_does_not_resolve_is_refused_outside_the_sandbox() -> None:
+    stats = get_crawler().stats
+    middleware = NetworkSafetyMiddleware(stats)
+    with pytest.raises(IgnoreRequest, match="unresolved"):
+        run(middleware.process_request(Request("http://www.no-such-name.invalid/")))
+    assert middleware._resolved == {"www.no-such-name.invalid": []}
+    assert stats.get_value("safety/refused/unresolved") == 1
+    assert check_url("http://www.no-such-name.invalid/") == "unresolved"
+    assert check_url("http://www.no-such-name.invalid/", sandbox=True) is None
+    allowed = NetworkSafetyMiddleware(stats, allowed_hosts=["www.no-such-name.invalid"])
+    assert run(allowed.process_request(Request("http://www.no-such-name.invalid/"))) is None
 
 
 def test_middleware_resolves_names_on_the_real_web() -> None:

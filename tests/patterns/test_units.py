@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -7,6 +8,7 @@ from bilingual_spider.patterns.units import (
     HOST,
     QUERY,
     Unit,
+    is_well_formed,
     site_of,
     split_file_name,
     split_url,
@@ -98,3 +100,28 @@ segment = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_.", min_size=1
 def test_split_rebuilds_the_url(dirs: list[str], query: list[str]) -> None:
     url = "http://www.example.com/" + "/".join(dirs) + ("?" + "&".join(query) if query else "")
     assert split_url(url).url() == url
+
+
+MALFORMED = ["HTTP://[::1/x", "http://[::1/en/x", "https://]/fr/", "ftp://[/en", "//[::1/x", ""]
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_malformed_urls_split_without_raising(url: str) -> None:
+    assert not is_well_formed(url) or url in ("", "//[::1/x")
+    units = split_url(url)
+    assert site_of(url) == units.site
+    assert isinstance(substitute(url, "en", "fr"), list)
+    assert isinstance(substitute(url, "", "fr"), list)
+
+
+def test_a_malformed_url_keeps_its_readable_units() -> None:
+    assert substitute("http://[::1/en/x", "en", "fr") == ["http://[::1/fr/x"]
+    assert is_well_formed("http://[::1]/en/x") and not is_well_formed("http://[::1/en/x")
+
+
+@given(st.text(max_size=60))
+def test_no_string_makes_the_unit_functions_raise(text: str) -> None:
+    for url in (text, "http://" + text, "HTTP://" + text, "http://[" + text):
+        split_url(url).url()
+        site_of(url)
+        substitute(url, "en", "fr")

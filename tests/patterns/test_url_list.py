@@ -91,3 +91,11 @@ def test_an_opaque_parameter_value_pairs_by_the_languages_of_its_pages() -> None
 def test_a_language_subdomain_pairs_with_the_www_host() -> None:
     urls = [f"http://{host}.academy.fr/about-{i}.html" for host in ("www", "fr") for i in (1, 2)]
     assert set(pairs_of(urls).values()) == {"<,fr>"} and len(pairs_of(urls)) == 2
+
+
+def test_one_malformed_url_costs_that_url_not_the_run(caplog) -> None:
+    bad = ["HTTP://[::1/x", "http://[::1/en/x", "https://a.example]/fr/"]
+    result = mine_url_list([URLS[0], bad[0], *URLS[1:], *bad[1:]])
+    assert result.malformed == tuple(bad)
+    assert result.pairs == mine_url_list(URLS).pairs != ()
+    assert sum("malformed URL" in r.getMessage() for r in caplog.records) == len(bad)

@@ -148,5 +148,5 @@ def test_bad_seeds_stop_the_crawl_with_a_clear_error(small_sandbox, tmp_path, se
         output=tmp_path / "x.jsonl",
         timeout=CRAWL_SECONDS,
     )
-    assert "bad seed(s)" in result.stderr
+    assert "no seeds in seeds argument (1 bad line(s)" in result.stderr
     assert not (tmp_path / "x.jsonl").exists() or not (tmp_path / "x.jsonl").read_text()

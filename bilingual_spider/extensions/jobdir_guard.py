@@ -1,0 +1,99 @@
+"""A ``JOBDIR`` a crawl died in is not resumed silently (issue 32).
+
+Scrapy saves a resumable crawl's state (the queue's index, the spider's state) when the crawl
+closes; the seen-requests file is written as it goes. After ``kill -9``, a power cut or an out-of
+memory kill, the saved state is that of the last clean close (or none) while the seen file holds
+requests never fetched: the same command then "resumes" a frontier that reads as empty, filters
+every seed as seen, and ends at once, "finished", 0 pages, no warning.
+
+This extension marks a ``JOBDIR`` in use (``JOBDIR/RUNNING_MARKER``: the process id, host and
+start time) when the spider opens and removes the mark once the engine has stopped (the state is
+saved then). A crawl that finds the mark of a process that is gone refuses to start, in one line
+that says what happened and what to do; so does a crawl whose ``JOBDIR`` another live process
+uses. :func:`jobdir_problem` is also asked by ``scrapy crawl`` before anything starts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import time
+from pathlib import Path
+
+from scrapy import signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+
+logger = logging.getLogger(__name__)
+
+RUNNING_MARKER = "bilingual_spider.running"
+
+
+def jobdir_problem(jobdir: str | os.PathLike[str] | None) -> str | None:
+    """Why the crawl state in ``jobdir`` must not be resumed, in one line, or None (no
+    ``JOBDIR``, a new one, or one whose last crawl closed cleanly)."""
+    if not jobdir:
+        return None
+    marker = Path(jobdir) / RUNNING_MARKER
+    try:
+        mark = json.loads(marker.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        mark = {}
+    pid, host = mark.get("pid"), mark.get("host")
+    started = mark.get("started", "an unknown time")
+    if isinstance(pid, int) and host == socket.gethostname() and _alive(pid):
+        return f"JOBDIR {jobdir} is in use by a running crawl (pid {pid}, started {started})"
+    return (
+        f"JOBDIR {jobdir}: the crawl that used it (pid {pid}, started {started}) ended without "
+        "saving its state (killed?), so its frontier cannot be resumed: a resumed crawl would "
+        f"find it empty and end at once. Start again with a new JOBDIR, or delete {marker} to "
+        "resume anyway from the state saved last"
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class JobdirGuard:
+    """Extension: marks ``JOBDIR`` in use while the engine runs; refuses a dirty one."""
+
+    def __init__(self, jobdir: str) -> None:
+        self.marker = Path(jobdir) / RUNNING_MARKER
+        self.jobdir = jobdir
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> JobdirGuard:
+        jobdir = crawler.settings.get("JOBDIR")
+        if not jobdir:
+            raise NotConfigured
+        problem = jobdir_problem(jobdir)
+        if problem:
+            raise RuntimeError(problem)
+        guard = cls(jobdir)
+        crawler.signals.connect(guard.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(guard.engine_stopped, signal=signals.engine_stopped)
+        return guard
+
+    def spider_opened(self) -> None:
+        self.marker.parent.mkdir(parents=True, exist_ok=True)
+        mark = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+        }
+        self.marker.write_text(json.dumps(mark) + "\n", encoding="utf-8")
+
+    def engine_stopped(self) -> None:
+        self.marker.unlink(missing_ok=True)
+        logger.info("crawl state saved in JOBDIR %s: the same command resumes it", self.jobdir)
