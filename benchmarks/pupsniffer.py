@@ -316,14 +316,18 @@ def run_crawl(
     seeds: list[str],
     work: Path,
     settings: Mapping[str, object] | None = None,
+    reuse: bool = False,
     **arguments: object,
 ) -> Crawl:
     """``scrapy crawl pupsniffer -a KEY=VALUE...`` through a sandbox web, as strategies.run_crawl
-    runs backforth; its items and the pages it fetched (from Scrapy's DEBUG log), read back."""
+    runs backforth; its items and the pages it fetched (from Scrapy's DEBUG log), read back.
+    ``reuse``: the crawl left in ``work`` before, read again (scored anew, not crawled)."""
     from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 
     work.mkdir(parents=True, exist_ok=True)
     seeds_file, items = work / "seeds.txt", work / "items.jsonl"
+    if reuse and items.exists() and (work / "crawl.log").exists():
+        return read_crawl(work)
     seeds_file.write_text("".join(url + "\n" for url in seeds))
     with SandboxServer(server_args) as server:
         given = {**CRAWL, "LOG_LEVEL": "DEBUG", **(settings or {})}
@@ -342,6 +346,12 @@ def run_crawl(
     if result.returncode != 0 or not items.exists():
         tail = (work / "crawl.log").read_text()[-3000:]
         raise RuntimeError(f"pupsniffer crawl failed ({result.returncode}):\n{tail}")
+    return read_crawl(work)
+
+
+def read_crawl(work: Path) -> Crawl:
+    """The items and fetched pages of the crawl left in ``work``."""
+    items = work / "items.jsonl"
     fetched = set()
     with (work / "crawl.log").open(encoding="utf-8", errors="replace") as log_lines:
         for line in log_lines:
@@ -351,9 +361,12 @@ def run_crawl(
     return Crawl(items_read, fetched)
 
 
-def crawl_scores(crawl: Crawl, gold: Gold) -> dict[str, Any]:
+def crawl_scores(
+    crawl: Crawl, gold: Gold, languages: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """The pairs' scores, with recall over the gold pairs whose two pages the crawl fetched
-    and the true pairs per 1,000 pages fetched (what a page budget buys)."""
+    and the true pairs per 1,000 pages fetched (what a page budget buys); with the pages'
+    ``languages``, that recall for every language pair too (:func:`language_pair_recall`)."""
     pairs = [
         (i["source_url"], i["target_url"], i.get("method") or "?")
         for i in crawl.items
@@ -372,7 +385,37 @@ def crawl_scores(crawl: Crawl, gold: Gold) -> dict[str, Any]:
         if reachable
         else None,
         "true_pairs_per_1000_pages": round(1000 * correct / pages, 1) if pages else None,
+        **language_pair_recall(crawl, gold, found, languages or {}),
         "pupsniffer": scored,
+    }
+
+
+def language_pair_recall(
+    crawl: Crawl, gold: Gold, found: set[tuple[str, str]], languages: Mapping[str, str]
+) -> dict[str, Any]:
+    """Recall of the gold pairs whose two pages were fetched, in every language pair: the gold's
+    en x other pairs and the pairs of two translations of one English page (``implied``: true
+    translations the gold does not list), by language pair; and the precision that counts those
+    as correct (``precision_all_pairs``)."""
+    every = gold.pairs | gold.implied
+    reachable = [p for p in every if p[0] in crawl.fetched and p[1] in crawl.fetched]
+    by_pair: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for pair in reachable:
+        key = "-".join(sorted(languages.get(url, "?") for url in pair))
+        by_pair[key][0] += 1
+        by_pair[key][1] += pair in found
+    verdicts = Counter(gold.judge(p) for p in found)
+    right = verdicts["correct"] + verdicts["implied"]
+    judged = right + verdicts["false"]
+    reached = sum(found_ for _, found_ in by_pair.values())
+    return {
+        "all_pairs_fetched": len(reachable),
+        "recall_of_fetched_all_pairs": round(reached / len(reachable), 4) if reachable else None,
+        "precision_all_pairs": round(right / judged, 4) if judged else None,
+        "recall_of_fetched_by_language_pair": {
+            key: {"fetched": n, "reported": k, "recall": round(k / n, 4)}
+            for key, (n, k) in sorted(by_pair.items())
+        },
     }
 
 
@@ -406,6 +449,16 @@ def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
                 f"pairs with both pages fetched, recall of those {run['recall_of_fetched']}, "
                 f"{run['true_pairs_per_1000_pages']} true pairs per 1,000 pages"
             )
+            if run.get("all_pairs_fetched"):
+                by_pair = run["recall_of_fetched_by_language_pair"]
+                worst = sorted(by_pair.items(), key=lambda kv: (kv[1]["recall"], -kv[1]["fetched"]))
+                print(
+                    f"  every language pair: {run['all_pairs_fetched']} gold pairs fetched "
+                    f"(en x other and two translations of one page), recall "
+                    f"{run['recall_of_fetched_all_pairs']}, precision counting the latter right "
+                    f"{run['precision_all_pairs']}; {len(by_pair)} language pairs, lowest: "
+                    + ", ".join(f"{k} {v['reported']}/{v['fetched']}" for k, v in worst[:8])
+                )
         rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
         for label, s in [*rows, ("stripping", run["stripping"])]:
             print(
@@ -437,6 +490,9 @@ def main(argv: list[str] | None = None) -> int:
         help="BILINGUAL_PUPSNIFFER_VERIFIER of the crawls: default, a model file, or '' (none)",
     )
     parser.add_argument("--work", type=Path, help="crawl outputs (default: a temporary dir)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="score the crawls left in --work, not crawl again"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "pupsniffer.json")
     args = parser.parse_args(argv)
     if args.crawl and not spider_available():
@@ -514,24 +570,38 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
         seeds = realsites.sandbox_seed_urls()
         budget = args.site_budget
         crawl = run_crawl(
-            ["--real-sites"], seeds, work / "real_sites", settings, site_budget=budget
+            ["--real-sites"], seeds, work / "real_sites", settings, args.reuse, site_budget=budget
         )
-        scored["real_sites"] = crawl_scores(crawl, golds["real_sites"])
+        languages = real_sites_set()[1]
+        scored["real_sites"] = crawl_scores(crawl, golds["real_sites"], languages)
     if "slug_sites" in golds:
         sites = slug_sites.prepare()
         server = ["--config", str(sites.config)]
         crawl = run_crawl(
-            server, sites.seed_urls(), work / "slug_sites", settings, site_budget=args.site_budget
+            server,
+            sites.seed_urls(),
+            work / "slug_sites",
+            settings,
+            args.reuse,
+            site_budget=args.site_budget,
         )
-        scored["slug_sites"] = crawl_scores(crawl, golds["slug_sites"])
+        scored["slug_sites"] = crawl_scores(crawl, golds["slug_sites"], slug_sites_set()[1])
     if "generated" in golds:
         seeds = world_roots(world)
         server = ["--config", str(world / CONFIG_FILE)]
-        crawl = run_crawl(server, seeds, work / "generated", settings, site_budget=args.site_budget)
-        scored["generated"] = crawl_scores(crawl, golds["generated"])
+        crawl = run_crawl(
+            server, seeds, work / "generated", settings, args.reuse, site_budget=args.site_budget
+        )
+        scored["generated"] = crawl_scores(crawl, golds["generated"], generated_set(world)[1])
         seeds, langs = english_hosts_of_bilingual_sites(world)
         crawl = run_crawl(
-            server, seeds, work / "search", settings, mode="search", langs=",".join(langs)
+            server,
+            seeds,
+            work / "search",
+            settings,
+            args.reuse,
+            mode="search",
+            langs=",".join(langs),
         )
         scored["generated search"] = crawl_scores(crawl, golds["generated"])
     return scored
