@@ -20,10 +20,14 @@ prior patterns of each target language substituted into its URL
 (``patterns.search.prior_patterns``), checked as deep pages are (method ``search``).
 
 The research is in :mod:`bilingual_spider.patterns` (:mod:`~.patterns.crawl_round` for a round);
-this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.UrlPairItem` per pair
-and a :class:`~bilingual_spider.items.BilingualSiteItem` per site with a pair. Stats under
-``pupsniffer/``: ``pages``, ``sites``, ``round``, ``pairs/<method>``, ``rejected/<reason>``,
-``deep/<outcome>``, ``sites_bilingual``, ``soft_404_sites``.
+this module wires it to Scrapy. At the end of each round (its deep pages in), the pairs found so
+far make translation groups (:mod:`~.patterns.groups`); the pairs a group implies are judged as
+any pair (method ``group``). Items: a :class:`~bilingual_spider.items.UrlPairItem` per pair, a
+:class:`~bilingual_spider.items.BilingualSiteItem` per site with a pair and a
+:class:`~bilingual_spider.items.TranslationGroupItem` per group. Stats under ``pupsniffer/``:
+``pages``, ``sites``, ``round``, ``pairs/<method>``, ``rejected/<reason>``, ``deep/<outcome>``,
+``sites_bilingual``, ``soft_404_sites``, ``groups``, ``groups_of/<N>``, ``groups_conflicts``,
+``groups_rejected/<reason>``.
 """
 
 from __future__ import annotations
