@@ -306,9 +306,12 @@ class Crawl:
 
     items: list[dict]
     fetched: set[str]
+    rejected: dict[tuple[str, str], str] = field(default_factory=dict)
+    """Pairs a check rejected (the spider's DEBUG lines): the last reason and method."""
 
 
 _CRAWLED = re.compile(r"Crawled \(200\) <GET (\S+)>")
+_REJECTED = re.compile(r"pupsniffer rejected (\S+) (\S+) (\S+) (\S+)")
 
 
 def run_crawl(
@@ -353,16 +356,23 @@ def read_crawl(work: Path) -> Crawl:
     """The items and fetched pages of the crawl left in ``work``."""
     items = work / "items.jsonl"
     fetched = set()
+    rejected = {}
     with (work / "crawl.log").open(encoding="utf-8", errors="replace") as log_lines:
         for line in log_lines:
             if match := _CRAWLED.search(line):
                 fetched.add(match.group(1))
+            elif match := _REJECTED.search(line):
+                why, method, source, target = match.groups()
+                rejected[ordered(source, target)] = f"rejected {why} ({method})"
     items_read = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
-    return Crawl(items_read, fetched)
+    return Crawl(items_read, fetched, rejected)
 
 
 def crawl_scores(
-    crawl: Crawl, gold: Gold, languages: Mapping[str, str] | None = None
+    crawl: Crawl,
+    gold: Gold,
+    languages: Mapping[str, str] | None = None,
+    sites: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The pairs' scores, with recall over the gold pairs whose two pages the crawl fetched
     and the true pairs per 1,000 pages fetched (what a page budget buys); with the pages'
@@ -387,7 +397,48 @@ def crawl_scores(
         "true_pairs_per_1000_pages": round(1000 * correct / pages, 1) if pages else None,
         **language_pair_recall(crawl, gold, found, languages or {}),
         "pupsniffer": scored,
+        "audit": recall_audit(crawl, gold, found, sites or {}),
     }
+
+
+def recall_audit(
+    crawl: Crawl, gold: Gold, found: set[tuple[str, str]], names: Mapping[str, str]
+) -> dict[str, Any]:
+    """Per site, the gold pairs (every language pair) whose two pages were fetched and that were
+    not reported, by reason: rejected by a check (the spider's DEBUG line names it and the
+    method that proposed the pair), or never compared (neither page, one page, or both pages
+    paired, but never with each other); and the gold pairs left out by the budget (a page not
+    fetched). A site is named by ``names`` (URL prefix -> name; the longest prefix of a URL), else
+    by its host. ``top_reasons``: over all sites."""
+    prefixes = sorted(names, key=len, reverse=True)
+
+    def site_of(url: str) -> str:
+        return next((names[p] for p in prefixes if url.startswith(p)), host_of(url))
+
+    paired = {url for pair in found for url in pair}
+    sites: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"missed": 0, "reasons": Counter(), "examples": {}, "budget": 0}
+    )
+    for pair in sorted(gold.pairs | gold.implied):
+        site = sites[site_of(pair[0])]
+        if not (pair[0] in crawl.fetched and pair[1] in crawl.fetched):
+            site["budget"] += 1
+            continue
+        if pair in found:
+            continue
+        reason = crawl.rejected.get(pair) or (
+            "never compared: "
+            + ("neither page", "one page", "both pages")[sum(url in paired for url in pair)]
+            + " paired"
+        )
+        site["missed"] += 1
+        site["reasons"][reason] += 1
+        site["examples"].setdefault(reason, list(pair))
+    top: Counter = Counter()
+    for site in sites.values():
+        top.update(site["reasons"])
+        site["reasons"] = dict(site["reasons"].most_common())
+    return {"top_reasons": dict(top.most_common(12)), "sites": dict(sorted(sites.items()))}
 
 
 def language_pair_recall(
@@ -458,6 +509,10 @@ def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
                     f"{run['recall_of_fetched_all_pairs']}, precision counting the latter right "
                     f"{run['precision_all_pairs']}; {len(by_pair)} language pairs, lowest: "
                     + ", ".join(f"{k} {v['reported']}/{v['fetched']}" for k, v in worst[:8])
+                )
+            if "audit" in run:
+                print(
+                    "  fetched, not reported, by reason: " + json.dumps(run["audit"]["top_reasons"])
                 )
         rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
         for label, s in [*rows, ("stripping", run["stripping"])]:
@@ -573,7 +628,8 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
             ["--real-sites"], seeds, work / "real_sites", settings, args.reuse, site_budget=budget
         )
         languages = real_sites_set()[1]
-        scored["real_sites"] = crawl_scores(crawl, golds["real_sites"], languages)
+        names = {site.seed_url: site.name for site in realsites.load_sites()}
+        scored["real_sites"] = crawl_scores(crawl, golds["real_sites"], languages, names)
     if "slug_sites" in golds:
         sites = slug_sites.prepare()
         server = ["--config", str(sites.config)]

@@ -187,10 +187,15 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
     return True
 
 
+Rejection = Callable[[UrlPair, str], None]
+"""Told of each pair a check rejected, and why (the spider logs it: the recall audit reads it)."""
+
+
 def pair_round(
     crawled: CrawledSites,
     config: PairingConfig | None = None,
     verifier: PairVerifier | None = None,
+    rejected_pair: Rejection | None = None,
 ) -> RoundPairs:
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
     themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
@@ -208,6 +213,8 @@ def pair_round(
             found, why = judge_pair(pair, source, target, weights, verifier)
             if found is None:
                 rejected[why] += 1
+                if rejected_pair is not None:
+                    rejected_pair(pair, why)
             else:
                 kept.append(found)
         return kept
@@ -227,6 +234,8 @@ def pair_round(
         named_target = partner.get((pair.target, pair.source_language), pair.source)
         if named_source != pair.target or named_target != pair.source:
             rejected[SUPERSEDED] += 1
+            if rejected_pair is not None:
+                rejected_pair(pair, SUPERSEDED)
         else:
             kept.append(pair)
     both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}
@@ -261,6 +270,7 @@ def judge_group_pairs(
     page: Callable[[str], PageRecord | None],
     weights: Mapping[PairingPattern, float],
     verifier: PairVerifier | None = None,
+    rejected_pair: Rejection | None = None,
 ) -> GroupPairs:
     """The translation groups of the pairs ``found`` (:mod:`.groups`) and the pairs they imply,
     judged as every pair is (:func:`judge_pair`: languages, URL markers, shared links, content).
@@ -282,6 +292,8 @@ def judge_group_pairs(
             judged, why = judge_pair(pair, source, target, weights, verifier)
             if judged is None:
                 rejected[why] += 1
+                if rejected_pair is not None:
+                    rejected_pair(pair, why)
             else:
                 kept.append(judged)
         n = len(group.members)

@@ -146,6 +146,12 @@ def verification_of(pair: UrlPair) -> dict[str, Any]:
     return {"checks": checks, **(pair.verification or {})}
 
 
+def _log_rejected(pair: UrlPair, why: str) -> None:
+    """One DEBUG line per pair a check rejected (``benchmarks/pupsniffer.py``'s recall audit
+    reads them)."""
+    logger.debug("pupsniffer rejected %s %s %s %s", why, pair.method, pair.source, pair.target)
+
+
 NOT_FOUND_URL_META = "pupsniffer_not_found_url"
 """Request meta key: a URL that cannot exist on the page's site, asked once the page has come."""
 
@@ -484,7 +490,7 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _end_crawl_stage(self, round: int) -> None:
         crawled = self.store.crawled()
-        round_pairs = pair_round(crawled, verifier=self.verifier)
+        round_pairs = pair_round(crawled, verifier=self.verifier, rejected_pair=_log_rejected)
         self.store.keep_round_pairs(round, round_pairs)
         self._round_pairs = {round: round_pairs}
         stats = self.crawler.stats
@@ -515,7 +521,7 @@ class PupSnifferSpider(scrapy.Spider):
         round_pairs = self._pairs_of(round)
         weights = unit_weights(round_pairs.credibility.top_patterns(SIMILARITY_PATTERNS))
         found = [*round_pairs.pairs, *self._deep_found]
-        groups = judge_group_pairs(found, self.store.page, weights, self.verifier)
+        groups = judge_group_pairs(found, self.store.page, weights, self.verifier, _log_rejected)
         self.crawler.stats.set_value("pupsniffer/groups_conflicts", groups.conflicts)
         self._emit(self._group_items(groups))
 
@@ -665,6 +671,7 @@ class PupSnifferSpider(scrapy.Spider):
         judged, why = judge_pair(pair, source, target, weights, self.verifier)
         if judged is None:
             stats.inc_value(f"pupsniffer/rejected/{why}")
+            _log_rejected(pair, why)
             return
         self._deep_found.append(judged)
         yield from self._pair_items([judged])
