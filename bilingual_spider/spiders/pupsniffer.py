@@ -82,12 +82,15 @@ from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
 from bilingual_spider.patterns.round_state import (
     CHECKED,
     EMITTED,
+    FOUND,
     QUERIES,
     SEEN,
     InMemoryRoundStore,
     RoundStore,
     Stage,
     StageState,
+    found_pair,
+    found_pair_key,
 )
 from bilingual_spider.patterns.search import (
     directory_mode_queries,
@@ -196,7 +199,6 @@ class PupSnifferSpider(scrapy.Spider):
         self.seed_urls: list[str] = []
         self.store: RoundStore = InMemoryRoundStore()
         self._round_pairs: dict[int, RoundPairs] = {}  # read from the store, by round
-        self._deep_found: list[UrlPair] = []  # this process's deep and search pairs, judged
         self._emitting = 0
         self.identifier: Any = None
         self.verifier: PairVerifier | None = None
@@ -520,7 +522,7 @@ class PupSnifferSpider(scrapy.Spider):
         translations, the deep pages': :mod:`.groups`), and the pairs they imply, judged."""
         round_pairs = self._pairs_of(round)
         weights = unit_weights(round_pairs.credibility.top_patterns(SIMILARITY_PATTERNS))
-        found = [*round_pairs.pairs, *self._deep_found]
+        found = [*round_pairs.pairs, *map(found_pair, sorted(self.store.marked(FOUND)))]
         groups = judge_group_pairs(found, self.store.page, weights, self.verifier, _log_rejected)
         self.crawler.stats.set_value("pupsniffer/groups_conflicts", groups.conflicts)
         self._emit(self._group_items(groups))
@@ -673,7 +675,7 @@ class PupSnifferSpider(scrapy.Spider):
             stats.inc_value(f"pupsniffer/rejected/{why}")
             _log_rejected(pair, why)
             return
-        self._deep_found.append(judged)
+        self.store.mark_new(FOUND, [found_pair_key(judged)])  # for the groups
         yield from self._pair_items([judged])
 
     def deep_failed(self, failure: Failure) -> None:

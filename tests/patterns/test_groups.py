@@ -209,3 +209,10 @@ def test_an_implied_pair_that_fails_a_check_is_not_reported():
     assert verdict.implied == ()
     assert verdict.rejected == {NOT_AS_MARKED: 1}
     assert verdict.direct == 2 and len(verdict.group.members) == 3
+
+
+def test_a_pair_found_by_one_worker_is_kept_for_the_groups_of_all():
+    from bilingual_spider.patterns.round_state import found_pair, found_pair_key
+
+    deep = pair("de", "fr", method=DEEP, credibility=0.25)
+    assert found_pair(found_pair_key(deep)) == deep
