@@ -452,7 +452,7 @@ def language_pair_recall(
     reachable = [p for p in every if p[0] in crawl.fetched and p[1] in crawl.fetched]
     by_pair: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for pair in reachable:
-        key = "-".join(sorted(languages.get(url, "?") for url in pair))
+        key = "/".join(sorted(languages.get(url, "?") for url in pair))
         by_pair[key][0] += 1
         by_pair[key][1] += pair in found
     verdicts = Counter(gold.judge(p) for p in found)

@@ -119,13 +119,16 @@ def served(tmp_path_factory: pytest.TempPathFactory):
         yield server
 
 
-def sniff(server: SandboxServer, out: Path, **arguments) -> dict:
+def sniff(server: SandboxServer, out: Path, settings: dict | None = None, **arguments) -> dict:
     files = {name: out / name for name in ("responses.jsonl", "stats.json", "items.jsonl")}
     result = run_spider(
         "pupsniffer",
-        settings=logged_crawl_settings(
-            server.proxy_url, files["responses.jsonl"], files["stats.json"]
-        ),
+        settings={
+            **logged_crawl_settings(
+                server.proxy_url, files["responses.jsonl"], files["stats.json"]
+            ),
+            **(settings or {}),
+        },
         arguments={"seeds": f"http://{HOST}/", "site_budget": 60, **arguments},
         output=files["items.jsonl"],
         timeout=CRAWL_SECONDS,
@@ -143,7 +146,16 @@ def sniff(server: SandboxServer, out: Path, **arguments) -> dict:
 
 @pytest.fixture(scope="module")
 def crawled(served: SandboxServer, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    return sniff(served, tmp_path_factory.mktemp("any"))
+    out = tmp_path_factory.mktemp("any")
+    run = sniff(
+        served,
+        out,
+        {"BILINGUAL_TSV_PATH": out / "pairs.tsv"},
+        docs=out / "documents.jsonl",
+    )
+    run["tsv"] = (out / "pairs.tsv").read_text().splitlines()
+    run["documents"] = [json.loads(line) for line in (out / "documents.jsonl").open()]
+    return run
 
 
 def test_a_chapter_fetched_in_four_languages_is_one_group_of_four_and_six_pairs(crawled):
@@ -181,3 +193,19 @@ def test_pairs_of_one_language_pair_come_from_the_groups(served, tmp_path: Path)
     }
     assert len(run["groups"]) == CHAPTERS  # each with all four pages
     assert all(len(g["members"]) == 4 for g in run["groups"])
+
+
+def test_document_pairs_and_the_bitextor_tsv_have_the_pairs_groups_imply(crawled):
+    implied = {
+        frozenset((p["source_url"], p["target_url"]))
+        for p in crawled["pairs"]
+        if p["method"] == "group"
+    }
+    assert len(implied) == CHAPTERS * 3
+    in_tsv = {frozenset(line.split("\t")[:2]) for line in crawled["tsv"]}
+    documents = {frozenset((d["url1"], d["url2"])): d for d in crawled["documents"]}
+    assert len(in_tsv) == len(crawled["tsv"]) == len(crawled["pairs"])
+    assert implied <= in_tsv and implied <= set(documents)
+    for pair in implied:
+        document = documents[pair]
+        assert document["method"] == "group" and document["text1"] and document["text2"]
