@@ -463,6 +463,9 @@ def language_pair_recall(
         "all_pairs_fetched": len(reachable),
         "recall_of_fetched_all_pairs": round(reached / len(reachable), 4) if reachable else None,
         "precision_all_pairs": round(right / judged, 4) if judged else None,
+        "true_pairs_all_per_1000_pages": round(1000 * right / len(crawl.fetched), 1)
+        if crawl.fetched
+        else None,
         "recall_of_fetched_by_language_pair": {
             key: {"fetched": n, "reported": k, "recall": round(k / n, 4)}
             for key, (n, k) in sorted(by_pair.items())
@@ -507,7 +510,9 @@ def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
                     f"  every language pair: {run['all_pairs_fetched']} gold pairs fetched "
                     f"(en x other and two translations of one page), recall "
                     f"{run['recall_of_fetched_all_pairs']}, precision counting the latter right "
-                    f"{run['precision_all_pairs']}; {len(by_pair)} language pairs, lowest: "
+                    f"{run['precision_all_pairs']}, true pairs per 1,000 pages "
+                    f"{run['true_pairs_all_per_1000_pages']}; {len(by_pair)} language pairs, "
+                    "lowest: "
                     + ", ".join(f"{k} {v['reported']}/{v['fetched']}" for k, v in worst[:8])
                 )
             if "audit" in run:
