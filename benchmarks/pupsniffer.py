@@ -308,10 +308,13 @@ class Crawl:
     fetched: set[str]
     rejected: dict[tuple[str, str], str] = field(default_factory=dict)
     """Pairs a check rejected (the spider's DEBUG lines): the last reason and method."""
+    languages: dict[str, str] = field(default_factory=dict)
+    """The language the crawl identified for each page (the spider's DEBUG lines)."""
 
 
 _CRAWLED = re.compile(r"Crawled \(200\) <GET (\S+)>")
 _REJECTED = re.compile(r"pupsniffer rejected (\S+) (\S+) (\S+) (\S+)")
+_LANGUAGE = re.compile(r"pupsniffer page language (\S+) (\S+)")
 
 
 def run_crawl(
@@ -356,7 +359,7 @@ def read_crawl(work: Path) -> Crawl:
     """The items and fetched pages of the crawl left in ``work``."""
     items = work / "items.jsonl"
     fetched = set()
-    rejected = {}
+    rejected, languages = {}, {}
     with (work / "crawl.log").open(encoding="utf-8", errors="replace") as log_lines:
         for line in log_lines:
             if match := _CRAWLED.search(line):
@@ -364,8 +367,10 @@ def read_crawl(work: Path) -> Crawl:
             elif match := _REJECTED.search(line):
                 why, method, source, target = match.groups()
                 rejected[ordered(source, target)] = f"rejected {why} ({method})"
+            elif match := _LANGUAGE.search(line):
+                languages[match.group(2)] = match.group(1)
     items_read = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
-    return Crawl(items_read, fetched, rejected)
+    return Crawl(items_read, fetched, rejected, languages)
 
 
 def crawl_scores(
@@ -397,19 +402,24 @@ def crawl_scores(
         "true_pairs_per_1000_pages": round(1000 * correct / pages, 1) if pages else None,
         **language_pair_recall(crawl, gold, found, languages or {}),
         "pupsniffer": scored,
-        "audit": recall_audit(crawl, gold, found, sites or {}),
+        "audit": recall_audit(crawl, gold, found, sites or {}, languages or {}),
     }
 
 
 def recall_audit(
-    crawl: Crawl, gold: Gold, found: set[tuple[str, str]], names: Mapping[str, str]
+    crawl: Crawl,
+    gold: Gold,
+    found: set[tuple[str, str]],
+    names: Mapping[str, str],
+    languages: Mapping[str, str],
 ) -> dict[str, Any]:
     """Per site, the gold pairs (every language pair) whose two pages were fetched and that were
     not reported, by reason: rejected by a check (the spider's DEBUG line names it and the
     method that proposed the pair), or never compared (neither page, one page, or both pages
-    paired, but never with each other); and the gold pairs left out by the budget (a page not
-    fetched). A site is named by ``names`` (URL prefix -> name; the longest prefix of a URL), else
-    by its host. ``top_reasons``: over all sites."""
+    paired, but never with each other; a page the crawl identified in no language, or in
+    another one than the gold's ``languages``); and the gold pairs left out by the budget (a
+    page not fetched). A site is named by ``names`` (URL prefix -> name; the longest prefix of a
+    URL), else by its host. ``top_reasons``: over all sites."""
     prefixes = sorted(names, key=len, reverse=True)
 
     def site_of(url: str) -> str:
@@ -426,11 +436,7 @@ def recall_audit(
             continue
         if pair in found:
             continue
-        reason = crawl.rejected.get(pair) or (
-            "never compared: "
-            + ("neither page", "one page", "both pages")[sum(url in paired for url in pair)]
-            + " paired"
-        )
+        reason = crawl.rejected.get(pair) or never_compared(pair, paired, crawl, languages)
         site["missed"] += 1
         site["reasons"][reason] += 1
         site["examples"].setdefault(reason, list(pair))
@@ -439,6 +445,23 @@ def recall_audit(
         top.update(site["reasons"])
         site["reasons"] = dict(site["reasons"].most_common())
     return {"top_reasons": dict(top.most_common(12)), "sites": dict(sorted(sites.items()))}
+
+
+def never_compared(
+    pair: tuple[str, str], paired: set[str], crawl: Crawl, languages: Mapping[str, str]
+) -> str:
+    """Why a pair no check rejected was never reported: a page's language as the crawl
+    identified it, or how many of its pages were paired with another page."""
+    from bilingual_spider.language.codes import same_language
+
+    for url in pair:
+        identified = crawl.languages.get(url)
+        if identified == "und":
+            return "never compared: a page's language undetermined"
+        if identified and url in languages and not same_language(identified, languages[url]):
+            return f"never compared: a {languages[url]} page identified as {identified}"
+    count = ("neither page", "one page", "both pages")[sum(url in paired for url in pair)]
+    return f"never compared: {count} paired"
 
 
 def language_pair_recall(

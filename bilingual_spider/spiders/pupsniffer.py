@@ -785,6 +785,7 @@ class PupSnifferSpider(scrapy.Spider):
         language = None
         if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
             language = found.lang
+        logger.debug("pupsniffer page language %s %s", language or UNDETERMINED, response.url)
         return language, " ".join(blocks)
 
     @staticmethod
