@@ -307,7 +307,9 @@ class Crawl:
     items: list[dict]
     fetched: set[str]
     rejected: dict[tuple[str, str], str] = field(default_factory=dict)
-    """Pairs a check rejected (the spider's DEBUG lines): the last reason and method."""
+    """Pairs a check rejected (the spider's DEBUG lines): the first reason, the method that
+    proposed the pair, then those that proposed it again and had it rejected for the same reason
+    (``rejected copied (local, group)``)."""
     languages: dict[str, str] = field(default_factory=dict)
     """The language the crawl identified for each page (the spider's DEBUG lines)."""
 
@@ -366,7 +368,10 @@ def read_crawl(work: Path) -> Crawl:
                 fetched.add(match.group(1))
             elif match := _REJECTED.search(line):
                 why, method, source, target = match.groups()
-                rejected[ordered(source, target)] = f"rejected {why} ({method})"
+                first = rejected.setdefault(ordered(source, target), f"rejected {why} ({method})")
+                methods = first.partition("(")[2][:-1].split(", ")
+                if first.startswith(f"rejected {why} (") and method not in methods:
+                    rejected[ordered(source, target)] = f"{first[:-1]}, {method})"
             elif match := _LANGUAGE.search(line):
                 languages[match.group(2)] = match.group(1)
     items_read = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
