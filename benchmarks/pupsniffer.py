@@ -306,9 +306,17 @@ class Crawl:
 
     items: list[dict]
     fetched: set[str]
+    rejected: dict[tuple[str, str], str] = field(default_factory=dict)
+    """Pairs a check rejected (the spider's DEBUG lines): the first reason, the method that
+    proposed the pair, then those that proposed it again and had it rejected for the same reason
+    (``rejected copied (local, group)``)."""
+    languages: dict[str, str] = field(default_factory=dict)
+    """The language the crawl identified for each page (the spider's DEBUG lines)."""
 
 
 _CRAWLED = re.compile(r"Crawled \(200\) <GET (\S+)>")
+_REJECTED = re.compile(r"pupsniffer rejected (\S+) (\S+) (\S+) (\S+)")
+_LANGUAGE = re.compile(r"pupsniffer page language (\S+) (\S+)")
 
 
 def run_crawl(
@@ -316,14 +324,18 @@ def run_crawl(
     seeds: list[str],
     work: Path,
     settings: Mapping[str, object] | None = None,
+    reuse: bool = False,
     **arguments: object,
 ) -> Crawl:
     """``scrapy crawl pupsniffer -a KEY=VALUE...`` through a sandbox web, as strategies.run_crawl
-    runs backforth; its items and the pages it fetched (from Scrapy's DEBUG log), read back."""
+    runs backforth; its items and the pages it fetched (from Scrapy's DEBUG log), read back.
+    ``reuse``: the crawl left in ``work`` before, read again (scored anew, not crawled)."""
     from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 
     work.mkdir(parents=True, exist_ok=True)
     seeds_file, items = work / "seeds.txt", work / "items.jsonl"
+    if reuse and items.exists() and (work / "crawl.log").exists():
+        return read_crawl(work)
     seeds_file.write_text("".join(url + "\n" for url in seeds))
     with SandboxServer(server_args) as server:
         given = {**CRAWL, "LOG_LEVEL": "DEBUG", **(settings or {})}
@@ -342,18 +354,39 @@ def run_crawl(
     if result.returncode != 0 or not items.exists():
         tail = (work / "crawl.log").read_text()[-3000:]
         raise RuntimeError(f"pupsniffer crawl failed ({result.returncode}):\n{tail}")
+    return read_crawl(work)
+
+
+def read_crawl(work: Path) -> Crawl:
+    """The items and fetched pages of the crawl left in ``work``."""
+    items = work / "items.jsonl"
     fetched = set()
+    rejected, languages = {}, {}
     with (work / "crawl.log").open(encoding="utf-8", errors="replace") as log_lines:
         for line in log_lines:
             if match := _CRAWLED.search(line):
                 fetched.add(match.group(1))
+            elif match := _REJECTED.search(line):
+                why, method, source, target = match.groups()
+                first = rejected.setdefault(ordered(source, target), f"rejected {why} ({method})")
+                methods = first.partition("(")[2][:-1].split(", ")
+                if first.startswith(f"rejected {why} (") and method not in methods:
+                    rejected[ordered(source, target)] = f"{first[:-1]}, {method})"
+            elif match := _LANGUAGE.search(line):
+                languages[match.group(2)] = match.group(1)
     items_read = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
-    return Crawl(items_read, fetched)
+    return Crawl(items_read, fetched, rejected, languages)
 
 
-def crawl_scores(crawl: Crawl, gold: Gold) -> dict[str, Any]:
+def crawl_scores(
+    crawl: Crawl,
+    gold: Gold,
+    languages: Mapping[str, str] | None = None,
+    sites: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """The pairs' scores, with recall over the gold pairs whose two pages the crawl fetched
-    and the true pairs per 1,000 pages fetched (what a page budget buys)."""
+    and the true pairs per 1,000 pages fetched (what a page budget buys); with the pages'
+    ``languages``, that recall for every language pair too (:func:`language_pair_recall`)."""
     pairs = [
         (i["source_url"], i["target_url"], i.get("method") or "?")
         for i in crawl.items
@@ -372,7 +405,99 @@ def crawl_scores(crawl: Crawl, gold: Gold) -> dict[str, Any]:
         if reachable
         else None,
         "true_pairs_per_1000_pages": round(1000 * correct / pages, 1) if pages else None,
+        **language_pair_recall(crawl, gold, found, languages or {}),
         "pupsniffer": scored,
+        "audit": recall_audit(crawl, gold, found, sites or {}, languages or {}),
+    }
+
+
+def recall_audit(
+    crawl: Crawl,
+    gold: Gold,
+    found: set[tuple[str, str]],
+    names: Mapping[str, str],
+    languages: Mapping[str, str],
+) -> dict[str, Any]:
+    """Per site, the gold pairs (every language pair) whose two pages were fetched and that were
+    not reported, by reason: rejected by a check (the spider's DEBUG line names it and the
+    method that proposed the pair), or never compared (neither page, one page, or both pages
+    paired, but never with each other; a page the crawl identified in no language, or in
+    another one than the gold's ``languages``); and the gold pairs left out by the budget (a
+    page not fetched). A site is named by ``names`` (URL prefix -> name; the longest prefix of a
+    URL), else by its host. ``top_reasons``: over all sites."""
+    prefixes = sorted(names, key=len, reverse=True)
+
+    def site_of(url: str) -> str:
+        return next((names[p] for p in prefixes if url.startswith(p)), host_of(url))
+
+    paired = {url for pair in found for url in pair}
+    sites: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"missed": 0, "reasons": Counter(), "examples": {}, "budget": 0}
+    )
+    for pair in sorted(gold.pairs | gold.implied):
+        site = sites[site_of(pair[0])]
+        if not (pair[0] in crawl.fetched and pair[1] in crawl.fetched):
+            site["budget"] += 1
+            continue
+        if pair in found:
+            continue
+        reason = crawl.rejected.get(pair) or never_compared(pair, paired, crawl, languages)
+        site["missed"] += 1
+        site["reasons"][reason] += 1
+        site["examples"].setdefault(reason, list(pair))
+    top: Counter = Counter()
+    for site in sites.values():
+        top.update(site["reasons"])
+        site["reasons"] = dict(site["reasons"].most_common())
+    return {"top_reasons": dict(top.most_common(12)), "sites": dict(sorted(sites.items()))}
+
+
+def never_compared(
+    pair: tuple[str, str], paired: set[str], crawl: Crawl, languages: Mapping[str, str]
+) -> str:
+    """Why a pair no check rejected was never reported: a page's language as the crawl
+    identified it, or how many of its pages were paired with another page."""
+    from bilingual_spider.language.codes import same_language
+
+    for url in pair:
+        identified = crawl.languages.get(url)
+        if identified == "und":
+            return "never compared: a page's language undetermined"
+        if identified and url in languages and not same_language(identified, languages[url]):
+            return f"never compared: a {languages[url]} page identified as {identified}"
+    count = ("neither page", "one page", "both pages")[sum(url in paired for url in pair)]
+    return f"never compared: {count} paired"
+
+
+def language_pair_recall(
+    crawl: Crawl, gold: Gold, found: set[tuple[str, str]], languages: Mapping[str, str]
+) -> dict[str, Any]:
+    """Recall of the gold pairs whose two pages were fetched, in every language pair: the gold's
+    en x other pairs and the pairs of two translations of one English page (``implied``: true
+    translations the gold does not list), by language pair; and the precision that counts those
+    as correct (``precision_all_pairs``)."""
+    every = gold.pairs | gold.implied
+    reachable = [p for p in every if p[0] in crawl.fetched and p[1] in crawl.fetched]
+    by_pair: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for pair in reachable:
+        key = "/".join(sorted(languages.get(url, "?") for url in pair))
+        by_pair[key][0] += 1
+        by_pair[key][1] += pair in found
+    verdicts = Counter(gold.judge(p) for p in found)
+    right = verdicts["correct"] + verdicts["implied"]
+    judged = right + verdicts["false"]
+    reached = sum(found_ for _, found_ in by_pair.values())
+    return {
+        "all_pairs_fetched": len(reachable),
+        "recall_of_fetched_all_pairs": round(reached / len(reachable), 4) if reachable else None,
+        "precision_all_pairs": round(right / judged, 4) if judged else None,
+        "true_pairs_all_per_1000_pages": round(1000 * right / len(crawl.fetched), 1)
+        if crawl.fetched
+        else None,
+        "recall_of_fetched_by_language_pair": {
+            key: {"fetched": n, "reported": k, "recall": round(k / n, 4)}
+            for key, (n, k) in sorted(by_pair.items())
+        },
     }
 
 
@@ -406,6 +531,22 @@ def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
                 f"pairs with both pages fetched, recall of those {run['recall_of_fetched']}, "
                 f"{run['true_pairs_per_1000_pages']} true pairs per 1,000 pages"
             )
+            if run.get("all_pairs_fetched"):
+                by_pair = run["recall_of_fetched_by_language_pair"]
+                worst = sorted(by_pair.items(), key=lambda kv: (kv[1]["recall"], -kv[1]["fetched"]))
+                print(
+                    f"  every language pair: {run['all_pairs_fetched']} gold pairs fetched "
+                    f"(en x other and two translations of one page), recall "
+                    f"{run['recall_of_fetched_all_pairs']}, precision counting the latter right "
+                    f"{run['precision_all_pairs']}, true pairs per 1,000 pages "
+                    f"{run['true_pairs_all_per_1000_pages']}; {len(by_pair)} language pairs, "
+                    "lowest: "
+                    + ", ".join(f"{k} {v['reported']}/{v['fetched']}" for k, v in worst[:8])
+                )
+            if "audit" in run:
+                print(
+                    "  fetched, not reported, by reason: " + json.dumps(run["audit"]["top_reasons"])
+                )
         rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
         for label, s in [*rows, ("stripping", run["stripping"])]:
             print(
@@ -437,6 +578,9 @@ def main(argv: list[str] | None = None) -> int:
         help="BILINGUAL_PUPSNIFFER_VERIFIER of the crawls: default, a model file, or '' (none)",
     )
     parser.add_argument("--work", type=Path, help="crawl outputs (default: a temporary dir)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="score the crawls left in --work, not crawl again"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "pupsniffer.json")
     args = parser.parse_args(argv)
     if args.crawl and not spider_available():
@@ -514,24 +658,39 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
         seeds = realsites.sandbox_seed_urls()
         budget = args.site_budget
         crawl = run_crawl(
-            ["--real-sites"], seeds, work / "real_sites", settings, site_budget=budget
+            ["--real-sites"], seeds, work / "real_sites", settings, args.reuse, site_budget=budget
         )
-        scored["real_sites"] = crawl_scores(crawl, golds["real_sites"])
+        languages = real_sites_set()[1]
+        names = {site.seed_url: site.name for site in realsites.load_sites()}
+        scored["real_sites"] = crawl_scores(crawl, golds["real_sites"], languages, names)
     if "slug_sites" in golds:
         sites = slug_sites.prepare()
         server = ["--config", str(sites.config)]
         crawl = run_crawl(
-            server, sites.seed_urls(), work / "slug_sites", settings, site_budget=args.site_budget
+            server,
+            sites.seed_urls(),
+            work / "slug_sites",
+            settings,
+            args.reuse,
+            site_budget=args.site_budget,
         )
-        scored["slug_sites"] = crawl_scores(crawl, golds["slug_sites"])
+        scored["slug_sites"] = crawl_scores(crawl, golds["slug_sites"], slug_sites_set()[1])
     if "generated" in golds:
         seeds = world_roots(world)
         server = ["--config", str(world / CONFIG_FILE)]
-        crawl = run_crawl(server, seeds, work / "generated", settings, site_budget=args.site_budget)
-        scored["generated"] = crawl_scores(crawl, golds["generated"])
+        crawl = run_crawl(
+            server, seeds, work / "generated", settings, args.reuse, site_budget=args.site_budget
+        )
+        scored["generated"] = crawl_scores(crawl, golds["generated"], generated_set(world)[1])
         seeds, langs = english_hosts_of_bilingual_sites(world)
         crawl = run_crawl(
-            server, seeds, work / "search", settings, mode="search", langs=",".join(langs)
+            server,
+            seeds,
+            work / "search",
+            settings,
+            args.reuse,
+            mode="search",
+            langs=",".join(langs),
         )
         scored["generated search"] = crawl_scores(crawl, golds["generated"])
     return scored

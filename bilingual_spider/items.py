@@ -1,8 +1,8 @@
 """What the crawl produces. Plain dataclasses: Scrapy's feeds and pipelines take them as items.
 
 Every item's first field is its ``type`` (``bilingual_site``, ``site_verdict``, ``url_pair``,
-``page``), so a line of any feed says what it is; a run directory (``-a out=DIR``) has a feed
-per type (:data:`FEED_FILES`)."""
+``translation_group``, ``page``), so a line of any feed says what it is; a run directory
+(``-a out=DIR``) has a feed per type (:data:`FEED_FILES`)."""
 
 from __future__ import annotations
 
@@ -88,6 +88,31 @@ class UrlPairItem:
     similarity: float | None = None
     """Link similarity of the two pages (PupSniffer's non-bilingual pair filter, eq. 7-9);
     ``None`` when it was not computed."""
+    group: str = ""
+    """Method ``group``: the id of the :class:`TranslationGroupItem` that implied the pair."""
+
+
+@dataclass
+class TranslationGroupItem:
+    """Pages that translate each other: one document in several languages (PupSniffer's
+    pairs that share a page, ``patterns/groups.py``), at most one page per language."""
+
+    type: str = field(default="translation_group", init=False)
+    group_id: str
+    site: str
+    """The site of its first page."""
+    members: dict[str, str]
+    """Language -> URL."""
+    joined: dict[str, dict[str, str]] = field(default_factory=dict)
+    """URL -> how it joined: ``method`` of the pair that brought it in, the page it was paired
+    ``with``, the ``pattern``."""
+    pairs_found: int = 0
+    """Pairs of members found directly (pattern, deep page, hreflang, switcher)."""
+    pairs_implied: int = 0
+    """Pairs of members no method found, judged translations (``UrlPairItem``, method
+    ``group``; those in the languages asked for are emitted)."""
+    pairs_rejected: dict[str, int] = field(default_factory=dict)
+    """Pairs of members no method found, rejected by a check, by reason."""
 
 
 @dataclass
@@ -114,6 +139,7 @@ FEED_FILES: dict[type, str] = {
     BilingualSiteItem: "sites.jsonl",
     SiteVerdictItem: "verdicts.jsonl",
     UrlPairItem: "pairs.jsonl",
+    TranslationGroupItem: "groups.jsonl",
     FetchedPageItem: "pages.jsonl",
 }
 """The feed of each item type in a run directory."""

@@ -87,7 +87,8 @@ EXPLAIN = {
     "before, or a later PupSniffer round.",
     "pairs": "The URL pairs: the sites with most pairs (left), and the method that found them "
     "(right): a URL pattern (local, rescue), a deep page checked over HTTP (deep), the page's "
-    "own hreflang links or language switcher, or a search.",
+    "own hreflang links or language switcher, a search, or a translation group (group: two "
+    "translations of one page, paired through the pages they were each paired with).",
 }
 
 

@@ -18,7 +18,7 @@ A round crawls its sites within a page budget each, then:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import same_language
@@ -26,6 +26,7 @@ from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
+from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pair_language import check_pair_language
@@ -49,6 +50,8 @@ NOT_TRANSLATION = "not_translation"
 """Two pages whose content the pair verifier does not take for translations."""
 SUPERSEDED = "superseded"
 """A pattern pair whose page names another page as its version in that language."""
+PAGE_NOT_KEPT = "page_not_kept"
+"""A group's page whose record is gone (a lost store): its implied pairs cannot be judged."""
 
 
 @dataclass(frozen=True)
@@ -184,10 +187,15 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
     return True
 
 
+Rejection = Callable[[UrlPair, str], None]
+"""Told of each pair a check rejected, and why (the spider logs it: the recall audit reads it)."""
+
+
 def pair_round(
     crawled: CrawledSites,
     config: PairingConfig | None = None,
     verifier: PairVerifier | None = None,
+    rejected_pair: Rejection | None = None,
 ) -> RoundPairs:
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
     themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
@@ -205,6 +213,8 @@ def pair_round(
             found, why = judge_pair(pair, source, target, weights, verifier)
             if found is None:
                 rejected[why] += 1
+                if rejected_pair is not None:
+                    rejected_pair(pair, why)
             else:
                 kept.append(found)
         return kept
@@ -224,11 +234,71 @@ def pair_round(
         named_target = partner.get((pair.target, pair.source_language), pair.source)
         if named_source != pair.target or named_target != pair.source:
             rejected[SUPERSEDED] += 1
+            if rejected_pair is not None:
+                rejected_pair(pair, SUPERSEDED)
         else:
             kept.append(pair)
     both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}
     kept += [pair for pair in named if (pair.source, pair.target) not in both]
     return RoundPairs(tuple(kept), dict(rejected), result.credibility)
+
+
+@dataclass(frozen=True)
+class GroupVerdict:
+    """A translation group and its implied pairs, judged."""
+
+    group: TranslationGroup
+    direct: int
+    """Pairs of its members found directly (by a pattern, a deep page, a named translation)."""
+    implied: tuple[UrlPair, ...]
+    """The pairs it implies that were judged translations (method ``group``)."""
+    rejected: Mapping[str, int]
+    """The pairs it implies that were not, by reason."""
+
+
+@dataclass(frozen=True)
+class GroupPairs:
+    """Every translation group of the pairs found, and the conflicts left out of them."""
+
+    verdicts: tuple[GroupVerdict, ...]
+    conflicts: int
+    """Pairs that would have put two pages of one language in one group."""
+
+
+def judge_group_pairs(
+    found: Iterable[UrlPair],
+    page: Callable[[str], PageRecord | None],
+    weights: Mapping[PairingPattern, float],
+    verifier: PairVerifier | None = None,
+    rejected_pair: Rejection | None = None,
+) -> GroupPairs:
+    """The translation groups of the pairs ``found`` (:mod:`.groups`) and the pairs they imply,
+    judged as every pair is (:func:`judge_pair`: languages, URL markers, shared links, content).
+    Every member of a group is a fetched page (it came with a pair), so nothing more is fetched;
+    ``page`` gives its record."""
+    groups = build_groups(found)
+    direct = groups.found()
+    verdicts = []
+    for group in groups.groups():
+        kept: list[UrlPair] = []
+        rejected: Counter[str] = Counter()
+        implied = group.implied(tuple(pair) for pair in direct)
+        for a, b in implied:
+            pair = implied_pair(a, b)
+            source, target = page(pair.source), page(pair.target)
+            if source is None or target is None:
+                rejected[PAGE_NOT_KEPT] += 1
+                continue
+            judged, why = judge_pair(pair, source, target, weights, verifier)
+            if judged is None:
+                rejected[why] += 1
+                if rejected_pair is not None:
+                    rejected_pair(pair, why)
+            else:
+                kept.append(judged)
+        n = len(group.members)
+        verdicts.append(GroupVerdict(group, n * (n - 1) // 2 - len(implied), tuple(kept), rejected))
+    return GroupPairs(tuple(verdicts), groups.conflicts)
 
 
 def deep_page_candidates(

@@ -14,12 +14,15 @@ emitted) is in the store, so that any worker can take the next step.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
 from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, RoundPairs
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import UrlPair
 from bilingual_spider.patterns.resemblance import Fingerprint
 
 SEEN = "seen"
@@ -30,7 +33,36 @@ EMITTED = "emitted"
 """Items emitted: a pair (its two URLs) or a site."""
 QUERIES = "queries"
 """Search queries asked."""
-KINDS = (SEEN, CHECKED, EMITTED, QUERIES)
+FOUND = "found"
+"""Pairs judged translations outside a round's mining (deep pages, search), as
+:func:`found_pair_key` writes them: the translation groups are built from them too, whichever
+worker found them."""
+KINDS = (SEEN, CHECKED, EMITTED, QUERIES, FOUND)
+
+
+def found_pair_key(pair: UrlPair) -> str:
+    """A judged pair as a :data:`FOUND` key (what a translation group needs of it)."""
+    return json.dumps(
+        [
+            pair.source,
+            pair.target,
+            pair.pattern.first,
+            pair.pattern.second,
+            pair.local_credibility,
+            pair.global_credibility,
+            pair.method,
+            pair.source_language,
+            pair.target_language,
+        ],
+        ensure_ascii=False,
+    )
+
+
+def found_pair(key: str) -> UrlPair:
+    """The pair a :func:`found_pair_key` key holds."""
+    source, target, first, second, local, global_, method, language, other = json.loads(key)
+    pattern = PairingPattern(first, second)
+    return UrlPair(source, target, pattern, local, global_, method, language, other)
 
 
 class Stage(Enum):

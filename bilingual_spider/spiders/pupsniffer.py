@@ -20,10 +20,14 @@ prior patterns of each target language substituted into its URL
 (``patterns.search.prior_patterns``), checked as deep pages are (method ``search``).
 
 The research is in :mod:`bilingual_spider.patterns` (:mod:`~.patterns.crawl_round` for a round);
-this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.UrlPairItem` per pair
-and a :class:`~bilingual_spider.items.BilingualSiteItem` per site with a pair. Stats under
-``pupsniffer/``: ``pages``, ``sites``, ``round``, ``pairs/<method>``, ``rejected/<reason>``,
-``deep/<outcome>``, ``sites_bilingual``, ``soft_404_sites``.
+this module wires it to Scrapy. At the end of each round (its deep pages in), the pairs found so
+far make translation groups (:mod:`~.patterns.groups`); the pairs a group implies are judged as
+any pair (method ``group``). Items: a :class:`~bilingual_spider.items.UrlPairItem` per pair, a
+:class:`~bilingual_spider.items.BilingualSiteItem` per site with a pair and a
+:class:`~bilingual_spider.items.TranslationGroupItem` per group. Stats under ``pupsniffer/``:
+``pages``, ``sites``, ``round``, ``pairs/<method>``, ``rejected/<reason>``, ``deep/<outcome>``,
+``sites_bilingual``, ``soft_404_sites``, ``groups``, ``groups_of/<N>``, ``groups_conflicts``,
+``groups_rejected/<reason>``.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from twisted.python.failure import Failure
 from bilingual_spider.commands.arguments import whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.pupsniffer_store import shared_round_store
-from bilingual_spider.items import BilingualSiteItem, UrlPairItem
+from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
@@ -54,10 +58,13 @@ from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.patterns.alternates import Alternate, page_alternates
 from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.crawl_round import (
+    SIMILARITY_PATTERNS,
     CrawledSites,
+    GroupPairs,
     PageRecord,
     RoundPairs,
     deep_page_candidates,
+    judge_group_pairs,
     judge_pair,
     next_round_sites,
     pair_round,
@@ -70,16 +77,20 @@ from bilingual_spider.patterns.deep_pages import (
     judge_candidate,
     not_found_fingerprint,
 )
+from bilingual_spider.patterns.groups import has_languages
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
 from bilingual_spider.patterns.round_state import (
     CHECKED,
     EMITTED,
+    FOUND,
     QUERIES,
     SEEN,
     InMemoryRoundStore,
     RoundStore,
     Stage,
     StageState,
+    found_pair,
+    found_pair_key,
 )
 from bilingual_spider.patterns.search import (
     directory_mode_queries,
@@ -138,13 +149,19 @@ def verification_of(pair: UrlPair) -> dict[str, Any]:
     return {"checks": checks, **(pair.verification or {})}
 
 
+def _log_rejected(pair: UrlPair, why: str) -> None:
+    """One DEBUG line per pair a check rejected (``benchmarks/pupsniffer.py``'s recall audit
+    reads them)."""
+    logger.debug("pupsniffer rejected %s %s %s %s", why, pair.method, pair.source, pair.target)
+
+
 NOT_FOUND_URL_META = "pupsniffer_not_found_url"
 """Request meta key: a URL that cannot exist on the page's site, asked once the page has come."""
 
 
 class PupSnifferSpider(scrapy.Spider):
     name = "pupsniffer"
-    item_types = (UrlPairItem, BilingualSiteItem)
+    item_types = (UrlPairItem, BilingualSiteItem, TranslationGroupItem)
     """What it makes: their feeds are in a run directory even when empty."""
     custom_settings = {  # breadth-first within each site
         "DEPTH_PRIORITY": 1,
@@ -450,6 +467,8 @@ class PupSnifferSpider(scrapy.Spider):
             if state.stage is Stage.DONE:
                 return
             following = self._next_stage(state)
+            if following.stage is Stage.DONE or following.round > state.round:
+                self._end_round(state.round)  # its deep pages are in: its groups
             if not self.store.publish(following):
                 logger.warning(
                     "pupsniffer: the stage lock expired during the move to %s; the next worker "
@@ -458,7 +477,7 @@ class PupSnifferSpider(scrapy.Spider):
                 )
         finally:
             self.store.end_transition()
-        if following.stage is not Stage.DONE:
+        if following.stage is not Stage.DONE or self._emitting:
             raise DontCloseSpider
 
     def _next_stage(self, state: StageState) -> StageState:
@@ -473,7 +492,7 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _end_crawl_stage(self, round: int) -> None:
         crawled = self.store.crawled()
-        round_pairs = pair_round(crawled, verifier=self.verifier)
+        round_pairs = pair_round(crawled, verifier=self.verifier, rejected_pair=_log_rejected)
         self.store.keep_round_pairs(round, round_pairs)
         self._round_pairs = {round: round_pairs}
         stats = self.crawler.stats
@@ -497,6 +516,16 @@ class PupSnifferSpider(scrapy.Spider):
             self._crawl(self._deep_request(candidate, "HEAD", round))
         # marked once queued: a move redone after its worker died queues them again, not never
         self.store.mark_new(CHECKED, [candidate.candidate for candidate in candidates])
+
+    def _end_round(self, round: int) -> None:
+        """The translation groups of every pair found so far (this round's patterns and named
+        translations, the deep pages': :mod:`.groups`), and the pairs they imply, judged."""
+        round_pairs = self._pairs_of(round)
+        weights = unit_weights(round_pairs.credibility.top_patterns(SIMILARITY_PATTERNS))
+        found = [*round_pairs.pairs, *map(found_pair, sorted(self.store.marked(FOUND)))]
+        groups = judge_group_pairs(found, self.store.page, weights, self.verifier, _log_rejected)
+        self.crawler.stats.set_value("pupsniffer/groups_conflicts", groups.conflicts)
+        self._emit(self._group_items(groups))
 
     def _start_next_round(self, round: int) -> bool:
         round_pairs = self._pairs_of(round)
@@ -644,7 +673,9 @@ class PupSnifferSpider(scrapy.Spider):
         judged, why = judge_pair(pair, source, target, weights, self.verifier)
         if judged is None:
             stats.inc_value(f"pupsniffer/rejected/{why}")
+            _log_rejected(pair, why)
             return
+        self.store.mark_new(FOUND, [found_pair_key(judged)])  # for the groups
         yield from self._pair_items([judged])
 
     def deep_failed(self, failure: Failure) -> None:
@@ -652,7 +683,7 @@ class PupSnifferSpider(scrapy.Spider):
 
     # --- items -----------------------------------------------------------------------------------
 
-    def _pair_items(self, pairs: Iterable[UrlPair]) -> Iterator[UrlPairItem]:
+    def _pair_items(self, pairs: Iterable[UrlPair], group: str = "") -> Iterator[UrlPairItem]:
         wanted: dict[str, UrlPair] = {}
         for pair in pairs:
             if self.langs and not {pair.source_language, pair.target_language} <= set(self.langs):
@@ -674,6 +705,35 @@ class PupSnifferSpider(scrapy.Spider):
                 verification=verification_of(pair),
                 score=round(max(pair.local_credibility, pair.global_credibility), 4),
                 similarity=pair.similarity,
+                group=group,
+            )
+
+    def _group_items(self, groups: GroupPairs) -> Iterator[UrlPairItem | TranslationGroupItem]:
+        """Each group with two of the languages asked for, once, after the pairs it implies in
+        those languages (method ``group``)."""
+        stats = self.crawler.stats
+        for verdict in groups.verdicts:
+            group = verdict.group
+            if not has_languages(group, self.langs):
+                continue
+            yield from self._pair_items(verdict.implied, group=group.group_id)
+            if not self.store.mark_new(EMITTED, [f"group {group.group_id}"]):
+                continue
+            stats.inc_value("pupsniffer/groups")
+            stats.inc_value(f"pupsniffer/groups_of/{len(group.members)}")
+            for reason, count in verdict.rejected.items():
+                stats.inc_value(f"pupsniffer/groups_rejected/{reason}", count)
+            yield TranslationGroupItem(
+                group_id=group.group_id,
+                site=site_of(group.members[0].url),
+                members=group.by_language(),
+                joined={
+                    m.url: {"method": m.method, "with": m.partner, "pattern": m.pattern}
+                    for m in group.members
+                },
+                pairs_found=verdict.direct,
+                pairs_implied=len(verdict.implied),
+                pairs_rejected=dict(verdict.rejected),
             )
 
     def _site_items(self, round_pairs: RoundPairs) -> Iterator[BilingualSiteItem]:
@@ -725,6 +785,7 @@ class PupSnifferSpider(scrapy.Spider):
         language = None
         if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
             language = found.lang
+        logger.debug("pupsniffer page language %s %s", language or UNDETERMINED, response.url)
         return language, " ".join(blocks)
 
     @staticmethod

@@ -62,7 +62,7 @@ def emitted(out: Path) -> tuple[Counter[frozenset[str]], Counter[str]]:
     pairs = Counter(
         frozenset((i["source_url"], i["target_url"])) for i in items if "source_url" in i
     )
-    sites = Counter(i["site"] for i in items if "site" in i)
+    sites = Counter(i["site"] for i in items if i["type"] == "bilingual_site")
     return pairs, sites
 
 
