@@ -66,16 +66,18 @@ def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> 
             },
             arguments={"seeds": seeds, "site_budget": 40},
         )
-        crawl = subprocess.Popen(
-            command, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
+        log = tmp_path / "crawl.log"  # a file: a pipe read only at the end fills and blocks
+        with log.open("w") as log_file:
+            crawl = subprocess.Popen(
+                command, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=log_file
+            )
         deadline = time.monotonic() + CRAWL_SECONDS
         while crawl.poll() is None and time.monotonic() < deadline:
             if stats.exists():
                 seen.append(json.loads(stats.read_text()))  # whole at every read
             time.sleep(0.1)
-        _, errors = crawl.communicate(timeout=CRAWL_SECONDS)
-    assert crawl.returncode == 0, errors[-2000:]
+        crawl.wait(timeout=CRAWL_SECONDS)
+    assert crawl.returncode == 0, log.read_text()[-2000:]
     running = [s for s in seen if s["finish_reason"] is None]
     assert running and max(s.get("pupsniffer/pages", 0) for s in running) > 0
     final = json.loads(stats.read_text())

@@ -212,8 +212,10 @@ def test_a_running_crawls_report_shows_it_running_and_reloads(tmp_path: Path) ->
         settings = {"BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0,
                     "ROBOTSTXT_OBEY": False, "BILINGUAL_STATS_FILE_INTERVAL": 0.3}  # fmt: skip
         command = spider_command("pupsniffer", settings, {"seeds": seeds, "out": run})
+        # the log to a file: a pipe nobody reads while the crawl runs fills and blocks it
+        log = (tmp_path / "crawl.log").open("w")
         crawl = subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE)  # fmt: skip
+                                 stderr=log)  # fmt: skip
         try:
 
             def running_with_pages() -> bool:
@@ -230,7 +232,8 @@ def test_a_running_crawls_report_shows_it_running_and_reloads(tmp_path: Path) ->
             page = write_report([load_run(run)], tmp_path / "report")
         finally:
             crawl.terminate()
-            crawl.communicate(timeout=CRAWL_SECONDS)
+            crawl.wait(timeout=CRAWL_SECONDS)
+            log.close()
     dom = rendered_dom(page, tmp_path / "running.png")
     assert 'http-equiv="refresh"' in dom and "still running" in dom
     assert "<dt>spider</dt><dd>pupsniffer</dd>" in dom and "<dt>status</dt>" in dom

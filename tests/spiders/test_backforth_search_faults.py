@@ -98,12 +98,13 @@ def test_ctrl_c_does_not_wait_for_a_hanging_backlink_api(hanging_moz, tmp_path: 
     }
     before = server.stats()["requests"].get(API_HOST, 0)
     arguments = {"seeds": world / "seed_urls.txt", "langs": "any", "strategy": "obfc"}
+    log_path = tmp_path / "crawl.log"  # a file: a pipe read only at the end fills and blocks
+    log_file = log_path.open("w")
     process = subprocess.Popen(
         spider_command("backforth", settings, arguments, tmp_path / "o.jsonl"),
         env=crawl_env(),
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+        stderr=log_file,
     )
     try:
 
@@ -112,11 +113,13 @@ def test_ctrl_c_does_not_wait_for_a_hanging_backlink_api(hanging_moz, tmp_path: 
 
         wait_until(backlink_call_out)
         process.send_signal(signal.SIGINT)
-        _, log = process.communicate(timeout=PATIENCE_SECONDS)
+        process.wait(timeout=PATIENCE_SECONDS)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+        log_file.close()
+    log = log_path.read_text()
     assert process.returncode == 0, log[-3000:]
     stats = json.loads(stats_file.read_text())
     assert stats["finish_reason"] == "shutdown"
