@@ -536,6 +536,14 @@ class SearchService:
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
 
+    def failing(self, kind: str) -> bool:
+        """True when a WARNING already said that the default adapter of ``kind`` queries fails
+        (down, stopped, or too many of its calls failing): a query's failure is no news."""
+        name = self.defaults.get(kind)
+        if name is None:
+            return False
+        return self.unavailable(kind) is not None or not self.error_windows[name].armed
+
     def unavailable(self, kind: str) -> str | None:
         """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never
         ready), or None when it can."""
