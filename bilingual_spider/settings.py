@@ -413,7 +413,7 @@ BILINGUAL_SEARCH_LATER_ROUNDS = 2
 BILINGUAL_SEARCH_TIMEOUT = 15.0
 """Seconds one search call may take (at most DOWNLOAD_TIMEOUT): a hanging API costs this much a
 call. Whole-file downloads (host graphs) have no limit of ours."""
-BILINGUAL_SEARCH_MIN_TIMEOUT = 2.0
+BILINGUAL_SEARCH_MIN_TIMEOUT = 1.0
 """Once an adapter has answered a few calls, a call's timeout is 5 times the 90th percentile of
 its answers' durations, at least this, at most BILINGUAL_SEARCH_TIMEOUT (doubled at each retry;
 a probe of a down adapter gets BILINGUAL_SEARCH_TIMEOUT). A call out for 3 times the median no

@@ -157,7 +157,7 @@ class CallTimes:
     """The durations of an adapter's last ``size`` answered calls; see the module doc."""
 
     def __init__(
-        self, ceiling: float, floor: float = 2.0, factor: float = 5.0, size: int = 50
+        self, ceiling: float, floor: float = 1.0, factor: float = 5.0, size: int = 50
     ) -> None:
         self.ceiling, self.floor, self.factor = ceiling, floor, factor
         self.samples: deque[float] = deque(maxlen=size)

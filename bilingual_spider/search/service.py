@@ -270,7 +270,7 @@ class SearchService:
         later_rounds: int = 2,
         pages_per_host: int = 5,
         timeout: float = 0.0,
-        min_timeout: float = 2.0,
+        min_timeout: float = 1.0,
         breaker_failures: int = 5,
         breaker_pause: float = 10.0,
         give_up_after: float = 180.0,
@@ -333,7 +333,7 @@ class SearchService:
                 settings.getfloat("BILINGUAL_SEARCH_TIMEOUT", 15.0),
                 settings.getfloat("DOWNLOAD_TIMEOUT", 180.0),
             ),
-            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT", 2.0),
+            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT", 1.0),
             breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES", 5),
             breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE", 10.0),
             give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER", 180.0),
@@ -535,6 +535,14 @@ class SearchService:
         for entries in counts.waiting.values():
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
+
+    def failing(self, kind: str) -> bool:
+        """True when a WARNING already said that the default adapter of ``kind`` queries fails
+        (down, stopped, or too many of its calls failing): a query's failure is no news."""
+        name = self.defaults.get(kind)
+        if name is None:
+            return False
+        return self.unavailable(kind) is not None or not self.error_windows[name].armed
 
     def unavailable(self, kind: str) -> str | None:
         """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never

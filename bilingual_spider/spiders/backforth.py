@@ -342,10 +342,11 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         page = search_page(response)
         if page.error:
             self.crawler.stats.inc_value("backforth/backlink_queries_failed")
-            # one WARNING said the API was down: then each site's failure is only INFO
-            down = SearchService.of(self.crawler).unavailable(BACKLINKS_KIND) is not None
+            # once a WARNING said the API fails (down, or too many failed calls), each site's
+            # failure is only INFO
+            failing = SearchService.of(self.crawler).failing(BACKLINKS_KIND)
             logger.log(
-                logging.INFO if down else logging.WARNING,
+                logging.INFO if failing else logging.WARNING,
                 "backlinks of %s failed for good: %s",
                 origin or page.query.target,
                 page.error,
