@@ -34,8 +34,8 @@ import justext
 import trafilatura
 from lxml import etree
 
+from bilingual_spider.html_page import parse_html
 from bilingual_spider.language.boilerplate import stoplist_setting
-from bilingual_spider.language.page_language import parse_page
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -46,7 +46,7 @@ _SPACE = re.compile(r"\s+")
 
 
 def visible_lines(html: bytes) -> list[str]:
-    root = parse_page(html)
+    root = parse_html(html).root
     if root is None:
         return []
     for bad in root.iter("script", "style", "noscript", "template", etree.Comment):

@@ -480,7 +480,7 @@ def fetch_page(url: str, timeout: float = 30) -> bytes:
     import urllib.request
 
     from bilingual_spider import settings
-    from bilingual_spider.links.contexts import MAX_HTML_CHARS
+    from bilingual_spider.html_page import MAX_HTML_CHARS
     from bilingual_spider.middlewares.network_safety import check_url
 
     proxy = os.environ.get("BILINGUAL_SANDBOX_PROXY")

@@ -20,8 +20,8 @@ from scrapy.spiders import Spider
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.middlewares.outlinks import response_language
 from bilingual_spider.output.warc import DEFAULT_MAX_BYTES, Exchange, WarcFiles
+from bilingual_spider.response_page import response_language
 
 MIN_LANGUAGE_SHARE = 0.5
 """A page's language is named when it holds at least this share of its main text."""

@@ -8,18 +8,14 @@ shows as two large shares instead of one arbitrary answer.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from lxml import etree
-from lxml import html as lxml_html
 
-from bilingual_spider.language.charsets import decode_html
+from bilingual_spider.html_page import ParsedPage, as_parsed
 from bilingual_spider.language.identification import UNDETERMINED, LanguageIdentifier
-from bilingual_spider.links.contexts import ParsedPage, parse_html
 
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 MIN_BLOCK_CHARS = 20
 """Shorter blocks (menu items, buttons, dates) say little about a page's language."""
 MIN_PAGE_CHARS = 20
@@ -47,36 +43,19 @@ class PageLanguage:
     chars: int = 0
     """Characters of main text judged."""
     truncated: bool = False
-    """The page was longer than :data:`~bilingual_spider.links.contexts.MAX_HTML_CHARS` and
+    """The page was longer than :data:`~bilingual_spider.html_page.MAX_HTML_CHARS` and
     only its start was read."""
 
 
 def main_text_blocks(page: str | bytes | ParsedPage) -> tuple[list[str], bool]:
     """The text blocks of a page's main content, and whether the page was truncated.
 
-    A :class:`~bilingual_spider.links.contexts.ParsedPage` (the tree the link contexts are read
+    A :class:`~bilingual_spider.html_page.ParsedPage` (the tree the link contexts are read
     from) is read as it is, not parsed again, and not changed."""
-    if not isinstance(page, ParsedPage):
-        page = parse_html(page)
+    page = as_parsed(page)
     if page.root is None:
         return [], page.truncated
     return _blocks(page.root), page.truncated
-
-
-def parse_page(page: str | bytes) -> etree._Element | None:
-    """Bytes are decoded as Scrapy decodes a body without headers (w3lib: BOM, ``<meta
-    charset>``, XML declaration, else UTF-8), so an EUC-KR page stays Korean; the XML
-    declaration is then dropped, as lxml refuses it in a str. An ``lxml.html`` tree (its
-    elements have ``text_content``, ``drop_tree``...)."""
-    if isinstance(page, bytes):
-        page = decode_html(page)
-    page = _XML_DECLARATION.sub("", page.replace("\x00", ""), count=1)
-    if not page.strip():
-        return None
-    try:
-        return lxml_html.document_fromstring(page)
-    except (etree.ParserError, ValueError):
-        return None
 
 
 def _blocks(root: etree._Element) -> list[str]:

@@ -17,21 +17,17 @@ anchor text starts and ends among them, so ``around`` and ``block_text`` cost no
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 from w3lib.url import safe_url_string
 
-from bilingual_spider.language.charsets import decode_html
+from bilingual_spider.html_page import ParsedPage, as_parsed
 from bilingual_spider.language.codes import normalize_language_code
 
-MAX_HTML_CHARS = 4 * 1024 * 1024
-"""Only this much of a page is parsed (for its links and its main text): bounded time and memory."""
 MAX_BLOCK_WORDS = 200
 """``block_text`` is cut to this many words around the link (a ``<body>`` can be the block)."""
 SKIPPED_TAGS = frozenset({"script", "style", "template", "title", "textarea"})
@@ -49,7 +45,6 @@ _OPTION_URL = re.compile(r"(?i)^\?|/|\.(?:s?html?|php\d?|aspx?|jsp|cgi|cfm)(?:[?
 """An ``<option value>`` that looks like a URL or a path (``/fr/``, ``?lang=fr``, ``index_fr.html``,
 ``http://fr.example.com``), not a plain value (``1``, ``fr``, ``#``)."""
 
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
 _URL_CONTROL = re.compile(r"[\t\n\r]")
 _NO_HOST = re.compile(r"(?i)https?:///*(?:[/?]|$)")  # "http://", "https:///x": no host
 _UNSPACED = (
@@ -62,7 +57,6 @@ _WORD = re.compile(rf"[{_UNSPACED}]|[^\s{_UNSPACED}]+")
 (so ``around`` counts Chinese and Japanese by characters, not by sentences)."""
 _IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-_local = threading.local()
 
 
 @dataclass(frozen=True)
@@ -112,34 +106,6 @@ class _Link:
     srcs: list[str] = field(default_factory=list)
 
 
-class ParsedPage(NamedTuple):
-    """A page's tree, read once for its link contexts and its main text (both only read it)."""
-
-    root: etree._Element | None
-    """None when the page is empty or lxml cannot read it."""
-    truncated: bool
-    """The page was longer than :data:`MAX_HTML_CHARS` and only its start was read."""
-
-
-def parse_html(html: str | bytes) -> ParsedPage:
-    """A page's tree: libxml2's HTML parser, read as browsers read malformed HTML. Bytes are
-    decoded as Scrapy decodes a body without headers (BOM, ``<meta charset>``, XML declaration,
-    else UTF-8; a charset that is no text encoding, such as ``zlib``, is ignored: see
-    :func:`~bilingual_spider.language.charsets.decode_html`), so an EUC-KR page stays Korean;
-    the XML declaration is dropped, as lxml refuses it in a str. Comments and processing
-    instructions are left out (their tails stay text)."""
-    truncated = len(html) > MAX_HTML_CHARS  # characters of a str, bytes of bytes
-    if isinstance(html, bytes):
-        html = decode_html(html[:MAX_HTML_CHARS])
-    text = _XML_DECLARATION.sub("", html[:MAX_HTML_CHARS].replace("\x00", ""), count=1)
-    if not text.strip():
-        return ParsedPage(None, truncated)
-    try:
-        return ParsedPage(etree.fromstring(text, _parser()), truncated)
-    except (etree.LxmlError, ValueError):  # ValueError: unencodable text (lone surrogates)
-        return ParsedPage(None, truncated)
-
-
 def extract_link_contexts(
     html: str | bytes | ParsedPage, page_url: str, around_words: int = 10
 ) -> list[LinkContext]:
@@ -149,10 +115,10 @@ def extract_link_contexts(
 
     Links that lead to no other page are left out: ``javascript:``, ``mailto:``, ``tel:`` and
     other non-HTTP schemes, empty ``href`` and in-page ``#fragments``. The page is read by
-    :func:`parse_html`, unless it is given parsed already. Malformed HTML is read as browsers
-    read it; a page lxml cannot read at all gives no links.
+    :func:`~bilingual_spider.html_page.parse_html`, unless it is given parsed already. Malformed
+    HTML is read as browsers read it; a page lxml cannot read at all gives no links.
     """
-    root = (html if isinstance(html, ParsedPage) else parse_html(html)).root
+    root = as_parsed(html).root
     if root is None:
         return []
     base = _base_url(root, page_url)
@@ -162,16 +128,6 @@ def extract_link_contexts(
     # most pages have no Chinese or Japanese word: plain spaces, without a search per join
     join = _join if _IS_UNSPACED.search("".join(words)) else " ".join
     return [_context(link, page_url, page_lang, words, around_words, join) for link in links]
-
-
-def _parser() -> etree.HTMLParser:
-    """libxml2's HTML parser with plain elements (lxml.html's element classes cost a third of
-    the time). Parsers are not thread-safe: one per thread. Comments are dropped, so their tails
-    stay text."""
-    parser = getattr(_local, "parser", None)
-    if parser is None:
-        parser = _local.parser = etree.HTMLParser(remove_comments=True, remove_pis=True)
-    return parser
 
 
 def _base_url(root: etree._Element, page_url: str) -> str:

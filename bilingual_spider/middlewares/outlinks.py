@@ -28,17 +28,15 @@ from bilingual_spider.language.identification import (
     LanguageIdentifier,
     default_identifier,
 )
-from bilingual_spider.language.page_language import PageLanguage, page_language
-from bilingual_spider.links.contexts import ParsedPage, extract_link_contexts, parse_html
+from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.response_page import (  # noqa: F401 - spiders import them from here too
+    PAGE_LANGUAGE_META,
+    response_language,
+    response_page,
+)
 
 LINK_TEXT_META = "link_text"
 """``Request.meta`` key of the text of the link a request follows (as Scrapy's CrawlSpider)."""
-PAGE_LANGUAGE_META = "page_language"
-"""``Response.meta`` key where the page's :class:`PageLanguage` is kept once identified, so the
-middlewares and the spider identify a page once."""
-PARSED_PAGE_META = "parsed_page"
-"""``Response.meta`` key where the page's tree is kept once parsed, so its link contexts, its
-main text and its language are read from one parse."""
 KANA_SCAN_CHARS = 200_000
 """A page is said to write kana when they occur in its first this many characters."""
 
@@ -80,31 +78,6 @@ class PageLinks:
         if not isinstance(self.response, TextResponse):
             return False
         return KANA.search(self.response.text[:KANA_SCAN_CHARS]) is not None
-
-
-def response_language(response: Response, identifier: LanguageIdentifier) -> PageLanguage:
-    """The language of a page's main text, identified once per response."""
-    cached = response.meta.get(PAGE_LANGUAGE_META)
-    if isinstance(cached, PageLanguage):
-        return cached
-    language = page_language(response_page(response), identifier)
-    response.meta[PAGE_LANGUAGE_META] = language
-    return language
-
-
-def response_page(response: Response) -> ParsedPage:
-    """A response's HTML tree, parsed once per response (link contexts, main text, language);
-    an empty page for a response that is not text."""
-    try:
-        meta = response.meta
-    except AttributeError:  # a response made by hand, tied to no request: nowhere to keep it
-        meta = {}
-    cached = meta.get(PARSED_PAGE_META)
-    if isinstance(cached, ParsedPage):
-        return cached
-    page = parse_html(response.text if isinstance(response, TextResponse) else "")
-    meta[PARSED_PAGE_META] = page
-    return page
 
 
 def with_bonus(request: Request, bonus: int) -> Request:

@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from bilingual_spider.language.page_language import SKIPPED_TAGS, parse_page
+from bilingual_spider.html_page import ParsedPage, as_parsed
+from bilingual_spider.language.page_language import SKIPPED_TAGS
 from bilingual_spider.patterns.pair_language import copied_share
 
 MAX_SHAPE_TOKENS = 3000
@@ -70,13 +71,17 @@ class PageContent:
     text: str
 
 
-def page_content(page: str | bytes) -> PageContent:
+def page_content(page: str | bytes | ParsedPage) -> PageContent:
     """STRAND's linearisation of a page's own content (Resnik & Smith 2003): start and end tags
     and the length of each text chunk (whitespace collapsed) between them, in document order, at
     most :data:`MAX_SHAPE_TOKENS`, with the text of those chunks. Scripts, styles, the head and
     the site's template (``<nav>``, ``<header>``, ``<footer>``, an ``id`` or ``class`` of
-    :data:`TEMPLATE`) are left out."""
-    root = parse_page(page)
+    :data:`TEMPLATE`) are left out.
+
+    ``page``: the tree every other reader of the page reads (in a crawl, the response's one
+    parse, decoded with the charset middleware's choice), else HTML parsed here by
+    :func:`~bilingual_spider.html_page.parse_html`. The tree is not changed."""
+    root = as_parsed(page).root
     if root is None:
         return PageContent((), "")
     tokens: list[str | int] = []
@@ -118,7 +123,7 @@ def _is_template(element: etree._Element) -> bool:
     return bool(marks) and TEMPLATE.search(marks) is not None
 
 
-def page_shape(page: str | bytes) -> PageShape:
+def page_shape(page: str | bytes | ParsedPage) -> PageShape:
     """The shape of :func:`page_content`."""
     return page_content(page).shape
 

@@ -66,7 +66,7 @@ from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
-from bilingual_spider.middlewares.outlinks import response_page
+from bilingual_spider.response_page import response_page
 from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import SearchQuery

@@ -776,7 +776,7 @@ class PupSnifferSpider(scrapy.Spider):
     ) -> PageRecord:
         """The page as pair discovery needs it; its shape and own text when pairs are
         verified by content."""
-        content = page_content(response.body) if self.verifier is not None else None
+        content = page_content(response_page(response)) if self.verifier is not None else None
         return PageRecord.of(response.url, language, text, links.urls, content, links.alternates)
 
     def _language_and_text(self, response: TextResponse) -> tuple[str | None, str]:

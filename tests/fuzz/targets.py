@@ -265,8 +265,9 @@ def _charset_middleware() -> Any:
 
 
 def _check_link_contexts(body: bytes) -> None:
+    from bilingual_spider.html_page import parse_html
     from bilingual_spider.language.page_language import main_text_blocks
-    from bilingual_spider.links.contexts import extract_link_contexts, parse_html
+    from bilingual_spider.links.contexts import extract_link_contexts
 
     page = parse_html(body)
     for context in extract_link_contexts(page, "http://a.example/dir/page.html"):

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bilingual_spider.html_page import parse_html
 from bilingual_spider.language.charsets import decode_html, is_text_encoding, text_encoding
-from bilingual_spider.language.page_language import parse_page
-from bilingual_spider.links.contexts import extract_link_contexts, parse_html
+from bilingual_spider.links.contexts import extract_link_contexts
 
 NOT_TEXT = ("zlib", "hex", "base64", "rot13", "bz2", "uu", "quopri", "idna", "punycode")
 NOT_TEXT += ("undefined", "unicode_escape", "raw_unicode_escape")
@@ -41,7 +41,7 @@ def test_pages_naming_them_are_parsed_with_their_links(name: str) -> None:
         assert "café" in decode_html(body[len(head) :], f"text/html; charset={name}")
         links = extract_link_contexts(parse_html(body), "http://a.example/")
         assert [(link.url, link.anchor) for link in links] == [("http://a.example/fr/", "français")]
-        assert parse_page(body) is not None
+        assert parse_html(body).root is not None
 
 
 def test_a_text_declaration_still_decides() -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bilingual_spider.html_page import MAX_HTML_CHARS
 from bilingual_spider.language.identification import (
     MAX_TEXT_CHARS,
     UNDETERMINED,
@@ -23,7 +24,6 @@ from bilingual_spider.language.identification import (
     script_correction,
 )
 from bilingual_spider.language.page_language import main_text_blocks, page_language
-from bilingual_spider.links.contexts import MAX_HTML_CHARS
 
 identifier = default_identifier()
 
@@ -210,11 +210,12 @@ def test_langid_command_answers_every_line_of_undecodable_bytes(locale: str):
 
 
 def test_main_text_of_a_parsed_page_is_that_of_its_html_and_leaves_the_tree_as_it_was():
-    """The link contexts and the main text read one tree (links.contexts.parse_html): the main
+    """The link contexts and the main text read one tree (html_page.parse_html): the main
     text must not change it (scripts, navigation and comments are skipped, their tails kept)."""
     from lxml import etree
 
-    from bilingual_spider.links.contexts import extract_link_contexts, parse_html
+    from bilingual_spider.html_page import parse_html
+    from bilingual_spider.links.contexts import extract_link_contexts
 
     html = (
         "<html><head><title>T</title></head><body><nav><a href='/a'>Menu</a></nav>"

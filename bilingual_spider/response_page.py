@@ -1,0 +1,66 @@
+"""A response's parsed page and language, made once per response and shared (the Scrapy side of
+:mod:`bilingual_spider.html_page`).
+
+Language identification (the focus middleware, the detector, PupSniffer), the link contexts (the
+Link Predictor, the switcher and hreflang readers, PupSniffer's links and alternates), the pair
+verifier's shape and main text and the WARC writer's language all read the page through
+:func:`response_page`, so a page is decoded and parsed once, whichever of them asks first.
+
+The text parsed is ``response.text``: Scrapy decodes it once and keeps it, with the encoding the
+charset middleware chose (``response.replace(encoding=...)``, see
+``middlewares/charset.py``), which is :func:`~bilingual_spider.html_page.decode_page` of the body
+with ``response.encoding``. So every reader sees the text the charset middleware decided on, and
+the decode is shared with everything else that reads ``response.text``.
+
+Where the tree is kept: a :class:`weakref.WeakKeyDictionary` keyed by the response object, not
+``response.meta``. ``response.meta`` is the request's meta: it outlives the response (the tree
+and its text would stay in memory as long as anything holds the request), a spider that passes
+``response.meta`` on to a new request would carry the tree into it (and a Redis or disk queue
+cannot serialise an lxml tree), and a response replaced after parsing (another encoding) would
+share its predecessor's stale tree. Keyed by the response, the tree lives exactly as long as the
+response, a replaced response gets its own, and a response made by hand (no request, no meta)
+is cached too. The page's language (:func:`response_language`) is a small frozen value and stays
+in ``response.meta`` (:data:`PAGE_LANGUAGE_META`), where spiders already look for it.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from scrapy.http import Response, TextResponse
+
+from bilingual_spider.html_page import EMPTY_PAGE, ParsedPage, parse_html
+from bilingual_spider.language.identification import LanguageIdentifier
+from bilingual_spider.language.page_language import PageLanguage, page_language
+
+PAGE_LANGUAGE_META = "page_language"
+"""``Response.meta`` key where the page's :class:`PageLanguage` is kept once identified, so the
+middlewares and the spider identify a page once."""
+
+_parsed: weakref.WeakKeyDictionary[Response, ParsedPage] = weakref.WeakKeyDictionary()
+
+
+def response_page(response: Response) -> ParsedPage:
+    """A response's HTML tree, parsed once per response object (link contexts, main text,
+    language, the verifier's shape); an empty page for a response that is not text."""
+    page = _parsed.get(response)
+    if page is None:
+        page = parse_html(response.text) if isinstance(response, TextResponse) else EMPTY_PAGE
+        _parsed[response] = page
+    return page
+
+
+def response_language(response: Response, identifier: LanguageIdentifier) -> PageLanguage:
+    """The language of a page's main text, identified once per response."""
+    cached = response.meta.get(PAGE_LANGUAGE_META) if _has_meta(response) else None
+    if isinstance(cached, PageLanguage):
+        return cached
+    language = page_language(response_page(response), identifier)
+    if _has_meta(response):
+        response.meta[PAGE_LANGUAGE_META] = language
+    return language
+
+
+def _has_meta(response: Response) -> bool:
+    """A response made by hand is tied to no request and has no meta."""
+    return response.request is not None
