@@ -167,3 +167,53 @@ def test_no_private_name_is_imported_across_packages() -> None:
             if private and target.split(".")[:2] != name.split(".")[:2]:
                 crossing.append(f"{name}: {imported} from {target}")
     assert crossing == []
+
+
+RESEARCH_LAYERS = (
+    ("language", "html_page"),
+    ("links",),
+    ("patterns",),
+    ("detection",),
+    ("frontier",),
+    ("focus",),
+)
+"""The research modules from the floor up: each may import only its own layer and those below.
+``html_page`` (one page's decode and parse, from ``language/charsets.py``) is on the floor with
+``language/``, so language/ reads pages without importing links/."""
+
+
+def _layer(name: str) -> int | None:
+    part = name.split(".")[1] if name.count(".") else ""
+    for level, packages in enumerate(RESEARCH_LAYERS):
+        if part in packages:
+            return level
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for name, targets in graph.items():
+        for target in targets:
+            own, other = _layer(name), _layer(target)
+            if own is not None and other is not None and other > own:
+                found.append(f"{name} -> {target}")
+    return found
+
+
+def test_the_layer_walker_sees_a_planted_upward_import() -> None:
+    planted = {name: set(targets) for name, targets in project_graph().items()}
+    planted["bilingual_spider.language.page_language"].add("bilingual_spider.links.contexts")
+    assert upward_imports(planted) == [
+        "bilingual_spider.language.page_language -> bilingual_spider.links.contexts"
+    ]
+
+
+def test_no_research_layer_imports_a_higher_one() -> None:
+    assert upward_imports(project_graph()) == []
+
+
+def test_the_page_parser_is_a_leaf_without_scrapy() -> None:
+    """``html_page`` imports only the charset rules of the project, and no Scrapy."""
+    name = "bilingual_spider.html_page"
+    assert project_graph()[name] <= {"bilingual_spider.language.charsets"}
+    assert not any(target.split(".")[0] == "scrapy" for target, _ in imports_of(name))
