@@ -7,8 +7,32 @@ and image src", because a link to a page's translation is often a flag image wit
 ``hreflang`` attributes, the page's declared language, and the text of the block around it (for a
 boilerplate score, Schäfer et al. 2014).
 
-A language menu written as a ``<select>`` whose ``<option value>`` holds each language's URL (a
-script follows the choice) is read as links too: the option's text is their anchor.
+Links wherever HTML carries them, not only ``<a href>`` (issue 37): sites built on a design
+system of web components write their navigation and their language toggle as custom elements
+(``<xx-nav-link href>``, ``<xx-button href>``, ``<xx-header lang-href>``), and a page may have no
+``<a>`` at all. What is read as a link, and why:
+
+- **any element's** ``href``: custom elements take the attribute from ``<a>`` (a browser renders
+  them as links through their script); ``<base>``, ``<link>`` (but see below) and SVG's resource
+  references (``<use>``, ``<image>``...) are no page links;
+- ``data-href`` and ``data-url``: clickable rows, cards and buttons of common front-end
+  frameworks, which a script turns into navigation;
+- any attribute whose name ends in ``-href`` (``lang-href``, ``home-href``): a component's
+  secondary link, named as components name URL properties (a language toggle's target). Its
+  anchor is the element's ``text``/``label`` attribute only: the element's text is its whole
+  content (a header), not the link's;
+- ``location.href = '...'``, ``location.assign('...')``, ``location.replace('...')``,
+  ``window.open('...')`` in an ``onclick``: buttons that navigate;
+- ``<option value>`` of a ``<select>`` language menu whose value is a URL or path (a script
+  follows the choice);
+- ``<link rel="alternate" hreflang>``: a page's declared translations (no anchor, no text);
+- ``<meta http-equiv="refresh" content="0; url=...">``: a redirect written in the page (a
+  language root that sends the reader on to its home page).
+
+A link's anchor is the element's text, else its ``text`` or ``label`` attribute (components that
+draw their own label: ``<xx-button text="Français" href>``). Each of them is a
+:class:`LinkContext` like an ``<a>``'s, so the Link Predictor, the switcher and the hreflang
+readers see them all alike.
 
 One pass over the parsed page (lxml) collects the page's words and, for every link, where its
 anchor text starts and ends among them, so ``around`` and ``block_text`` cost nothing more.
@@ -40,7 +64,38 @@ BLOCK_TAGS = frozenset(
         "menu", "body",
     }
 )  # fmt: skip
-LINK_TAGS = ("a", "area")
+NOT_LINK_TAGS = frozenset(
+    {
+        "base", "link", "meta", "img", "script", "style", "template", "use", "image", "textpath",
+        "feimage", "pattern", "lineargradient", "radialgradient", "filter", "mpath", "tref",
+        "cursor",
+    }
+)  # fmt: skip
+"""Elements whose ``href`` is no link to a page (``<link>`` and ``<meta>`` are read apart)."""
+TEXT_URL_ATTRIBUTES = ("href", "data-href", "data-url")
+"""Attributes naming where the element itself leads: its text is the anchor."""
+LABEL_ATTRIBUTES = ("text", "label")
+"""Attributes of a component that holds its label instead of its text."""
+_SCRIPT_URL = re.compile(
+    r"""(?:\blocation(?:\.href)?\s*=\s*|\blocation\.(?:assign|replace)\(\s*|\bwindow\.open\(\s*)"""
+    r"""(["'])([^"'\s][^"']*)\1"""
+)
+"""The URL a click handler navigates to: ``location.href = '/fr/'``, ``window.location='...'``,
+``location.assign("...")``, ``location.replace(...)``, ``window.open(...)``."""
+_NO_LINK_ATTRIBUTES = frozenset(
+    {
+        "class", "id", "style", "lang", "dir", "title", "name", "alt", "src", "width", "height",
+        "type", "role", "align", "valign", "border", "colspan", "rowspan", "cellpadding",
+        "cellspacing", "summary", "rel", "target", "tabindex", "for", "value", "content",
+        "charset", "xml:lang", "xmlns", "bgcolor", "color", "size", "face", "nowrap", "scope",
+        "headers", "accesskey", "hidden", "aria-label", "aria-hidden", "checked", "selected",
+        "disabled", "start", "span", "shape", "coords", "method", "action", "placeholder",
+    }
+)  # fmt: skip
+"""Attributes that never hold a link here: an element with only these is passed over at once
+(``value`` is a link only in a ``<select>`` menu, checked apart)."""
+_REFRESH_URL = re.compile(r"""(?i)^\s*[\d.]*\s*[;,]?\s*url\s*=\s*(['"]?)([^'"]+)\1""")
+"""The target of ``<meta http-equiv="refresh" content="5; url=/fr/">``."""
 _OPTION_URL = re.compile(r"(?i)^\?|/|\.(?:s?html?|php\d?|aspx?|jsp|cgi|cfm)(?:[?#]|$)")
 """An ``<option value>`` that looks like a URL or a path (``/fr/``, ``?lang=fr``, ``index_fr.html``,
 ``http://fr.example.com``), not a plain value (``1``, ``fr``, ``#``)."""
@@ -104,6 +159,8 @@ class _Link:
     end: int = -1
     alts: list[str] = field(default_factory=list)
     srcs: list[str] = field(default_factory=list)
+    from_text: bool = True
+    """The anchor is the element's text (False: a secondary attribute such as ``lang-href``)."""
 
 
 def extract_link_contexts(
@@ -225,20 +282,25 @@ def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
                 continue
             if tag in BLOCK_TAGS:
                 open_blocks.append(_Block(len(words)))
-            if tag in LINK_TAGS:
-                _open_link(element, base, words, open_links, open_blocks, found)
-            elif tag == "select":
-                open_selects += 1
-            elif tag == "option" and open_selects:
-                _open_option(element, base, words, open_links, open_blocks, found)
-            elif tag == "img" and open_links:
-                _add_image(element, base, open_links[-1])
+            if tag == "img":
+                if open_links:
+                    _add_image(element, base, open_links[-1])
             elif tag == "link":
                 _add_alternate(element, base, len(words), found)
+            elif tag == "meta":
+                _add_refresh(element, base, len(words), found)
+            elif tag not in NOT_LINK_TAGS and (
+                not _NO_LINK_ATTRIBUTES.issuperset(element.keys())
+                or (tag == "option" and open_selects)
+            ):
+                in_select = tag == "option" and open_selects > 0
+                _open_links(element, base, words, open_links, open_blocks, found, in_select)
+            if tag == "select":
+                open_selects += 1
             if element.text:
                 words.extend(_WORD.findall(element.text))
         else:
-            if open_links and open_links[-1].element is element:  # an <a> or an <option>
+            while open_links and open_links[-1].element is element:  # its links end here
                 open_links.pop().end = len(words)
             if tag == "select" and open_selects:
                 open_selects -= 1
@@ -253,31 +315,73 @@ def _walk(root: etree._Element, base: str, words: list[str]) -> list[_Link]:
     return found
 
 
-def _open_link(
+def _open_links(
     element: etree._Element,
     base: str,
     words: list[str],
     open_links: list[_Link],
     open_blocks: list[_Block],
     found: list[_Link],
+    in_select: bool,
 ) -> None:
-    url = absolute_url(base, element.get("href"))
-    if url is None:
+    """The links an element carries (see the module docstring), opened at the element's start;
+    those whose anchor is its text stay open until its end."""
+    targets = element_urls(element, base, in_select)
+    if not targets:
         return
-    link = _Link(
-        url,
-        len(words),
-        open_blocks[-1] if open_blocks else None,
-        title=_collapse(element.get("title") or ""),
-        hreflang=_language(element.get("hreflang") or ""),
-    )
-    if element.tag == "area":
-        _add_image(element, base, link, src=False)
-        link.end = len(words)  # a void element: nothing inside
-    else:
-        link.element = element
-        open_links.append(link)
-    found.append(link)
+    title = element.get("title")
+    hreflang = element.get("hreflang")
+    block = open_blocks[-1] if open_blocks else None
+    for url, from_text in targets:
+        link = _Link(
+            url,
+            len(words),
+            block,
+            element=element,
+            title=_collapse(title) if title else "",
+            hreflang=_language(hreflang) if hreflang else "",
+            from_text=from_text,
+        )
+        if element.tag == "area":
+            _add_image(element, base, link, src=False)
+            link.end = len(words)  # a void element: nothing inside
+        elif from_text:
+            open_links.append(link)
+        else:
+            link.end = len(words)
+        found.append(link)
+
+
+def element_urls(
+    element: etree._Element, base: str, in_select: bool = False
+) -> list[tuple[str, bool]]:
+    """The absolute URLs an element links to, each once, in attribute order, with whether the
+    element's text is their anchor: ``href``, ``data-href``, ``data-url`` (yes), any ``*-href``
+    (no), a navigation in ``onclick`` (yes), an ``<option value>`` of a ``<select>`` (yes)."""
+    found: list[tuple[str, bool]] = []
+    for name, value in element.items():
+        if name in TEXT_URL_ATTRIBUTES:
+            url, from_text = absolute_url(base, value), True
+        elif name.endswith("-href"):
+            url, from_text = absolute_url(base, value), False
+        elif name == "onclick":
+            match = _SCRIPT_URL.search(value)
+            url, from_text = (absolute_url(base, match.group(2)) if match else None), True
+        elif name == "value" and in_select:
+            url, from_text = option_url(value, base), True
+        else:
+            continue
+        if url is not None and not any(url == seen for seen, _ in found):
+            found.append((url, from_text))
+    return found
+
+
+def _label(element: object) -> str:
+    """A component's ``text`` or ``label`` attribute (``""`` if none)."""
+    get = getattr(element, "get", None)
+    if get is None:
+        return ""
+    return next((_collapse(value) for name in LABEL_ATTRIBUTES if (value := get(name))), "")
 
 
 def option_url(value: str, base: str) -> str | None:
@@ -287,31 +391,6 @@ def option_url(value: str, base: str) -> str | None:
     if not _OPTION_URL.search(value):
         return None
     return absolute_url(base, value)
-
-
-def _open_option(
-    element: etree._Element,
-    base: str,
-    words: list[str],
-    open_links: list[_Link],
-    open_blocks: list[_Block],
-    found: list[_Link],
-) -> None:
-    """An option of a ``<select>`` menu whose value is a URL or path: a link, its text the
-    anchor (the block is the select's, so ``block_text`` is the menu and what surrounds it)."""
-    url = option_url(element.get("value") or "", base)
-    if url is None:
-        return
-    link = _Link(
-        url,
-        len(words),
-        open_blocks[-1] if open_blocks else None,
-        element=element,
-        title=_collapse(element.get("title") or ""),
-        hreflang=_language(element.get("hreflang") or ""),
-    )
-    open_links.append(link)
-    found.append(link)
 
 
 def _add_image(element: etree._Element, base: str, link: _Link, src: bool = True) -> None:
@@ -334,6 +413,19 @@ def _add_alternate(element: etree._Element, base: str, position: int, found: lis
         return
     link = _Link(url, position, None, title=_collapse(element.get("title") or ""), in_text=False)
     link.hreflang = _language(hreflang)
+    link.end = position
+    found.append(link)
+
+
+def _add_refresh(element: etree._Element, base: str, position: int, found: list[_Link]) -> None:
+    """``<meta http-equiv="refresh" content="0; url=...">``: a link with no anchor and no text."""
+    if (element.get("http-equiv") or "").strip().lower() != "refresh":
+        return
+    match = _REFRESH_URL.match(element.get("content") or "")
+    url = absolute_url(base, match.group(2)) if match else None
+    if url is None:
+        return
+    link = _Link(url, position, None, in_text=False)
     link.end = position
     found.append(link)
 
@@ -361,7 +453,8 @@ def _context(
     return LinkContext(
         url=link.url,
         page_url=page_url,
-        anchor=join(words[link.start : link.end]),
+        anchor=(join(words[link.start : link.end]) if link.from_text else "")
+        or _label(link.element),
         around=" ".join(part for part in (join(before), join(after)) if part),
         img_alt=" ".join(link.alts),
         img_src=" ".join(link.srcs),
