@@ -85,7 +85,7 @@ def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, st
     """The page's ``<html lang>`` and its ``hreflang`` alternates (language -> absolute URL)."""
     lang = response.xpath("/html/@lang | /html/@xml:lang").get()
     alternates: dict[str, str] = {}
-    for node in response.xpath("//link[@hreflang] | //a[@hreflang]"):
+    for node in response.xpath("//*[@hreflang]"):  # <link>, <a>, custom elements
         code = normalize_language_code(node.attrib.get("hreflang", ""))
         href = node.attrib.get("href")
         if code and href:
