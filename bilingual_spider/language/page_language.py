@@ -106,17 +106,40 @@ def page_language(page: str | bytes | ParsedPage, identifier: LanguageIdentifier
     return blocks_language(*main_text_blocks(page), identifier=identifier)
 
 
+@dataclass(frozen=True)
+class LanguageBlock:
+    """A block of a page's main text judged on its own, with its language."""
+
+    text: str
+    lang: str | None
+    """Its language by language ID; ``None``: none found."""
+
+
+def language_blocks(blocks: list[str], *, identifier: LanguageIdentifier) -> list[LanguageBlock]:
+    """The blocks long enough to judge (:data:`MIN_BLOCK_CHARS`; all of them together when
+    none is), each with its language."""
+    judged = [b for b in blocks if len(b) >= MIN_BLOCK_CHARS]
+    if not judged and blocks:  # a page of short blocks only: judge them together
+        judged = [" ".join(blocks)]
+    return [
+        LanguageBlock(block, guesses[0].lang if guesses else None)
+        for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
+    ]
+
+
 def blocks_language(
     blocks: list[str], truncated: bool = False, *, identifier: LanguageIdentifier
 ) -> PageLanguage:
     """:func:`page_language` of the main text blocks of a page (:func:`main_text_blocks`)."""
-    judged = [b for b in blocks if len(b) >= MIN_BLOCK_CHARS]
-    if not judged and blocks:  # a page of short blocks only: judge them together
-        judged = [" ".join(blocks)]
+    return language_of_blocks(language_blocks(blocks, identifier=identifier), truncated)
+
+
+def language_of_blocks(judged: list[LanguageBlock], truncated: bool = False) -> PageLanguage:
+    """The languages' shares of judged blocks (:func:`language_blocks`), by characters."""
     weights: Counter[str] = Counter()
-    for block, guesses in zip(judged, identifier.identify_many(judged), strict=True):
-        if guesses:
-            weights[guesses[0].lang] += len(block)
+    for block in judged:
+        if block.lang:
+            weights[block.lang] += len(block.text)
     total = sum(weights.values())
     if total < MIN_PAGE_CHARS:
         return PageLanguage(UNDETERMINED, 0.0, {}, True, total, truncated)

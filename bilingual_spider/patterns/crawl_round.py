@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import same_language
+from bilingual_spider.language.page_language import LanguageBlock
 from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
@@ -68,6 +69,16 @@ class PageRecord:
     not kept."""
     alternates: tuple[Alternate, ...] = ()
     """The translations the page names itself (:mod:`.alternates`)."""
+    mixed_blocks: tuple[LanguageBlock, ...] = ()
+    """A mixed page's judged text blocks with their languages (no language has
+    :data:`~.pair_language.MIN_LANGUAGE_SHARE` of its text: a translation that keeps an
+    untranslated appendix, code, UI strings); empty for any other page. Each pair decides such
+    a page's language (:func:`~.pair_language.own_prose`); its ``language`` is only the one its
+    URL names (:func:`marked_language`), for mining."""
+
+    @property
+    def mixed(self) -> bool:
+        return bool(self.mixed_blocks)
 
     @classmethod
     def of(
@@ -78,9 +89,11 @@ class PageRecord:
         links: Iterable[str],
         content: PageContent | None = None,
         alternates: Iterable[Alternate] = (),
+        mixed_blocks: Iterable[LanguageBlock] = (),
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
-        :data:`MAX_LINKS`."""
+        :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
+        characters)."""
         kept: list[str] = []
         for link in dict.fromkeys(links):
             if len(kept) == MAX_LINKS:
@@ -88,8 +101,21 @@ class PageRecord:
             kept.append(link)
         if content is not None:
             content = PageContent(content.shape, content.text[:MAX_TEXT_CHARS])
+        blocks: list[LanguageBlock] = []
+        chars = 0
+        for block in mixed_blocks:
+            if chars >= MAX_TEXT_CHARS:
+                break
+            blocks.append(block)
+            chars += len(block.text)
         return cls(
-            url, language, text[:MAX_TEXT_CHARS], frozenset(kept), content, tuple(alternates)
+            url,
+            language,
+            text[:MAX_TEXT_CHARS],
+            frozenset(kept),
+            content,
+            tuple(alternates),
+            tuple(blocks),
         )
 
 
@@ -139,7 +165,14 @@ def judge_pair(
     ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
     a ``verifier``, a pair whose two pages both have their content kept must also be a
     translation by content (:mod:`.verification`); its signals go on the pair."""
-    check = check_pair_language(source.language, target.language, source.text, target.text)
+    check = check_pair_language(
+        None if source.mixed else source.language,
+        None if target.mixed else target.language,
+        source.text,
+        target.text,
+        source_blocks=source.mixed_blocks,
+        target_blocks=target.mixed_blocks,
+    )
     if not check.accepted:
         return None, check.verdict.value
     if not (
@@ -185,6 +218,17 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
             marked = language_of_unit(unit)
             return marked is None or same_language(marked, language)
     return True
+
+
+def marked_language(url: str, shares: Mapping[str, float]) -> str | None:
+    """The language a mixed page is mined in: of the languages of its text (``shares``), the
+    one its URL names (a ``de`` directory, a ``.fr.html`` suffix, ``lang=ja``), the largest
+    share first; ``None`` when its URL names none of them."""
+    named = {language_of_unit(unit.value) for unit in split_url(url).units()} - {None}
+    for language in sorted(shares, key=lambda lang: -shares[lang]):
+        if any(same_language(language, marked) for marked in named if marked):
+            return language
+    return None
 
 
 Rejection = Callable[[UrlPair, str], None]

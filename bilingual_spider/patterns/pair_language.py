@@ -8,12 +8,22 @@ any languages, and a pair is rejected when:
 - its two sides are in the same language (``en`` and ``en-GB``; ``zh-Hans`` and ``zh-Hant`` are
   different: the project treats the two scripts as two targets);
 - either side's language is undetermined;
-- the "translation" is mostly the source text: most of the shorter text's character 5-grams are
-  found in the other (a page served untranslated under the other language's URL).
+- the "translation" is mostly the source text: half or more of the shorter text's character
+  5-grams are found in the other (a page served untranslated under the other language's URL).
+
+A page whose text is mixed (a translated manual that keeps an untranslated English appendix,
+its code and UI strings) has no language with :data:`MIN_LANGUAGE_SHARE` of its text. Its
+language is then decided against the other page of the pair (:func:`own_prose`): it is the main
+language of its prose *not copied from the other page*, and the pair is rejected as copied when
+half or more of its prose is. So a pair is a translation when each page is in its own language
+and less than half of its prose is copied from the other; rejected when half or more is copied,
+or when a page is in the wrong language.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -24,10 +34,17 @@ from bilingual_spider.language.identification import (
     decide,
     default_calibration,
 )
-from bilingual_spider.patterns.resemblance import containment, fingerprint
+from bilingual_spider.language.page_language import LanguageBlock
+from bilingual_spider.patterns.resemblance import Fingerprint, containment, fingerprint
 
 MAX_COPIED_SHARE = 0.5
-"""A translation sharing more than this share of its 5-grams with the source is a copy."""
+"""A translation sharing this share of its 5-grams with the source, or more, is a copy."""
+MIN_LANGUAGE_SHARE = 0.6
+"""A page is in a language when that language has this share of its main text's blocks (the
+detector's ``BILINGUAL_DETECTOR_MIN_SHARE``); a page with no such language is *mixed*, and
+its language is decided by :func:`own_prose` against the other page of a pair."""
+COPIED_BLOCK = 0.5
+"""A block of a page is copied from the other page when this share of its 5-grams is there."""
 
 
 class PairLanguageVerdict(StrEnum):
@@ -43,7 +60,8 @@ class PairLanguageCheck:
     source_language: str
     target_language: str
     copied_share: float
-    """Share of the shorter text's 5-grams found in the other text."""
+    """Share of the shorter text's 5-grams found in the other text, or the share of a mixed
+    page's prose copied from the other page when larger (:func:`own_prose`)."""
 
     @property
     def accepted(self) -> bool:
@@ -57,25 +75,81 @@ def copied_share(source_text: str, target_text: str) -> float:
     return containment(part, whole)
 
 
+@dataclass(frozen=True)
+class OwnProse:
+    """A page's prose that is not copied from the other page of a pair."""
+
+    lang: str
+    """Its main language (:data:`MIN_LANGUAGE_SHARE` of it), or ``und``."""
+    copied_share: float
+    """The share of the page's judged prose (by characters) copied from the other page."""
+
+
+def own_prose(
+    blocks: Sequence[LanguageBlock],
+    other: str | Fingerprint,
+    min_share: float = MIN_LANGUAGE_SHARE,
+) -> OwnProse:
+    """The language of a page's prose not copied from the other page of a pair, and how much
+    of its prose is copied. ``blocks``: the page's judged blocks with their languages
+    (``language_blocks``); ``other``: the other page's text or fingerprint. A block is copied
+    when :data:`COPIED_BLOCK` of its 5-grams are in the other page (an untranslated paragraph,
+    a code sample, a UI string kept as it is)."""
+    whole = other if isinstance(other, frozenset) else fingerprint(other)
+    own: Counter[str] = Counter()
+    copied = total = 0
+    for block in blocks:
+        total += len(block.text)
+        if containment(fingerprint(block.text), whole) >= COPIED_BLOCK:
+            copied += len(block.text)
+        elif block.lang:
+            own[block.lang] += len(block.text)
+    share = copied / total if total else 0.0
+    kept = sum(own.values())
+    if not kept:
+        return OwnProse(UNDETERMINED, share)
+    lang, chars = own.most_common(1)[0]
+    return OwnProse(lang if chars / kept >= min_share else UNDETERMINED, share)
+
+
 def check_pair_language(
     source_language: str | None,
     target_language: str | None,
     source_text: str,
     target_text: str,
     max_copied: float = MAX_COPIED_SHARE,
+    *,
+    source_blocks: Sequence[LanguageBlock] = (),
+    target_blocks: Sequence[LanguageBlock] = (),
 ) -> PairLanguageCheck:
-    """Judge a pair from each side's identified language and their texts."""
-    src, tgt = source_language or UNDETERMINED, target_language or UNDETERMINED
+    """Judge a pair from each side's identified language and their texts. A mixed side (no
+    language, its judged ``*_blocks`` given) is in the main language of its prose not copied
+    from the other page, and the pair is ``copied`` when half or more of that prose is
+    (:func:`own_prose`)."""
     share = copied_share(source_text, target_text)
-    if UNDETERMINED in (src, tgt):
+    mixed_copied = 0.0
+    languages = []
+    for language, blocks, other in (
+        (source_language, source_blocks, target_text),
+        (target_language, target_blocks, source_text),
+    ):
+        if language is None and blocks:
+            prose = own_prose(blocks, other)
+            mixed_copied = max(mixed_copied, prose.copied_share)
+            language = prose.lang
+        languages.append(language or UNDETERMINED)
+    src, tgt = languages
+    if mixed_copied >= max_copied:
+        verdict = PairLanguageVerdict.COPIED
+    elif UNDETERMINED in (src, tgt):
         verdict = PairLanguageVerdict.UNDETERMINED
     elif same_language(src, tgt):
         verdict = PairLanguageVerdict.SAME_LANGUAGE
-    elif share > max_copied:
+    elif share >= max_copied:
         verdict = PairLanguageVerdict.COPIED
     else:
         verdict = PairLanguageVerdict.BILINGUAL
-    return PairLanguageCheck(verdict, src, tgt, share)
+    return PairLanguageCheck(verdict, src, tgt, max(share, mixed_copied))
 
 
 def text_language(text: str, identifier: LanguageIdentifier) -> str:

@@ -200,8 +200,8 @@ def scores(examples: Sequence[PairExample], kept: Sequence[bool]) -> dict[str, A
 
 def reaches_verifier(example: PairExample) -> bool:
     """Would the pair reach the verifier? The language check before it drops a "translation"
-    more than :data:`~.pair_language.MAX_COPIED_SHARE` of which is the source text."""
-    return example.signals.copied_share <= MAX_COPIED_SHARE
+    :data:`~.pair_language.MAX_COPIED_SHARE` or more of which is the source text."""
+    return example.signals.copied_share < MAX_COPIED_SHARE
 
 
 def leave_sites_out(

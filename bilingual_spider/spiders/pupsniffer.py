@@ -52,7 +52,12 @@ from bilingual_spider.distributed.pupsniffer_store import shared_round_store
 from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
-from bilingual_spider.language.page_language import blocks_language, main_text_blocks
+from bilingual_spider.language.page_language import (
+    LanguageBlock,
+    language_blocks,
+    language_of_blocks,
+    main_text_blocks,
+)
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.patterns.alternates import Alternate, page_alternates
@@ -66,6 +71,7 @@ from bilingual_spider.patterns.crawl_round import (
     deep_page_candidates,
     judge_group_pairs,
     judge_pair,
+    marked_language,
     next_round_sites,
     pair_round,
     site_languages,
@@ -78,6 +84,7 @@ from bilingual_spider.patterns.deep_pages import (
     not_found_fingerprint,
 )
 from bilingual_spider.patterns.groups import has_languages
+from bilingual_spider.patterns.pair_language import MIN_LANGUAGE_SHARE
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
 from bilingual_spider.patterns.round_state import (
     CHECKED,
@@ -125,9 +132,12 @@ def _is_html(response: TextResponse) -> bool:
     return response.text.lstrip()[:1] not in ("{", "[")
 
 
-MIN_LANGUAGE_SHARE = 0.6
-"""A page counts for its main language when that language has this share of its main text
-(the detector's ``BILINGUAL_DETECTOR_MIN_SHARE``): mixed pages count for none."""
+class PageText(NamedTuple):
+    """A page's language and main text; a mixed page's judged blocks (:class:`PageRecord`)."""
+
+    language: str | None
+    text: str
+    mixed_blocks: tuple[LanguageBlock, ...] = ()
 
 
 COUNTERPART_META = "pupsniffer_counterpart_of"
@@ -411,10 +421,11 @@ class PupSnifferSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             yield from self._next_pages(site)
             return
-        language, text = self._language_and_text(response)
+        page = self._language_and_text(response)
+        language = page.language
         links = self._links(response)
         outside = [link for link in links.urls if site_of(link) != site]
-        self.store.add_page(self._record(response, language, text, links), outside)
+        self.store.add_page(self._record(response, page, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             yield from self._requested_again(site, [u for u in links.urls if site_of(u) == site])
         yield from self._pair_first_requests(site, response.url, language, links)
@@ -434,7 +445,7 @@ class PupSnifferSpider(scrapy.Spider):
     def parse_not_found(self, response: Response) -> None:
         if 200 <= response.status < 300 and isinstance(response, TextResponse):
             self.store.set_not_found(
-                response.meta["site"], not_found_fingerprint(self._language_and_text(response)[1])
+                response.meta["site"], not_found_fingerprint(self._language_and_text(response).text)
             )
             self.crawler.stats.inc_value("pupsniffer/soft_404_sites")
 
@@ -599,8 +610,9 @@ class PupSnifferSpider(scrapy.Spider):
         language substituted into its URL, and checked as deep pages are."""
         if not isinstance(response, TextResponse):
             return
-        language, text = self._language_and_text(response)
-        self.store.add_page(self._record(response, language, text, self._links(response)))
+        page = self._language_and_text(response)
+        language = page.language
+        self.store.add_page(self._record(response, page, self._links(response)))
         source = self.langs[0]
         if language is None or not same_language(language, source):
             self.crawler.stats.inc_value("pupsniffer/search/results_not_in_source_language")
@@ -650,14 +662,14 @@ class PupSnifferSpider(scrapy.Spider):
         if source is None:  # kept before the candidate was made: lost with the store
             stats.inc_value("pupsniffer/deep/source_missing")
             return
-        language, text = (None, "")
+        page = PageText(None, "")
         if isinstance(response, TextResponse):
-            language, text = self._language_and_text(response)
+            page = self._language_and_text(response)
         outcome = judge_candidate(
             candidate.candidate,
             response.status,
             response.url,
-            text,
+            page.text,
             candidate.source,
             source.text,
             self.store.not_found(site_of(candidate.source)),
@@ -665,7 +677,7 @@ class PupSnifferSpider(scrapy.Spider):
         stats.inc_value(f"pupsniffer/deep/{outcome.value}")
         if outcome is not CandidateStatus.EXISTS or not isinstance(response, TextResponse):
             return
-        target = self._record(response, language, text, self._links(response))
+        target = self._record(response, page, self._links(response))
         self.store.add_page(target)
         credibility = self._pairs_of(response.meta["round"]).credibility
         weights = unit_weights(credibility.top_patterns(30))
@@ -771,22 +783,26 @@ class PupSnifferSpider(scrapy.Spider):
 
     # --- pages -----------------------------------------------------------------------------------
 
-    def _record(
-        self, response: TextResponse, language: str | None, text: str, links: PageLinks
-    ) -> PageRecord:
+    def _record(self, response: TextResponse, page: PageText, links: PageLinks) -> PageRecord:
         """The page as pair discovery needs it; its shape and own text when pairs are
         verified by content."""
         content = page_content(response_page(response)) if self.verifier is not None else None
-        return PageRecord.of(response.url, language, text, links.urls, content, links.alternates)
+        return PageRecord.of(
+            response.url, page.language, page.text, links.urls, content, links.alternates,
+            page.mixed_blocks,
+        )  # fmt: skip
 
-    def _language_and_text(self, response: TextResponse) -> tuple[str | None, str]:
+    def _language_and_text(self, response: TextResponse) -> PageText:
         blocks, truncated = main_text_blocks(response_page(response))
-        found = blocks_language(blocks, truncated, identifier=self.identifier)
-        language = None
+        judged = language_blocks(blocks, identifier=self.identifier)
+        found = language_of_blocks(judged, truncated)
+        language, mixed = None, ()
         if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
             language = found.lang
+        elif not found.undetermined:  # mixed: each pair decides (pair_language.own_prose)
+            language, mixed = marked_language(response.url, found.shares), tuple(judged)
         logger.debug("pupsniffer page language %s %s", language or UNDETERMINED, response.url)
-        return language, " ".join(blocks)
+        return PageText(language, " ".join(blocks), mixed)
 
     @staticmethod
     def _links(response: TextResponse) -> PageLinks:

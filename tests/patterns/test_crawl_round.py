@@ -166,3 +166,44 @@ def test_with_a_verifier_a_pair_must_be_a_translation_by_content():
     assert {"difference", "length_correlation", "shared_tokens"} <= set(verification)
     assert result.rejected == {NOT_TRANSLATION: 1}
     assert pair_round(crawled).pairs[1].verification is None  # no verifier: both pairs kept
+
+
+def test_a_mixed_page_is_mined_in_the_language_its_url_names_and_judged_by_its_own_prose():
+    """A German page that keeps the English appendix (no language has 60 % of it) pairs with
+    the English page; the same mix under /fr/ (German prose, a French URL) does not."""
+    from bilingual_spider.language.page_language import LanguageBlock
+    from bilingual_spider.patterns.crawl_round import judge_pair, marked_language
+    from bilingual_spider.patterns.pairing import UrlPair
+
+    appendix = [
+        "Appendix A. The configuration file lists every option the server understands.",
+        "Each option takes one value; unknown options are reported and then ignored.",
+    ]
+    german = [
+        GERMAN,
+        "Der Eintritt ist für Kinder unter zwölf Jahren und für Studierende frei.",
+        "Führungen in deutscher Sprache beginnen jeden Samstag um elf Uhr im Foyer.",
+    ]
+    english = [
+        ENGLISH,
+        "Entry is free for children under twelve and for students with a valid card.",
+        "Guided tours in German start every Saturday at eleven o'clock in the foyer.",
+    ]
+    mixed = [*(LanguageBlock(t, "de") for t in german), *(LanguageBlock(t, "en") for t in appendix)]
+    shares = {"de": 0.59, "en": 0.41}
+    assert marked_language("http://x.example/de/a.html", shares) == "de"
+    assert marked_language("http://x.example/a.de.html", shares) == "de"
+    assert marked_language("http://x.example/ja/a.html", shares) is None
+    home = "http://x.example/index.html"
+    source = PageRecord.of("http://x.example/en/a.html", "en", " ".join(english + appendix), [home])
+    text = " ".join(german + appendix)
+
+    def judged(lang: str):
+        url = f"http://x.example/{lang}/a.html"
+        target = PageRecord.of(url, marked_language(url, shares), text, [home], mixed_blocks=mixed)
+        pair = UrlPair(source.url, url, PairingPattern("en", lang), 0.5, 0.1, LOCAL)
+        return judge_pair(pair, source, target, {})
+
+    kept, why = judged("de")
+    assert why == "kept" and kept is not None and kept.target_language == "de"
+    assert judged("fr") == (None, NOT_AS_MARKED)

@@ -1,10 +1,12 @@
 import pytest
 
 from bilingual_spider.language.codes import same_language
+from bilingual_spider.language.page_language import LanguageBlock
 from bilingual_spider.patterns.pair_language import (
     PairLanguageVerdict,
     check_pair_language,
     copied_share,
+    own_prose,
 )
 
 EN = "The committee met on Tuesday to discuss the budget for the new hospital in Kowloon."
@@ -62,3 +64,90 @@ def test_languages_from_the_project_language_id() -> None:
     assert check_pair_texts(EN, EN.replace("budget", "plans"), identifier).verdict in (
         PairLanguageVerdict.SAME_LANGUAGE,
     )
+
+
+# --- mixed pages: right language, less than half of the prose copied -----------------------------
+
+GERMAN_PROSE = [
+    "Das Museum ist täglich von neun Uhr morgens bis sechs Uhr abends geöffnet.",
+    "Der Eintritt ist für Kinder unter zwölf Jahren und für Studierende frei.",
+    "Führungen in deutscher Sprache beginnen jeden Samstag um elf Uhr im Foyer.",
+    "Fotografieren ohne Blitz ist in allen Räumen der Dauerausstellung erlaubt.",
+    "Das Café im Erdgeschoss bietet Kuchen, Suppen und regionale Getränke an.",
+    "Rollstühle können an der Kasse kostenlos ausgeliehen werden, bitte fragen.",
+    "Gruppen ab zehn Personen melden sich bitte eine Woche vorher telefonisch an.",
+]
+FRENCH_PROSE = [
+    "Le musée ouvre tous les jours de neuf heures du matin à six heures du soir.",
+    "L'entrée est gratuite pour les enfants de moins de douze ans et les étudiants.",
+    "Les visites guidées en français commencent chaque samedi à onze heures.",
+]
+APPENDIX = [  # the English page's own appendix, left untranslated in the translation
+    "Appendix A. The configuration file lists every option the server understands today.",
+    "Each option takes one value; unknown options are reported and otherwise ignored.",
+    "Restart the server after changing the file so that the new values take effect.",
+]
+ENGLISH_PAGE = " ".join(  # what the German prose translates, and the appendix
+    [
+        "The museum opens every day from nine in the morning until six in the evening.",
+        "Entry is free for children under twelve and for students with a valid card.",
+        "Guided tours in German start every Saturday at eleven o'clock in the foyer.",
+        "Photography without flash is allowed in all rooms of the permanent exhibition.",
+        "The café on the ground floor serves cakes, soups and regional drinks all day.",
+        "Wheelchairs can be borrowed free of charge at the ticket desk, please ask.",
+        "Groups of ten or more people please register by telephone one week ahead.",
+        *APPENDIX,
+    ]
+)
+
+
+def blocks(german: list[str], english: list[str], other: list[str] = (), lang: str = "fr"):
+    return [
+        *(LanguageBlock(t, "de") for t in german),
+        *(LanguageBlock(t, "en") for t in english),
+        *(LanguageBlock(t, lang) for t in other),
+    ]
+
+
+def mixed_check(page_blocks: list[LanguageBlock]):
+    text = " ".join(b.text for b in page_blocks)
+    return check_pair_language("en", None, ENGLISH_PAGE, text, target_blocks=page_blocks)
+
+
+def test_a_translation_with_an_untranslated_appendix_copied_from_the_source_is_a_translation():
+    page = blocks(GERMAN_PROSE, APPENDIX)  # about 70 % German prose, 30 % the English appendix
+    german = sum(len(t) for t in GERMAN_PROSE)
+    assert 0.65 < german / sum(len(b.text) for b in page) < 0.75
+    prose = own_prose(page, ENGLISH_PAGE)
+    assert prose.lang == "de" and 0.25 < prose.copied_share < 0.35
+    check = mixed_check(page)
+    assert check.accepted and (check.source_language, check.target_language) == ("en", "de")
+
+
+def test_half_or_more_of_the_prose_copied_from_the_source_is_no_translation():
+    page = blocks(GERMAN_PROSE[:3], APPENDIX)  # half German, half the English appendix
+    assert own_prose(page, ENGLISH_PAGE).copied_share >= 0.5
+    assert mixed_check(page).verdict is PairLanguageVerdict.COPIED
+    mostly = blocks(GERMAN_PROSE[:1], APPENDIX)
+    assert mixed_check(mostly).verdict is PairLanguageVerdict.COPIED
+
+
+def test_a_mixed_page_whose_own_prose_is_in_a_third_language_is_not_in_the_target_language():
+    page = blocks([], APPENDIX, FRENCH_PROSE * 2)  # French prose, the English appendix copied
+    assert own_prose(page, ENGLISH_PAGE).lang == "fr"
+    check = mixed_check(page)
+    assert check.target_language == "fr"  # a /de/ page: its URL names German (crawl_round)
+
+
+def test_untranslated_prose_that_is_not_copied_still_counts_against_the_target_language():
+    stale = ["An older English paragraph that the current English page no longer contains."] * 2
+    page = blocks(GERMAN_PROSE[:2], stale)  # no language has 60 % of the page's own prose
+    prose = own_prose(page, ENGLISH_PAGE)
+    assert prose.copied_share == 0.0 and prose.lang == "und"
+    assert mixed_check(page).verdict is PairLanguageVerdict.UNDETERMINED
+
+
+def test_a_page_with_a_language_is_judged_as_before():
+    assert check_pair_language("en", "fr", EN, FR, target_blocks=blocks([], [EN])).accepted
+    exact_half = check_pair_language("en", "fr", EN, FR, max_copied=copied_share(EN, FR))
+    assert exact_half.verdict is PairLanguageVerdict.COPIED  # half or more is copied
