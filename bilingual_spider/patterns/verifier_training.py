@@ -6,8 +6,8 @@ For each multilingual site, every page in the source language is paired with eac
 
 - ``translation`` (1): a gold pair;
 - ``untranslated`` (0): a pair the gold dropped as untranslated: a symlink to the source
-  page, a "translation" that is mostly English (a file the gold dropped for being in another
-  language than its name says is left out: the language check's work);
+  page, a "translation" half or more of whose prose is the source's (a file the gold dropped
+  for being in another language than its name says is left out: the language check's work);
 - ``misaligned`` (0): the source page with the other language's file of the *next* page of the
   same directory (``ch02s03`` with ``ch02s04``): what a manual whose chapters are numbered
   differently in two languages makes a URL pattern propose. Same template, other content.
@@ -149,7 +149,7 @@ def real_site_pair_examples(
 
 class _UntranslatedJudge:
     """Is a pair the gold dropped an untranslated one (a symlink to the source, or a text
-    mostly English)? A file the gold dropped for being in another language than its name says
+    half or more copied from the source)? A file the gold dropped for being in another language
     is left out: telling languages is the language check's work, not the verifier's."""
 
     def __init__(self) -> None:
@@ -171,7 +171,7 @@ class _UntranslatedJudge:
             self.identify,
             source.lang,
         )
-        return reason == "mostly_english"
+        return reason == "copied"
 
 
 def _same_directory(a: str, b: str) -> bool:

@@ -4,7 +4,7 @@ the host names of its real-world counterparts, with gold parallel page pairs der
 The sites are listed in ``real_sites.toml`` (see its header for the fields). :func:`prepare` runs
 every step and is idempotent. :func:`fetch` runs apt-get and dpkg; :func:`build` reads the
 unpacked tree and writes the outputs; what decides (page patterns, text blocks, language and
-English share, start pages, the rendered index and config) is pure and tested on its own::
+copied share, start pages, the rendered index and config) is pure and tested on its own::
 
     load_sites      real_sites.toml -> RealSite values
     fetch           apt-get download + dpkg -x into the cache (never installs anything)
@@ -13,7 +13,8 @@ English share, start pages, the rendered index and config) is pure and tested on
                     root is one of them (``entry_style``) or its own, and the site is also
                     served behind each at ``STYLE.entry.HOST``
     derive_gold     English page x translation of the same page, unless the translation is a
-                    symlink to the English file, is not in its own language, or is mostly English
+                    symlink to the English file, half or more of its prose is the English
+                    page's, or its own prose (not copied) is not in its language
 
 The cache (``$BILINGUAL_SANDBOX_CACHE``, default ``~/.cache/bilingual_spider/realsites``) holds::
 
@@ -71,14 +72,13 @@ SITES_FILE = "sites.json"
 BUILD_KEY_FILE = "build.key"
 
 KINDS = ("multilingual", "monolingual")
-MOSTLY_ENGLISH = 0.5
-"""A "translation" whose English share (:func:`english_share`) is above this is no translation."""
 MIN_SEGMENT_LETTERS = 20
-"""Text blocks with fewer letters are too short for language ID and are left out of the share."""
+"""Text blocks with fewer letters are left out of the copied share: product names, menu words
+and commands are the same in both pages."""
 DROP_REASONS = (
     "untranslated_symlink",  # (a) a symlink to, or the same file as, the English page
-    "wrong_language",  # (b) language ID of its text is not the file's own language
-    "mostly_english",  # (c) more than MOSTLY_ENGLISH of its text is English
+    "copied",  # (b) half or more of its prose is the English page's (copied_prose_share)
+    "wrong_language",  # (c) language ID of its own (not copied) prose is not the file's language
     "source_not_english",  # the English page itself is not identified as English
     "no_source_page",  # a translated page with no English page of the same name
 )
@@ -868,23 +868,16 @@ def same_language(found: str | None, expected: str) -> bool:
     return found is not None and codes_same_language(found, expected)
 
 
-def english_share(
-    segments: Sequence[str],
-    source_segments: set[str],
-    identify: Callable[[list[str]], list[str | None]],
-    source_lang: str = "en",
-) -> float:
-    """Share of a translation's text that is really the source language (English), by letters.
+def copied_prose_share(segments: Sequence[str], source_segments: set[str]) -> float:
+    """Share of a translation's prose that is the source page's (English) verbatim, by letters.
 
     The unit is the text block, not the sentence or the word shingle: Debian's translations are
     made with po4a/gettext, one string per paragraph, list item or cell, and an untranslated
-    string is left as the whole English block. So the share of blocks, weighted by their letters,
-    is the share of the page left untranslated. A block is English when it is a block of the
-    English page verbatim, or when language ID says so (English left over from an older version
-    of the English page). Blocks shorter than :data:`MIN_SEGMENT_LETTERS` letters are left out:
-    product names, menu words and commands are the same in both pages, and are too short for
-    language ID. Shingles of words would count those shared names and commands as overlap in
-    real translations, and say nothing about English that is absent from the English page.
+    string is left as the whole English block. So the share of blocks found verbatim in the
+    English page, weighted by their letters, is the share of the page left untranslated. Blocks
+    shorter than :data:`MIN_SEGMENT_LETTERS` letters are left out: product names, menu words
+    and commands are the same in both pages. Shingles of words would count those shared names
+    and commands as overlap in real translations.
 
     Parameters
     ----------
@@ -892,23 +885,14 @@ def english_share(
         Text blocks of the translation (:func:`text_segments`).
     source_segments:
         Text blocks of the English page.
-    identify:
-        Language ID of a list of texts: one project code (or None) per text.
 
     Returns
     -------
     float in [0, 1]; 0 for a page with no block long enough to judge.
     """
     weighted = [(s, n) for s in segments if (n := letters(s)) >= MIN_SEGMENT_LETTERS]
-    if not weighted:
-        return 0.0
-    copied = {s for s, _ in weighted if s in source_segments}
-    to_identify = list({s for s, _ in weighted if s not in copied})
-    identified = dict(zip(to_identify, identify(to_identify) if to_identify else [], strict=True))
-    english = sum(
-        n for s, n in weighted if s in copied or same_language(identified[s], source_lang)
-    )
-    return english / sum(n for _, n in weighted)
+    total = sum(n for _, n in weighted)
+    return sum(n for s, n in weighted if s in source_segments) / total if total else 0.0
 
 
 def lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str | None]]:
@@ -1003,13 +987,20 @@ def judge_translation(
     source_lang: str = "en",
 ) -> str | None:
     """Why a file in ``lang`` with text blocks ``segments`` is no translation of the source page
-    with blocks ``source_segments``: ``"wrong_language"`` when language ID of its whole text
-    disagrees with ``lang`` (b), ``"mostly_english"`` when its :func:`english_share` is above
-    :data:`MOSTLY_ENGLISH` (c); None when it is a translation."""
-    if not same_language(_main_language(segments, identify), lang):
+    with blocks ``source_segments`` (the judging rule of :mod:`~bilingual_spider.patterns.
+    pair_language`): ``"copied"`` when half or more of its prose is the source page's
+    (:func:`copied_prose_share` >= :data:`~bilingual_spider.patterns.pair_language.
+    MAX_COPIED_SHARE`, b); ``"wrong_language"`` when language ID of its own prose, the blocks
+    not copied from the source page, disagrees with ``lang`` (c); None when it is a translation:
+    a translated manual that keeps an untranslated appendix, code or UI strings, less than half
+    of it, is one. ``source_lang``: the source page's language (its blocks are what is copied)."""
+    from bilingual_spider.patterns.pair_language import MAX_COPIED_SHARE  # language ID: slow
+
+    if copied_prose_share(segments, source_segments) >= MAX_COPIED_SHARE:
+        return "copied"
+    own = [s for s in segments if s not in source_segments]
+    if not same_language(_main_language(own, identify), lang):
         return "wrong_language"
-    if english_share(segments, source_segments, identify, source_lang) > MOSTLY_ENGLISH:
-        return "mostly_english"
     return None
 
 
@@ -1121,8 +1112,10 @@ def prepare(
 
 def build_key(cache: Path, config: Path) -> str:
     """A digest of everything the outputs depend on: the cache's place, the site list, the
-    unpacked packages, the language-ID model, and the code that derives the gold pairs."""
+    unpacked packages, the language-ID model, and the code that derives the gold pairs (with
+    the judging rule's constants, :mod:`~bilingual_spider.patterns.pair_language`)."""
     from bilingual_spider.language import codes, identification
+    from bilingual_spider.patterns import pair_language
 
     digest = hashlib.sha256(str(cache).encode())
     digest.update(config.read_bytes())
@@ -1130,7 +1123,7 @@ def build_key(cache: Path, config: Path) -> str:
         digest.update(stamp.name.encode())
     model = Path(os.environ.get(identification.MODEL_ENV_VAR) or identification.DEFAULT_MODEL_PATH)
     digest.update(f"{model.resolve()}:{model.stat().st_size if model.is_file() else -1}".encode())
-    for module in (__file__, codes.__file__, identification.__file__):
+    for module in (__file__, codes.__file__, identification.__file__, pair_language.__file__):
         digest.update(Path(module).read_bytes())
     return digest.hexdigest()
 

@@ -34,9 +34,10 @@ from bilingual_spider.sandbox.realsites import (
     PageFile,
     RealSite,
     build,
-    english_share,
+    copied_prose_share,
     entry_style_urls,
     fetch,
+    judge_translation,
     letters,
     load_sites,
     render_entry_page,
@@ -232,17 +233,49 @@ def test_same_language(found: str | None, expected: str, same: bool) -> None:
     assert same_language(found, expected) is same
 
 
-def test_english_share_counts_copied_and_identified_blocks_by_letters() -> None:
-    copied, identified_english, translated = "a" * 30, "b" * 20, "c" * 50
-    short = "too short"
+def test_copied_prose_share_counts_blocks_of_the_source_page_by_letters() -> None:
+    copied, translated, short = "a" * 30, "c" * 70, "too short"
+    assert copied_prose_share([copied, translated, short], {copied, short}) == 30 / 100
+    assert copied_prose_share([short], {short}) == 0.0
 
-    def identify(texts: list[str]) -> list[str | None]:
-        assert copied not in texts and short not in texts  # verbatim copies need no language ID
-        return ["en" if t == identified_english else "fr" for t in texts]
 
-    share = english_share([copied, identified_english, translated, short], {copied}, identify)
-    assert share == pytest.approx(50 / 100)
-    assert english_share([short], set(), identify) == 0.0
+def _identify(texts: list[str]) -> list[str | None]:
+    """Language ID of the test's paragraphs (which list each sentence comes from)."""
+    found = []
+    for text in texts:
+        votes = {lang: sum(s in text for s in sentences) for lang, sentences in PROSE.items()}
+        found.append(max(votes, key=lambda lang: votes[lang]) if any(votes.values()) else None)
+    return found
+
+
+APPENDIX = [
+    "Appendix: the configuration file lists every directive the server understands.",
+    "Each directive takes one value; unknown directives stop the server at start-up.",
+]
+FRENCH_BODY = FRENCH + [
+    "Une directive Listen sans adresse fait écouter le serveur sur toutes les interfaces.",
+    "Redémarrez le serveur après avoir modifié le fichier pour que les valeurs changent.",
+]
+PROSE = {"en": ENGLISH + APPENDIX, "fr": FRENCH_BODY, "de": GERMAN, "ja": JAPANESE}
+
+
+@pytest.mark.parametrize(
+    ("lang", "segments", "reason"),
+    [
+        ("fr", FRENCH_BODY + APPENDIX, None),  # ~70 % translated, the appendix kept in English
+        ("fr", FRENCH_BODY[:1] + APPENDIX, "copied"),  # 70 % is the English page's
+        ("ja", JAPANESE + ENGLISH, "copied"),
+        ("fr", GERMAN + APPENDIX[:1], "wrong_language"),  # its own prose is German
+        ("fr", FRENCH, None),
+    ],
+)
+def test_judge_translation_by_its_own_prose_and_the_copied_share(
+    lang: str, segments: list[str], reason: str | None
+) -> None:
+    source = set(ENGLISH + APPENDIX)
+    if reason is None and APPENDIX[0] in segments:
+        assert 0.25 < copied_prose_share(segments, source) < 0.35
+    assert judge_translation(lang, segments, source, _identify) == reason
 
 
 # --- gold pairs over a tiny tree -----------------------------------------------------------------
@@ -268,8 +301,8 @@ def test_tiny_site_gold_pairs_and_drops(tiny: tuple[Path, Path, list[dict]]) -> 
     ]
     assert summary["dropped"] == {
         "untranslated_symlink": 1,  # de/listen.html -> ../en/listen.html
+        "copied": 1,  # ja/listen.html: Japanese, but most of its text is the English page's
         "wrong_language": 1,  # es/listen.html is German
-        "mostly_english": 1,  # ja/listen.html: Japanese, but most of its text is English
         "source_not_english": 0,
         "no_source_page": 1,  # it/only-italian.html
     }
