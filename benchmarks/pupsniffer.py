@@ -27,8 +27,9 @@ nor wrong); ``precision_strict`` counts it as wrong. Likewise ``unjudged``: a pa
 translations of a real-site page whose English page is not English (the Apache manual's
 ``en/bind.html`` is Portuguese in Debian's package), which the gold drops with all its pairs
 (``gold_unjudged.tsv``). Every other pair is wrong, including a pair
-with a page the gold dropped as untranslated (an Apache symlink to the English page, a page not in
-its language): a URL cannot tell, and the paper counts such pairs as errors too.
+with a page the gold dropped as untranslated (an Apache symlink to the English page, a page half
+or more of whose prose is the English page's, a page whose own prose is not in its language): a
+URL cannot tell, and the paper counts such pairs as errors too.
 
 ``--crawl``: also crawls the real sites and the generated world with ``scrapy crawl pupsniffer``
 through the sandbox web and scores its items (:func:`score_pairs`).
@@ -725,8 +726,9 @@ GOLD_TREATMENT = (
     "are both gold translations of one English page is 'implied': reported apart and left out "
     "of precision (precision_strict counts it as wrong); recall is over the en x other gold "
     "pairs only. Every other predicted pair is false, including pairs with a page the real "
-    "sites' gold dropped as untranslated (symlink to the English page, wrong language, mostly "
-    "English): a URL cannot tell, but the pair is no translation."
+    "sites' gold dropped as untranslated (symlink to the English page, half or more of its "
+    "prose copied from the English page, its own prose in another language): a URL cannot "
+    "tell, but the pair is no translation."
     " A pair of two translations of a real-site page whose English page is not English (so "
     "the gold dropped all its pairs) is 'unjudged', treated like an implied pair."
 )

@@ -43,6 +43,9 @@ MIN_LANGUAGE_SHARE = 0.6
 """A page is in a language when that language has this share of its main text's blocks (the
 detector's ``BILINGUAL_DETECTOR_MIN_SHARE``); a page with no such language is *mixed*, and
 its language is decided by :func:`own_prose` against the other page of a pair."""
+OWN_PROSE_MAJORITY = 0.5
+"""A mixed page is in the language of more than this share of its prose not copied from the
+other page (its main language): the rule's "less than half copied", for the rest."""
 COPIED_BLOCK = 0.5
 """A block of a page is copied from the other page when this share of its 5-grams is there."""
 
@@ -80,7 +83,7 @@ class OwnProse:
     """A page's prose that is not copied from the other page of a pair."""
 
     lang: str
-    """Its main language (:data:`MIN_LANGUAGE_SHARE` of it), or ``und``."""
+    """Its main language (more than :data:`OWN_PROSE_MAJORITY` of it), or ``und``."""
     copied_share: float
     """The share of the page's judged prose (by characters) copied from the other page."""
 
@@ -88,7 +91,7 @@ class OwnProse:
 def own_prose(
     blocks: Sequence[LanguageBlock],
     other: str | Fingerprint,
-    min_share: float = MIN_LANGUAGE_SHARE,
+    majority: float = OWN_PROSE_MAJORITY,
 ) -> OwnProse:
     """The language of a page's prose not copied from the other page of a pair, and how much
     of its prose is copied. ``blocks``: the page's judged blocks with their languages
@@ -109,7 +112,7 @@ def own_prose(
     if not kept:
         return OwnProse(UNDETERMINED, share)
     lang, chars = own.most_common(1)[0]
-    return OwnProse(lang if chars / kept >= min_share else UNDETERMINED, share)
+    return OwnProse(lang if chars / kept > majority else UNDETERMINED, share)
 
 
 def check_pair_language(

@@ -140,11 +140,14 @@ def test_a_mixed_page_whose_own_prose_is_in_a_third_language_is_not_in_the_targe
 
 
 def test_untranslated_prose_that_is_not_copied_still_counts_against_the_target_language():
-    stale = ["An older English paragraph that the current English page no longer contains."] * 2
-    page = blocks(GERMAN_PROSE[:2], stale)  # no language has 60 % of the page's own prose
+    stale = ["An older English paragraph that the current English page no longer contains."] * 3
+    page = blocks(GERMAN_PROSE[:2], stale)  # its own prose is mostly English
     prose = own_prose(page, ENGLISH_PAGE)
-    assert prose.copied_share == 0.0 and prose.lang == "und"
-    assert mixed_check(page).verdict is PairLanguageVerdict.UNDETERMINED
+    assert prose.copied_share == 0.0 and prose.lang == "en"
+    assert mixed_check(page).verdict is PairLanguageVerdict.SAME_LANGUAGE
+    halves = [LanguageBlock("ü" * 80, "de"), LanguageBlock("q" * 80, "en")]
+    assert own_prose(halves, ENGLISH_PAGE).lang == "und"  # no language has more than half
+    assert mixed_check(halves).verdict is PairLanguageVerdict.UNDETERMINED
 
 
 def test_a_page_with_a_language_is_judged_as_before():
