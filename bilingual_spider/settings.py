@@ -145,7 +145,7 @@ DOWNLOADER_MIDDLEWARES = {
 }
 
 # --- the bilingual-site detector (Barbosa et al. 2011, sec. 2.1): bilingual_spider/detection/ and
-# spiders/site_detection.py. Stats ``detector/*``; one INFO line per verdict.
+# adapters/site_detection.py. Stats ``detector/*``; one INFO line per verdict.
 BILINGUAL_DETECTOR_LANGS = "any"
 """Languages of interest, comma-separated (``en,es``): a site is bilingual when two of them each
 have a page of their own. ``any``: any two languages."""
@@ -205,7 +205,7 @@ BILINGUAL_DETECTOR_PROBE_TIMEOUT = 15.0
 """Download timeout of a probe, seconds (a verdict should not wait for a slow page)."""
 BILINGUAL_DETECTOR_PROBE_RETRIES = 1
 """Retries of a probe that failed with a retryable error."""
-BILINGUAL_DETECTOR_LINK_SCORER = "bilingual_spider.spiders.site_detection.PredictorLinkScorer"
+BILINGUAL_DETECTOR_LINK_SCORER = "bilingual_spider.adapters.site_detection.PredictorLinkScorer"
 """Class that scores a page's links (``from_settings(settings)``, ``score(html, url)``)."""
 BILINGUAL_DETECTOR_MODEL = None
 """A Link Predictor saved by ``LinkPredictor.save`` (``.npz``) to use instead of the shipped

@@ -95,8 +95,8 @@ def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, st
 
 def default_or_given_seeds(argument: str | None, crawler: Crawler) -> list[str]:
     """The ``seeds`` argument parsed; none when the frontier is in Redis (seeds come from
-    ``bilingual-spider seed`` or another worker), else the sandbox's seed list when crawling the
-    sandbox."""
+    ``bilingual-spider seed`` or another worker). ``scrapy crawl`` of the sandbox web given no
+    seeds passes every sandbox site (:func:`bilingual_spider.commands.crawl.sandbox_seeds`)."""
     if argument:
         try:
             return parse_seeds(argument)
@@ -104,8 +104,4 @@ def default_or_given_seeds(argument: str | None, crawler: Crawler) -> list[str]:
             raise UsageError(str(exc)) from None
     if crawler.settings.get("REDIS_URL"):
         return []
-    if crawler.settings.get("BILINGUAL_SANDBOX_PROXY"):
-        from bilingual_spider.sandbox.realsites import sandbox_seed_urls
-
-        return sandbox_seed_urls(crawler.settings.get("BILINGUAL_SANDBOX_CACHE"))
     raise UsageError("no seeds: pass -a seeds=FILE|url,url (or crawl the sandbox web)")
