@@ -185,8 +185,8 @@ def _entry_locs(root: etree._Element, name: str, base: str) -> Iterator[str]:
 
 def _hreflang_links(entry: etree._Element, base: str) -> tuple[tuple[str, str], ...]:
     """The ``<xhtml:link rel="alternate" hreflang href>`` of an entry: ``(language, url)`` with
-    the language normalized as page hreflang is (``fr-ca`` -> ``fr``); ``x-default`` and unknown codes left
-    out, one URL per language (the first)."""
+    the language normalized as a page's ``hreflang`` is (``fr-ca`` -> ``fr``); ``x-default``
+    and unknown codes left out, one URL per language (the first)."""
     named: dict[str, str] = {}
     for link in _children(entry, "link"):
         if "alternate" not in (link.get("rel") or "").lower().split():
