@@ -105,6 +105,15 @@ workers (keys ``PREFIX:host:HOST:*``), not per worker."""
 BILINGUAL_ROBOTSTXT_TTL = 86400.0
 """With REDIS_URL: a host's robots.txt is fetched by one worker and kept in Redis this many
 seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hours)."""
+BILINGUAL_SITEMAPS = False
+"""Read each host's sitemaps (``robots.txt`` ``Sitemap:`` lines, else ``/sitemap.xml``; index
+files, gzip) before its first page: ``pupsniffer`` asks the pages of their translation groups
+first and pairs their hreflang alternates (method ``sitemap``), judged as any pair. Off by
+default: it costs ``1 + files`` requests a host, outside the page budgets (``docs/sitemaps.md``)."""
+BILINGUAL_SITEMAPS_MAX_FILES = 10
+"""Most sitemap files read of one host (an index and the files it lists, breadth-first)."""
+BILINGUAL_SITEMAPS_MAX_BYTES = 10 * 1024 * 1024
+"""Largest sitemap file downloaded, and read once decompressed (the protocol allows 50 MB)."""
 ADDONS = {
     "bilingual_spider.scheduler.backend.SchedulerBackend": 0,
     # a run directory (-a out=DIR): a feed per item type and the stats file, in one folder
@@ -137,6 +146,8 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's robots.txt middleware; REDIS_URL set: each host's robots.txt fetched once for all
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "bilingual_spider.middlewares.shared_robotstxt.SharedRobotsTxtMiddleware": 100,
+    # BILINGUAL_SITEMAPS: a host's sitemaps read before its first page (after its robots.txt)
+    "bilingual_spider.middlewares.sitemaps.SitemapMiddleware": 150,
     # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
     "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
     # REDIS_URL set: a host's delay and concurrency hold across all workers (after robots.txt)

@@ -85,16 +85,21 @@ class SiteProgress:
         of it the page names (:mod:`.alternates`, maybe on another host); re-mines when due."""
         self.languages[url] = language
         self.named_languages.update({base_language(lang) for lang in named})
+        self.add_listed(links)
+        pages = len(self.languages)
+        if pages >= MIN_PAGES and pages - self.mined_at >= REMINE_EVERY:
+            self._mine()
+
+    def add_listed(self, links: Iterable[str]) -> None:
+        """In-site URLs to fetch (a page's links, a sitemap's pages): pending, in order, after
+        those seen before; the languages their URLs name counted."""
         for link in links:
             if link in self.links_seen:
                 continue
             self.links_seen.add(link)
             self.pending.append(link)
-            named = {language_of_unit(unit.value) for unit in split_url(link).units()}
-            self.linked_languages.update(base_language(lang) for lang in named if lang)
-        pages = len(self.languages)
-        if pages >= MIN_PAGES and pages - self.mined_at >= REMINE_EVERY:
-            self._mine()
+            marked = {language_of_unit(unit.value) for unit in split_url(link).units()}
+            self.linked_languages.update(base_language(lang) for lang in marked if lang)
 
     def _mine(self) -> None:
         self.mined_at = len(self.languages)

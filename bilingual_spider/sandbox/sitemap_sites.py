@@ -178,14 +178,14 @@ def _archive_site(root: Path, text: _Text, params: SitemapSitesParams) -> _Site:
             lang: f"/{lang}/{slug(text.say(title, lang), taken[lang])}/" for lang in ("en", "fr")
         }
         groups.append((title, sentences, paths))
-    true_groups, (gone, fallback) = groups[: params.translated_pairs], groups[-2:]
+    true_groups, fallback = groups[: params.translated_pairs], groups[-1]
     english_pages = [g[2]["en"] for g in groups]
     # the translated pages: each language's in its language; links home, contact, a shared page
-    for title, sentences, paths in [*true_groups, gone, fallback]:
+    for k, (title, sentences, paths) in enumerate(groups):
         for lang in ("en", "fr"):
-            if (title, sentences, paths) is gone and lang == "fr":
+            if k == len(groups) - 2 and lang == "fr":
                 continue  # listed in the sitemap, never published (404)
-            language = "en" if (title, sentences, paths) is fallback else lang
+            language = "en" if k == len(groups) - 1 else lang  # the last: an untranslated copy
             home = "/fr/" if lang == "fr" else "/"
             links = [(home, name), ("/about/", "About")]
             said = [text.say(s, language) for s in sentences]

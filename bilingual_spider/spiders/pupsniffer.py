@@ -54,8 +54,10 @@ from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import blocks_language, main_text_blocks
 from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.links.sitemaps import SiteSitemap
 from bilingual_spider.middlewares.outlinks import response_page
-from bilingual_spider.patterns.alternates import Alternate, page_alternates
+from bilingual_spider.middlewares.sitemaps import SITEMAP_META
+from bilingual_spider.patterns.alternates import Alternate, page_alternates, with_sitemap
 from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.crawl_round import (
     SIMILARITY_PATTERNS,
@@ -206,6 +208,7 @@ class PupSnifferSpider(scrapy.Spider):
         self.monolingual_after = MONOLINGUAL_AFTER
         self._progress: dict[str, SiteProgress] = {}  # this process's pages of each site
         self._stopped: set[str] = set()
+        self._sitemap_sites: set[str] = set()  # sites whose sitemap pages were asked for
 
     def run_parameters(self) -> dict[str, Any]:
         """What this crawl is (the report's header): mode, languages, budgets, seeds."""
@@ -413,13 +416,32 @@ class PupSnifferSpider(scrapy.Spider):
             return
         language, text = self._language_and_text(response)
         links = self._links(response)
+        sitemap: SiteSitemap | None = response.meta.get(SITEMAP_META)  # BILINGUAL_SITEMAPS
+        if sitemap is not None:
+            listed = sitemap.alternates_of(response.url)
+            links = PageLinks(links.urls, with_sitemap(links.alternates, listed, response.url))
         outside = [link for link in links.urls if site_of(link) != site]
         self.store.add_page(self._record(response, language, text, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             yield from self._requested_again(site, [u for u in links.urls if site_of(u) == site])
         yield from self._pair_first_requests(site, response.url, language, links)
+        if sitemap is not None and site not in self._sitemap_sites:
+            self._sitemap_sites.add(site)
+            yield from self._sitemap_requests(site, sitemap)
         if NOT_FOUND_URL_META in response.meta:
             yield self._not_found_request(response.meta[NOT_FOUND_URL_META], site)
+
+    def _sitemap_requests(self, site: str, sitemap: SiteSitemap) -> Iterator[scrapy.Request]:
+        """The pages of the translation groups the site's sitemap names, asked first, each
+        group's together (within the site's budget); the other pages it lists join the site's
+        pending pages, after the links seen so far."""
+        paired = [url for url in sitemap.paired_pages() if site_of(url) == site]
+        for request in self._page_requests(site, paired, priority=PAIR_FIRST_PRIORITY):
+            self.crawler.stats.inc_value("pupsniffer/pages_asked/sitemap")
+            yield request
+        progress = self._progress.get(site)
+        if progress is not None:
+            progress.add_listed([url for url in sitemap.pages if site_of(url) == site])
 
     def _requested_again(self, site: str, urls: list[str]) -> Iterator[scrapy.Request]:
         """The pages this page's links counted in its site's budget: the worker that processed it
