@@ -3,7 +3,8 @@ say of a page put on its response (``BILINGUAL_SITEMAPS``).
 
 The first request of a host (a GET; not ``robots.txt``, not one carrying
 ``meta["dont_read_sitemap"]``) waits, as Scrapy's robots.txt middleware makes it wait for the
-host's rules, while this middleware reads the host's sitemaps: its ``robots.txt``'s ``Sitemap:``
+host's rules, while this middleware reads the host's sitemaps (requests of the host made
+meanwhile do not wait, and their responses carry none): its ``robots.txt``'s ``Sitemap:``
 lines, else ``/sitemap.xml``, and the files a sitemap index lists, breadth-first, at most
 ``BILINGUAL_SITEMAPS_MAX_FILES`` files of at most ``BILINGUAL_SITEMAPS_MAX_BYTES`` each
 (:mod:`bilingual_spider.links.sitemaps` reads them: gzip or not, broken XML read as far as it
@@ -12,7 +13,7 @@ goes; a file that fails costs that file). Those requests go through the whole do
 count in no spider's page budget: a site's sitemaps cost ``1 + files`` requests (its
 ``robots.txt`` is asked once more, by this middleware, than Scrapy's middleware asks it).
 
-Every later response of the host carries, in ``meta``, the host's :class:`SiteSitemap`
+Every response of the host from then on carries, in ``meta``, the host's :class:`SiteSitemap`
 (``SITEMAP_META``) when it listed anything; a spider reads it there (``pupsniffer``: the pages in
 its translation groups asked first, its hreflang alternates as pairs of their own, judged as
 any pair). Several workers each read a host's sitemaps once.
@@ -26,15 +27,14 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 from scrapy.http.request import NO_CALLBACK
-from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
-from twisted.internet.defer import Deferred
 
 from bilingual_spider.links.sitemaps import (
     SiteSitemap,
@@ -59,44 +59,51 @@ DOWNLOAD_PRIORITY = 1000
 
 
 class SitemapMiddleware:
-    def __init__(self, crawler: Crawler, max_files: int, max_bytes: int) -> None:
-        self.crawler = crawler
-        self.stats: StatsCollector = crawler.stats
+    def __init__(
+        self,
+        download: Callable[[Request], Awaitable[Response]],
+        stats: StatsCollector,
+        max_files: int,
+        max_bytes: int,
+    ) -> None:
+        self.download = download
+        self.stats = stats
         self.max_files = max_files
         self.max_bytes = max_bytes
-        self._sites: dict[str, Deferred[SiteSitemap | None] | SiteSitemap | None] = {}
-        """Each host's sitemaps (None: none), or the Deferred of their reading."""
+        self._sites: dict[str, SiteSitemap | None] = {}
+        """Each host's sitemaps (None: none, or being read)."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SitemapMiddleware:
         settings = crawler.settings
         if not settings.getbool("BILINGUAL_SITEMAPS"):
             raise NotConfigured
+
+        def download(request: Request) -> Awaitable[Response]:
+            assert crawler.engine is not None
+            return crawler.engine.download_async(request)
+
         return cls(
-            crawler,
+            download,
+            crawler.stats,
             settings.getint("BILINGUAL_SITEMAPS_MAX_FILES"),
             settings.getint("BILINGUAL_SITEMAPS_MAX_BYTES"),
         )
 
     async def process_request(self, request: Request) -> None:
+        """The first request of a host waits while its sitemaps are read; the others of the
+        host go on meanwhile (their responses carry no sitemap)."""
         if not self._reads_for(request):
             return
         origin = _origin(request)
-        if origin not in self._sites:
-            reading: Deferred[SiteSitemap | None] = Deferred()
-            self._sites[origin] = reading
-            read = None
-            try:
-                read = await self._read_site(origin)
-            finally:
-                self._sites[origin] = read
-                reading.callback(read)
+        if origin in self._sites:
             return
-        known = self._sites[origin]
-        if isinstance(known, Deferred):  # another request of the host is reading them
-            waited: Deferred[SiteSitemap | None] = Deferred()
-            known.addBoth(lambda result: (waited.callback(result), result)[1])
-            await maybe_deferred_to_future(waited)
+        self._sites[origin] = None
+        try:
+            self._sites[origin] = await self._read_site(origin)
+        except Exception:  # a bug here must cost the host's sitemaps, not its first page
+            logger.exception("sitemaps of %s could not be read", origin)
+            self.stats.inc_value("sitemaps/hosts_failed")
 
     def process_response(self, request: Request, response: Response) -> Response:
         read = self._sites.get(_origin(request))
@@ -176,7 +183,7 @@ class SitemapMiddleware:
         )
         self.stats.inc_value("sitemaps/requests")
         try:
-            return await self.crawler.engine.download_async(request)
+            return await self.download(request)
         except Exception as exc:  # any failure costs this file, never the crawl
             logger.debug("sitemap %s failed: %r", url, exc)
             return None

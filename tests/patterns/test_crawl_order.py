@@ -59,3 +59,16 @@ def test_a_pattern_whose_counterparts_are_mostly_missing_makes_no_more():
     assert progress.counterparts("http://www.museum.example/en/p2.html")  # 3 tries: too few
     progress.answered(de_en, False)
     assert progress.counterparts("http://www.museum.example/en/p2.html") == []  # 1 of 4
+
+
+def test_listed_pages_are_pending_after_the_links_seen_once_each():
+    progress = SiteProgress("x.org")
+    progress.add("http://x.org/", "en", ["http://x.org/a", "http://x.org/b"])
+    progress.add_listed(["http://x.org/b", "http://x.org/fr/c", "http://x.org/fr/d"])
+    assert list(progress.pending) == [
+        "http://x.org/a",
+        "http://x.org/b",
+        "http://x.org/fr/c",
+        "http://x.org/fr/d",
+    ]
+    assert progress.linked_languages["fr"] == 2
