@@ -12,7 +12,8 @@ on:
   of ``--share`` of its pages (the acceptance: >= 95 % of the sitemap's true pairs found in a
   crawl of at most 10 % of the site's pages);
 - the plain-sitemap site and the broken-sitemap site with a budget above their size (the
-  sitemap's pages no link reaches; broken sitemaps cost nothing).
+  sitemap's pages no link reaches; broken sitemaps cost nothing), and the plain site again
+  within 20 of its 49 pages.
 
 Reported per site and setting: pages fetched (``pupsniffer/pages``), all requests the host saw
 (the sandbox's count: robots.txt and sitemap files included), pairs found, their methods, the
@@ -34,6 +35,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
+SMALL_BUDGET = 20
+"""A second crawl of the plain-sitemap site (49 pages) within this budget."""
 CRAWL = {"DOWNLOAD_DELAY": 0, "CONCURRENT_REQUESTS_PER_DOMAIN": 8, "LOG_LEVEL": "INFO"}
 
 
@@ -138,8 +141,15 @@ def main(argv: list[str] | None = None) -> int:
                 )  # fmt: skip
                 results["runs"][label][host] = score(run, gold[host], host)
             requests = server.stats().get("requests", {})
+            small = crawl(
+                server.proxy_url, [f"http://{PLAIN_HOST}/"], args.out / label / "plain_small",
+                SMALL_BUDGET, sitemaps,
+            )  # fmt: skip
+            row = score(small, gold[PLAIN_HOST], PLAIN_HOST)
+            row["host_requests"] = None  # counted with the full crawl's by the sandbox
+        results["runs"][label][f"{PLAIN_HOST} ({SMALL_BUDGET} pages)"] = row
         for host, row in results["runs"][label].items():
-            row["host_requests"] = requests.get(host)
+            row.setdefault("host_requests", requests.get(host))
     on = results["runs"]["sitemaps_on"][ARCHIVE_HOST]
     results["acceptance"] = {
         "sitemap_true_share": on["sitemap_true_share"],
@@ -156,13 +166,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_table(results: dict[str, Any]) -> None:
     print(f"archive budget: {results['archive_budget']} pages ({results['share']:.0%})")
-    head = f"{'run':13} {'site':34} {'pages':>6} {'reqs':>5} {'found':>5} {'recall':>6} "
+    head = f"{'run':13} {'site':45} {'pages':>6} {'reqs':>5} {'found':>5} {'recall':>6} "
     print(head + f"{'prec':>6} {'sitemap':>8} {'wrong':>5}  methods")
     for label, rows in results["runs"].items():
         for host, row in rows.items():
             share = row["sitemap_true_share"]
             print(
-                f"{label:13} {host:34} {row['pages_fetched']:>6} {row['host_requests'] or 0:>5} "
+                f"{label:13} {host:45} {row['pages_fetched']:>6} {row['host_requests'] or 0:>5} "
                 f"{row['pairs_found']:>5} {row['recall'] or 0:>6.3f} {row['precision'] or 0:>6.3f} "
                 f"{'-' if share is None else f'{share:.3f}':>8} {row['sitemap_wrong_emitted']:>5}"
                 f"  {row['methods']}"

@@ -434,14 +434,15 @@ class PupSnifferSpider(scrapy.Spider):
     def _sitemap_requests(self, site: str, sitemap: SiteSitemap) -> Iterator[scrapy.Request]:
         """The pages of the translation groups the site's sitemap names, asked first, each
         group's together (within the site's budget); the other pages it lists join the site's
-        pending pages, after the links seen so far."""
+        pending pages, after the links seen so far, and the language patterns of their URLs
+        make counterparts until the site's fetched pages have patterns of their own."""
         paired = [url for url in sitemap.paired_pages() if site_of(url) == site]
         for request in self._page_requests(site, paired, priority=PAIR_FIRST_PRIORITY):
             self.crawler.stats.inc_value("pupsniffer/pages_asked/sitemap")
             yield request
         progress = self._progress.get(site)
         if progress is not None:
-            progress.add_listed([url for url in sitemap.pages if site_of(url) == site])
+            progress.add_sitemap_pages([url for url in sitemap.pages if site_of(url) == site])
 
     def _requested_again(self, site: str, urls: list[str]) -> Iterator[scrapy.Request]:
         """The pages this page's links counted in its site's budget: the worker that processed it
