@@ -108,8 +108,9 @@ seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hou
 BILINGUAL_SITEMAPS = False
 """Read each host's sitemaps (``robots.txt`` ``Sitemap:`` lines, else ``/sitemap.xml``; index
 files, gzip) before its first page: ``pupsniffer`` asks the pages of their translation groups
-first and pairs their hreflang alternates (method ``sitemap``), judged as any pair. Off by
-default: it costs ``1 + files`` requests a host, outside the page budgets (``docs/sitemaps.md``)."""
+first and pairs their hreflang alternates (method ``sitemap``), judged as any pair; the detector
+probes the translations they name for a site's first page. Off by default: it costs ``1 + files``
+requests a host, outside the page budgets (``docs/sitemaps.md``)."""
 BILINGUAL_SITEMAPS_MAX_FILES = 10
 """Most sitemap files read of one host (an index and the files it lists, breadth-first)."""
 BILINGUAL_SITEMAPS_MAX_BYTES = 10 * 1024 * 1024
