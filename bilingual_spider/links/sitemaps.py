@@ -240,6 +240,10 @@ class SiteSitemap:
                         known.setdefault(language, other)
 
     @property
+    def page_count(self) -> int:
+        return len(self._pages)
+
+    @property
     def pages(self) -> list[str]:
         """Every page listed, in the order listed."""
         return list(self._pages)

@@ -6,7 +6,8 @@ The first request of a host (a GET; not ``robots.txt``, not one carrying
 host's rules, while this middleware reads the host's sitemaps (requests of the host made
 meanwhile do not wait, and their responses carry none): its ``robots.txt``'s ``Sitemap:``
 lines, else ``/sitemap.xml``, and the files a sitemap index lists, breadth-first, at most
-``BILINGUAL_SITEMAPS_MAX_FILES`` files of at most ``BILINGUAL_SITEMAPS_MAX_BYTES`` each
+``BILINGUAL_SITEMAPS_MAX_FILES`` files of at most ``BILINGUAL_SITEMAPS_MAX_BYTES`` each, and
+no more files once 50,000 pages are listed (what a host's sitemaps keep in memory)
 (:mod:`bilingual_spider.links.sitemaps` reads them: gzip or not, broken XML read as far as it
 goes; a file that fails costs that file). Those requests go through the whole downloader chain
 (robots.txt rules, per-host delay and concurrency, the sandbox proxy) with a high priority, and
@@ -37,6 +38,7 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.httpobj import urlparse_cached
 
 from bilingual_spider.links.sitemaps import (
+    MAX_SITEMAP_URLS,
     SiteSitemap,
     default_sitemap_url,
     parse_sitemap,
@@ -139,7 +141,7 @@ class SitemapMiddleware:
         fetched = 0
         while queue:
             url = queue.popleft()
-            if fetched >= self.max_files:
+            if fetched >= self.max_files or site.page_count >= MAX_SITEMAP_URLS:
                 self.stats.inc_value("sitemaps/files_skipped", len(queue) + 1)
                 break
             fetched += 1

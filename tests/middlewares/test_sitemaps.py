@@ -97,3 +97,14 @@ def test_robots_requests_and_opted_out_requests_read_nothing():
     fetched(mw, f"{SITE}/", **{DONT_READ_META: True})
     fetched(mw, f"{SITE}/x", dont_obey_robotstxt=True)
     assert asked == []
+
+
+def test_no_more_files_once_a_host_lists_enough_pages(monkeypatch):
+    monkeypatch.setattr("bilingual_spider.middlewares.sitemaps.MAX_SITEMAP_URLS", 2)
+    robots = b"Sitemap: /a.xml\nSitemap: /b.xml\n"
+    files = {f"{SITE}/robots.txt": (200, robots), f"{SITE}/a.xml": (200, URLSET)}
+    files[f"{SITE}/b.xml"] = (200, URLSET)
+    mw, asked, stats = middleware(files)
+    fetched(mw, f"{SITE}/")
+    assert asked == [f"{SITE}/robots.txt", f"{SITE}/a.xml"]  # a.xml lists 2 pages
+    assert stats.values["sitemaps/files_skipped"] == 1
