@@ -99,9 +99,7 @@ def _is_switcher_link(link: LinkContext) -> bool:
 
 def _names_a_language(text: str) -> bool:
     text = text.strip()
-    return bool(text) and (
-        language_of_name(text) is not None or language_of_code(text) is not None
-    )
+    return bool(text) and (language_of_name(text) is not None or language_of_code(text) is not None)
 
 
 def _script_writes_a_switcher(code: str) -> bool:
