@@ -44,6 +44,7 @@ def crawl(server: SandboxServer, out: Path, render: bool) -> dict:
         settings={
             "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
             "BILINGUAL_RENDER_JS": render,
+            "BILINGUAL_RENDER_TIMEOUT": 120,  # a loaded machine: a slow page is no failure
             "DOWNLOAD_DELAY": 0,
             "CONCURRENT_REQUESTS_PER_DOMAIN": 4,
         },
