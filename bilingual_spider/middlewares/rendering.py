@@ -12,8 +12,10 @@ Two parts, both inert while the setting is off:
   :func:`~bilingual_spider.links.script_links.render_reason`. A page that needs a browser is
   asked again through it (``meta["playwright"] = True``), and so are the site's later pages.
   Stats: ``render/sites`` (sites switched to the browser), ``render/reason/<reason>`` (sites,
-  by why), ``render/pages`` (pages the browser rendered), ``render/failed`` (renderings that
-  failed; the page is then downloaded plainly).
+  by why), ``render/pages`` (pages the browser rendered) and ``render/pages_by_reason/<reason>``
+  (the same, by why their site is rendered; ``asked`` for a request a spider sent with
+  ``meta["playwright"]`` itself), ``render/failed`` (renderings that failed; the page is then
+  downloaded plainly).
 
 Scripts run by the browser fetch their own files (scripts, styles, data); those requests do not
 go through Scrapy's middlewares (robots.txt, network safety), and images, media and fonts are
@@ -139,6 +141,8 @@ class RenderingMiddleware:
     def process_response(self, request: Request, response: Response) -> Request | Response:
         if request.meta.get(RENDER_META):
             self.stats.inc_value("render/pages")
+            reason = self.rendered_hosts.get(_host(request.url), "asked")
+            self.stats.inc_value(f"render/pages_by_reason/{reason}")
             return response
         if not self._is_page(request) or not isinstance(response, HtmlResponse):
             return response

@@ -39,6 +39,7 @@ def test_a_site_whose_links_a_script_builds_is_asked_again_through_the_browser()
     assert stats["render/sites"] == 1
     assert stats["render/reason/no_links"] == 1
     assert stats["render/pages"] == 1
+    assert stats["render/pages_by_reason/no_links"] == 1
 
 
 @pytest.mark.parametrize(

@@ -89,6 +89,9 @@ def test_rendering_finds_the_pairs_of_script_built_sites_and_renders_only_them(s
     # at most each script-built site's pages and its /contact.html (linked, gone: a 404)
     script_pages = gold[APP_HOST]["pages"] + gold[SWITCHER_HOST]["pages"] + 2
     assert 2 * len(gold_pairs(gold, APP_HOST)) <= stats["render/pages"] <= script_pages
+    by_reason = stats["render/pages_by_reason/no_links"]
+    assert by_reason + stats["render/pages_by_reason/script_switcher"] == stats["render/pages"]
+    assert by_reason >= 2 * len(gold_pairs(gold, APP_HOST))
     assert "render/failed" not in stats
 
 
