@@ -6,7 +6,8 @@ Reads every HTML file of the real sites ``bilingual-spider sandbox fetch`` unpac
 documentation packages) with :func:`~bilingual_spider.links.script_links.render_reason` and counts
 the reasons, per package folder (``usr/share/doc/PACKAGE``), with one example page each. A crawl
 with rendering on switches a site when one of its first ``BILINGUAL_RENDER_CHECK_PAGES`` pages
-gives a reason, so this is an upper bound on the real sites a crawl would render. JSON in
+gives a reason, so this is an upper bound on the real sites a crawl would render. Also the CPU
+time of ``render_reason`` per page (what reading a site's first pages costs). JSON in
 ``benchmarks/results/render_reasons.json``.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -33,22 +35,28 @@ def main() -> int:
     folders: Counter[tuple[str, str]] = Counter()
     examples: dict[str, str] = {}
     pages = 0
+    seconds = 0.0
     for path in sorted(root.rglob("*")):
         if path.suffix.lower() not in HTML_SUFFIXES or not path.is_file():
             continue
         pages += 1
-        reason = render_reason(path.read_bytes())
+        body = path.read_bytes()
+        started = time.process_time()
+        reason = render_reason(body)
+        seconds += time.process_time() - started
         reasons[str(reason)] += 1
         if reason:
             folder = "/".join(path.relative_to(root).parts[:4])
             folders[(folder, reason)] += 1
             examples.setdefault(f"{folder} {reason}", str(path.relative_to(root)))
-    print(f"{pages} pages; reasons: {dict(reasons)}")
+    ms_per_page = 1000 * seconds / max(pages, 1)
+    print(f"{pages} pages; reasons: {dict(reasons)}; render_reason {ms_per_page:.2f} CPU ms/page")
     for (folder, reason), count in folders.most_common():
         print(f"{count:6} {reason:16} {folder}  e.g. {examples[f'{folder} {reason}']}")
     result = {
         "pages": pages,
         "reasons": dict(reasons),
+        "render_reason_cpu_ms_per_page": ms_per_page,
         "folders": [
             {"folder": f, "reason": r, "pages": n, "example": examples[f"{f} {r}"]}
             for (f, r), n in folders.most_common()

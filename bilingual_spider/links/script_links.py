@@ -28,6 +28,7 @@ from lxml import etree
 
 from bilingual_spider.language.names import language_of_code, language_of_name
 from bilingual_spider.links.contexts import (
+    MAX_HTML_CHARS,
     LinkContext,
     ParsedPage,
     extract_link_contexts,
@@ -52,6 +53,8 @@ _TAG = re.compile(r"<[^>]*>")
 _WORD = re.compile(r"[^\W\d_]{4,}(?:\s[^\W\d_]{3,}){0,1}")
 _MENU_NAME = re.compile(r"(?:^|[\W_])(?:lang|language|languages|locale|i18n)(?:$|[\W_])", re.I)
 _PAGE_URL = "http://page.invalid/page"
+_SCRIPT_TAG = re.compile(r"<script", re.I)
+_SCRIPT_TAG_BYTES = re.compile(rb"<script", re.I)
 
 
 def render_reason(html: str | bytes | ParsedPage) -> str | None:
@@ -62,6 +65,8 @@ def render_reason(html: str | bytes | ParsedPage) -> str | None:
     'no_links'
     >>> render_reason('<body><a href="/about">About</a><script>track()</script></body>')
     """
+    if isinstance(html, str | bytes) and not _has_script_tag(html):
+        return None  # no parse
     parsed = html if isinstance(html, ParsedPage) else parse_html(html)
     root = parsed.root
     if root is None:
@@ -83,6 +88,12 @@ def render_reason(html: str | bytes | ParsedPage) -> str | None:
     if _has_empty_menu(root):
         return EMPTY_MENU
     return None
+
+
+def _has_script_tag(html: str | bytes) -> bool:
+    if isinstance(html, bytes):
+        return _SCRIPT_TAG_BYTES.search(html, 0, MAX_HTML_CHARS) is not None
+    return _SCRIPT_TAG.search(html, 0, MAX_HTML_CHARS) is not None
 
 
 def _is_javascript(script: etree._Element) -> bool:
