@@ -388,6 +388,31 @@ def _parse_answer(service: str, body: bytes) -> Any:
     return cdx.parse(index, 200, body, continuation="0/3")
 
 
+def random_script_page(rng: random.Random) -> bytes:
+    """A page (:func:`random_page`) with scripts that write switchers, empty menus, or none."""
+    scripts = [
+        '<script src="/app.js"></script>',
+        "<script>document.write('<a href=\"/fr/\">Français</a>')</script>",
+        '<script>el.innerHTML = "<a hreflang=de>" + x;</script>',
+        '<script type="application/ld+json">{"a": "English"}</script>',
+        "<script>'unterminated \\' + `tpl ${'English'}`</script>",
+        '<select id="lang"></select>',
+        '<nav class="language-menu"></nav>',
+        "<script>",
+    ]
+    extra = "".join(rng.choice(scripts) for _ in range(rng.randint(0, 4)))
+    page = random_page(rng)
+    cut = rng.randint(0, len(page))
+    return _mutate_bytes(rng, page[:cut] + extra.encode() + page[cut:], max_edits=2)
+
+
+def _check_render_reason(body: bytes) -> None:
+    from bilingual_spider.links.script_links import REASONS, render_reason
+
+    assert render_reason(body) in (*REASONS, None)
+    assert render_reason(body.decode("utf-8", "replace")) in (*REASONS, None)
+
+
 def random_sitemap(rng: random.Random) -> bytes:
     """A urlset (with hreflang alternates), an index or a text sitemap of random URLs, maybe
     gzip-compressed, then broken (bytes mutated, cut off)."""
@@ -515,6 +540,12 @@ TARGETS: list[Target] = [
         from_generator(random_page) | any_bytes,
     ),
     Target("sitemap", _check_sitemap, random_sitemap, from_generator(random_sitemap) | any_bytes),
+    Target(
+        "render_reason",
+        _check_render_reason,
+        random_script_page,
+        from_generator(random_script_page) | any_bytes,
+    ),
     *(
         Target(
             f"answer_{service}",
