@@ -105,10 +105,36 @@ workers (keys ``PREFIX:host:HOST:*``), not per worker."""
 BILINGUAL_ROBOTSTXT_TTL = 86400.0
 """With REDIS_URL: a host's robots.txt is fetched by one worker and kept in Redis this many
 seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hours)."""
+BILINGUAL_SITEMAPS = False
+"""Read each host's sitemaps (``robots.txt`` ``Sitemap:`` lines, else ``/sitemap.xml``; index
+files, gzip) before its first page: ``pupsniffer`` asks the pages of their translation groups
+first and pairs their hreflang alternates (method ``sitemap``), judged as any pair; the detector
+probes the translations they name for a site's first page. Off by default: it costs ``1 + files``
+requests a host, outside the page budgets (``docs/sitemaps.md``)."""
+BILINGUAL_SITEMAPS_MAX_FILES = 10
+"""Most sitemap files read of one host (an index and the files it lists, breadth-first)."""
+BILINGUAL_SITEMAPS_MAX_BYTES = 10 * 1024 * 1024
+"""Largest sitemap file downloaded, and read once decompressed (the protocol allows 50 MB)."""
+BILINGUAL_RENDER_JS = False
+"""Render with a headless browser (scrapy-playwright, Debian's chromium) the pages of the sites
+whose raw HTML shows no link or a language menu a script builds
+(:func:`~bilingual_spider.links.script_links.render_reason`); every other site is downloaded
+plainly. Off by default: a rendered page costs many times a download (``docs/rendering.md``).
+Needs the ``render`` extra (``pip install 'bilingual-spider[render]'``). Stats ``render/*``."""
+BILINGUAL_RENDER_BROWSER = "chromium"
+"""The browser rendering launches: a name on ``PATH`` or a path (Playwright's own download is
+never used)."""
+BILINGUAL_RENDER_CHECK_PAGES = 10
+"""Pages of a site whose raw HTML is read for signs of script-built links; a site none of them
+shows a sign on is never rendered."""
+BILINGUAL_RENDER_TIMEOUT = 30.0
+"""Seconds the browser waits for a page to load (``PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT``)."""
 ADDONS = {
     "bilingual_spider.scheduler.backend.SchedulerBackend": 0,
     # a run directory (-a out=DIR): a feed per item type and the stats file, in one folder
     "bilingual_spider.output.run_directory.RunDirectory": 10,
+    # BILINGUAL_RENDER_JS: scrapy-playwright's download handler and Debian's browser
+    "bilingual_spider.middlewares.rendering.RenderingAddon": 20,
 }
 
 # --- the sandbox web and network safety
@@ -137,6 +163,11 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's robots.txt middleware; REDIS_URL set: each host's robots.txt fetched once for all
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "bilingual_spider.middlewares.shared_robotstxt.SharedRobotsTxtMiddleware": 100,
+    # BILINGUAL_SITEMAPS: a host's sitemaps read before its first page (after its robots.txt)
+    "bilingual_spider.middlewares.sitemaps.SitemapMiddleware": 150,
+    # BILINGUAL_RENDER_JS: the pages of sites whose links a script builds asked again through
+    # the browser (sees responses after redirects and charset decoding)
+    "bilingual_spider.middlewares.rendering.RenderingMiddleware": 160,
     # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
     "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
     # REDIS_URL set: a host's delay and concurrency hold across all workers (after robots.txt)

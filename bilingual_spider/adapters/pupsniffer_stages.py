@@ -24,10 +24,17 @@ from bilingual_spider.adapters.pupsniffer_requests import PageRequests
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs
 from bilingual_spider.patterns.deep_pages import DeepCandidate
 from bilingual_spider.patterns.discovery import ExternalSite
+from bilingual_spider.patterns.pairing import UrlPair
 from bilingual_spider.patterns.round_driver import RoundDriver
 from bilingual_spider.scheduler.redis_scheduler import holding_scheduler
 
 logger = logging.getLogger(__name__)
+
+
+def log_rejected(pair: UrlPair, why: str) -> None:
+    """One DEBUG line per pair a check rejected (``benchmarks/pupsniffer.py``'s recall audit
+    reads them)."""
+    logger.debug("pupsniffer rejected %s %s %s %s", why, pair.method, pair.source, pair.target)
 
 
 class PupSnifferStages:

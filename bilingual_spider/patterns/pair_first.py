@@ -107,6 +107,22 @@ class PairFirstOrder:
             yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url])
         yield from self.next_pages(site)
 
+    def sitemap_listed(
+        self, site: str, paired: Sequence[str], pages: Sequence[str]
+    ) -> Iterator[PageAsk]:
+        """The pages of the translation groups the site's sitemap names (``paired``), asked
+        first, each group's together (within the site's budget); the other pages it lists
+        (``pages``) join the site's pending pages, after the links seen so far, and the language
+        patterns of their URLs make counterparts until the site's fetched pages have patterns of
+        their own."""
+        for ask in self.pages(site, [url for url in paired if site_of(url) == site],
+                              priority=PAIR_FIRST_PRIORITY):  # fmt: skip
+            self.count("pages_asked/sitemap")
+            yield ask
+        progress = self.progress.get(site)
+        if progress is not None:
+            progress.add_sitemap_pages([url for url in pages if site_of(url) == site])
+
     def next_pages(self, site: str) -> Iterator[PageAsk]:
         """The site's pending in-site pages that may be asked for now."""
         progress = self.progress.get(site)

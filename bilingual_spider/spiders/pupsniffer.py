@@ -41,7 +41,8 @@ from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
 from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
 from bilingual_spider.adapters.pupsniffer_requests import NOT_FOUND_URL_META, PageRequests
 from bilingual_spider.adapters.pupsniffer_search import PupSnifferSearch
-from bilingual_spider.adapters.pupsniffer_stages import PupSnifferStages
+from bilingual_spider.adapters.pupsniffer_sitemaps import SitemapPages
+from bilingual_spider.adapters.pupsniffer_stages import PupSnifferStages, log_rejected
 from bilingual_spider.commands.arguments import whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.pupsniffer_store import shared_round_store
@@ -55,7 +56,7 @@ from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER
 from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.deep_pages import not_found_fingerprint
 from bilingual_spider.patterns.pair_first import PairFirstOrder
-from bilingual_spider.patterns.pairing import SEARCH, UrlPair
+from bilingual_spider.patterns.pairing import SEARCH
 from bilingual_spider.patterns.round_driver import RoundDriver
 from bilingual_spider.patterns.round_state import InMemoryRoundStore, RoundStore
 from bilingual_spider.patterns.units import site_of
@@ -83,12 +84,6 @@ def _is_html(response: TextResponse) -> bool:
 MIN_LANGUAGE_SHARE = 0.6
 """A page counts for its main language when that language has this share of its main text
 (the detector's ``BILINGUAL_DETECTOR_MIN_SHARE``): mixed pages count for none."""
-
-
-def _log_rejected(pair: UrlPair, why: str) -> None:
-    """One DEBUG line per pair a check rejected (``benchmarks/pupsniffer.py``'s recall audit
-    reads them)."""
-    logger.debug("pupsniffer rejected %s %s %s %s", why, pair.method, pair.source, pair.target)
 
 
 class PupSnifferSpider(scrapy.Spider):
@@ -171,9 +166,10 @@ class PupSnifferSpider(scrapy.Spider):
             settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER", MONOLINGUAL_AFTER),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
         )
+        self.sitemaps = SitemapPages(self.order)
         self.driver = RoundDriver(
             store, self.rounds, self.next_sites, self.deep_per_site, self.mode == "search",
-            self.verifier, _log_rejected,
+            self.verifier, log_rejected,
         )  # fmt: skip
         self.rounds = self.driver.rounds
         failed = self.ignore_failure
@@ -181,7 +177,7 @@ class PupSnifferSpider(scrapy.Spider):
             crawler, store, self.order, self.parse, self.parse_not_found, failed)  # fmt: skip
         self.items = PupSnifferItems(store, crawler, self.langs)
         self.deep = DeepPageChecks(
-            store, self.driver, crawler, self.verifier, _log_rejected, self.deep_answered,
+            store, self.driver, crawler, self.verifier, log_rejected, self.deep_answered,
             self.deep_failed,
         )  # fmt: skip
         self.stages = PupSnifferStages(
@@ -251,6 +247,7 @@ class PupSnifferSpider(scrapy.Spider):
             return
         language, text = self._language_and_text(response)
         links = self._links(response)
+        links = PageLinks(links.urls, self.sitemaps.alternates(response, links.alternates))
         outside = [link for link in links.urls if site_of(link) != site]
         self.store.add_page(self._record(response, language, text, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
@@ -258,6 +255,7 @@ class PupSnifferSpider(scrapy.Spider):
             yield from self.requests.requested_again(site, inside)
         asks = self.order.page_came(site, response.url, language, links.urls, links.alternates)
         yield from self.requests.pages(asks)
+        yield from self.requests.pages(self.sitemaps.asks(site, response))  # BILINGUAL_SITEMAPS
         if NOT_FOUND_URL_META in response.meta:
             yield self.requests.not_found(response.meta[NOT_FOUND_URL_META], site)
 
