@@ -217,3 +217,10 @@ def test_the_page_parser_is_a_leaf_without_scrapy() -> None:
     name = "bilingual_spider.html_page"
     assert project_graph()[name] <= {"bilingual_spider.language.charsets"}
     assert not any(target.split(".")[0] == "scrapy" for target, _ in imports_of(name))
+
+
+def test_the_pupsniffer_spider_only_reads_pages_and_wires_its_adapters() -> None:
+    """Issue 34: the spider file stays thin (under 350 lines); its research is in ``patterns/``
+    and its Scrapy adapters in ``adapters/``."""
+    spider = PACKAGE / "spiders" / "pupsniffer.py"
+    assert len(spider.read_text(encoding="utf-8").splitlines()) < 350
