@@ -66,6 +66,13 @@ SCHEDULER_SERIALIZER = "bilingual_spider.scheduler.compact_serializer"
 """Module (``dumps``/``loads``) serializing the requests in the Redis frontier (scrapy-redis's
 setting). Ours stores a crawl's request in about a third of the bytes of scrapy-redis's default,
 ``scrapy_redis.picklecompat`` (whose blobs it also reads)."""
+BILINGUAL_CRASH_SAFE_FRONTIER = False
+"""With JOBDIR (and no REDIS_URL): keep the frontier, the duplicate filter and the page count in
+``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
+killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
+its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. The ``forward`` spider sets
+it; a spider that keeps state of its own outside the frontier (``backforth``, ``pupsniffer``:
+classifiers, verdicts in progress) leaves it off, and its killed JOBDIR is refused."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
