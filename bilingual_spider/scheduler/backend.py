@@ -46,6 +46,7 @@ def prioritising_focus(settings: BaseSettings) -> bool:
 
 REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
 CRASH_SAFE_SCHEDULER = "bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler"
+FRONTIER_COMMIT_PIPELINE = "bilingual_spider.pipelines.frontier_commit.FrontierCommitPipeline"
 
 
 class SchedulerBackend:
@@ -68,6 +69,7 @@ class SchedulerBackend:
         if not jobdir or not settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"):
             return
         settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+        settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
         if not has_frontier(jobdir):
             return
         feeds = settings.getdict("FEEDS")

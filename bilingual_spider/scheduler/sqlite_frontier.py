@@ -1,9 +1,13 @@
 """A crawl's frontier in one SQLite file that a ``kill -9`` cannot corrupt or empty (issue 32).
 
 The queue, the requests taken and not yet done (leased), the duplicate filter's fingerprints and
-the pages done so far live in one database in WAL mode, and every change is committed when it is
-made: a request queued is on disk (the operating system's cache: a killed process loses nothing,
-a power cut at most the last transactions, never the file's consistency) before ``push`` returns.
+the pages done so far live in one database in WAL mode. Changes are grouped in a transaction
+until :meth:`commit` (the caller commits before anything that must not get ahead of the
+frontier reaches the disk: an item in the output); a committed change is in the file (the
+operating system's cache: a killed process loses nothing committed, a power cut at most the last
+transactions, never the file's consistency). A kill loses the changes since the last commit: the
+requests queued since (re-derived when their page, not yet in the output, is fetched again),
+leases and acknowledgements (a request then looks queued or leased, which the resume sorts out).
 A request taken is not deleted: it is marked leased, and deleted by :meth:`ack` once its response
 was processed. After a crash, :meth:`leased` lists what the dead process had in flight; the
 caller decides which were done (their output was written) and which go back to the queue
@@ -57,34 +61,43 @@ class SqliteFrontier:
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")  # a kill loses nothing; fsync at checkpoint
         self.db.executescript(_SCHEMA)
+        self._open_transaction = False
 
     def close(self) -> None:
+        self.commit()
         self.db.close()
+
+    def commit(self) -> None:
+        """Make every change so far survive a kill."""
+        if self._open_transaction:
+            self.db.execute("COMMIT")
+            self._open_transaction = False
 
     # --- the queue ------------------------------------------------------------------------------
 
-    def push(self, blob: bytes, priority: int, fingerprint: bytes | None) -> bool:
-        """Queue a request, unless its ``fingerprint`` was queued before (False). None: never
-        filtered."""
-        with self._transaction():
-            if fingerprint is not None:
-                added = self.db.execute(
-                    "INSERT OR IGNORE INTO seen (fingerprint) VALUES (?)", (fingerprint,)
-                )
-                if added.rowcount == 0:
-                    return False
-            self.db.execute("INSERT INTO requests (priority, blob) VALUES (?, ?)", (priority, blob))
-        return True
+    def first_seen(self, fingerprint: bytes) -> bool:
+        """Record ``fingerprint`` in the duplicate filter: True if it was not there (the
+        request is new: :meth:`push` it), False if it was."""
+        self._begin()
+        added = self.db.execute(
+            "INSERT OR IGNORE INTO seen (fingerprint) VALUES (?)", (fingerprint,)
+        )
+        return added.rowcount > 0
+
+    def push(self, blob: bytes, priority: int) -> None:
+        """Queue a request (after :meth:`first_seen`, unless it is never filtered)."""
+        self._begin()
+        self.db.execute("INSERT INTO requests (priority, blob) VALUES (?, ?)", (priority, blob))
 
     def take(self) -> tuple[int, bytes] | None:
         """The next request (highest priority, then first queued), leased: ``(id, blob)``."""
-        with self._transaction():
-            row = self.db.execute(
-                "SELECT id, blob FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
-            ).fetchone()
-            if row is None:
-                return None
-            self.db.execute("UPDATE requests SET leased = 1 WHERE id = ?", (row[0],))
+        self._begin()
+        row = self.db.execute(
+            "SELECT id, blob FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        self.db.execute("UPDATE requests SET leased = 1 WHERE id = ?", (row[0],))
         return row[0], row[1]
 
     def ack(self, ids: Iterable[int], pages: int = 0) -> None:
@@ -92,14 +105,14 @@ class SqliteFrontier:
         ids = list(ids)
         if not ids and not pages:
             return
-        with self._transaction():
-            self.db.executemany("DELETE FROM requests WHERE id = ?", [(i,) for i in ids])
-            if pages:
-                self.db.execute(
-                    "INSERT INTO state (name, value) VALUES ('pages', ?) "
-                    "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
-                    (pages,),
-                )
+        self._begin()
+        self.db.executemany("DELETE FROM requests WHERE id = ?", [(i,) for i in ids])
+        if pages:
+            self.db.execute(
+                "INSERT INTO state (name, value) VALUES ('pages', ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+                (pages,),
+            )
 
     def leased(self) -> list[tuple[int, bytes]]:
         """The requests taken and not acknowledged (after a crash: what was in flight)."""
@@ -108,8 +121,8 @@ class SqliteFrontier:
 
     def release(self, ids: Iterable[int]) -> None:
         """Leased requests back to the queue, in their old place."""
-        with self._transaction():
-            self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", [(i,) for i in ids])
+        self._begin()
+        self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", [(i,) for i in ids])
 
     def queued(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM requests WHERE leased = 0").fetchone()[0])
@@ -133,24 +146,14 @@ class SqliteFrontier:
         return None if row is None else row[0]
 
     def set(self, name: str, value: object) -> None:
+        self._begin()
         self.db.execute(
             "INSERT INTO state (name, value) VALUES (?, ?) "
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
-
-
-class _Transaction:
-    """``with``: BEGIN ... COMMIT (ROLLBACK on an exception)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, *rest: object) -> None:
-        self.db.execute("ROLLBACK" if kind is not None else "COMMIT")
+    def _begin(self) -> None:
+        if not self._open_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
+            self._open_transaction = True

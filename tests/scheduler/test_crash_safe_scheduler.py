@@ -21,20 +21,24 @@ PROJECT = Path(__file__).resolve().parents[2]
 def test_the_frontier_keeps_what_a_dead_process_had_taken(tmp_path: Path) -> None:
     path = tmp_path / "frontier.sqlite3"
     frontier = SqliteFrontier(path)
-    assert frontier.push(b"a", 0, b"fa") and frontier.push(b"b", 5, b"fb")
-    assert not frontier.push(b"a again", 0, b"fa")  # a duplicate
-    assert frontier.push(b"c", 0, None) and frontier.push(b"c", 0, None)  # never filtered
+    assert frontier.first_seen(b"fa") and frontier.first_seen(b"fb")
+    assert not frontier.first_seen(b"fa")  # a duplicate
+    frontier.push(b"a", 0)
+    frontier.push(b"b", 5)
+    frontier.push(b"c", 0)
     first, second = frontier.take(), frontier.take()
     assert first is not None and first[1] == b"b"  # highest priority first
     assert second is not None and second[1] == b"a"  # then first queued
     frontier.ack([first[0]], pages=1)
-    # no close: the process dies with "a" taken
+    frontier.commit()
+    frontier.push(b"d", 0)  # not committed
+    frontier.db.close()  # the process dies with "a" taken, "d" not committed
     again = SqliteFrontier(path)
     assert again.leased() == [second]
-    assert again.queued() == 2 and again.seen() == 2 and again.pages == 1
+    assert again.queued() == 1 and again.seen() == 2 and again.pages == 1
     again.release([second[0]])
     taken = again.take()
-    assert taken == second  # back in its old place, ahead of the later "c"s
+    assert taken == second  # back in its old place, ahead of the later "c"
 
 
 def test_a_feed_cut_mid_line_is_repaired(tmp_path: Path) -> None:
