@@ -251,7 +251,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--pages", type=int, default=6000)
     parser.add_argument("--hosts", type=int, default=60)
-    parser.add_argument("--lease", type=float, default=10.0, help="Redis lease seconds")
+    parser.add_argument("--lease", type=float, default=60.0, help="Redis lease seconds")
     parser.add_argument("--seed", type=int, default=32)
     args = parser.parse_args()
     rng = random.Random(args.seed)

@@ -80,6 +80,12 @@ BILINGUAL_REDIS_LEASE_SECONDS = 60.0
 """A request taken by a worker stays leased this long without renewal (renewed every third of it
 while in flight); a dead worker's requests go back to the queue after it. Also how long a worker
 may hold the lock to retrain COBFC's shared classifiers (distributed/model_store.py)."""
+BILINGUAL_REDIS_WORKER_NAME = None
+"""This worker's name in the crawl's Redis keys (unset: ``host:pid:random``, new at each start).
+Give each worker a name of its own (``-s BILINGUAL_REDIS_WORKER_NAME=w1``) and the same command,
+run again after a kill, takes back the requests it had in flight at once: those in its output
+are done, the others queued again (scheduler/redis_scheduler.py). Two live workers must never
+share a name."""
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
