@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.core.scheduler import BaseScheduler
-from scrapy.exceptions import UsageError
+from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.request import request_from_dict
 
@@ -105,6 +105,7 @@ class CrashSafeScheduler(BaseScheduler):
             ),
         )
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
+        crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
         return scheduler
 
     # --- Scrapy's scheduler interface -----------------------------------------------------------
@@ -135,6 +136,8 @@ class CrashSafeScheduler(BaseScheduler):
         self.frontier = None
 
     def has_pending_requests(self) -> bool:
+        if self._budget_spent():  # by the runs before: the crawl ends (spider_idle says why)
+            return False
         return bool(self._unsaved) or (self.frontier is not None and self.frontier.has_queued())
 
     def enqueue_request(self, request: Request) -> bool:
@@ -186,6 +189,11 @@ class CrashSafeScheduler(BaseScheduler):
 
     # --- signals --------------------------------------------------------------------------------
 
+    def spider_idle(self) -> None:
+        if self._budget_spent():
+            logger.info("page budget spent: %d pages over every run", self.pages_before)
+            raise CloseSpider(PAGE_LIMIT_REASON)
+
     def response_received(self, response: Response, request: Request) -> None:
         if request not in self._taken:
             return
@@ -198,6 +206,9 @@ class CrashSafeScheduler(BaseScheduler):
             engine = self.crawler.engine
             assert engine is not None
             deferred_from_coro(engine.close_spider_async(reason=PAGE_LIMIT_REASON))
+
+    def _budget_spent(self) -> bool:
+        return bool(self.page_limit) and self.pages_before + self.responses >= self.page_limit
 
     def _budget_taken(self) -> bool:
         """Whether the pages done and those in flight make the page budget already: no more
