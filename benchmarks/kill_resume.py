@@ -18,9 +18,10 @@ each kill, and left to end by itself. Then:
 ``--mode redis``: the same with two workers sharing a Redis frontier (``REDIS_URL``, a key
 prefix of the benchmark's own, deleted after), each writing its own output; at each kill moment
 (the two outputs together hold the drawn number of pages) one worker, in turn, is killed and
-started again with the same command. The throughput cost of the crash-safe frontier is measured
-too (``--mode single``): one crawl without ``JOBDIR``, one with it, one with Scrapy's own
-``JOBDIR`` queues (not crash-safe), same web, one after the other.
+started again with the same command (each worker has a name, ``BILINGUAL_REDIS_WORKER_NAME``).
+The throughput cost of the crash-safe frontier is measured too (``--mode single``): crawls
+without ``JOBDIR``, with it, and with Scrapy's own ``JOBDIR`` queues (not crash-safe), same web,
+in turn ``--rate-rounds`` times; the medians.
 
     python benchmarks/kill_resume.py [--mode single|redis|both] [--kills 3] [--budget 2000]
 """
@@ -32,6 +33,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -129,30 +131,34 @@ def crawl_rate(stats_file: Path) -> dict[str, float]:
     }
 
 
-def throughput(proxy: str, seeds: str, budget: int, root: Path) -> dict[str, object]:
-    """One crawl without JOBDIR (Scrapy's scheduler in memory), one with (the crash-safe
-    frontier), one with Scrapy's own JOBDIR queues (the crash-safe frontier off)."""
-    rates = {}
-    runs: dict[str, dict[str, object]] = {
+def throughput(proxy: str, seeds: str, budget: int, root: Path, rounds: int) -> dict[str, object]:
+    """Crawls without JOBDIR (Scrapy's scheduler in memory), with it (the crash-safe frontier)
+    and with Scrapy's own JOBDIR queues (the crash-safe frontier off), taken in turn ``rounds``
+    times (the machine's load changes from one minute to the next): each one's median."""
+    variants: dict[str, dict[str, object]] = {
         "memory": {},
-        "crash_safe_jobdir": {"JOBDIR": root / "rate-job"},
-        "scrapy_jobdir": {
-            "JOBDIR": root / "rate-scrapy-job",
-            "BILINGUAL_CRASH_SAFE_FRONTIER": False,
-        },
+        "crash_safe_jobdir": {"JOBDIR": "job"},
+        "scrapy_jobdir": {"JOBDIR": "job", "BILINGUAL_CRASH_SAFE_FRONTIER": False},
     }
-    for name, extra in runs.items():
-        stats = root / f"rate-{name}.json"
-        settings = crawl_settings(
-            proxy, budget, root / f"rate-{name}.log", BILINGUAL_STATS_FILE=stats, **extra
-        )
-        command = spider_command(
-            "forward", settings, {"seeds": seeds, "out": root / f"rate-{name}"}
-        )
-        subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
-        rates[name] = crawl_rate(stats)
-    slower = 1 - rates["crash_safe_jobdir"]["pages_per_s"] / rates["memory"]["pages_per_s"]
-    return {**rates, "cost_percent": round(100 * slower, 1)}
+    rates: dict[str, list[float]] = {name: [] for name in variants}
+    for number in range(rounds):
+        for name, extra in variants.items():
+            run = root / f"rate-{name}-{number}"
+            settings = crawl_settings(
+                proxy, budget, run / "log.txt", BILINGUAL_STATS_FILE=run / "stats.json",
+                **{key: run / value if key == "JOBDIR" else value for key, value in extra.items()},
+            )  # fmt: skip
+            run.mkdir(parents=True)
+            command = spider_command("forward", settings, {"seeds": seeds, "out": run / "out"})
+            subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
+            rates[name].append(crawl_rate(run / "stats.json")["pages_per_s"])
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    slower = 1 - medians["crash_safe_jobdir"] / medians["memory"]
+    return {
+        "pages_per_s": rates,
+        "median_pages_per_s": medians,
+        "cost_percent": round(100 * slower, 1),
+    }
 
 
 def single(proxy: str, seeds: str, budget: int, targets: list[int], root: Path) -> dict:
@@ -253,6 +259,7 @@ def main() -> None:
     parser.add_argument("--hosts", type=int, default=60)
     parser.add_argument("--lease", type=float, default=60.0, help="Redis lease seconds")
     parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--rate-rounds", type=int, default=3, help="throughput crawls per kind")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     modes = ["single", "redis"] if args.mode == "both" else [args.mode]
@@ -271,7 +278,9 @@ def main() -> None:
             targets = sorted(rng.sample(range(low, high), args.kills))
             if mode == "single":  # a server of its own: the access log holds the kill runs'
                 with SandboxServer(mounts) as web:
-                    record["throughput"] = throughput(web.proxy_url, seeds, args.budget, root)
+                    record["throughput"] = throughput(
+                        web.proxy_url, seeds, args.budget, root, args.rate_rounds
+                    )
             access = root / f"{mode}-access.tsv"
             with SandboxServer([*mounts, "--access-log", str(access)]) as web:
                 if mode == "single":
