@@ -4,10 +4,12 @@ Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume afte
 with ``JOBDIR`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` (the forward spider sets it), the crash-safe
 frontier in ``JOBDIR`` (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`: resumed after
 ``kill -9``), and a crawl resuming one appends to its local JSON-lines feeds, ``-O`` too (its
-output is part of the state). Set: the leased
-Redis frontier (:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate
-filter, under ``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one
-Redis without touching each other's keys; and the cross-worker politeness middleware.
+output is part of the state). Set: the leased Redis frontier
+(:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate filter, under
+``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one Redis without
+touching each other's keys; and the cross-worker politeness middleware. A worker with a
+``BILINGUAL_REDIS_WORKER_NAME`` appends to its local JSON-lines feeds (restarted, it settles what
+it had in flight from them).
 
 A focus policy that prioritises links (``BILINGUAL_FOCUS_MODE=soft``, ``BILINGUAL_FOCUS_YIELD``,
 ``BILINGUAL_QUALITY_ENABLED`` with ``BILINGUAL_QUALITY_PRIORITY``) needs one priority order over
@@ -63,6 +65,9 @@ class SchedulerBackend:
         prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
         settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
         logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)
+        name = settings.get("BILINGUAL_REDIS_WORKER_NAME")
+        if name:  # restarted, it settles its leases from its output: keep it
+            append_local_jsonl(settings, f"worker {name}")
 
     def _crash_safe_frontier(self, settings: BaseSettings) -> None:
         jobdir = settings.get("JOBDIR")
@@ -70,13 +75,17 @@ class SchedulerBackend:
             return
         settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
         settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
-        if not has_frontier(jobdir):
-            return
-        feeds = settings.getdict("FEEDS")
-        appended = {
-            uri: {**options, "overwrite": False} if local_jsonl_path(uri, options) else options
-            for uri, options in feeds.items()
-        }
-        if appended != feeds:
-            settings.set("FEEDS", appended, priority=settings.getpriority("FEEDS") or 0)
-            logger.info("resuming JOBDIR %s: its JSON-lines feeds are appended to", jobdir)
+        if has_frontier(jobdir):
+            append_local_jsonl(settings, f"resuming JOBDIR {jobdir}")
+
+
+def append_local_jsonl(settings: BaseSettings, why: str) -> None:
+    """Local JSON-lines feeds (``-O`` too) are appended to: they are part of the crawl's state."""
+    feeds = settings.getdict("FEEDS")
+    appended = {
+        uri: {**options, "overwrite": False} if local_jsonl_path(uri, options) else options
+        for uri, options in feeds.items()
+    }
+    if appended != feeds:
+        settings.set("FEEDS", appended, priority=settings.getpriority("FEEDS") or 0)
+        logger.info("%s: its JSON-lines feeds are appended to", why)
