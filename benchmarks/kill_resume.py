@@ -21,7 +21,8 @@ prefix of the benchmark's own, deleted after), each writing its own output; at e
 started again with the same command (each worker has a name, ``BILINGUAL_REDIS_WORKER_NAME``).
 The throughput cost of the crash-safe frontier is measured too (``--mode single``): crawls
 without ``JOBDIR``, with it, and with Scrapy's own ``JOBDIR`` queues (not crash-safe), same web,
-in turn ``--rate-rounds`` times; the medians.
+in turn ``--rate-rounds`` times; the medians of pages per second and of CPU milliseconds per page
+(the crawl process's, start-up included: less sensitive to a shared machine's load).
 
     python benchmarks/kill_resume.py [--mode single|redis|both] [--kills 3] [--budget 2000]
 """
@@ -32,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import signal
 import statistics
 import subprocess
@@ -141,6 +143,7 @@ def throughput(proxy: str, seeds: str, budget: int, root: Path, rounds: int) -> 
         "scrapy_jobdir": {"JOBDIR": "job", "BILINGUAL_CRASH_SAFE_FRONTIER": False},
     }
     rates: dict[str, list[float]] = {name: [] for name in variants}
+    cpu: dict[str, list[float]] = {name: [] for name in variants}
     for number in range(rounds):
         for name, extra in variants.items():
             run = root / f"rate-{name}-{number}"
@@ -150,15 +153,31 @@ def throughput(proxy: str, seeds: str, budget: int, root: Path, rounds: int) -> 
             )  # fmt: skip
             run.mkdir(parents=True)
             command = spider_command("forward", settings, {"seeds": seeds, "out": run / "out"})
+            before = children_cpu_s()
             subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
-            rates[name].append(crawl_rate(run / "stats.json")["pages_per_s"])
+            rate = crawl_rate(run / "stats.json")
+            rates[name].append(rate["pages_per_s"])
+            cpu[name].append(round(1000 * (children_cpu_s() - before) / rate["pages"], 2))
     medians = {name: statistics.median(values) for name, values in rates.items()}
+    cpu_medians = {name: statistics.median(values) for name, values in cpu.items()}
     slower = 1 - medians["crash_safe_jobdir"] / medians["memory"]
+    more_cpu = cpu_medians["crash_safe_jobdir"] / cpu_medians["memory"] - 1
     return {
         "pages_per_s": rates,
         "median_pages_per_s": medians,
         "cost_percent": round(100 * slower, 1),
+        "cpu_ms_per_page": cpu,
+        "median_cpu_ms_per_page": cpu_medians,
+        "cpu_cost_percent": round(100 * more_cpu, 1),
     }
+
+
+def children_cpu_s() -> float:
+    """CPU seconds of this process's finished children (the crawls; a sandbox server still
+    running is not counted): a crawl's CPU per page depends less on the machine's load than
+    its pages per second."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def single(proxy: str, seeds: str, budget: int, targets: list[int], root: Path) -> dict:
