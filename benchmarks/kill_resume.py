@@ -295,7 +295,7 @@ def main() -> None:
         for mode in modes:
             low, high = args.budget // 10, args.budget * 9 // 10
             targets = sorted(rng.sample(range(low, high), args.kills))
-            if mode == "single":  # a server of its own: the access log holds the kill runs'
+            if mode == "single" and args.rate_rounds:  # a server of its own (not in the log)
                 with SandboxServer(mounts) as web:
                     record["throughput"] = throughput(
                         web.proxy_url, seeds, args.budget, root, args.rate_rounds
@@ -318,6 +318,8 @@ def main() -> None:
         print("throughput", json.dumps(record["throughput"]))
     RESULTS.mkdir(exist_ok=True)
     name = "kill_resume.json" if args.mode == "both" else f"kill_resume_{args.mode}.json"
+    if args.seed != parser.get_default("seed"):
+        name = name.replace(".json", f"_seed{args.seed}.json")
     (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n")
     print(f"written {RESULTS / name}")
 
