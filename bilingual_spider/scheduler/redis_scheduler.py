@@ -57,9 +57,9 @@ ordered by request priority and re-scored lazily at the head with the spider's
 
 Stats: ``scheduler/redis/taken``, ``.../acked``, ``.../late_acks``, ``.../refetched`` (processed
 twice: its lease had expired while in flight), ``.../redelivered``, ``.../held``,
-``.../released``, ``.../kept_on_worker``,
-``.../seeds_taken``, ``.../outages``, ``dupefilter/filtered``, and the crawl-wide counters of the
-frontier at close as ``frontier/redis/<name>``.
+``.../released``, ``.../kept_on_worker``, ``.../seeds_taken``, ``.../outages``,
+``.../resumed_done``, ``.../resumed_requeued``, ``dupefilter/filtered``, and the crawl-wide
+counters of the frontier at close as ``frontier/redis/<name>``.
 """
 
 from __future__ import annotations
