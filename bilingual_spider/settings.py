@@ -66,6 +66,13 @@ SCHEDULER_SERIALIZER = "bilingual_spider.scheduler.compact_serializer"
 """Module (``dumps``/``loads``) serializing the requests in the Redis frontier (scrapy-redis's
 setting). Ours stores a crawl's request in about a third of the bytes of scrapy-redis's default,
 ``scrapy_redis.picklecompat`` (whose blobs it also reads)."""
+BILINGUAL_CRASH_SAFE_FRONTIER = False
+"""With JOBDIR (and no REDIS_URL): keep the frontier, the duplicate filter and the page count in
+``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
+killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
+its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. The ``forward`` spider sets
+it; a spider that keeps state of its own outside the frontier (``backforth``, ``pupsniffer``:
+classifiers, verdicts in progress) leaves it off, and its killed JOBDIR is refused."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
@@ -73,6 +80,12 @@ BILINGUAL_REDIS_LEASE_SECONDS = 60.0
 """A request taken by a worker stays leased this long without renewal (renewed every third of it
 while in flight); a dead worker's requests go back to the queue after it. Also how long a worker
 may hold the lock to retrain COBFC's shared classifiers (distributed/model_store.py)."""
+BILINGUAL_REDIS_WORKER_NAME = None
+"""This worker's name in the crawl's Redis keys (unset: ``host:pid:random``, new at each start).
+Give each worker a name of its own (``-s BILINGUAL_REDIS_WORKER_NAME=w1``) and the same command,
+run again after a kill, takes back the requests it had in flight at once: those in its output
+are done, the others queued again (scheduler/redis_scheduler.py). Two live workers must never
+share a name."""
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
