@@ -26,14 +26,9 @@ import re
 
 from lxml import etree
 
+from bilingual_spider.html_page import MAX_HTML_CHARS, ParsedPage, parse_html
 from bilingual_spider.language.names import language_of_code, language_of_name
-from bilingual_spider.links.contexts import (
-    MAX_HTML_CHARS,
-    LinkContext,
-    ParsedPage,
-    extract_link_contexts,
-    parse_html,
-)
+from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 
 NO_LINKS = "no_links"
 """Scripts and no link to another page in the raw HTML."""

@@ -38,6 +38,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
 
 from bilingual_spider.links.script_links import render_reason
+from bilingual_spider.response_page import response_page
 
 if TYPE_CHECKING:
     from scrapy.statscollectors import StatsCollector
@@ -153,7 +154,7 @@ class RenderingMiddleware:
             if self.checked[host] >= self.check_pages:
                 return response
             self.checked[host] += 1
-            reason = render_reason(response.body)
+            reason = render_reason(response_page(response))  # the parse the spider reads
             if reason is None:
                 return response
             self._switch(host, reason, request.url)
