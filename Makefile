@@ -21,12 +21,17 @@ realsites: install
 demo: realsites
 	$(BIN)/bilingual-spider demo
 
+# Two processes, each running whole test files (a file's module fixtures are built once): the
+# suite's crawls wait on their sandbox much of the time, so two of them fill two cores.
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+
 test: realsites
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 # The suite on a busy machine: two CPU-bound processes run beside it.
 test-stress: realsites
-	.ci/with-load -n 2 $(BIN)/python -m pytest
+	.ci/with-load -n 2 $(PYTEST)
 
 lint: install
 	$(BIN)/ruff check .

@@ -713,9 +713,9 @@ def run_detect(args: argparse.Namespace) -> int:
     import json
     from dataclasses import asdict
 
+    from bilingual_spider.adapters.site_detection import site_key_of
     from bilingual_spider.items import SiteVerdictItem
     from bilingual_spider.spiders.detect import detect_sites
-    from bilingual_spider.spiders.site_detection import site_key_of
 
     urls = detect_urls(args.urls)
     settings = detect_settings(args)

@@ -66,6 +66,13 @@ SCHEDULER_SERIALIZER = "bilingual_spider.scheduler.compact_serializer"
 """Module (``dumps``/``loads``) serializing the requests in the Redis frontier (scrapy-redis's
 setting). Ours stores a crawl's request in about a third of the bytes of scrapy-redis's default,
 ``scrapy_redis.picklecompat`` (whose blobs it also reads)."""
+BILINGUAL_CRASH_SAFE_FRONTIER = False
+"""With JOBDIR (and no REDIS_URL): keep the frontier, the duplicate filter and the page count in
+``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
+killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
+its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. The ``forward`` spider sets
+it; a spider that keeps state of its own outside the frontier (``backforth``, ``pupsniffer``:
+classifiers, verdicts in progress) leaves it off, and its killed JOBDIR is refused."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
@@ -73,6 +80,12 @@ BILINGUAL_REDIS_LEASE_SECONDS = 60.0
 """A request taken by a worker stays leased this long without renewal (renewed every third of it
 while in flight); a dead worker's requests go back to the queue after it. Also how long a worker
 may hold the lock to retrain COBFC's shared classifiers (distributed/model_store.py)."""
+BILINGUAL_REDIS_WORKER_NAME = None
+"""This worker's name in the crawl's Redis keys (unset: ``host:pid:random``, new at each start).
+Give each worker a name of its own (``-s BILINGUAL_REDIS_WORKER_NAME=w1``) and the same command,
+run again after a kill, takes back the requests it had in flight at once: those in its output
+are done, the others queued again (scheduler/redis_scheduler.py). Two live workers must never
+share a name."""
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0
@@ -105,10 +118,36 @@ workers (keys ``PREFIX:host:HOST:*``), not per worker."""
 BILINGUAL_ROBOTSTXT_TTL = 86400.0
 """With REDIS_URL: a host's robots.txt is fetched by one worker and kept in Redis this many
 seconds for all (``PREFIX:robots:HOST``; RFC 9309 lets a crawler cache it 24 hours)."""
+BILINGUAL_SITEMAPS = False
+"""Read each host's sitemaps (``robots.txt`` ``Sitemap:`` lines, else ``/sitemap.xml``; index
+files, gzip) before its first page: ``pupsniffer`` asks the pages of their translation groups
+first and pairs their hreflang alternates (method ``sitemap``), judged as any pair; the detector
+probes the translations they name for a site's first page. Off by default: it costs ``1 + files``
+requests a host, outside the page budgets (``docs/sitemaps.md``)."""
+BILINGUAL_SITEMAPS_MAX_FILES = 10
+"""Most sitemap files read of one host (an index and the files it lists, breadth-first)."""
+BILINGUAL_SITEMAPS_MAX_BYTES = 10 * 1024 * 1024
+"""Largest sitemap file downloaded, and read once decompressed (the protocol allows 50 MB)."""
+BILINGUAL_RENDER_JS = False
+"""Render with a headless browser (scrapy-playwright, Debian's chromium) the pages of the sites
+whose raw HTML shows no link or a language menu a script builds
+(:func:`~bilingual_spider.links.script_links.render_reason`); every other site is downloaded
+plainly. Off by default: a rendered page costs many times a download (``docs/rendering.md``).
+Needs the ``render`` extra (``pip install 'bilingual-spider[render]'``). Stats ``render/*``."""
+BILINGUAL_RENDER_BROWSER = "chromium"
+"""The browser rendering launches: a name on ``PATH`` or a path (Playwright's own download is
+never used)."""
+BILINGUAL_RENDER_CHECK_PAGES = 10
+"""Pages of a site whose raw HTML is read for signs of script-built links; a site none of them
+shows a sign on is never rendered."""
+BILINGUAL_RENDER_TIMEOUT = 30.0
+"""Seconds the browser waits for a page to load (``PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT``)."""
 ADDONS = {
     "bilingual_spider.scheduler.backend.SchedulerBackend": 0,
     # a run directory (-a out=DIR): a feed per item type and the stats file, in one folder
     "bilingual_spider.output.run_directory.RunDirectory": 10,
+    # BILINGUAL_RENDER_JS: scrapy-playwright's download handler and Debian's browser
+    "bilingual_spider.middlewares.rendering.RenderingAddon": 20,
 }
 
 # --- the sandbox web and network safety
@@ -137,6 +176,11 @@ DOWNLOADER_MIDDLEWARES = {
     # Scrapy's robots.txt middleware; REDIS_URL set: each host's robots.txt fetched once for all
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "bilingual_spider.middlewares.shared_robotstxt.SharedRobotsTxtMiddleware": 100,
+    # BILINGUAL_SITEMAPS: a host's sitemaps read before its first page (after its robots.txt)
+    "bilingual_spider.middlewares.sitemaps.SitemapMiddleware": 150,
+    # BILINGUAL_RENDER_JS: the pages of sites whose links a script builds asked again through
+    # the browser (sees responses after redirects and charset decoding)
+    "bilingual_spider.middlewares.rendering.RenderingMiddleware": 160,
     # after HttpCompressionMiddleware (590) has decompressed, before MetaRefreshMiddleware (580)
     "bilingual_spider.middlewares.charset.CharsetMiddleware": 585,
     # REDIS_URL set: a host's delay and concurrency hold across all workers (after robots.txt)
@@ -145,7 +189,7 @@ DOWNLOADER_MIDDLEWARES = {
 }
 
 # --- the bilingual-site detector (Barbosa et al. 2011, sec. 2.1): bilingual_spider/detection/ and
-# spiders/site_detection.py. Stats ``detector/*``; one INFO line per verdict.
+# adapters/site_detection.py. Stats ``detector/*``; one INFO line per verdict.
 BILINGUAL_DETECTOR_LANGS = "any"
 """Languages of interest, comma-separated (``en,es``): a site is bilingual when two of them each
 have a page of their own. ``any``: any two languages."""
@@ -205,7 +249,7 @@ BILINGUAL_DETECTOR_PROBE_TIMEOUT = 15.0
 """Download timeout of a probe, seconds (a verdict should not wait for a slow page)."""
 BILINGUAL_DETECTOR_PROBE_RETRIES = 1
 """Retries of a probe that failed with a retryable error."""
-BILINGUAL_DETECTOR_LINK_SCORER = "bilingual_spider.spiders.site_detection.PredictorLinkScorer"
+BILINGUAL_DETECTOR_LINK_SCORER = "bilingual_spider.adapters.site_detection.PredictorLinkScorer"
 """Class that scores a page's links (``from_settings(settings)``, ``score(html, url)``)."""
 BILINGUAL_DETECTOR_MODEL = None
 """A Link Predictor saved by ``LinkPredictor.save`` (``.npz``) to use instead of the shipped

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +16,7 @@ from bilingual_spider.commands.arguments import (
     value_problem,
     whole_number,
 )
-from bilingual_spider.commands.crawl import defaults
+from bilingual_spider.commands.crawl import defaults, sandbox_seeds
 from bilingual_spider.sandbox.process import crawl_env, spider_command
 from bilingual_spider.spiders.backforth import BackForthSpider
 from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
@@ -104,3 +106,31 @@ def test_number_arguments_name_themselves() -> None:
     assert number_between("min_likelihood", "0.5", 0, 1) == 0.5
     with pytest.raises(ValueError, match="between 0 and 1"):
         number_between("min_likelihood", "1.5", 0, 1)
+
+
+def test_a_sandbox_crawl_given_no_seeds_starts_from_every_sandbox_site(tmp_path: Path) -> None:
+    sites = [{"seed_url": "http://a.example/"}, {"seed_url": "http://b.example/doc/"}]
+    (tmp_path / "sites.json").write_text(json.dumps(sites))
+    sandbox = {"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:9", "BILINGUAL_SANDBOX_CACHE": tmp_path}
+    assert sandbox_seeds(sandbox) == "http://a.example/,http://b.example/doc/"
+    assert sandbox_seeds({**sandbox, "REDIS_URL": "redis://127.0.0.1:9"}) is None  # from Redis
+    assert sandbox_seeds({"BILINGUAL_SANDBOX_CACHE": tmp_path}) is None  # not the sandbox
+
+
+def test_a_sandbox_crawl_given_no_seeds_before_a_fetch_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    settings = {"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:9"}
+    done = subprocess.run(
+        spider_command("forward", settings),
+        capture_output=True,
+        text=True,
+        env=crawl_env({"BILINGUAL_SANDBOX_CACHE": str(tmp_path)}),  # nothing fetched there
+        timeout=CRAWL_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr.splitlines() == [
+        f"scrapy crawl forward: no seeds: {tmp_path.resolve() / 'sites.json'} does not exist: "
+        "run `bilingual-spider sandbox fetch` to fetch the real sites"
+    ]

@@ -82,6 +82,18 @@ def redis_problem(settings: Any) -> str | None:
     return f"{problem}; start it, or fix REDIS_URL" if problem else None
 
 
+def sandbox_seeds(settings: Any) -> str | None:
+    """The seeds of a crawl of the sandbox web (``BILINGUAL_SANDBOX_PROXY``) given none: the
+    mount root of every real site the sandbox serves (``bilingual-spider sandbox fetch``),
+    comma-separated. None when the crawl is not of the sandbox, or its seeds come from Redis.
+    The command line's job: the spiders never import the sandbox (the test world)."""
+    if not settings.get("BILINGUAL_SANDBOX_PROXY") or settings.get("REDIS_URL"):
+        return None
+    from bilingual_spider.sandbox.realsites import sandbox_seed_urls
+
+    return ",".join(sandbox_seed_urls(settings.get("BILINGUAL_SANDBOX_CACHE"))) or None
+
+
 def default_run_directory(spider: str) -> str:
     """Where a crawl given no feed and no ``out`` writes: ``out/SPIDER/YYYYmmdd-HHMMSS``."""
     return str(Path("out") / spider / time.strftime("%Y%m%d-%H%M%S"))
@@ -123,9 +135,17 @@ class Command(ScrapyCrawl):
         if args[0] not in spiders:
             self._refuse([f"no spider {args[0]!r} (the spiders: {', '.join(spiders)})"])
         given = dict(pair.split("=", 1) for pair in opts.set)
-        problems = input_problems(loader.load(args[0]), opts.spargs, given)
+        spidercls = loader.load(args[0])
+        problems = input_problems(spidercls, opts.spargs, given)
         if problems:
             self._refuse(problems, args[0])
+        if "seeds" not in opts.spargs and "seeds" in spider_arguments(spidercls):
+            try:
+                seeds = sandbox_seeds(self.settings)
+            except FileNotFoundError as error:
+                self._refuse([f"no seeds: {error}"], args[0])
+            if seeds:
+                opts.spargs["seeds"] = seeds
         problem = redis_problem(self.settings) or jobdir_problem(self.settings.get("JOBDIR"))
         if problem:
             self._say([problem], args[0])

@@ -37,7 +37,7 @@ Where the paper is silent, we chose (and :class:`DetectorConfig` makes each a se
   not counted).
 
 Everything here is pure: pages arrive already fetched and identified (the Scrapy adapter is
-:mod:`bilingual_spider.spiders.site_detection`).
+:mod:`bilingual_spider.adapters.site_detection`).
 """
 
 from __future__ import annotations

@@ -276,9 +276,13 @@ _WORKER_IDS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary(
 
 def worker_id(crawler: object) -> str:
     """This worker's name in a crawl's Redis keys (lease owners, who last wrote a site's
-    detection): ``host:pid:random``, one per crawler."""
+    detection): ``BILINGUAL_REDIS_WORKER_NAME`` when set (the same worker after a restart),
+    else ``host:pid:random``, one per crawler."""
     if crawler not in _WORKER_IDS:
-        _WORKER_IDS[crawler] = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        settings = getattr(crawler, "settings", None)
+        name = settings.get("BILINGUAL_REDIS_WORKER_NAME") if settings is not None else None
+        random_name = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        _WORKER_IDS[crawler] = str(name) if name else random_name
     return _WORKER_IDS[crawler]
 
 
@@ -434,6 +438,16 @@ class LeasedFrontier:
         if not ids:
             return Acks()
         return Acks(*map(int, self._ack(self._keys, [self.worker, *ids])))
+
+    def leased_by(self, worker: str) -> list[tuple[str, bytes]]:
+        """The requests leased to ``worker`` (after its restart: what it had in flight when it
+        died), as ``(id, blob)``."""
+        owners = self.redis.call(self.redis.client.hgetall, self.keys["owners"])
+        ids = [_text(i) for i, owner in owners.items() if _text(owner) == worker]
+        if not ids:
+            return []
+        blobs = self.redis.call(self.redis.client.hmget, self.keys["requests"], ids)
+        return [(i, bytes(blob)) for i, blob in zip(ids, blobs, strict=True) if blob is not None]
 
     def renew(self, ids: Iterable[str]) -> int:
         """Push back the deadline of the caller's leases still in flight."""

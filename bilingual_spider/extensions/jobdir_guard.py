@@ -11,6 +11,10 @@ start time) when the spider opens and removes the mark once the engine has stopp
 saved then). A crawl that finds the mark of a process that is gone refuses to start, in one line
 that says what happened and what to do; so does a crawl whose ``JOBDIR`` another live process
 uses. :func:`jobdir_problem` is also asked by ``scrapy crawl`` before anything starts.
+
+A ``JOBDIR`` holding a crash-safe frontier (``frontier.sqlite3``, written by
+:mod:`bilingual_spider.scheduler.crash_safe_scheduler`, committed as it changes) is resumed after
+a kill: the mark of a dead process is then no problem (a live one still is).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from pathlib import Path
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
+
+from bilingual_spider.scheduler.sqlite_frontier import has_frontier
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +53,8 @@ def jobdir_problem(jobdir: str | os.PathLike[str] | None) -> str | None:
     started = mark.get("started", "an unknown time")
     if isinstance(pid, int) and host == socket.gethostname() and _alive(pid):
         return f"JOBDIR {jobdir} is in use by a running crawl (pid {pid}, started {started})"
+    if has_frontier(jobdir):  # committed as it changed: resumable whatever ended the crawl
+        return None
     return (
         f"JOBDIR {jobdir}: the crawl that used it (pid {pid}, started {started}) ended without "
         "saving its state (killed?), so its frontier cannot be resumed: a resumed crawl would "

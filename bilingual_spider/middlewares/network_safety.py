@@ -1,6 +1,7 @@
 """Refuse requests to private, loopback, link-local and other non-public targets, and non-http(s)
-URLs: a crawler that follows links from the open web must not become a way into the network it
-runs in (SSRF). Each refusal is counted (``safety/refused/<reason>``) and logged.
+URLs (``data:`` URLs excepted: their content is in the URL, nothing is connected to): a crawler
+that follows links from the open web must not become a way into the network it runs in (SSRF).
+Each refusal is counted (``safety/refused/<reason>``) and logged.
 
 Admitted anyway: hosts and networks in ``BILINGUAL_ALLOWED_HOSTS`` / ``BILINGUAL_ALLOWED_NETWORKS``,
 and, when ``BILINGUAL_SANDBOX_PROXY`` is set, every host name (the sandbox proxy answers for all of
@@ -123,6 +124,8 @@ def url_reason(url: str) -> tuple[str | None, str]:
         host = (parts.hostname or "").rstrip(".").lower()
     except ValueError:
         return "malformed", ""
+    if parts.scheme == "data":
+        return None, ""  # its content is in the URL: nothing is connected to
     if parts.scheme not in ("http", "https"):
         return "scheme", host
     if not host:

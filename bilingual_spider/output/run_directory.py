@@ -9,9 +9,10 @@
   ``item_types``) are written even empty, the others only when an item of theirs came;
 - ``stats.json`` and ``stats.history.jsonl`` (unless ``BILINGUAL_STATS_FILE`` says elsewhere).
 
-A feed given with ``-o``/``-O`` is written too. A crawl resumed with ``JOBDIR`` appends to the
-feeds it left; any other crawl replaces them. :class:`RunDirectory` is a Scrapy add-on
-(``ADDONS``): it sets these settings once the spider, and so its ``out`` argument, exists.
+A feed given with ``-o``/``-O`` is written too. A crawl resumed with ``JOBDIR``, and a worker of
+a Redis crawl (``REDIS_URL``), append to the feeds they left; any other crawl replaces them.
+:class:`RunDirectory` is a Scrapy add-on (``ADDONS``): it sets these settings once the spider,
+and so its ``out`` argument, exists.
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ class RunDirectory:
         # a spider argument's consequences: above the project's defaults, below the command line
         spider = SETTINGS_PRIORITIES["spider"]
         made = getattr(self.crawler.spider, "item_types", ())
-        append = bool(settings.get("JOBDIR"))
+        # resumed: a JOBDIR crawl, or a worker of a Redis crawl (restarted, it goes on with it)
+        append = bool(settings.get("JOBDIR") or settings.get("REDIS_URL"))
         feeds = {**settings.getdict("FEEDS"), **run_feeds(directory, append, made)}
         settings.set("FEEDS", feeds, priority=max(settings.getpriority("FEEDS") or 0, spider))
         settings.set("BILINGUAL_RUN_DIR", str(directory), priority=spider)

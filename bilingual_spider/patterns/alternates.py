@@ -7,7 +7,9 @@ Half the real pairs have no pairing pattern: translated slugs (``/en/about-us`` 
   engines ask of multilingual sites), or ``<a hreflang="fr">``;
 - a language **switcher**: a link whose label names a language (``Français``, ``FR``, a flag
   image ``flags/fr.png``, a ``<select>`` menu's option), as the Link Predictor of the
-  site detector scores them (:func:`~bilingual_spider.links.features.labelled_language`).
+  site detector scores them (:func:`~bilingual_spider.links.features.labelled_language`);
+- or the site's **sitemap** names them for the page (``<xhtml:link rel="alternate" hreflang>``
+  in its entry: :mod:`bilingual_spider.links.sitemaps`), added by :func:`with_sitemap`.
 
 :func:`page_alternates` reads them off a page's links; :func:`alternate_pairs` pairs the fetched
 pages they name. A switcher that leads every page of a language to the other language's home
@@ -31,6 +33,7 @@ from bilingual_spider.patterns.pairing import UrlPair
 
 HREFLANG = "hreflang"
 SWITCHER = "switcher"
+SITEMAP = "sitemap"
 RECIPROCAL_CREDIBILITY = 1.0
 """Local credibility of a pair each page names: both pages say it."""
 ONE_WAY_CREDIBILITY = 0.5
@@ -44,7 +47,7 @@ class Alternate:
     url: str
     language: str
     via: str
-    """:data:`HREFLANG` or :data:`SWITCHER`."""
+    """:data:`HREFLANG`, :data:`SWITCHER` or :data:`SITEMAP`."""
 
 
 class PageWithAlternates(Protocol):
@@ -83,6 +86,21 @@ def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
     return tuple(found)
 
 
+def with_sitemap(
+    alternates: Sequence[Alternate], named: Iterable[tuple[str, str]], page_url: str
+) -> tuple[Alternate, ...]:
+    """The page's alternates and those its site's sitemap names for it (``(language, url)``,
+    :meth:`~bilingual_spider.links.sitemaps.SiteSitemap.alternates_of`), for the languages the
+    page itself names none: a page's own word beats its sitemap's."""
+    own = {alternate.language for alternate in alternates}
+    added = [
+        Alternate(url, language, SITEMAP)
+        for language, url in named
+        if language not in own and url != page_url
+    ]
+    return (*alternates, *added)
+
+
 def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> bool:
     """Whether the page is in a language other pages' links declare for it, if they declare
     one: a page that ``/en/x.html`` names for ``es`` but whose text is English is an
@@ -101,8 +119,8 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     than L, unless pages of language L name that target more than once (a language's home page
     in a switcher), or either page is not in a language that the links naming it declare.
     Unordered pairs count once: ``method`` is ``hreflang`` when either page names the other by
-    ``hreflang``, else ``switcher``; the source is the page whose language the pattern
-    ``<L, M>`` names first.
+    ``hreflang``, else ``sitemap`` when the sitemap names it, else ``switcher``; the source is
+    the page whose language the pattern ``<L, M>`` names first.
     """
     named: Counter[tuple[str, str]] = Counter()
     declared: dict[str, set[str]] = {}
@@ -136,6 +154,7 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
         source, target = (a, b) if (a.language or "") == pattern.first else (b, a)
         namers = {url for url, _ in offered}
         credibility = RECIPROCAL_CREDIBILITY if len(namers) == 2 else ONE_WAY_CREDIBILITY
-        method = HREFLANG if any(via == HREFLANG for _, via in offered) else SWITCHER
+        vias = {via for _, via in offered}
+        method = next((via for via in (HREFLANG, SITEMAP) if via in vias), SWITCHER)
         pairs.append(UrlPair(source.url, target.url, pattern, credibility, credibility, method))
     return pairs

@@ -22,7 +22,7 @@ site is crawled, :class:`SiteProgress` keeps its pages' URLs and languages and:
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bilingual_spider.language.codes import base_language
@@ -67,6 +67,8 @@ class SiteProgress:
     """How many pages name a version of themselves in each language (hreflang, switcher)."""
     patterns: tuple[PairingPattern, ...] = ()
     """Credible patterns of the site, most credible first."""
+    listed_patterns: tuple[PairingPattern, ...] = ()
+    """Language patterns of the URLs its sitemap lists (:meth:`add_sitemap_pages`)."""
     mined_at: int = 0
     links_seen: set[str] = field(default_factory=set, repr=False)
     pending: deque[str] = field(default_factory=deque, repr=False)
@@ -85,16 +87,34 @@ class SiteProgress:
         of it the page names (:mod:`.alternates`, maybe on another host); re-mines when due."""
         self.languages[url] = language
         self.named_languages.update({base_language(lang) for lang in named})
+        self.add_listed(links)
+        pages = len(self.languages)
+        if pages >= MIN_PAGES and pages - self.mined_at >= REMINE_EVERY:
+            self._mine()
+
+    def add_listed(self, links: Iterable[str]) -> None:
+        """In-site URLs to fetch (a page's links, a sitemap's pages): pending, in order, after
+        those seen before; the languages their URLs name counted."""
         for link in links:
             if link in self.links_seen:
                 continue
             self.links_seen.add(link)
             self.pending.append(link)
-            named = {language_of_unit(unit.value) for unit in split_url(link).units()}
-            self.linked_languages.update(base_language(lang) for lang in named if lang)
-        pages = len(self.languages)
-        if pages >= MIN_PAGES and pages - self.mined_at >= REMINE_EVERY:
-            self._mine()
+            marked = {language_of_unit(unit.value) for unit in split_url(link).units()}
+            self.linked_languages.update(base_language(lang) for lang in marked if lang)
+
+    def add_sitemap_pages(self, urls: Sequence[str]) -> None:
+        """The pages the site's sitemap lists: pending after the links seen so far; and the
+        language patterns that pair :data:`MIN_MATCHED` of those URLs (URL-only mining,
+        :mod:`.url_list`) make the counterparts of its pages until the fetched pages have
+        patterns of their own (they do not change :meth:`link_budget`)."""
+        self.add_listed(urls)
+        if not urls:
+            return
+        matched = mine_url_list(urls).credibility.matched.get(self.site, {})
+        credible = [k for k, n in matched.items() if n >= MIN_MATCHED]
+        ranked = sorted(credible, key=lambda k: (-matched[k], k))
+        self.listed_patterns = tuple(ranked[:MAX_PATTERNS])
 
     def _mine(self) -> None:
         self.mined_at = len(self.languages)
@@ -115,7 +135,7 @@ class SiteProgress:
         """The URLs the site's credible patterns make of ``url``, most credible first, each with
         its pattern; a pattern whose counterparts were mostly missing (:meth:`answered`) makes
         none."""
-        useful = tuple(k for k in self.patterns if self.pays_off(k))
+        useful = tuple(k for k in self.patterns or self.listed_patterns if self.pays_off(k))
         if not useful:
             return []
         return [(c.candidate, c.pattern) for c in deep_candidates(url, useful, len(useful))]

@@ -1,9 +1,15 @@
 """Scrapy add-on choosing the scheduler backend from one setting, ``REDIS_URL``.
 
-Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume). Set: the leased
-Redis frontier (:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate
-filter, under ``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one
-Redis without touching each other's keys; and the cross-worker politeness middleware.
+Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume after a clean stop);
+with ``JOBDIR`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` (the forward spider sets it), the crash-safe
+frontier in ``JOBDIR`` (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`: resumed after
+``kill -9``), and a crawl resuming one appends to its local JSON-lines feeds, ``-O`` too (its
+output is part of the state). Set: the leased Redis frontier
+(:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate filter, under
+``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one Redis without
+touching each other's keys; and the cross-worker politeness middleware. A worker with a
+``BILINGUAL_REDIS_WORKER_NAME`` appends to its local JSON-lines feeds (restarted, it settles what
+it had in flight from them).
 
 A focus policy that prioritises links (``BILINGUAL_FOCUS_MODE=soft``, ``BILINGUAL_FOCUS_YIELD``,
 ``BILINGUAL_QUALITY_ENABLED`` with ``BILINGUAL_QUALITY_PRIORITY``) needs one priority order over
@@ -19,6 +25,8 @@ import logging
 from scrapy.settings import BaseSettings
 
 from bilingual_spider.distributed.connection import without_password
+from bilingual_spider.output.feed_recovery import local_jsonl_path
+from bilingual_spider.scheduler.sqlite_frontier import has_frontier
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +47,8 @@ def prioritising_focus(settings: BaseSettings) -> bool:
 
 
 REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
+CRASH_SAFE_SCHEDULER = "bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler"
+FRONTIER_COMMIT_PIPELINE = "bilingual_spider.pipelines.frontier_commit.FrontierCommitPipeline"
 
 
 class SchedulerBackend:
@@ -50,7 +60,32 @@ class SchedulerBackend:
             logger.info("frontier: one priority order over all hosts (%s)", GLOBAL_PRIORITY_QUEUE)
         redis_url = settings.get("REDIS_URL")
         if not redis_url:
+            self._crash_safe_frontier(settings)
             return
         prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
         settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
         logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)
+        name = settings.get("BILINGUAL_REDIS_WORKER_NAME")
+        if name:  # restarted, it settles its leases from its output: keep it
+            append_local_jsonl(settings, f"worker {name}")
+
+    def _crash_safe_frontier(self, settings: BaseSettings) -> None:
+        jobdir = settings.get("JOBDIR")
+        if not jobdir or not settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"):
+            return
+        settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+        settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
+        if has_frontier(jobdir):
+            append_local_jsonl(settings, f"resuming JOBDIR {jobdir}")
+
+
+def append_local_jsonl(settings: BaseSettings, why: str) -> None:
+    """Local JSON-lines feeds (``-O`` too) are appended to: they are part of the crawl's state."""
+    feeds = settings.getdict("FEEDS")
+    appended = {
+        uri: {**options, "overwrite": False} if local_jsonl_path(uri, options) else options
+        for uri, options in feeds.items()
+    }
+    if appended != feeds:
+        settings.set("FEEDS", appended, priority=settings.getpriority("FEEDS") or 0)
+        logger.info("%s: its JSON-lines feeds are appended to", why)

@@ -40,14 +40,26 @@ ordered by request priority and re-scored lazily at the head with the spider's
 - **Duplicates.** A request's Scrapy fingerprint (its 20-byte digest) is kept in an exact set,
   or with ``BILINGUAL_REDIS_DUPEFILTER = "bloom"`` in a Bloom filter of a fixed size (a false
   positive drops a request never queued: see the setting).
+- **A page budget** (``CLOSESPIDER_PAGECOUNT``, for a spider without a budget of its own) is the
+  crawl's: pages are counted when acknowledged (``PREFIX:SPIDER:counters`` ``budget_pages``,
+  :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`), no worker takes a request
+  while the pages counted and the requests leased make the budget, and the one that counts the
+  last page ends the crawl for every worker (``budget``).
+- **A worker restarted after a kill** (``kill -9``, out of memory) with the same
+  ``BILINGUAL_REDIS_WORKER_NAME`` finds the leases of its former self: those whose URL is in its
+  local JSON-lines feeds were done (acknowledged, counted as pages), the others go back to the
+  queue at once (:mod:`~bilingual_spider.scheduler.crash_safe_scheduler` does the same for one
+  process). A worker that does not come back within ``BILINGUAL_REDIS_LEASE_SECONDS`` loses its
+  leases to the other workers: the pages it had written and not yet acknowledged (a few, those
+  finished since its last take) are then written again by another worker.
 - **Redis unavailable.** Calls wait and retry (:class:`~bilingual_spider.distributed.connection.
   PatientRedis`), with a WARNING when Redis goes and when it comes back.
 
 Stats: ``scheduler/redis/taken``, ``.../acked``, ``.../late_acks``, ``.../refetched`` (processed
 twice: its lease had expired while in flight), ``.../redelivered``, ``.../held``,
-``.../released``, ``.../kept_on_worker``,
-``.../seeds_taken``, ``.../outages``, ``dupefilter/filtered``, and the crawl-wide counters of the
-frontier at close as ``frontier/redis/<name>``.
+``.../released``, ``.../kept_on_worker``, ``.../seeds_taken``, ``.../outages``,
+``.../resumed_done``, ``.../resumed_requeued``, ``dupefilter/filtered``, and the crawl-wide
+counters of the frontier at close as ``frontier/redis/<name>``.
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ import importlib
 import itertools
 import logging
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
@@ -73,6 +86,8 @@ from bilingual_spider.distributed.frontier import (
     seeds_key,
     worker_id,
 )
+from bilingual_spider.distributed.page_budget import SharedPageBudget
+from bilingual_spider.output.feed_recovery import local_jsonl_feeds, repair_jsonl, urls_in_jsonl
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 
@@ -104,8 +119,15 @@ class LeasedRedisScheduler:
         shared_end: tuple[str, ...] = ("budget",),
         serializer: Any = None,
         bloom: BloomShape | None = None,
+        page_limit: int = 0,
+        feeds: list[Path] | None = None,
     ) -> None:
         self.crawler = crawler
+        self.page_limit = page_limit
+        self.feeds = feeds or []
+        self.budget: SharedPageBudget | None = None
+        self._responded: set[Request] = set()  # taken requests whose response came
+        self._pages_done = 0  # ... acknowledged, not yet counted in the budget
         self.bloom = bloom
         self.serializer = serializer or compact_serializer
         self.redis = redis
@@ -142,8 +164,11 @@ class LeasedRedisScheduler:
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
             bloom=bloom_from_settings(settings),
+            page_limit=settings.getint("CLOSESPIDER_PAGECOUNT"),
+            feeds=local_jsonl_feeds(settings.getdict("FEEDS")),
         )
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
         return scheduler
 
     # --- Scrapy's scheduler interface -----------------------------------------------------------
@@ -168,6 +193,9 @@ class LeasedRedisScheduler:
             self.lease_seconds,
             "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
         )
+        if self.page_limit and getattr(spider, "shared_budget", None) is None:
+            self.budget = SharedPageBudget(self.redis, base, self.page_limit)
+        self._resume()
         self._take_seeds()
         self._renewal = task.LoopingCall(self._renew)
         self._renewal.start(max(0.5, self.lease_seconds / 3), now=False)
@@ -264,7 +292,7 @@ class LeasedRedisScheduler:
             self._taken[request] = self._local_ids.pop(request)
             return self._dequeued(request)
         now = time.monotonic()
-        if now < self._next_take_at:
+        if now < self._next_take_at or self._budget_taken():
             return None
         while True:
             taken, acks = self.frontier.take(self._done())
@@ -294,6 +322,10 @@ class LeasedRedisScheduler:
 
     # --- signals --------------------------------------------------------------------------------
 
+    def response_received(self, response: Any, request: Request) -> None:
+        if request in self._taken:
+            self._responded.add(request)
+
     def spider_idle(self) -> None:
         if self._ended:
             raise CloseSpider(self._ended)
@@ -306,6 +338,8 @@ class LeasedRedisScheduler:
         slot = getattr(engine, "_slot", None) if engine is not None else None
         in_progress = slot.inprogress if slot is not None else set()
         done = [request for request in self._taken if request not in in_progress]
+        self._pages_done += sum(1 for request in done if request in self._responded)
+        self._responded.difference_update(done)
         return [self._taken.pop(request) for request in done]
 
     def _renew(self) -> None:
@@ -325,6 +359,9 @@ class LeasedRedisScheduler:
         self._inc("scheduler/redis/kept_on_worker")
 
     def _count_acks(self, acks: Acks) -> None:
+        if self._pages_done and self.budget is not None:
+            self.budget.spend(self._pages_done)
+        self._pages_done = 0
         self._inc("scheduler/redis/acked", acks.acked)
         self._inc("scheduler/redis/late_acks", acks.late)
         if acks.refetched:
@@ -333,6 +370,39 @@ class LeasedRedisScheduler:
                 "%d request(s) were processed twice (their lease expired while in flight)",
                 acks.refetched,
             )
+
+    def _budget_taken(self) -> bool:
+        """Whether the pages counted and the requests leased (by every worker) make the page
+        budget: then no request is taken (so the crawl ends at the budget, not past it)."""
+        if self.budget is None:
+            return False
+        assert self.frontier is not None
+        self._count_acks(self.frontier.ack(self._done()))
+        spent = self.frontier.counters().get("budget_pages", 0)
+        return spent + self.frontier.status().leased >= self.page_limit
+
+    def _resume(self) -> None:
+        """A worker restarted under its old name: its former self's leases, done (in its
+        output) or not (back to the queue at once)."""
+        assert self.frontier is not None
+        leased = self.frontier.leased_by(self.frontier.worker)
+        if not leased:
+            return
+        cut = sum(repair_jsonl(feed) for feed in self.feeds)
+        written = {url for feed in self.feeds for url in urls_in_jsonl(feed)}
+        done, again = [], []
+        for request_id, blob in leased:
+            request = self._decode(blob)
+            (done if request is not None and request.url in written else again).append(request_id)
+        self._pages_done += len(done)
+        self._count_acks(self.frontier.ack(done))
+        self._inc("scheduler/redis/resumed_requeued", self.frontier.release(again))
+        self._inc("scheduler/redis/resumed_done", len(done))
+        logger.warning(
+            "worker %s restarted: of the %d request(s) it had in flight, %d were in its output "
+            "(done) and %d are queued again; %d byte(s) cut from its feeds",
+            self.frontier.worker, len(leased), len(done), len(again), cut,
+        )  # fmt: skip
 
     # --- helpers --------------------------------------------------------------------------------
 

@@ -43,6 +43,7 @@ from scrapy.http import Response, TextResponse
 from twisted.internet import task
 from twisted.python.failure import Failure
 
+from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
@@ -71,7 +72,6 @@ from bilingual_spider.search.service import SearchService, search_page
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import SearchQuery
 from bilingual_spider.spiders.forward import default_or_given_seeds
-from bilingual_spider.spiders.site_detection import DetectorCallbacks
 
 logger = logging.getLogger(__name__)
 

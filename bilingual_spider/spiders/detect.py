@@ -19,9 +19,9 @@ from scrapy.crawler import Crawler
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
+from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.spiders.forward import default_or_given_seeds
-from bilingual_spider.spiders.site_detection import DetectorCallbacks
 
 
 class DetectSpider(DetectorCallbacks, scrapy.Spider):

@@ -34,6 +34,8 @@ class ForwardSpider(scrapy.Spider):
         "DEPTH_PRIORITY": 1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+        # its whole state is its frontier and its output: with JOBDIR, a kill -9 is resumed
+        "BILINGUAL_CRASH_SAFE_FRONTIER": True,
     }
 
     def __init__(self, seeds: str | None = None, *args: Any, **kwargs: Any) -> None:
@@ -64,6 +66,11 @@ class ForwardSpider(scrapy.Spider):
         if isinstance(response, TextResponse):
             links = self.link_extractor.extract_links(response)
             declared, alternates = declared_languages(response)
+        # the links first: once the page's item is in the output, they are in the frontier
+        # (what a crawl resumed after a kill relies on: scheduler/crash_safe_scheduler.py)
+        for link in links:
+            meta = {"role": "forward", LINK_TEXT_META: link.text}
+            yield scrapy.Request(link.url, meta=meta, callback=self.parse)
         yield FetchedPageItem(
             url=response.url,
             status=response.status,
@@ -76,9 +83,6 @@ class ForwardSpider(scrapy.Spider):
             alternates=alternates,
             outlinks=len(links),
         )
-        for link in links:
-            meta = {"role": "forward", LINK_TEXT_META: link.text}
-            yield scrapy.Request(link.url, meta=meta, callback=self.parse)
 
 
 def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, str]]:
@@ -95,8 +99,8 @@ def declared_languages(response: TextResponse) -> tuple[str | None, dict[str, st
 
 def default_or_given_seeds(argument: str | None, crawler: Crawler) -> list[str]:
     """The ``seeds`` argument parsed; none when the frontier is in Redis (seeds come from
-    ``bilingual-spider seed`` or another worker), else the sandbox's seed list when crawling the
-    sandbox."""
+    ``bilingual-spider seed`` or another worker). ``scrapy crawl`` of the sandbox web given no
+    seeds passes every sandbox site (:func:`bilingual_spider.commands.crawl.sandbox_seeds`)."""
     if argument:
         try:
             return parse_seeds(argument)
@@ -104,8 +108,4 @@ def default_or_given_seeds(argument: str | None, crawler: Crawler) -> list[str]:
             raise UsageError(str(exc)) from None
     if crawler.settings.get("REDIS_URL"):
         return []
-    if crawler.settings.get("BILINGUAL_SANDBOX_PROXY"):
-        from bilingual_spider.sandbox.realsites import sandbox_seed_urls
-
-        return sandbox_seed_urls(crawler.settings.get("BILINGUAL_SANDBOX_CACHE"))
     raise UsageError("no seeds: pass -a seeds=FILE|url,url (or crawl the sandbox web)")

@@ -74,18 +74,25 @@ def test_two_workers_emit_one_processs_pairs_each_once(served, redis_prefix, tmp
     assert one_stats.get("pupsniffer/round") == 2  # two rounds
     assert one_stats.get("downloader/request_method_count/HEAD")  # deep pages checked
 
-    outs = [tmp_path / f"worker{n}" for n in range(2)]
-    commands = [command(served, out, redis_prefix) for out in outs]
-    assert run_to_end(with_start_barrier(commands, f"{redis_prefix}:test:start")) == [0, 0]
+    # Which worker leases which hosts first depends on the machine's load: a busy moment can let
+    # one worker lease every host before the other takes. Such a run proves nothing about two
+    # workers emitting, so the crawl is run again (a new crawl under a new prefix), up to 3 times.
+    for attempt in range(3):
+        outs = [tmp_path / f"try{attempt}" / f"worker{n}" for n in range(2)]
+        prefix = f"{redis_prefix}:try{attempt}"
+        commands = [command(served, out, prefix) for out in outs]
+        assert run_to_end(with_start_barrier(commands, f"{prefix}:test:start")) == [0, 0]
+        stats = [json.loads((out / "stats.json").read_text()) for out in outs]
+        assert all(s["finish_reason"] == "finished" for s in stats)
+        if all(s.get("pupsniffer/pages", 0) >= 10 for s in stats):
+            break
+    assert all(s.get("pupsniffer/pages", 0) >= 10 for s in stats), "one worker did all the work"
     pairs: Counter[frozenset[str]] = Counter()
     sites: Counter[str] = Counter()
     for out in outs:
         worker_pairs, worker_sites = emitted(out)
         pairs += worker_pairs
         sites += worker_sites
-    stats = [json.loads((out / "stats.json").read_text()) for out in outs]
-    assert all(s["finish_reason"] == "finished" for s in stats)
-    assert all(s.get("pupsniffer/pages", 0) >= 10 for s in stats), "one worker did all the work"
     assert max(pairs.values()) == 1 and max(sites.values()) == 1, "emitted twice"
     assert set(pairs) == set(one_pairs)
     assert set(sites) == set(one_sites)

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import scrapy
 
+from bilingual_spider.adapters.site_detection import SiteDetection
 from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.identification import default_identifier
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
-from bilingual_spider.spiders.site_detection import SiteDetection
+from tests.adapters.test_site_detection import Stats, callback, errback, response
 from tests.spiders.fake_scorer import FakeLinkScorer
 from tests.spiders.pages import ENGLISH, SPANISH, page
-from tests.spiders.test_site_detection import Stats, callback, errback, response
 
 HOME = "http://www.museo.example/"
 FIRST_PAGE = page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About"))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bilingual_spider.extensions.jobdir_guard import RUNNING_MARKER, jobdir_problem
 from bilingual_spider.sandbox.process import crawl_env, spider_command
+from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFrontier
 from tests.waiting import CRAWL_SECONDS, wait_until
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -59,8 +60,12 @@ def crawl_command(small_sandbox, jobdir: Path, out: Path, **settings: object) ->
 
 
 def test_kill_9_then_the_same_command_is_refused_in_one_line(small_sandbox, tmp_path) -> None:
+    """A killed crawl with Scrapy's own JOBDIR state (backforth, pupsniffer; here forward with
+    its crash-safe frontier turned off) is refused."""
     jobdir = tmp_path / "job"
-    command = crawl_command(small_sandbox, jobdir, tmp_path / "pages.jsonl")
+    command = crawl_command(
+        small_sandbox, jobdir, tmp_path / "pages.jsonl", BILINGUAL_CRASH_SAFE_FRONTIER=False
+    )
     crawl = subprocess.Popen(
         command, cwd=PROJECT, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -93,4 +98,14 @@ def test_a_crawl_that_closes_cleanly_leaves_no_mark_and_resumes(small_sandbox, t
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-2000:]
         assert not (jobdir / RUNNING_MARKER).exists()
-        assert (jobdir / "requests.seen").is_file()
+        assert (jobdir / FRONTIER_FILE).is_file()
+
+
+def test_a_jobdir_with_a_crash_safe_frontier_is_resumed_after_a_kill(tmp_path: Path) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    mark(tmp_path, dead.pid)
+    SqliteFrontier(tmp_path / FRONTIER_FILE).close()
+    assert jobdir_problem(tmp_path) is None
+    mark(tmp_path, os.getpid())  # but never while another crawl uses it
+    assert "in use by a running crawl" in (jobdir_problem(tmp_path) or "")

@@ -389,6 +389,74 @@ def _parse_answer(service: str, body: bytes) -> Any:
     return cdx.parse(index, 200, body, continuation="0/3")
 
 
+def random_script_page(rng: random.Random) -> bytes:
+    """A page (:func:`random_page`) with scripts that write switchers, empty menus, or none."""
+    scripts = [
+        '<script src="/app.js"></script>',
+        "<script>document.write('<a href=\"/fr/\">Français</a>')</script>",
+        '<script>el.innerHTML = "<a hreflang=de>" + x;</script>',
+        '<script type="application/ld+json">{"a": "English"}</script>',
+        "<script>'unterminated \\' + `tpl ${'English'}`</script>",
+        '<select id="lang"></select>',
+        '<nav class="language-menu"></nav>',
+        "<script>",
+    ]
+    extra = "".join(rng.choice(scripts) for _ in range(rng.randint(0, 4)))
+    page = random_page(rng)
+    cut = rng.randint(0, len(page))
+    return _mutate_bytes(rng, page[:cut] + extra.encode() + page[cut:], max_edits=2)
+
+
+def _check_render_reason(body: bytes) -> None:
+    from bilingual_spider.links.script_links import REASONS, render_reason
+
+    assert render_reason(body) in (*REASONS, None)
+    assert render_reason(body.decode("utf-8", "replace")) in (*REASONS, None)
+
+
+def random_sitemap(rng: random.Random) -> bytes:
+    """A urlset (with hreflang alternates), an index or a text sitemap of random URLs, maybe
+    gzip-compressed, then broken (bytes mutated, cut off)."""
+    import gzip
+
+    def entry() -> str:
+        links = "".join(
+            f'<xhtml:link rel="{rng.choice(["alternate", "", "alternate x"])}" '
+            f'hreflang="{rng.choice(["fr", "en-GB", "x-default", "", "zz", "中"])}" '
+            f'href="{random_url(rng)}"/>'
+            for _ in range(rng.randint(0, 3))
+        )
+        return f"<url><loc>{random_url(rng)}</loc>{links}</url>"
+
+    kind = rng.choice(["urlset", "sitemapindex", "text"])
+    if kind == "text":
+        text = "\n".join(random_url(rng) for _ in range(rng.randint(0, 6)))
+    elif kind == "urlset":
+        entries = "".join(entry() for _ in range(rng.randint(0, 6)))
+        text = f'<urlset xmlns:xhtml="http://www.w3.org/1999/xhtml">{entries}</urlset>'
+    else:
+        items = "".join(f"<sitemap><loc>{random_url(rng)}</loc></sitemap>" for _ in range(3))
+        text = f"<sitemapindex>{items}</sitemapindex>"
+    body = _mutate_bytes(rng, text.encode("utf-8", "surrogatepass"))
+    if rng.random() < 0.3:
+        body = gzip.compress(body, mtime=0)
+    if rng.random() < 0.3:
+        body = body[: rng.randint(0, len(body))]
+    return body
+
+
+def _check_sitemap(body: bytes) -> None:
+    from bilingual_spider.links.sitemaps import SiteSitemap, parse_sitemap
+
+    read = parse_sitemap(body, "http://x.example/sitemap.xml", max_bytes=4096, max_urls=20)
+    assert len(read.pages) <= 20 and len(read.sitemaps) <= 20
+    urls = [*read.pages, *read.sitemaps, *(u for _, named in read.alternates for _, u in named)]
+    assert all(url.startswith(("http://", "https://")) for url in urls)
+    site = SiteSitemap()
+    site.add(read)
+    site.pairs()
+
+
 def _pair(first: Callable[[random.Random], Any], second: Callable[[random.Random], Any]):
     return lambda rng: (first(rng), second(rng))
 
@@ -471,6 +539,13 @@ TARGETS: list[Target] = [
         _check_page_language,
         random_page,
         from_generator(random_page) | any_bytes,
+    ),
+    Target("sitemap", _check_sitemap, random_sitemap, from_generator(random_sitemap) | any_bytes),
+    Target(
+        "render_reason",
+        _check_render_reason,
+        random_script_page,
+        from_generator(random_script_page) | any_bytes,
     ),
     *(
         Target(

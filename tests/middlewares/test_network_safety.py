@@ -37,6 +37,7 @@ from bilingual_spider.middlewares.network_safety import (
         ("ftp://example.org/", "scheme"),
         ("file:///etc/passwd", "scheme"),
         ("javascript:alert(1)", "scheme"),
+        ("data:text/plain,items", None),  # no connection: the content is in the URL
         ("http:///nohost", "no_host"),
         ("http://8.8.8.8/", None),
         ("https://[2001:4860:4860::8888]/", None),

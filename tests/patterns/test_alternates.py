@@ -4,10 +4,12 @@ no pattern pairs (translated slugs)."""
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.patterns.alternates import (
     HREFLANG,
+    SITEMAP,
     SWITCHER,
     Alternate,
     alternate_pairs,
     page_alternates,
+    with_sitemap,
 )
 from bilingual_spider.patterns.crawl_round import SUPERSEDED, CrawledSites, PageRecord, pair_round
 from bilingual_spider.patterns.mining import PairingPattern
@@ -109,3 +111,30 @@ def test_a_page_own_word_beats_a_pattern_and_a_pair_found_both_ways_counts_once(
         **{(f"{SITE}/en/p{i}.html", f"{SITE}/fr/p{i}.html"): "local" for i in (1, 2, 3)},
     }
     assert result.rejected[SUPERSEDED] == 1
+
+
+def test_a_sitemap_names_translations_the_page_does_not_and_its_pairs_say_so():
+    en, fr, de = f"{SITE}/en/about-us", f"{SITE}/fr/a-propos", f"{SITE}/de/ueber-uns"
+    own = (Alternate(de, "de", SWITCHER),)
+    listed = [("fr", fr), ("de", f"{SITE}/de/other"), ("en", en)]
+    named = with_sitemap(own, listed, en)
+    # the page's own word for de wins; its own URL is no alternate of itself
+    assert named == (Alternate(de, "de", SWITCHER), Alternate(fr, "fr", SITEMAP))
+    pages = {
+        en: record(en, "en", ENGLISH, *named),
+        fr: record(fr, "fr", FRENCH),
+        de: record(de, "de", "Das Museum ist jeden Tag geöffnet."),
+    }
+    methods = {(p.source, p.target): p.method for p in alternate_pairs(pages)}
+    assert methods == {(en, fr): SITEMAP, (de, en): SWITCHER}
+    pages[fr] = record(fr, "fr", FRENCH, Alternate(en, "en", HREFLANG))
+    assert {p.method for p in alternate_pairs(pages) if p.target == fr} == {HREFLANG}
+
+
+def test_a_sitemap_alternate_in_another_language_than_named_makes_no_pair():
+    en, fr = f"{SITE}/en/about-us", f"{SITE}/fr/a-propos"
+    pages = {
+        en: record(en, "en", ENGLISH, *with_sitemap((), [("fr", fr)], en)),
+        fr: record(fr, "en", ENGLISH + " again"),  # an untranslated copy under a French URL
+    }
+    assert alternate_pairs(pages) == []

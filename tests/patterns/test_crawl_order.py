@@ -59,3 +59,35 @@ def test_a_pattern_whose_counterparts_are_mostly_missing_makes_no_more():
     assert progress.counterparts("http://www.museum.example/en/p2.html")  # 3 tries: too few
     progress.answered(de_en, False)
     assert progress.counterparts("http://www.museum.example/en/p2.html") == []  # 1 of 4
+
+
+def test_listed_pages_are_pending_after_the_links_seen_once_each():
+    progress = SiteProgress("x.org")
+    progress.add("http://x.org/", "en", ["http://x.org/a", "http://x.org/b"])
+    progress.add_listed(["http://x.org/b", "http://x.org/fr/c", "http://x.org/fr/d"])
+    assert list(progress.pending) == [
+        "http://x.org/a",
+        "http://x.org/b",
+        "http://x.org/fr/c",
+        "http://x.org/fr/d",
+    ]
+    assert progress.linked_languages["fr"] == 2
+
+
+def test_a_sitemaps_urls_give_language_patterns_before_any_page_is_mined():
+    progress = SiteProgress("x.org")
+    progress.add("http://x.org/", "en", [])
+    assert progress.counterparts("http://x.org/en/a.html") == []
+    listed = [f"http://x.org/{lang}/page-{k}.html" for k in range(6) for lang in ("en", "fr")]
+    progress.add_sitemap_pages([*listed, "http://x.org/about.html"])
+    assert "http://x.org/fr/a.html" in [
+        url for url, _ in progress.counterparts("http://x.org/en/a.html")
+    ]
+    assert len(progress.pending) == len(listed) + 1
+    assert progress.link_budget(100) == 100  # new pages keep the whole budget meanwhile
+
+
+def test_a_sitemap_without_language_patterns_gives_none():
+    progress = SiteProgress("x.org")
+    progress.add_sitemap_pages([f"http://x.org/news/page-{k}.html" for k in range(20)])
+    assert progress.listed_patterns == ()

@@ -19,7 +19,7 @@ def spider(**arguments: object) -> PupSnifferSpider:
 def test_every_seed_of_a_site_is_crawled_and_its_not_found_page_asked_once():
     seeds = "http://www.x.example/doc/a/,http://x.example/manual/,http://d-i.x.example/manual/"
     sniffer = spider(seeds=seeds)
-    first, second, other = (sniffer._site_requests(url, "seed") for url in sniffer.seed_urls)
+    first, second, other = (sniffer.requests.site(url, "seed") for url in sniffer.seed_urls)
     assert [r.meta["role"] for r in first] == ["page", "not_found"]
     assert [(r.url, r.meta["role"]) for r in second] == [("http://x.example/manual/", "page")]
     assert first[0].meta["site"] == second[0].meta["site"] == "x.example"
@@ -86,8 +86,9 @@ def test_a_page_redelivered_after_its_worker_died_asks_again_for_the_pages_it_co
 
 def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
     from bilingual_spider.patterns.crawl_round import PageRecord, pair_round
+    from bilingual_spider.patterns.round_state import Stage, StageState
 
-    sniffer = spider(seeds="http://www.x.example/", next_sites=5)
+    sniffer = spider(seeds="http://www.x.example/", next_sites=5, rounds=2)
     other = "http://www.y.example/start.html"
     sniffer.store.add_page(PageRecord.of("http://www.x.example/", "en", "text", [other]), [other])
     sniffer.store.keep_round_pairs(1, pair_round(sniffer.store.crawled()))
@@ -95,8 +96,9 @@ def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
     assert sniffer.store.first_sight("y.example", "round 2")
     assert sniffer.store.reserve_pages("y.example", [other], 10) == [other]
     queued = []
-    sniffer._crawl = queued.append
-    assert sniffer._start_next_round(1)
+    sniffer.stages.crawl = queued.append
+    following = sniffer.driver.next_stage(StageState(1, Stage.DEEP), sniffer.stages)
+    assert following == StageState(2, Stage.CRAWL)
     assert [(r.url, r.meta["role"]) for r in queued] == [(other, "page")]
 
 

@@ -85,6 +85,7 @@ from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
+from bilingual_spider.middlewares.sitemaps import SITEMAP_META
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 
@@ -136,6 +137,22 @@ class PredictorLinkScorer:
         if contexts is None:
             contexts = extract_link_contexts(html, page_url, self.around_words)
         return score_links(contexts, self.predictor)
+
+
+SITEMAP_LINK_SCORE = 1.0
+"""The score of a translation the site's sitemap names for the first page: the site says so, as
+surely as the page's own ``hreflang`` would."""
+
+
+def sitemap_link_scores(response: Response) -> list[LinkScore]:
+    """The translations the site's sitemap names for the page (``BILINGUAL_SITEMAPS``:
+    :mod:`bilingual_spider.middlewares.sitemaps`), as links of it with their language as hint;
+    none without a sitemap."""
+    sitemap = response.meta.get(SITEMAP_META)
+    if sitemap is None:
+        return []
+    named = sitemap.alternates_of(response.url)
+    return [LinkScore(url, SITEMAP_LINK_SCORE, language) for language, url in named]
 
 
 def home_url_of(url: str) -> str:
@@ -439,6 +456,10 @@ class SiteDetection:
                 page_urls = (first_url,) if first_url == response.url else (first_url, response.url)
                 links = self._scored_links(response, page_urls, contexts)
                 self._inc("detector/links_scored", len(links))
+                named = sitemap_link_scores(response)  # BILINGUAL_SITEMAPS
+                if named:
+                    self._inc("detector/sitemap_links", len(named))
+                    links += named
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)
         yield from self._follow(self.detector.begin(site, start, links, climb))

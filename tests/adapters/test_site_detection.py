@@ -15,15 +15,15 @@ from twisted.internet.error import DNSLookupError, TimeoutError
 from twisted.python.failure import Failure
 
 from bilingual_spider import settings as project_settings
-from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
-from bilingual_spider.items import SiteVerdictItem
-from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.spiders.site_detection import (
+from bilingual_spider.adapters.site_detection import (
     PredictorLinkScorer,
     SiteDetection,
     detector_config,
     failure_reason,
 )
+from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
+from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.language.identification import default_identifier
 from tests.spiders.fake_scorer import FakeLinkScorer
 from tests.spiders.pages import ENGLISH, SPANISH, page
 

@@ -1,0 +1,328 @@
+"""A crawl killed with ``kill -9`` at random moments and resumed each time by the same command:
+is any page it fetched missing from its output, written twice, or past its budget? (issue 32)
+
+A generated web (``--pages`` pages over ``--hosts`` hosts, each page linking to 8 of its host
+and one elsewhere: the web of ``benchmarks/sandbox_throughput.py``) is served by the sandbox with
+an access log. A forward crawl with ``JOBDIR`` and a page budget (``CLOSESPIDER_PAGECOUNT``) is
+killed (SIGKILL) ``--kills`` times, each time once its output holds a random number of pages
+(uniform in 10-90 % of the budget, drawn with ``--seed``), resumed with the same command after
+each kill, and left to end by itself. Then:
+
+- ``missing``: pages served 200 by the sandbox (the access log) that are not in the output;
+- ``written_twice``: URLs on more than one line of the output; ``bad_lines``: lines that are
+  not JSON;
+- ``served_twice``: pages the sandbox served more than once (the crawl's requests in flight
+  when it was killed: their responses died with it, so they are fetched again);
+- ``pages`` against ``budget``.
+
+``--mode redis``: the same with two workers sharing a Redis frontier (``REDIS_URL``, a key
+prefix of the benchmark's own, deleted after), each writing its own output; at each kill moment
+(the two outputs together hold the drawn number of pages) one worker, in turn, is killed and
+started again with the same command (each worker has a name, ``BILINGUAL_REDIS_WORKER_NAME``).
+The throughput cost of the crash-safe frontier is measured too (``--mode single``): crawls
+without ``JOBDIR``, with it, and with Scrapy's own ``JOBDIR`` queues (not crash-safe), same web,
+in turn ``--rate-rounds`` times; the medians of pages per second and of CPU milliseconds per page
+(the crawl process's, start-up included: less sensitive to a shared machine's load).
+
+    python benchmarks/kill_resume.py [--mode single|redis|both] [--kills 3] [--budget 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from sandbox_throughput import build_web  # noqa: E402
+
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command  # noqa: E402
+from bilingual_spider.sandbox.server import CONTROL_HOST  # noqa: E402
+
+RESULTS = HERE / "results"
+PROJECT = HERE.parent
+REDIS_URL = os.environ.get("BILINGUAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+PATIENCE = 900.0
+
+
+def lines(feed: Path) -> int:
+    return feed.read_bytes().count(b"\n") if feed.is_file() else 0
+
+
+def crawl_settings(proxy: str, budget: int, log: Path, **extra: object) -> dict[str, object]:
+    return {
+        "BILINGUAL_SANDBOX_PROXY": proxy,
+        "CLOSESPIDER_PAGECOUNT": budget,
+        "DOWNLOAD_DELAY": 0,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+        "LOG_LEVEL": "INFO",
+        "LOG_FILE": log,
+        **extra,
+    }
+
+
+def start(command: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        command, cwd=PROJECT, env=crawl_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def wait_for(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"still waiting after {PATIENCE:.0f} s: {what}")
+        time.sleep(0.02)
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def audit(feeds: list[Path], access: Path, budget: int) -> dict[str, object]:
+    """What the outputs and the sandbox's access log say (see the module docstring)."""
+    written: Counter[str] = Counter()
+    bad = 0
+    for feed in feeds:
+        for line in feed.read_bytes().splitlines() if feed.is_file() else []:
+            try:
+                written[json.loads(line)["url"]] += 1
+            except (ValueError, KeyError):
+                bad += 1
+    served: Counter[str] = Counter()
+    for line in access.read_text().splitlines():
+        _, _, host, target, status = line.split("\t")
+        if status == "200" and host != CONTROL_HOST and target.endswith(".html"):
+            served[target if target.startswith("http") else f"http://{host}{target}"] += 1
+    pages = len(written)
+    return {
+        "budget": budget,
+        "pages": pages,
+        "pages_over_budget_percent": round(100 * (pages - budget) / budget, 2),
+        "missing": len(set(served) - set(written)),
+        "written_twice": sum(1 for count in written.values() if count > 1),
+        "bad_lines": bad,
+        "served_twice": sum(count - 1 for count in served.values()),
+    }
+
+
+def crawl_rate(stats_file: Path) -> dict[str, float]:
+    stats = json.loads(stats_file.read_text())
+    pages, elapsed = int(stats["response_received_count"]), float(stats["elapsed_time_seconds"])
+    return {
+        "pages": pages,
+        "elapsed_s": round(elapsed, 2),
+        "pages_per_s": round(pages / elapsed, 1),
+    }
+
+
+def throughput(proxy: str, seeds: str, budget: int, root: Path, rounds: int) -> dict[str, object]:
+    """Crawls without JOBDIR (Scrapy's scheduler in memory), with it (the crash-safe frontier)
+    and with Scrapy's own JOBDIR queues (the crash-safe frontier off), taken in turn ``rounds``
+    times (the machine's load changes from one minute to the next): each one's median."""
+    variants: dict[str, dict[str, object]] = {
+        "memory": {},
+        "crash_safe_jobdir": {"JOBDIR": "job"},
+        "scrapy_jobdir": {"JOBDIR": "job", "BILINGUAL_CRASH_SAFE_FRONTIER": False},
+    }
+    rates: dict[str, list[float]] = {name: [] for name in variants}
+    cpu: dict[str, list[float]] = {name: [] for name in variants}
+    for number in range(rounds):
+        for name, extra in variants.items():
+            run = root / f"rate-{name}-{number}"
+            settings = crawl_settings(
+                proxy, budget, run / "log.txt", BILINGUAL_STATS_FILE=run / "stats.json",
+                **{key: run / value if key == "JOBDIR" else value for key, value in extra.items()},
+            )  # fmt: skip
+            run.mkdir(parents=True)
+            command = spider_command("forward", settings, {"seeds": seeds, "out": run / "out"})
+            before = children_cpu_s()
+            subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
+            rate = crawl_rate(run / "stats.json")
+            rates[name].append(rate["pages_per_s"])
+            cpu[name].append(round(1000 * (children_cpu_s() - before) / rate["pages"], 2))
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    cpu_medians = {name: statistics.median(values) for name, values in cpu.items()}
+    slower = 1 - medians["crash_safe_jobdir"] / medians["memory"]
+    more_cpu = cpu_medians["crash_safe_jobdir"] / cpu_medians["memory"] - 1
+    return {
+        "pages_per_s": rates,
+        "median_pages_per_s": medians,
+        "cost_percent": round(100 * slower, 1),
+        "cpu_ms_per_page": cpu,
+        "median_cpu_ms_per_page": cpu_medians,
+        "cpu_cost_percent": round(100 * more_cpu, 1),
+    }
+
+
+def children_cpu_s() -> float:
+    """CPU seconds of this process's finished children (the crawls; a sandbox server still
+    running is not counted): a crawl's CPU per page depends less on the machine's load than
+    its pages per second."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def single(proxy: str, seeds: str, budget: int, targets: list[int], root: Path) -> dict:
+    root.mkdir(parents=True, exist_ok=True)
+    out, log = root / "single-out", root / "single.log"
+    feed = out / "pages.jsonl"
+    settings = crawl_settings(proxy, budget, log, JOBDIR=root / "single-job")
+    command = spider_command("forward", settings, {"seeds": seeds, "out": out})
+    kills = []
+    for target in targets:
+        crawl = start(command)
+        wait_for(lambda: lines(feed) >= target or crawl.poll() is not None, "pages written")  # noqa: B023
+        if crawl.poll() is not None:
+            raise RuntimeError(f"the crawl ended before {target} pages: see {log}")
+        kill(crawl)
+        kills.append({"target_pages": target, "pages_written_at_kill": lines(feed)})
+    started = time.monotonic()
+    subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
+    text = log.read_text(errors="replace")
+    return {
+        "kills": kills,
+        "last_run_s": round(time.monotonic() - started, 1),
+        "resumes_logged": text.count("resuming a crawl that did not close cleanly"),
+        "finish_reason_budget": "'finish_reason': 'closespider_pagecount'" in text,
+        "feeds": [str(feed)],
+    }
+
+
+def redis_workers(
+    proxy: str, seeds: str, budget: int, targets: list[int], root: Path, lease: float
+) -> dict:
+    root.mkdir(parents=True, exist_ok=True)
+    prefix = f"bench-kill-resume-{uuid.uuid4().hex[:10]}"
+    feeds = [root / f"worker{n}" / "pages.jsonl" for n in (0, 1)]
+    commands = []
+    for n in (0, 1):
+        settings = crawl_settings(
+            proxy,
+            budget,
+            root / f"worker{n}.log",
+            REDIS_URL=REDIS_URL,
+            BILINGUAL_REDIS_KEY_PREFIX=prefix,
+            BILINGUAL_REDIS_LEASE_SECONDS=lease,
+            BILINGUAL_REDIS_WORKER_NAME=f"worker{n}",
+        )
+        out = root / f"worker{n}"
+        commands.append(spider_command("forward", settings, {"seeds": seeds, "out": out}))
+    workers = [start(command) for command in commands]
+    kills = []
+    try:
+        for number, target in enumerate(targets):
+            victim = number % 2
+            wait_for(lambda: sum(map(lines, feeds)) >= target, "pages written")  # noqa: B023
+            kill(workers[victim])
+            kills.append(
+                {
+                    "worker": victim,
+                    "target_pages": target,
+                    "pages_written_at_kill": sum(map(lines, feeds)),
+                }
+            )
+            workers[victim] = start(commands[victim])
+        for worker in workers:
+            worker.wait(timeout=PATIENCE)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                kill(worker)
+        cleanup(prefix)
+    reasons = [
+        (root / f"worker{n}.log").read_text(errors="replace").count("'finish_reason'")
+        for n in (0, 1)
+    ]
+    return {
+        "kills": kills,
+        "lease_seconds": lease,
+        "workers_finished": reasons,
+        "feeds": [str(f) for f in feeds],
+    }
+
+
+def cleanup(prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(f"{prefix}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["single", "redis", "both"], default="both")
+    parser.add_argument("--kills", type=int, default=3)
+    parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--pages", type=int, default=6000)
+    parser.add_argument("--hosts", type=int, default=60)
+    parser.add_argument("--lease", type=float, default=60.0, help="Redis lease seconds")
+    parser.add_argument("--seed", type=int, default=32)
+    parser.add_argument("--rate-rounds", type=int, default=3, help="throughput crawls per kind")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    modes = ["single", "redis"] if args.mode == "both" else [args.mode]
+    record: dict[str, Any] = {
+        "benchmark": "kill_resume",
+        "date": datetime.now().isoformat(timespec="seconds"),
+        **{key: getattr(args, key) for key in ("kills", "budget", "pages", "hosts", "seed")},
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        build_web(root / "web", args.pages, args.hosts, seed=args.seed)
+        mounts = [f"--mount=host{h}.bench={root / 'web' / f'host{h}'}" for h in range(args.hosts)]
+        seeds = ",".join(f"http://host{h}.bench/p0.html" for h in range(args.hosts))
+        for mode in modes:
+            low, high = args.budget // 10, args.budget * 9 // 10
+            targets = sorted(rng.sample(range(low, high), args.kills))
+            if mode == "single" and args.rate_rounds:  # a server of its own (not in the log)
+                with SandboxServer(mounts) as web:
+                    record["throughput"] = throughput(
+                        web.proxy_url, seeds, args.budget, root, args.rate_rounds
+                    )
+            access = root / f"{mode}-access.tsv"
+            with SandboxServer([*mounts, "--access-log", str(access)]) as web:
+                if mode == "single":
+                    run = single(web.proxy_url, seeds, args.budget, targets, root / "s")
+                else:
+                    run = redis_workers(
+                        web.proxy_url, seeds, args.budget, targets, root / "r", args.lease
+                    )
+                assert web.process is not None
+                web.process.send_signal(signal.SIGINT)  # ends cleanly: the access log flushed
+                web.process.wait()
+            feeds = [Path(feed) for feed in run.pop("feeds")]
+            record[mode] = {**run, **audit(feeds, access, args.budget)}
+            print(mode, json.dumps(record[mode]), flush=True)
+    if "throughput" in record:
+        print("throughput", json.dumps(record["throughput"]))
+    RESULTS.mkdir(exist_ok=True)
+    name = "kill_resume.json" if args.mode == "both" else f"kill_resume_{args.mode}.json"
+    if args.seed != parser.get_default("seed"):
+        name = name.replace(".json", f"_seed{args.seed}.json")
+    (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n")
+    print(f"written {RESULTS / name}")
+
+
+if __name__ == "__main__":
+    main()

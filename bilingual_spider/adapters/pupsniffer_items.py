@@ -1,0 +1,146 @@
+"""The items of a PupSniffer crawl (``scrapy crawl pupsniffer``), each emitted once by whichever
+worker gets to it first (the store's :data:`~bilingual_spider.patterns.round_state.EMITTED`
+marks): a :class:`~bilingual_spider.items.UrlPairItem` per pair, a
+:class:`~bilingual_spider.items.BilingualSiteItem` per site with a pair and a
+:class:`~bilingual_spider.items.TranslationGroupItem` per group. Stats
+``pupsniffer/pairs/<method>``, ``pairs_other_languages``, ``sites_bilingual``, ``groups``,
+``groups_of/<N>``, ``groups_rejected/<reason>``.
+
+Items made at the end of a stage (in Scrapy's ``spider_idle``, outside any callback) travel in
+the meta of one :func:`items_request` (a ``data:`` URL, no network) to a spider callback that
+yields them: they go through the pipelines and feeds like any other, with Scrapy's public API
+only, and the crawl does not close before they are through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import scrapy
+from scrapy.crawler import Crawler
+
+from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
+from bilingual_spider.language.identification import UNDETERMINED
+from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs, site_languages
+from bilingual_spider.patterns.groups import has_languages
+from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
+from bilingual_spider.patterns.round_state import EMITTED, RoundStore
+from bilingual_spider.patterns.units import site_of
+
+HTTP_CHECKED = (DEEP, SEARCH)
+"""Methods whose target page was generated and checked over HTTP."""
+ITEMS_META = "pupsniffer_items"
+"""Request meta key: the items an :func:`items_request` carries to its callback."""
+ITEMS_PRIORITY = 1000
+"""Before every page: a stage's items are out before the next stage's pages come."""
+
+
+def verification_of(pair: UrlPair) -> dict[str, Any]:
+    """What was checked of a pair (``checks``) and, when its content was verified, the
+    verifier's probability and each signal's value."""
+    checks = ["langid", "similarity"]
+    if pair.method in HTTP_CHECKED:
+        checks.append("http")
+    if pair.verification is not None:
+        checks.append("content")
+    return {"checks": checks, **(pair.verification or {})}
+
+
+def items_request(
+    items: Iterable[Any], callback: Callable[..., Any], errback: Callable[..., Any]
+) -> scrapy.Request | None:
+    """A request whose ``callback`` yields ``items`` (``meta[ITEMS_META]``); None: no items."""
+    batch = list(items)
+    if not batch:
+        return None
+    return scrapy.Request(
+        "data:text/plain,pupsniffer-items",
+        callback=callback,
+        errback=errback,
+        priority=ITEMS_PRIORITY,
+        dont_filter=True,
+        meta={"role": "items", ITEMS_META: batch, "dont_obey_robotstxt": True},
+    )
+
+
+class PupSnifferItems:
+    """Makes a crawl's items, each once, in the languages asked for (``langs``; empty: any)."""
+
+    def __init__(self, store: RoundStore, crawler: Crawler, langs: Iterable[str]) -> None:
+        self.store = store
+        self.crawler = crawler  # its stats are there once the crawl starts
+        self.langs = list(langs)
+
+    def pair_items(self, pairs: Iterable[UrlPair], group: str = "") -> Iterator[UrlPairItem]:
+        wanted: dict[str, UrlPair] = {}
+        for pair in pairs:
+            if self.langs and not {pair.source_language, pair.target_language} <= set(self.langs):
+                self.crawler.stats.inc_value("pupsniffer/pairs_other_languages")
+                continue
+            wanted.setdefault("pair " + " ".join(sorted((pair.source, pair.target))), pair)
+        for key in self.store.mark_new(EMITTED, list(wanted)):
+            pair = wanted[key]
+            self.crawler.stats.inc_value(f"pupsniffer/pairs/{pair.method}")
+            yield UrlPairItem(
+                source_url=pair.source,
+                target_url=pair.target,
+                source_lang=pair.source_language or UNDETERMINED,
+                target_lang=pair.target_language or UNDETERMINED,
+                pattern=str(pair.pattern),
+                local_credibility=round(pair.local_credibility, 4),
+                global_credibility=round(pair.global_credibility, 6),
+                method=pair.method,
+                verification=verification_of(pair),
+                score=round(max(pair.local_credibility, pair.global_credibility), 4),
+                similarity=pair.similarity,
+                group=group,
+            )
+
+    def group_items(self, groups: GroupPairs) -> Iterator[UrlPairItem | TranslationGroupItem]:
+        """Each group with two of the languages asked for, once, after the pairs it implies in
+        those languages (method ``group``)."""
+        stats = self.crawler.stats
+        for verdict in groups.verdicts:
+            group = verdict.group
+            if not has_languages(group, self.langs):
+                continue
+            yield from self.pair_items(verdict.implied, group=group.group_id)
+            if not self.store.mark_new(EMITTED, [f"group {group.group_id}"]):
+                continue
+            stats.inc_value("pupsniffer/groups")
+            stats.inc_value(f"pupsniffer/groups_of/{len(group.members)}")
+            for reason, count in verdict.rejected.items():
+                stats.inc_value(f"pupsniffer/groups_rejected/{reason}", count)
+            yield TranslationGroupItem(
+                group_id=group.group_id,
+                site=site_of(group.members[0].url),
+                members=group.by_language(),
+                joined={
+                    m.url: {"method": m.method, "with": m.partner, "pattern": m.pattern}
+                    for m in group.members
+                },
+                pairs_found=verdict.direct,
+                pairs_implied=len(verdict.implied),
+                pairs_rejected=dict(verdict.rejected),
+            )
+
+    def site_items(self, round_pairs: RoundPairs) -> Iterator[BilingualSiteItem]:
+        credibility = round_pairs.credibility
+        bilingual = {
+            f"site {site}": (site, languages)
+            for site, languages in site_languages(round_pairs.pairs).items()
+            if len(languages) >= 2
+        }
+        for key in self.store.mark_new(EMITTED, list(bilingual)):
+            site, languages = bilingual[key]
+            self.crawler.stats.inc_value("pupsniffer/sites_bilingual")
+            local = credibility.local.get(site, {})
+            best = sorted(local, key=lambda k: -local[k])[:3]
+            yield BilingualSiteItem(
+                site=site,
+                languages=languages,
+                evidence=[f"{k} C(k,w)={local[k]:.3f}" for k in best],
+                score=round(credibility.site.get(site, 0.0), 4),
+                found_by=self.store.found_by(site),
+            )

@@ -1,0 +1,166 @@
+"""Which pages of its sites a PupSniffer crawl asks for, and in what order (pair-first crawling,
+:mod:`.crawl_order`), within the page budgets a :class:`~.round_state.RoundStore` keeps.
+
+For each page that comes: the translations it names (:mod:`.alternates`; on another host too,
+when that site is crawled already) and its counterparts by its site's credible patterns first,
+then the site's pending in-site pages a few at a time (:meth:`~.crawl_order.SiteProgress.
+link_budget`); nothing more of a site monolingual so far. Without pair-first crawling, the
+page's in-site links in their order. The ``pupsniffer`` spider turns each :class:`PageAsk`
+into a request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from bilingual_spider.language.codes import same_language
+from bilingual_spider.patterns.alternates import Alternate
+from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.round_state import SEEN, RoundStore
+from bilingual_spider.patterns.units import site_of
+
+PAIR_FIRST_PRIORITY = 10
+"""Priority of a fetched page's counterparts and named translations: asked before new pages."""
+
+
+@dataclass(frozen=True)
+class PageAsk:
+    """A page of ``site`` to request (counted in its budget already)."""
+
+    site: str
+    url: str
+    priority: int = 0
+    counterpart_of: PairingPattern | None = None
+    """The pattern that made the URL of a page's counterpart."""
+
+
+def _no_count(key: str) -> None:
+    pass
+
+
+class PairFirstOrder:
+    """The page requests of a crawl's sites, pair first.
+
+    Parameters
+    ----------
+    store:
+        The crawl's state: which URLs were asked for, each site's pages counted.
+    site_budget:
+        Pages asked for per site.
+    pair_first:
+        False: a page's in-site links in their order, nothing else.
+    monolingual_after:
+        Pages after which a site in one language only is given no more (0: never).
+    count:
+        Told of each event worth a stat: ``pages_asked/named``, ``pages_asked/counterpart``,
+        ``sites_stopped_monolingual``.
+    """
+
+    def __init__(
+        self,
+        store: RoundStore,
+        site_budget: int,
+        pair_first: bool = True,
+        monolingual_after: int = MONOLINGUAL_AFTER,
+        count: Callable[[str], None] = _no_count,
+    ) -> None:
+        self.store = store
+        self.site_budget = site_budget
+        self.pair_first = pair_first
+        self.monolingual_after = monolingual_after
+        self.count = count
+        self.progress: dict[str, SiteProgress] = {}  # this process's pages of each site
+        self.stopped: set[str] = set()
+
+    def page_came(
+        self,
+        site: str,
+        url: str,
+        language: str | None,
+        links: Sequence[str],
+        alternates: Sequence[Alternate] = (),
+    ) -> Iterator[PageAsk]:
+        """The pages to ask for after page ``url`` of ``site`` came, in its ``language``, with
+        its ``links`` and the translations it names (``alternates``)."""
+        inside = [link for link in links if site_of(link) == site]
+        if not self.pair_first:
+            yield from self.pages(site, inside)
+            return
+        progress = self.progress.setdefault(site, SiteProgress(site))
+        progress.add(url, language, inside, [a.language for a in alternates])
+        named: dict[str, list[str]] = {}  # by site: a translation may be on another host
+        for alternate in alternates:
+            other = site_of(alternate.url)
+            if (other == site or other in self.progress) and not (
+                language and same_language(alternate.language, language)
+            ):
+                named.setdefault(other, []).append(alternate.url)
+        for other, urls in named.items():
+            for ask in self.pages(other, urls, priority=PAIR_FIRST_PRIORITY):
+                self.count("pages_asked/named")
+                yield ask
+        made = dict(progress.counterparts(url))
+        for ask in self.pages(site, list(made), priority=PAIR_FIRST_PRIORITY):
+            self.count("pages_asked/counterpart")
+            yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url])
+        yield from self.next_pages(site)
+
+    def sitemap_listed(
+        self, site: str, paired: Sequence[str], pages: Sequence[str]
+    ) -> Iterator[PageAsk]:
+        """The pages of the translation groups the site's sitemap names (``paired``), asked
+        first, each group's together (within the site's budget); the other pages it lists
+        (``pages``) join the site's pending pages, after the links seen so far, and the language
+        patterns of their URLs make counterparts until the site's fetched pages have patterns of
+        their own."""
+        for ask in self.pages(site, [url for url in paired if site_of(url) == site],
+                              priority=PAIR_FIRST_PRIORITY):  # fmt: skip
+            self.count("pages_asked/sitemap")
+            yield ask
+        progress = self.progress.get(site)
+        if progress is not None:
+            progress.add_sitemap_pages([url for url in pages if site_of(url) == site])
+
+    def next_pages(self, site: str) -> Iterator[PageAsk]:
+        """The site's pending in-site pages that may be asked for now."""
+        progress = self.progress.get(site)
+        if progress is None:
+            return
+        if progress.monolingual(self.monolingual_after):
+            if site not in self.stopped:
+                self.stopped.add(site)
+                progress.pending.clear()
+                self.count("sites_stopped_monolingual")
+            return
+        budget = progress.link_budget(self.site_budget)
+        while progress.pending and progress.in_flight < WINDOW:
+            batch = progress.next_links()
+            granted = list(self.pages(site, batch, budget=budget))
+            if not granted and len(self.store.marked(SEEN, batch)) < len(batch):
+                progress.pending.extendleft(reversed(batch))  # new pages' share is used up
+                break
+            yield from granted
+
+    def answered(self, site: str, counterpart_of: PairingPattern | None, found: bool) -> None:
+        """A page request of ``site`` was answered (``found``: HTTP 200) or failed: one fewer in
+        flight; a counterpart's answer counts for its pattern."""
+        progress = self.progress.get(site)
+        if progress is None:
+            return
+        progress.in_flight = max(0, progress.in_flight - 1)
+        if counterpart_of is not None:
+            progress.answered(counterpart_of, found)
+
+    def pages(
+        self, site: str, urls: Iterable[str], priority: int = 0, budget: int | None = None
+    ) -> Iterator[PageAsk]:
+        """The ``urls`` of ``site`` not asked for yet, within its budget (``budget``, else the
+        site's): counted now."""
+        budget = self.site_budget if budget is None else budget
+        progress = self.progress.get(site) if self.pair_first else None
+        for url in self.store.reserve_pages(site, list(urls), budget):
+            if progress is not None:
+                progress.in_flight += 1
+            yield PageAsk(site, url, priority)

@@ -1,0 +1,163 @@
+"""A crawl's frontier in one SQLite file that a ``kill -9`` cannot corrupt or empty (issue 32).
+
+The queue, the requests taken and not yet done (leased), the duplicate filter's fingerprints and
+the pages done so far live in one database in WAL mode. Changes are grouped in a transaction
+until :meth:`commit` (the caller commits before anything that must not get ahead of the
+frontier reaches the disk: an item in the output); a committed change is in the file (the
+operating system's cache: a killed process loses nothing committed, a power cut at most the last
+transactions, never the file's consistency). A kill loses the changes since the last commit: the
+requests queued since (re-derived when their page, not yet in the output, is fetched again),
+leases and acknowledgements (a request then looks queued or leased, which the resume sorts out).
+A request taken is not deleted: it is marked leased, and deleted by :meth:`ack` once its response
+was processed. After a crash, :meth:`leased` lists what the dead process had in flight; the
+caller decides which were done (their output was written) and which go back to the queue
+(:meth:`release`).
+
+Tables::
+
+    requests(id, priority, leased, blob)   the queue (leased = 0) and the leases (leased = 1),
+                                           taken by priority (highest first), then first in
+    seen(fingerprint)                      the duplicate filter (exact; also kept in memory,
+                                           about 95 bytes a URL, as Scrapy's own filter does)
+    state(name, value)                     ``spider`` (whose frontier it is), ``pages`` (requests
+                                           done with a response: the page budget's count)
+
+This module knows nothing of Scrapy: requests are bytes with a priority and a fingerprint.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+FRONTIER_FILE = "frontier.sqlite3"
+"""The file's name in a ``JOBDIR``: its presence says the state there survives a kill."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS requests (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    priority INTEGER NOT NULL,
+    leased INTEGER NOT NULL DEFAULT 0,
+    blob BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS queue_order ON requests (priority DESC, id) WHERE leased = 0;
+CREATE TABLE IF NOT EXISTS seen (fingerprint BLOB PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
+"""
+
+
+def has_frontier(jobdir: str | Path) -> bool:
+    """Whether ``jobdir`` holds a crash-safe frontier (resumable after a kill)."""
+    return (Path(jobdir) / FRONTIER_FILE).is_file()
+
+
+class SqliteFrontier:
+    """The frontier in ``path`` (created if missing); see the module docstring."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.path, isolation_level=None)  # autocommit: one per change
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")  # a kill loses nothing; fsync at checkpoint
+        self.db.executescript(_SCHEMA)
+        self._open_transaction = False
+        # the duplicate filter's copy in memory: a duplicate (most links) costs no SQL
+        self._seen = {row[0] for row in self.db.execute("SELECT fingerprint FROM seen")}
+
+    def close(self) -> None:
+        self.commit()
+        self.db.close()
+
+    def commit(self) -> None:
+        """Make every change so far survive a kill."""
+        if self._open_transaction:
+            self.db.execute("COMMIT")
+            self._open_transaction = False
+
+    # --- the queue ------------------------------------------------------------------------------
+
+    def first_seen(self, fingerprint: bytes) -> bool:
+        """Record ``fingerprint`` in the duplicate filter: True if it was not there (the
+        request is new: :meth:`push` it), False if it was."""
+        if fingerprint in self._seen:
+            return False
+        self._seen.add(fingerprint)
+        self._begin()
+        self.db.execute("INSERT INTO seen (fingerprint) VALUES (?)", (fingerprint,))
+        return True
+
+    def push(self, blob: bytes, priority: int) -> None:
+        """Queue a request (after :meth:`first_seen`, unless it is never filtered)."""
+        self._begin()
+        self.db.execute("INSERT INTO requests (priority, blob) VALUES (?, ?)", (priority, blob))
+
+    def take(self) -> tuple[int, bytes] | None:
+        """The next request (highest priority, then first queued), leased: ``(id, blob)``."""
+        self._begin()
+        row = self.db.execute(
+            "SELECT id, blob FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return None
+        self.db.execute("UPDATE requests SET leased = 1 WHERE id = ?", (row[0],))
+        return row[0], row[1]
+
+    def ack(self, ids: Iterable[int], pages: int = 0) -> None:
+        """Requests done: deleted; ``pages`` of them had a response (added to the page count)."""
+        ids = list(ids)
+        if not ids and not pages:
+            return
+        self._begin()
+        self.db.executemany("DELETE FROM requests WHERE id = ?", [(i,) for i in ids])
+        if pages:
+            self.db.execute(
+                "INSERT INTO state (name, value) VALUES ('pages', ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+                (pages,),
+            )
+
+    def leased(self) -> list[tuple[int, bytes]]:
+        """The requests taken and not acknowledged (after a crash: what was in flight)."""
+        leased = "SELECT id, blob FROM requests WHERE leased = 1 ORDER BY id"
+        return self.db.execute(leased).fetchall()
+
+    def release(self, ids: Iterable[int]) -> None:
+        """Leased requests back to the queue, in their old place."""
+        self._begin()
+        self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", [(i,) for i in ids])
+
+    def queued(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM requests WHERE leased = 0").fetchone()[0])
+
+    def has_queued(self) -> bool:
+        row = self.db.execute("SELECT 1 FROM requests WHERE leased = 0 LIMIT 1").fetchone()
+        return row is not None
+
+    def seen(self) -> int:
+        return len(self._seen)
+
+    # --- state ----------------------------------------------------------------------------------
+
+    @property
+    def pages(self) -> int:
+        """Requests acknowledged with a response, over every run."""
+        return int(self.get("pages") or 0)
+
+    def get(self, name: str) -> object:
+        row = self.db.execute("SELECT value FROM state WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    def set(self, name: str, value: object) -> None:
+        self._begin()
+        self.db.execute(
+            "INSERT INTO state (name, value) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (name, value),
+        )
+
+    def _begin(self) -> None:
+        if not self._open_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
+            self._open_transaction = True

@@ -1,0 +1,172 @@
+"""PupSniffer's Scrapy adapters without a crawl: page requests, the end of a stage (items carried
+by one request to a callback, the idle handler), deep-page checks, search mode's candidates and
+the items, each once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import scrapy
+from scrapy.exceptions import DontCloseSpider
+from scrapy.http import Response
+
+from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
+from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
+from bilingual_spider.adapters.pupsniffer_requests import COUNTERPART_META, PageRequests
+from bilingual_spider.adapters.pupsniffer_search import PupSnifferSearch
+from bilingual_spider.adapters.pupsniffer_stages import PupSnifferStages
+from bilingual_spider.items import UrlPairItem
+from bilingual_spider.patterns.crawl_round import PageRecord
+from bilingual_spider.patterns.deep_pages import DeepCandidate
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pair_first import PageAsk, PairFirstOrder
+from bilingual_spider.patterns.pairing import LOCAL, UrlPair
+from bilingual_spider.patterns.round_driver import RoundDriver
+from bilingual_spider.patterns.round_state import CHECKED, InMemoryRoundStore, Stage
+
+EN_FR = PairingPattern("en", "fr")
+ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
+FRENCH = "Le musée ouvre tous les jours de neuf heures du matin à six heures du soir."
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.values: Counter[str] = Counter()
+
+    def inc_value(self, key: str, count: int = 1, start: int = 0) -> None:
+        self.values[key] += count
+
+    def set_value(self, key: str, value: Any) -> None:
+        self.values[key] = value
+
+
+class Engine:
+    scheduler = None  # not a shared (Redis) one: this process alone decides the crawl is idle
+
+    def __init__(self) -> None:
+        self.crawled: list[scrapy.Request] = []
+
+    def crawl(self, request: scrapy.Request) -> None:
+        self.crawled.append(request)
+
+
+def crawler() -> Any:
+    return SimpleNamespace(stats=Stats(), engine=Engine(), settings={})
+
+
+def page(response: Response) -> None: ...
+
+
+def not_found(response: Response) -> None: ...
+
+
+def failed(failure: Any) -> None: ...
+
+
+def emit(response: Response) -> Any:
+    yield from response.meta[ITEMS_META]
+
+
+def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alone():
+    store, made = InMemoryRoundStore(), crawler()
+    requests = PageRequests(made, store, PairFirstOrder(store, 10), page, not_found, failed)
+    first = requests.site("http://www.museum.example/en/", "seed")
+    assert [r.meta["role"] for r in first] == ["page", "not_found"]
+    assert first[1].url.startswith("http://www.museum.example/") and first[1].callback is not_found
+    again = requests.site("http://museum.example/fr/", "seed")
+    assert [(r.url, r.meta["role"]) for r in again] == [("http://museum.example/fr/", "page")]
+    assert made.stats.values["pupsniffer/sites"] == 1
+    ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR)
+    (counterpart,) = requests.pages([ask])
+    assert counterpart.priority == 10 and counterpart.meta[COUNTERPART_META] == EN_FR
+
+
+def pair(source: str, target: str) -> UrlPair:
+    return UrlPair(source, target, EN_FR, 0.5, 0.1, LOCAL, "en", "fr")
+
+
+def test_items_are_made_once_in_the_languages_asked_for():
+    store, made = InMemoryRoundStore(), crawler()
+    items = PupSnifferItems(store, made, ["en", "fr"])
+    pairs = [pair("http://a.example/en/", "http://a.example/fr/")] * 2
+    pairs.append(
+        UrlPair("http://a.example/en/", "http://a.example/de/", EN_FR, 0.5, 0.1, LOCAL, "en", "de")
+    )
+    found = list(items.pair_items(pairs))
+    assert [(i.source_url, i.target_url) for i in found] == [(pairs[0].source, pairs[0].target)]
+    assert list(items.pair_items(pairs[:1])) == []  # emitted already (by any worker)
+    assert made.stats.values["pupsniffer/pairs/local"] == 1
+    assert made.stats.values["pupsniffer/pairs_other_languages"] == 1
+
+
+def museum_store() -> InMemoryRoundStore:
+    store = InMemoryRoundStore()
+    home = "http://www.museum.example/en/index.html"
+    for i in range(4):
+        for lang, text in (("en", ENGLISH), ("fr", FRENCH)):
+            url = f"http://www.museum.example/{lang}/p{i}.html"
+            store.add_page(PageRecord.of(url, lang, f"{text} {i} {url}", [home]))
+    store.add_page(PageRecord.of("http://www.museum.example/en/p9.html", "en", ENGLISH, [home]))
+    return store
+
+
+def stages_of(store: InMemoryRoundStore, rounds: int = 1) -> tuple[PupSnifferStages, Any]:
+    made = crawler()
+    driver = RoundDriver(store, rounds=rounds, deep_per_site=5)
+    requests = PageRequests(made, store, PairFirstOrder(store, 10), page, not_found, failed)
+    deep = DeepPageChecks(store, driver, made, None, lambda p, why: None, page, failed)
+    items = PupSnifferItems(store, made, [])
+    return PupSnifferStages(made, driver, requests, deep, items, emit, failed), made
+
+
+def test_the_end_of_a_crawl_stage_sends_its_items_in_one_request_then_the_deep_pages():
+    store = museum_store()
+    stages, made = stages_of(store)
+    with pytest.raises(DontCloseSpider):  # the deep stage begins
+        stages.idle(scrapy.Spider("pupsniffer"))
+    carrier, *deep = made.engine.crawled
+    assert carrier.url.startswith("data:") and carrier.callback is emit
+    assert carrier.priority > max(r.priority for r in deep)  # out before the next stage's pages
+    items = carrier.meta[ITEMS_META]
+    assert sum(isinstance(i, UrlPairItem) for i in items) == 4
+    assert {r.url for r in deep} == {"http://www.museum.example/fr/p9.html"}
+    assert {r.method for r in deep} == {"HEAD"} and store.marked(CHECKED)
+    response = Response(carrier.url, request=carrier)
+    assert list(emit(response)) == items  # the callback yields them: pipelines and feeds
+    made.engine.crawled.clear()
+    stages.idle(scrapy.Spider("pupsniffer"))  # deep stage over, last round: the end
+    assert store.stage().stage is Stage.DONE
+    assert [r.url[:5] for r in made.engine.crawled] in ([], ["data:"])  # groups, if any
+
+
+def test_a_deep_candidate_answered_to_head_is_asked_with_get_a_missing_one_counted():
+    store = museum_store()
+    stages, made = stages_of(store)
+    candidate = DeepCandidate(
+        "http://www.museum.example/en/p9.html",
+        "http://www.museum.example/fr/p9.html",
+        EN_FR,
+        "en",
+        "fr",
+        0,
+    )
+    head = stages.deep.request(candidate, "HEAD", 1)
+    (get,) = stages.deep.head_answered(Response(head.url, status=200, request=head))
+    assert get.method == "GET" and get.meta["candidate"] == candidate
+    assert list(stages.deep.head_answered(Response(head.url, status=404, request=head))) == []
+    assert made.stats.values[MISSING] == 1
+
+
+def test_search_results_in_the_source_language_give_candidates_once():
+    store, made = InMemoryRoundStore(), crawler()
+    search = PupSnifferSearch(made, store, ["en", "fr"], page, page, failed)
+    url = "http://www.museum.example/en/p1.html"
+    found = [c.candidate for c in search.candidates(url, "en")]
+    assert "http://www.museum.example/fr/p1.html" in found
+    assert list(search.candidates(url, "en")) == []  # checked already
+    assert [c.candidate for c in search.candidates(url, "en", redelivered=True)] == found
+    assert list(search.candidates(url, "de")) == []
+    assert made.stats.values["pupsniffer/search/results_not_in_source_language"] == 1

@@ -1,0 +1,71 @@
+"""The order of a PupSniffer crawl's pages without a crawl: budgets, named translations and
+counterparts first, a few new pages at a time, nothing more of a monolingual site."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bilingual_spider.patterns.alternates import Alternate
+from bilingual_spider.patterns.crawl_order import MIN_PAGES, WINDOW
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pair_first import PAIR_FIRST_PRIORITY, PairFirstOrder
+from bilingual_spider.patterns.round_state import InMemoryRoundStore
+
+SITE = "museum.example"
+
+
+def url(lang: str, n: int | str) -> str:
+    return f"http://www.museum.example/{lang}/p{n}.html"
+
+
+def order(budget: int = 1000, pair_first: bool = True, after: int = 50) -> PairFirstOrder:
+    counted: Counter[str] = Counter()
+    count = counted.update
+    made = PairFirstOrder(InMemoryRoundStore(), budget, pair_first, after, lambda k: count([k]))
+    made.counted = counted  # type: ignore[attr-defined]
+    return made
+
+
+def test_without_pair_first_a_pages_in_site_links_in_order_within_the_budget():
+    pages = order(budget=3, pair_first=False)
+    links = [url("en", n) for n in range(5)] + ["http://other.example/x.html"]
+    assert [a.url for a in pages.page_came(SITE, url("en", "home"), "en", links)] == links[:3]
+    assert list(pages.page_came(SITE, url("en", "home"), "en", links)) == []  # asked already
+
+
+def test_new_pages_are_asked_for_a_window_at_a_time():
+    pages = order()
+    links = [url("en", n) for n in range(WINDOW + 10)]
+    first = list(pages.page_came(SITE, url("en", "home"), "en", links))
+    assert [a.url for a in first] == links[:WINDOW]
+    assert list(pages.next_pages(SITE)) == []  # the window is full
+    pages.answered(SITE, None, found=True)
+    assert [a.url for a in pages.next_pages(SITE)] == [links[WINDOW]]
+
+
+def test_a_named_translation_comes_first_and_counterparts_by_the_sites_patterns():
+    pages = order()
+    french = Alternate(url("fr", 0), "fr", "hreflang")
+    asks = list(pages.page_came(SITE, url("en", 0), "en", [url("fr", 0)], [french]))
+    assert (asks[0].url, asks[0].priority) == (url("fr", 0), PAIR_FIRST_PRIORITY)
+    assert pages.counted["pages_asked/named"] == 1
+    list(pages.page_came(SITE, url("fr", 0), "fr", []))
+    for n in range(1, MIN_PAGES + 5):  # enough English pages to mine the site's patterns
+        list(pages.page_came(SITE, url("en", n), "en", []))
+        pages.answered(SITE, None, found=True)
+    before = pages.counted["pages_asked/counterpart"]
+    asks = list(pages.page_came(SITE, url("en", "new"), "en", []))
+    assert [(a.url, a.counterpart_of) for a in asks] == [
+        (url("fr", "new"), PairingPattern("en", "fr"))
+    ]
+    assert pages.counted["pages_asked/counterpart"] == before + 1
+
+
+def test_a_monolingual_site_gets_no_more_pages():
+    pages = order(after=10)
+    for n in range(10):
+        list(pages.page_came(SITE, url("en", n), "en", [url("en", n + 100)]))
+    assert list(pages.page_came(SITE, url("en", 10), "en", [url("en", 200)])) == []
+    assert pages.counted["sites_stopped_monolingual"] == 1
+    pages.answered(SITE, None, found=True)
+    assert list(pages.next_pages(SITE)) == []
