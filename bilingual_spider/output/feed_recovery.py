@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -76,6 +76,25 @@ def urls_in_jsonl(path: Path) -> Iterator[str]:
             url = record.get("url") if isinstance(record, dict) else None
             if isinstance(url, str):
                 yield url
+
+
+def settle_in_flight(
+    leased: Iterable[tuple[Any, bytes]],
+    feeds: Iterable[Path],
+    url_of: Callable[[bytes], str | None],
+) -> tuple[list[Any], list[Any], int]:
+    """The requests a killed crawl had in flight (``leased``: id and stored request), split into
+    those done (their URL is in one of the crawl's JSON-lines ``feeds``: the page was written) and
+    those to queue again, after the feeds' cut last lines are repaired; with the bytes cut."""
+    feeds = list(feeds)
+    cut = sum(repair_jsonl(feed) for feed in feeds)
+    written = {url for feed in feeds for url in urls_in_jsonl(feed)}
+    done: list[Any] = []
+    again: list[Any] = []
+    for request_id, blob in leased:
+        url = url_of(blob)
+        (done if url is not None and url in written else again).append(request_id)
+    return done, again, cut
 
 
 def _valid(line: bytes) -> bool:

@@ -50,7 +50,7 @@ from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.request import request_from_dict
 
-from bilingual_spider.output.feed_recovery import local_jsonl_feeds, repair_jsonl, urls_in_jsonl
+from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFrontier
 
@@ -241,12 +241,7 @@ class CrashSafeScheduler(BaseScheduler):
         leased = self.frontier.leased()
         if not leased:
             return
-        cut = sum(repair_jsonl(feed) for feed in self.feeds)
-        written = {url for feed in self.feeds for url in urls_in_jsonl(feed)}
-        done, again = [], []
-        for request_id, blob in leased:
-            request = self._decode(blob)
-            (done if request is not None and request.url in written else again).append(request_id)
+        done, again, cut = settle_in_flight(leased, self.feeds, self._url_of)
         self.frontier.ack(done, pages=len(done))
         self.frontier.release(again)
         self._inc("scheduler/crash_safe/resumed_done", len(done))
@@ -258,6 +253,10 @@ class CrashSafeScheduler(BaseScheduler):
             "%d were in its output (done) and %d are queued again; %d byte(s) cut from its feeds",
             len(leased), len(done), len(again), cut,
         )  # fmt: skip
+
+    def _url_of(self, blob: bytes) -> str | None:
+        request = self._decode(blob)
+        return request.url if request is not None else None
 
     def _decode(self, blob: bytes) -> Request | None:
         try:

@@ -87,7 +87,7 @@ from bilingual_spider.distributed.frontier import (
     worker_id,
 )
 from bilingual_spider.distributed.page_budget import SharedPageBudget
-from bilingual_spider.output.feed_recovery import local_jsonl_feeds, repair_jsonl, urls_in_jsonl
+from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 
@@ -388,12 +388,7 @@ class LeasedRedisScheduler:
         leased = self.frontier.leased_by(self.frontier.worker)
         if not leased:
             return
-        cut = sum(repair_jsonl(feed) for feed in self.feeds)
-        written = {url for feed in self.feeds for url in urls_in_jsonl(feed)}
-        done, again = [], []
-        for request_id, blob in leased:
-            request = self._decode(blob)
-            (done if request is not None and request.url in written else again).append(request_id)
+        done, again, cut = settle_in_flight(leased, self.feeds, self._url_of)
         self._pages_done += len(done)
         self._count_acks(self.frontier.ack(done))
         self._inc("scheduler/redis/resumed_requeued", self.frontier.release(again))
@@ -419,6 +414,10 @@ class LeasedRedisScheduler:
         if urls:
             self._inc("scheduler/redis/seeds_taken", len(urls))
             logger.info("took %d seed URL(s) from %s", len(urls), seeds_key(self.prefix))
+
+    def _url_of(self, blob: bytes) -> str | None:
+        request = self._decode(blob)
+        return request.url if request is not None else None
 
     def _decode(self, blob: bytes) -> Request | None:
         try:
