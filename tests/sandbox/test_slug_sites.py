@@ -4,7 +4,6 @@ crawl of it through the sandbox."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -14,9 +13,8 @@ from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.patterns.alternates import alternate_pairs, page_alternates
 from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.url_list import mine_url_list
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.slug_sites import HOSTS, SlugSites, prepare
-from tests.waiting import CRAWL_SECONDS
+from tests.sandbox.slug_crawl import crawl_slug_pairs
 
 
 @pytest.fixture(scope="module")
@@ -57,28 +55,7 @@ def test_urls_cannot_tell_these_pairs_but_the_pages_name_them(sites, pages):
 
 
 def test_a_pupsniffer_crawl_pairs_the_translated_slugs(sites, tmp_path):
-    seeds = tmp_path / "seeds.txt"
-    seeds.write_text("\n".join(sites.seed_urls()) + "\n")
-    items = tmp_path / "items.jsonl"
-    with SandboxServer(["--config", str(sites.config)]) as server:
-        result = run_spider(
-            "pupsniffer",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "ROBOTSTXT_OBEY": False,
-                "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
-            },
-            arguments={"seeds": seeds, "langs": "en,fr", "site_budget": 150},
-            output=items,
-            timeout=CRAWL_SECONDS,
-        )
-    assert result.returncode == 0, result.stderr[-3000:]
-    found = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
-    pairs = [i for i in found if "source_url" in i]
-    gold = {frozenset(pair) for pair in sites.gold_pairs()}
-    right = [p for p in pairs if frozenset((p["source_url"], p["target_url"])) in gold]
+    pairs, right = crawl_slug_pairs(sites, tmp_path)
     assert len(right) >= 40, [(p["source_url"], p["method"]) for p in pairs][:20]
     assert len(right) >= 0.95 * len(pairs)
     assert {p["method"] for p in right} == {"switcher"}

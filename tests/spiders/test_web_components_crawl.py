@@ -9,14 +9,12 @@ wherever HTML carries links, it pairs the site as the original is paired
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.slug_sites import SlugSites, prepare
-from tests.waiting import CRAWL_SECONDS
+from tests.sandbox.slug_crawl import crawl_slug_pairs
 
 _OPEN_A = re.compile(r"<a(?=[\s>])", re.IGNORECASE)
 _CLOSE_A = re.compile(r"</a\s*>", re.IGNORECASE)
@@ -39,28 +37,7 @@ def test_no_page_has_an_a_element_left(component_sites: SlugSites) -> None:
 
 
 def test_a_pupsniffer_crawl_pairs_a_web_component_site(component_sites: SlugSites, tmp_path):
-    seeds = tmp_path / "seeds.txt"
-    seeds.write_text("\n".join(component_sites.seed_urls()) + "\n")
-    items = tmp_path / "items.jsonl"
-    with SandboxServer(["--config", str(component_sites.config)]) as server:
-        result = run_spider(
-            "pupsniffer",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "ROBOTSTXT_OBEY": False,
-                "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
-            },
-            arguments={"seeds": seeds, "langs": "en,fr", "site_budget": 150},
-            output=items,
-            timeout=CRAWL_SECONDS,
-        )
-    assert result.returncode == 0, result.stderr[-3000:]
-    found = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
-    pairs = [i for i in found if "source_url" in i]
-    gold = {frozenset(pair) for pair in component_sites.gold_pairs()}
-    right = [p for p in pairs if frozenset((p["source_url"], p["target_url"])) in gold]
+    pairs, right = crawl_slug_pairs(component_sites, tmp_path)
     assert len(right) >= 40, [(p["source_url"], p["method"]) for p in pairs][:20]
     assert len(right) >= 0.95 * len(pairs)
     assert all(p["verification"] for p in right)
