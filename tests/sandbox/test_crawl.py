@@ -122,12 +122,17 @@ def test_redis_scheduler_crawls_the_same_pages(small_sandbox, tmp_path: Path, re
     from tests.conftest import REDIS_URL
 
     seeds = "http://www.bilingual.example/"
-    embedded, _ = crawl(small_sandbox, tmp_path / "embedded", seeds, DEPTH_LIMIT=3)
+    # Which pages a depth limit lets in depends on the depth a page is first seen at, so on the
+    # order of the responses: one request at a time, breadth first, sees each page first at its
+    # least depth in both schedulers (several in flight once let a page in at depth 3 in one
+    # crawl that the other had first seen at depth 4).
+    breadth_first = {"DEPTH_LIMIT": 3, "DEPTH_PRIORITY": 1, "CONCURRENT_REQUESTS": 1}
+    embedded, _ = crawl(small_sandbox, tmp_path / "embedded", seeds, **breadth_first)
     shared, stats = crawl(
         small_sandbox,
         tmp_path / "redis",
         seeds,
-        DEPTH_LIMIT=3,
+        **breadth_first,
         REDIS_URL=REDIS_URL,
         BILINGUAL_REDIS_KEY_PREFIX=redis_prefix,
     )
