@@ -8,12 +8,14 @@ looks in Redis first::
     PREFIX:robots:NETLOC          STRING  the robots.txt body (or a marker: the fetch failed)
     PREFIX:robots:NETLOC:fetching STRING  set by the one worker fetching it (expires)
 
-Found: parsed from Redis, no request. Not found: the worker that sets ``:fetching`` first
-downloads it (through the shared per-host politeness like any request) and stores the body for
-``BILINGUAL_ROBOTSTXT_TTL`` seconds; the others wait for the body (asking again every 0.1 s, the
-reactor keeps running) and take over if the fetching worker's claim lapses (it died, or took
-longer than ``BILINGUAL_REDIS_LEASE_SECONDS``: then the host's robots.txt is fetched twice). A
-failed fetch is stored as a failure (Scrapy's rule: everything allowed) for the same time.
+Found: parsed from Redis, no request. Not found: the worker that sets ``:fetching`` first (and still
+finds no body once it holds the claim: the worker that fetched it may have stored it and released
+its claim since the first look) downloads it (through the shared per-host politeness like any
+request) and stores the body for ``BILINGUAL_ROBOTSTXT_TTL`` seconds; the others wait for the body
+(asking again every 0.1 s, the reactor keeps running) and take over if the fetching worker's claim
+lapses (it died, or took longer than ``BILINGUAL_REDIS_LEASE_SECONDS``: then the host's robots.txt
+is fetched twice). A failed fetch is stored as a failure (Scrapy's rule: everything allowed) for the
+same time.
 
 Stats: Scrapy's ``robotstxt/*`` (``request_count`` counts only what this worker fetched), and
 ``robotstxt/shared/from_redis`` (hosts whose rules another worker had fetched) and
@@ -66,6 +68,11 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         waited = False
         while (body := self._get(key)) is None:
             if self._claim(key):
+                # another worker may have stored the body and released its claim between the
+                # look above and this claim: look again before fetching
+                if (body := self._get(key)) is not None:
+                    self._release(key)
+                    break
                 return await super().robot_parser(request)  # fetched here, stored in Redis
             waited = True
             await sleep(POLL)
@@ -98,9 +105,13 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         claim = f"{key}:fetching"
         return bool(self.redis.call(self.redis.client.set, claim, 1, nx=True, px=self.claim_ms))
 
+    def _release(self, key: str) -> None:
+        assert self.redis is not None
+        self.redis.call(self.redis.client.delete, f"{key}:fetching")
+
     def _store(self, netloc: str, body: bytes) -> None:
         if self.redis is None:
             return
         key = f"{self.prefix}:{netloc}"
         self.redis.call(self.redis.client.set, key, body, px=self.ttl_ms)
-        self.redis.call(self.redis.client.delete, f"{key}:fetching")
+        self._release(key)

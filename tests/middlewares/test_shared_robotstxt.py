@@ -1,0 +1,88 @@
+"""The shared robots.txt middleware of a distributed crawl, with two workers' middlewares on the
+real Redis (this test's own key prefix) and a fake downloader: each host's robots.txt is fetched
+once, whatever the order in which the workers look, claim and store."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from scrapy import Request
+from scrapy.http import Response
+from scrapy.utils.test import get_crawler
+
+from bilingual_spider.middlewares.shared_robotstxt import SharedRobotsTxtMiddleware
+from tests.conftest import REDIS_URL
+
+HOST = "http://site.example"
+ROBOTS = b"User-agent: *\nDisallow: /private/\n"
+
+
+def worker(prefix: str, fetched: list[str]) -> SharedRobotsTxtMiddleware:
+    """One worker's middleware; every robots.txt it downloads is appended to ``fetched``."""
+    crawler = get_crawler(
+        settings_dict={
+            "ROBOTSTXT_OBEY": True,
+            "REDIS_URL": REDIS_URL,
+            "BILINGUAL_REDIS_KEY_PREFIX": prefix,
+        }
+    )
+
+    async def download_async(request: Request) -> Response:
+        fetched.append(request.url)
+        return Response(request.url, body=ROBOTS, request=request)
+
+    crawler.engine = SimpleNamespace(download_async=download_async)
+    return SharedRobotsTxtMiddleware(crawler)
+
+
+def allowed(mw: SharedRobotsTxtMiddleware, path: str) -> bool:
+    parser = asyncio.run(mw.robot_parser(Request(HOST + path)))
+    return parser is None or parser.allowed(HOST + path, "bilingual_spider")
+
+
+def test_a_second_worker_reads_the_rules_the_first_one_fetched(redis_prefix):
+    fetched: list[str] = []
+    first, second = worker(redis_prefix, fetched), worker(redis_prefix, fetched)
+    assert not allowed(first, "/private/a") and allowed(first, "/public")
+    assert not allowed(second, "/private/b") and allowed(second, "/public")
+    assert fetched == [f"{HOST}/robots.txt"]
+    assert second._stats.get_value("robotstxt/shared/from_redis") == 1
+
+
+def test_rules_stored_between_a_look_and_a_claim_are_not_fetched_again(redis_prefix):
+    """Worker A looks (nothing stored), then worker B stores the body and releases its claim,
+    then A claims: A must find B's body instead of fetching the robots.txt a second time (the
+    cause of a robots.txt fetched twice by three workers on a busy machine)."""
+    fetched: list[str] = []
+    a, b = worker(redis_prefix, fetched), worker(redis_prefix, fetched)
+    key = f"{a.prefix}:site.example"
+    assert b._claim(key)  # B is fetching
+    look = a._get
+
+    def look_then_b_stores(key: str) -> bytes | None:
+        body = look(key)
+        if body is None and not fetched:  # A's first look: B's fetch lands right after it
+            fetched.append(f"{HOST}/robots.txt")
+            b._store("site.example", ROBOTS)
+        return body
+
+    a._get = look_then_b_stores
+    assert not allowed(a, "/private/a")
+    assert fetched == [f"{HOST}/robots.txt"]  # B's fetch only
+    assert not a.redis.client.exists(f"{key}:fetching")  # A holds no claim it does not use
+
+
+def test_a_failed_fetch_is_shared_as_everything_allowed(redis_prefix):
+    fetched: list[str] = []
+    first = worker(redis_prefix, fetched)
+
+    async def refused(request: Request) -> Response:
+        fetched.append(request.url)
+        raise ConnectionRefusedError("refused")
+
+    first.crawler.engine = SimpleNamespace(download_async=refused)
+    assert allowed(first, "/private/a")
+    second = worker(redis_prefix, fetched)
+    assert allowed(second, "/private/a")
+    assert fetched == [f"{HOST}/robots.txt"]
