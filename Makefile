@@ -21,11 +21,10 @@ realsites: install
 demo: realsites
 	$(BIN)/bilingual-spider demo
 
-# TEST_WORKERS=2: two processes, each running whole test files (a file's module fixtures are
-# built once), about 11 minutes instead of 20 here. Not the default yet: beside another test
-# file's crawls, test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once fetched a
-# robots.txt twice in 2 of 3 CI runs (issue 38). 0: one process, no pytest-xdist workers.
-TEST_WORKERS ?= 0
+# Two processes (pytest-xdist), each running whole test files (a file's module fixtures are built
+# once): about 11 minutes instead of 20 in one process here. TEST_WORKERS=0: one process, no
+# pytest-xdist workers (to debug a failure).
+TEST_WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: realsites
