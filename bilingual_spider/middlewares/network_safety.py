@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import IgnoreRequest
+from scrapy.settings import BaseSettings
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.language.tld import ip_address_of
@@ -227,38 +228,29 @@ def check_url(
     return refusal_reason(url, resolved, networks, allowed_hosts)
 
 
-class NetworkSafetyMiddleware:
-    """Downloader middleware: seeds, links, redirects and robots.txt requests all pass here."""
+class NetworkGuard:
+    """The crawl's network-safety check of a URL, asynchronous, each host name resolved once:
+    the downloader middleware below and the headless browser's own requests
+    (:class:`~bilingual_spider.middlewares.rendering.BrowserRequestFilter`) both ask it."""
 
     def __init__(
         self,
-        stats: StatsCollector,
         allowed_networks: Iterable[str] = (),
         allowed_hosts: Iterable[str] = (),
         sandbox: bool = False,
     ) -> None:
-        self.stats = stats
         self.allowed_networks = [ipaddress.ip_network(n, strict=False) for n in allowed_networks]
         self.allowed_hosts = {h.lower() for h in allowed_hosts}
         self.sandbox = sandbox
         self._resolved: dict[str, list[str]] = {}
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler) -> NetworkSafetyMiddleware:
-        settings = crawler.settings
+    def from_settings(cls, settings: BaseSettings) -> NetworkGuard:
         return cls(
-            crawler.stats,
             settings.getlist("BILINGUAL_ALLOWED_NETWORKS"),
             settings.getlist("BILINGUAL_ALLOWED_HOSTS"),
             sandbox=bool(settings.get("BILINGUAL_SANDBOX_PROXY")),
         )
-
-    async def process_request(self, request: Request) -> None:
-        reason = await self.reason(request.url)
-        if reason is not None:
-            self.stats.inc_value(f"safety/refused/{reason}")
-            logger.info("refused %s (%s, role %s)", request.url, reason, request.meta.get("role"))
-            raise IgnoreRequest(f"network safety: {reason}")
 
     async def reason(self, url: str) -> str | None:
         """Why ``url`` is refused here, or None; resolves the host only when it has to."""
@@ -278,3 +270,23 @@ class NetworkSafetyMiddleware:
             except (socket.gaierror, UnicodeError, OSError):
                 self._resolved[host] = []  # refused: see UNRESOLVED
         return self._resolved[host]
+
+
+class NetworkSafetyMiddleware:
+    """Downloader middleware: seeds, links, redirects and robots.txt requests all pass here."""
+
+    def __init__(self, stats: StatsCollector, guard: NetworkGuard) -> None:
+        self.stats = stats
+        self.guard = guard
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> NetworkSafetyMiddleware:
+        assert crawler.stats is not None
+        return cls(crawler.stats, NetworkGuard.from_settings(crawler.settings))
+
+    async def process_request(self, request: Request) -> None:
+        reason = await self.guard.reason(request.url)
+        if reason is not None:
+            self.stats.inc_value(f"safety/refused/{reason}")
+            logger.info("refused %s (%s, role %s)", request.url, reason, request.meta.get("role"))
+            raise IgnoreRequest(f"network safety: {reason}")

@@ -18,8 +18,9 @@ Two parts, both inert while the setting is off:
   downloaded plainly).
 
 Scripts run by the browser fetch their own files (scripts, styles, data); those requests do not
-go through Scrapy's middlewares (robots.txt, network safety), and images, media and fonts are
-not fetched at all (:func:`skip_resource`).
+go through Scrapy's middlewares, but the crawl's network safety refuses them as it refuses a link
+(:class:`BrowserRequestFilter`; robots.txt is not asked for them), and images, media and fonts are
+not fetched at all.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.settings import BaseSettings
 
 from bilingual_spider.links.script_links import render_reason
+from bilingual_spider.middlewares.network_safety import NetworkGuard
 from bilingual_spider.response_page import response_page
 
 if TYPE_CHECKING:
@@ -54,9 +56,31 @@ ADDON_PRIORITY = "addon"
 SKIPPED_RESOURCES = frozenset({"image", "media", "font"})
 
 
-def skip_resource(request: Any) -> bool:
-    """``PLAYWRIGHT_ABORT_REQUEST``: the browser fetches no image, media or font."""
-    return request.resource_type in SKIPPED_RESOURCES
+class BrowserRequestFilter:
+    """``PLAYWRIGHT_ABORT_REQUEST``: which of the requests the browser makes itself (a page's
+    scripts, styles, data; the pages it is sent to) are aborted. Images, media and fonts, which
+    no link is read from; and every request the crawl's network safety refuses
+    (:class:`~bilingual_spider.middlewares.network_safety.NetworkGuard`: a script must not reach
+    the network the crawler runs in where a link could not), counted as
+    ``render/refused/<reason>`` once :meth:`count_in` has the crawl's stats."""
+
+    def __init__(self, guard: NetworkGuard) -> None:
+        self.guard = guard
+        self.stats: StatsCollector | None = None
+
+    def count_in(self, stats: StatsCollector) -> None:
+        self.stats = stats
+
+    async def __call__(self, request: Any) -> bool:
+        if request.resource_type in SKIPPED_RESOURCES:
+            return True
+        reason = await self.guard.reason(request.url)
+        if reason is None:
+            return False
+        if self.stats is not None:
+            self.stats.inc_value(f"render/refused/{reason}")
+        logger.info("the browser's request %s refused (%s)", request.url, reason)
+        return True
 
 
 def browser_path(name: str) -> str:
@@ -105,7 +129,7 @@ class RenderingAddon:
         defaults = {
             "PLAYWRIGHT_LAUNCH_OPTIONS": launch_options(settings),
             "PLAYWRIGHT_BROWSER_TYPE": "chromium",
-            "PLAYWRIGHT_ABORT_REQUEST": skip_resource,
+            "PLAYWRIGHT_ABORT_REQUEST": BrowserRequestFilter(NetworkGuard.from_settings(settings)),
             "PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT": settings.getfloat("BILINGUAL_RENDER_TIMEOUT")
             * 1000,
         }
@@ -133,6 +157,9 @@ class RenderingMiddleware:
         if not crawler.settings.getbool("BILINGUAL_RENDER_JS"):
             raise NotConfigured
         assert crawler.stats is not None
+        browser_filter = crawler.settings.get("PLAYWRIGHT_ABORT_REQUEST")
+        if isinstance(browser_filter, BrowserRequestFilter):
+            browser_filter.count_in(crawler.stats)
         return cls(crawler.stats, crawler.settings.getint("BILINGUAL_RENDER_CHECK_PAGES"))
 
     def process_request(self, request: Request) -> None:

@@ -9,6 +9,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.test import get_crawler
 
 from bilingual_spider.middlewares.network_safety import (
+    NetworkGuard,
     NetworkSafetyMiddleware,
     address_reason,
     check_url,
@@ -93,7 +94,7 @@ def run(coro):
 
 def test_middleware_counts_refusals_and_skips_dns_in_sandbox() -> None:
     stats = get_crawler().stats
-    middleware = NetworkSafetyMiddleware(stats, sandbox=True)
+    middleware = NetworkSafetyMiddleware(stats, NetworkGuard(sandbox=True))
     # a fake host name would not resolve: in sandbox mode it is not resolved at all
     assert run(middleware.process_request(Request("http://www.no-such-tld.invalid/"))) is None
     with pytest.raises(IgnoreRequest, match="private"):
@@ -107,33 +108,35 @@ def test_middleware_counts_refusals_and_skips_dns_in_sandbox() -> None:
 def test_numeric_hosts_are_refused_without_resolving_them_even_in_the_sandbox() -> None:
     stats = get_crawler().stats
     for sandbox in (True, False):
-        middleware = NetworkSafetyMiddleware(stats, sandbox=sandbox)
+        middleware = NetworkSafetyMiddleware(stats, NetworkGuard(sandbox=sandbox))
         for url in ("http://2130706433/", "http://127.1/x", "http://0x7f.0.0.1/"):
             with pytest.raises(IgnoreRequest, match="loopback"):
                 run(middleware.process_request(Request(url)))
-        assert middleware._resolved == {}  # nothing was resolved
+        assert middleware.guard._resolved == {}  # nothing was resolved
     assert stats.get_value("safety/refused/loopback") == 6
 
 
 def test_a_name_that_does_not_resolve_is_refused_outside_the_sandbox() -> None:
     stats = get_crawler().stats
-    middleware = NetworkSafetyMiddleware(stats)
+    middleware = NetworkSafetyMiddleware(stats, NetworkGuard())
     with pytest.raises(IgnoreRequest, match="unresolved"):
         run(middleware.process_request(Request("http://www.no-such-name.invalid/")))
-    assert middleware._resolved == {"www.no-such-name.invalid": []}
+    assert middleware.guard._resolved == {"www.no-such-name.invalid": []}
     assert stats.get_value("safety/refused/unresolved") == 1
     assert check_url("http://www.no-such-name.invalid/") == "unresolved"
     assert check_url("http://www.no-such-name.invalid/", sandbox=True) is None
-    allowed = NetworkSafetyMiddleware(stats, allowed_hosts=["www.no-such-name.invalid"])
+    allowed = NetworkSafetyMiddleware(
+        stats, NetworkGuard(allowed_hosts=["www.no-such-name.invalid"])
+    )
     assert run(allowed.process_request(Request("http://www.no-such-name.invalid/"))) is None
 
 
 def test_middleware_resolves_names_on_the_real_web() -> None:
     stats = get_crawler().stats
-    middleware = NetworkSafetyMiddleware(stats)
-    middleware._resolved["intranet.example"] = ["10.9.9.9"]  # as if DNS had answered so
+    middleware = NetworkSafetyMiddleware(stats, NetworkGuard())
+    middleware.guard._resolved["intranet.example"] = ["10.9.9.9"]  # as if DNS had answered so
     with pytest.raises(IgnoreRequest, match="private"):
         run(middleware.process_request(Request("http://intranet.example/")))
-    admitted = NetworkSafetyMiddleware(stats, allowed_hosts=["intranet.example"])
-    admitted._resolved["intranet.example"] = ["10.9.9.9"]
+    admitted = NetworkSafetyMiddleware(stats, NetworkGuard(allowed_hosts=["intranet.example"]))
+    admitted.guard._resolved["intranet.example"] = ["10.9.9.9"]
     assert run(admitted.process_request(Request("http://intranet.example/"))) is None

@@ -1,3 +1,6 @@
+import asyncio
+from types import SimpleNamespace
+
 import pytest
 from scrapy import Request
 from scrapy.http import HtmlResponse
@@ -6,9 +9,11 @@ from scrapy.statscollectors import MemoryStatsCollector
 from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
+from bilingual_spider.middlewares.network_safety import NetworkGuard
 from bilingual_spider.middlewares.rendering import (
     PLAYWRIGHT_HANDLER,
     RENDER_META,
+    BrowserRequestFilter,
     RenderingAddon,
     RenderingMiddleware,
     browser_path,
@@ -106,6 +111,54 @@ def test_the_addon_launches_the_browser_found_through_the_sandbox_proxy(tmp_path
     options = on.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")
     assert options["executable_path"] == str(browser)
     assert options["proxy"] == {"server": "http://127.0.0.1:9"}
+
+
+def test_the_addon_has_the_browser_refuse_what_network_safety_refuses(tmp_path):
+    browser = tmp_path / "chromium"
+    browser.write_text("#!/bin/sh\n")
+    browser.chmod(0o755)
+    on = settings(
+        BILINGUAL_RENDER_JS=True,
+        BILINGUAL_RENDER_BROWSER=str(browser),
+        BILINGUAL_SANDBOX_PROXY="http://127.0.0.1:9",
+        BILINGUAL_ALLOWED_NETWORKS=["10.1.0.0/16"],
+    )
+    RenderingAddon().update_settings(on)
+    browser_filter = on.get("PLAYWRIGHT_ABORT_REQUEST")
+    assert isinstance(browser_filter, BrowserRequestFilter)
+    assert browser_filter.guard.sandbox
+    crawler = get_crawler(
+        settings_dict={"BILINGUAL_RENDER_JS": True, "PLAYWRIGHT_ABORT_REQUEST": browser_filter}
+    )
+    RenderingMiddleware.from_crawler(crawler)
+    counting = crawler.settings.get("PLAYWRIGHT_ABORT_REQUEST")  # what scrapy-playwright loads
+    assert counting.stats is crawler.stats  # refusals are counted in the crawl's stats
+
+
+@pytest.mark.parametrize(
+    ("url", "resource_type", "refused"),
+    [
+        ("http://www.example.org/app.js", "script", None),  # any name: the sandbox proxy's
+        ("http://www.example.org/logo.png", "image", "skipped"),
+        ("http://127.0.0.1:6379/", "fetch", "loopback"),
+        ("http://[::ffff:169.254.169.254]/latest/meta-data/", "xhr", "link_local"),
+        ("http://10.1.2.3/allowed", "fetch", None),  # BILINGUAL_ALLOWED_NETWORKS
+        ("http://192.168.1.1/", "document", "private"),
+        ("file:///etc/passwd", "fetch", "scheme"),
+    ],
+)
+def test_the_browser_fetches_neither_images_nor_what_a_link_could_not_reach(
+    url, resource_type, refused
+):
+    stats = MemoryStatsCollector(get_crawler())
+    browser_filter = BrowserRequestFilter(
+        NetworkGuard(allowed_networks=["10.1.0.0/16"], sandbox=True)
+    )
+    browser_filter.count_in(stats)
+    request = SimpleNamespace(url=url, resource_type=resource_type)
+    assert asyncio.run(browser_filter(request)) is (refused is not None)
+    counted = {key: n for key, n in stats.get_stats().items() if key.startswith("render/")}
+    assert counted == ({} if refused in (None, "skipped") else {f"render/refused/{refused}": 1})
 
 
 def test_no_browser_is_a_one_line_error():

@@ -5,8 +5,11 @@ their pairs are not found and nothing is rendered."""
 import importlib.util
 import json
 import shutil
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -25,14 +28,42 @@ CRAWL_SECONDS = 300
 HOSTS = (APP_HOST, SWITCHER_HOST, PLAIN_HOST)
 
 
+class Beacon(BaseHTTPRequestHandler):
+    """A service on the crawler's own machine (127.0.0.1) that a page's script tries to reach."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        Beacon.asked.append(self.path)
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
+def beacon() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Beacon)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/secret"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def sites(
+    tmp_path_factory: pytest.TempPathFactory, beacon: str
+) -> Iterator[tuple[Path, SandboxServer]]:
     if importlib.util.find_spec("scrapy_playwright") is None:
         missing("scrapy-playwright is not installed (pip install -e '.[dev]')")
     if shutil.which("chromium") is None:
         missing("no chromium on PATH (apt-get install chromium)")
     root = tmp_path_factory.mktemp("script_sites")
     config = write_script_sites(root, TextSource.from_catalogs(["en", "fr"]))
+    [script] = root.rglob("site.js")  # every page of the app also asks the loopback service
+    with script.open("a") as out:
+        out.write(f"fetch({json.dumps(beacon)}).catch(function () {{}});\n")
     with SandboxServer(["--config", str(config)]) as server:
         yield root, server
 
@@ -93,6 +124,10 @@ def test_rendering_finds_the_pairs_of_script_built_sites_and_renders_only_them(s
     assert by_reason + stats["render/pages_by_reason/script_switcher"] == stats["render/pages"]
     assert by_reason >= 2 * len(gold_pairs(gold, APP_HOST))
     assert "render/failed" not in stats
+    # the app's script asked the loopback service from every rendered page: the browser, like a
+    # link, never reached it
+    assert not Beacon.asked
+    assert stats["render/refused/loopback"] >= 2 * len(gold_pairs(gold, APP_HOST))
 
 
 def test_rendering_is_off_by_default(sites, tmp_path):
