@@ -9,12 +9,15 @@ wherever HTML carries links, it pairs the site as the original is paired
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.slug_sites import SlugSites, prepare
 from tests.sandbox.slug_crawl import crawl_slug_pairs
+from tests.waiting import CRAWL_SECONDS
 
 _OPEN_A = re.compile(r"<a(?=[\s>])", re.IGNORECASE)
 _CLOSE_A = re.compile(r"</a\s*>", re.IGNORECASE)
@@ -41,3 +44,25 @@ def test_a_pupsniffer_crawl_pairs_a_web_component_site(component_sites: SlugSite
     assert len(right) >= 40, [(p["source_url"], p["method"]) for p in pairs][:20]
     assert len(right) >= 0.95 * len(pairs)
     assert all(p["verification"] for p in right)
+
+
+def test_the_detector_calls_a_web_component_site_bilingual_from_its_home_page(
+    component_sites: SlugSites, tmp_path
+):
+    """``scrapy crawl detect`` from each language's home page: the language toggle and the
+    navigation are custom elements only, and the site is still judged bilingual (en, fr)."""
+    output = tmp_path / "verdicts.jsonl"
+    with SandboxServer(["--config", str(component_sites.config)]) as server:
+        result = run_spider(
+            "detect",
+            settings={"BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0},
+            arguments={"seeds": ",".join(component_sites.seed_urls())},
+            output=output,
+            timeout=CRAWL_SECONDS,
+        )
+    assert result.returncode == 0, result.stderr[-3000:]
+    verdicts = [json.loads(line) for line in output.read_text().splitlines()]
+    assert len(verdicts) == len(component_sites.seed_urls())
+    for verdict in verdicts:
+        assert verdict["bilingual"] is True, verdict["reason"]
+        assert sorted(verdict["languages"]) == ["en", "fr"]
