@@ -97,7 +97,10 @@ def test_the_addon_changes_nothing_while_rendering_is_off():
     assert not off.get("PLAYWRIGHT_LAUNCH_OPTIONS")
 
 
-def test_the_addon_launches_the_browser_found_through_the_sandbox_proxy(tmp_path):
+@pytest.fixture
+def rendering_on(tmp_path) -> tuple[Settings, str]:
+    """Project settings with rendering on through the sandbox proxy, after the addon ran, and
+    the (fake) browser it found."""
     browser = tmp_path / "chromium"
     browser.write_text("#!/bin/sh\n")
     browser.chmod(0o755)
@@ -107,26 +110,22 @@ def test_the_addon_launches_the_browser_found_through_the_sandbox_proxy(tmp_path
         BILINGUAL_SANDBOX_PROXY="http://127.0.0.1:9",
     )
     RenderingAddon().update_settings(on)
+    return on, str(browser)
+
+
+def test_the_addon_launches_the_browser_found_through_the_sandbox_proxy(rendering_on):
+    on, browser = rendering_on
     assert on.getdict("DOWNLOAD_HANDLERS")["http"] == PLAYWRIGHT_HANDLER
     options = on.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")
-    assert options["executable_path"] == str(browser)
+    assert options["executable_path"] == browser
     assert options["proxy"] == {"server": "http://127.0.0.1:9"}
 
 
-def test_the_addon_has_the_browser_refuse_what_network_safety_refuses(tmp_path):
-    browser = tmp_path / "chromium"
-    browser.write_text("#!/bin/sh\n")
-    browser.chmod(0o755)
-    on = settings(
-        BILINGUAL_RENDER_JS=True,
-        BILINGUAL_RENDER_BROWSER=str(browser),
-        BILINGUAL_SANDBOX_PROXY="http://127.0.0.1:9",
-        BILINGUAL_ALLOWED_NETWORKS=["10.1.0.0/16"],
-    )
-    RenderingAddon().update_settings(on)
+def test_the_addon_has_the_browser_refuse_what_network_safety_refuses(rendering_on):
+    on, _ = rendering_on
     browser_filter = on.get("PLAYWRIGHT_ABORT_REQUEST")
     assert isinstance(browser_filter, BrowserRequestFilter)
-    assert browser_filter.guard.sandbox
+    assert browser_filter.guard.sandbox  # the crawl's own network safety settings
     crawler = get_crawler(
         settings_dict={"BILINGUAL_RENDER_JS": True, "PLAYWRIGHT_ABORT_REQUEST": browser_filter}
     )
