@@ -294,17 +294,24 @@ def run_crawl(
     learning_interval: int,
     work: Path,
     crawl_settings: dict[str, Any] | None = None,
+    timeout: float = 1800,
 ) -> dict[str, Any]:
-    """``scrapy crawl backforth`` with this benchmark's recorder; its outputs, read back."""
+    """``scrapy crawl backforth`` with this benchmark's recorder (and the extensions of
+    ``crawl_settings``, besides the project's); its outputs, read back."""
     out = work / strategy
     out.mkdir(exist_ok=True)
     files = {name: out / name for name in ("items.jsonl", "harvest.jsonl", "stats.json")}
+    crawl_settings = crawl_settings or CRAWL
     settings = {
-        **(crawl_settings or CRAWL),
+        **crawl_settings,
         "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
         "BILINGUAL_STATS_FILE": files["stats.json"],
         "BENCH_HARVEST_FILE": files["harvest.jsonl"],
-        "EXTENSIONS": {**project_settings.EXTENSIONS, "strategies.HarvestRecorder": 900},
+        "EXTENSIONS": {
+            **project_settings.EXTENSIONS,
+            **crawl_settings.get("EXTENSIONS", {}),
+            "strategies.HarvestRecorder": 900,
+        },
     }
     arguments = {
         "seeds": seeds_file,
@@ -324,7 +331,7 @@ def run_crawl(
     started = time.monotonic()
     with (out / "crawl.log").open("w") as log:
         result = subprocess.run(
-            command, stdout=log, stderr=subprocess.STDOUT, text=True, timeout=1800,
+            command, stdout=log, stderr=subprocess.STDOUT, text=True, timeout=timeout,
             env=crawl_env({"PYTHONPATH": path, "PYTHONHASHSEED": "0"}), check=False, cwd=out,
         )  # fmt: skip
     if result.returncode != 0 or not files["stats.json"].exists():

@@ -1,0 +1,245 @@
+"""Memory over a long crawl (issue 32): resident memory of one ``scrapy crawl backforth`` process
+(COBFC, the generated world of ``strategies.py``) sampled as its pages go by, next to the bytes
+its frontier (the queued requests) and its seen set (the duplicate filter's fingerprints) hold.
+
+A small extension of this benchmark (:class:`MemorySampler`) records, every ``--every`` pages
+the spider counts, the process's RSS (``/proc/self/statm``), the requests queued and enqueued (the
+scheduler's stats), and every ``--deep-every`` pages the deep size of the scheduler's queue and
+of the duplicate filter's fingerprint set (objects reachable from them, stopping at what they
+share with the rest of the crawl: the spider, its callbacks, classes, modules). Reported:
+
+- peak RSS, and RSS growth per 10,000 pages after the first 10,000;
+- the frontier's and the seen set's bytes per URL (from the last deep sample);
+- the growth not explained by them: RSS growth minus the growth of the frontier's and the seen
+  set's own bytes, per 100,000 pages (goal: under 50 MB).
+
+    python benchmarks/crawl_memory.py [--budget 100000] [--sites 50000] [--seeds 300]
+        [--every 1000] [--deep-every 10000] [--world DIR] [--work DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import sys
+import tempfile
+import time
+import types
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from scrapy import Request, Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.settings import BaseSettings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strategies import (  # noqa: E402  (a sibling benchmark)
+    CRAWL,
+    RESULTS,
+    WORLD_CHANGES,
+    prepare_world,
+    run_crawl,
+    sample_seeds,
+)
+
+from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
+from bilingual_spider.sandbox.webgraph_params import WorldParams  # noqa: E402
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE  # noqa: E402
+
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, Spider, Crawler)
+"""Where a deep size stops: what a request or a queue refers to but the whole crawl shares."""
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * PAGE_SIZE
+
+
+def deep_size(root: Any) -> int:
+    """Bytes of ``root`` and of every object reachable from it, each counted once, not going
+    into :data:`SHARED` objects, settings, or the methods' ``__self__`` (a callback's spider)."""
+    seen: set[int] = set()
+    stack = [root]
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (*SHARED, BaseSettings)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, types.MethodType):
+            continue  # the bound method itself; its object is the spider or a component
+        stack.extend(gc.get_referents(obj))
+    return total
+
+
+class MemorySampler:
+    """Writes a JSON line per sample to ``BENCH_MEMORY_FILE`` (see the module's docstring)."""
+
+    def __init__(self, crawler: Crawler, path: str, every: int, deep_every: int) -> None:
+        self.crawler = crawler
+        self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed at spider_closed
+        self.every, self.deep_every = every, deep_every
+        self.next_sample, self.next_deep = 0, 0
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> MemorySampler:
+        settings = crawler.settings
+        if not settings.get("BENCH_MEMORY_FILE"):
+            raise NotConfigured
+        sampler = cls(
+            crawler,
+            settings["BENCH_MEMORY_FILE"],
+            settings.getint("BENCH_MEMORY_EVERY"),
+            settings.getint("BENCH_MEMORY_DEEP_EVERY"),
+        )
+        crawler.signals.connect(sampler.response_received, signal=signals.response_received)
+        crawler.signals.connect(sampler.spider_closed, signal=signals.spider_closed)
+        return sampler
+
+    def response_received(self, response: Any, request: Request, **_: Any) -> None:
+        pages = self._pages()
+        if pages >= self.next_sample:
+            self.next_sample = pages + self.every
+            deep = pages >= self.next_deep
+            if deep:
+                self.next_deep = pages + self.deep_every
+            self._sample(pages, deep)
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        self._sample(self._pages(), deep=True, last=True)
+        self.file.close()
+
+    def _pages(self) -> int:
+        return int(self.crawler.stats.get_value("backforth/pages", 0))
+
+    def _sample(self, pages: int, deep: bool, last: bool = False) -> None:
+        stats = self.crawler.stats
+        enqueued = int(stats.get_value("scheduler/enqueued", 0))
+        record: dict[str, Any] = {
+            "pages": pages,
+            "responses": int(stats.get_value("response_received_count", 0)),
+            "rss_mb": round(rss_bytes() / 2**20, 1),
+            "queued": enqueued - int(stats.get_value("scheduler/dequeued", 0)),
+            "enqueued": enqueued,
+            "t": round(time.monotonic(), 1),
+        }
+        if deep:
+            started = time.monotonic()
+            scheduler = self.crawler.engine._slot.scheduler  # a benchmark may look inside
+            fingerprints = getattr(scheduler.df, "fingerprints", None)
+            record["frontier_bytes"] = deep_size(scheduler.mqs)
+            record["seen_urls"] = len(fingerprints) if fingerprints is not None else None
+            record["seen_bytes"] = deep_size(fingerprints) if fingerprints is not None else None
+            record["deep_seconds"] = round(time.monotonic() - started, 2)
+        if last:
+            record["last"] = True
+        self.file.write(json.dumps(record) + "\n")
+        self.file.flush()
+
+
+def summarize(samples: list[dict[str, Any]]) -> dict[str, Any]:
+    """Peak RSS, growth per 10,000 pages after the first 10,000, bytes per URL, and the growth
+    the frontier and the seen set do not explain."""
+    deep = [s for s in samples if "frontier_bytes" in s]
+    after = [s for s in samples if s["pages"] >= 10_000]
+    steps = []
+    for low in range(10_000, max(s["pages"] for s in samples), 10_000):
+        a = min(after, key=lambda s, low=low: abs(s["pages"] - low))
+        b = min(after, key=lambda s, low=low: abs(s["pages"] - low - 10_000))
+        if b["pages"] > a["pages"]:
+            steps.append(
+                {"from": a["pages"], "to": b["pages"], "rss_mb": b["rss_mb"] - a["rss_mb"]}
+            )
+    result: dict[str, Any] = {
+        "pages": samples[-1]["pages"],
+        "peak_rss_mb": max(s["rss_mb"] for s in samples),
+        "rss_growth_per_10k_pages_mb": [round(s["rss_mb"], 1) for s in steps],
+    }
+    last = deep[-1]
+    if last["queued"]:
+        result["frontier_bytes_per_queued_url"] = round(last["frontier_bytes"] / last["queued"])
+    if last.get("seen_urls"):
+        result["seen_bytes_per_url"] = round(last["seen_bytes"] / last["seen_urls"])
+    first = min((s for s in deep if s["pages"] >= 10_000), key=lambda s: s["pages"], default=None)
+    if first is not None and last["pages"] > first["pages"]:
+        own = (last["frontier_bytes"] + (last["seen_bytes"] or 0)) - (
+            first["frontier_bytes"] + (first["seen_bytes"] or 0)
+        )
+        rss = (last["rss_mb"] - first["rss_mb"]) * 2**20
+        span = last["pages"] - first["pages"]
+        result["from_to_pages"] = [first["pages"], last["pages"]]
+        result["rss_growth_mb"] = round(rss / 2**20, 1)
+        result["frontier_and_seen_growth_mb"] = round(own / 2**20, 1)
+        result["other_growth_per_100k_pages_mb"] = round((rss - own) / 2**20 * 100_000 / span, 1)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=int, default=100_000)
+    parser.add_argument("--sites", type=int, default=50_000)
+    parser.add_argument("--world-seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, default=300)
+    parser.add_argument("--every", type=int, default=1000, help="pages between RSS samples")
+    parser.add_argument("--deep-every", type=int, default=10_000, help="pages between deep sizes")
+    parser.add_argument("--world", help="world directory, reused when its parameters match")
+    parser.add_argument("--work", help="directory for the crawl's outputs (default: temporary)")
+    parser.add_argument("--out", default="crawl_memory", help="results/NAME.json")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(args.work or tmp).resolve()
+        work.mkdir(parents=True, exist_ok=True)
+        world = Path(args.world).resolve() if args.world else work / "world"
+        world_info = prepare_world(
+            world, WorldParams(seed=args.world_seed, sites=args.sites, **WORLD_CHANGES)
+        )
+        seeds_file = work / "seeds.txt"
+        seeds = sample_seeds(world, args.seeds, args.world_seed)
+        seeds_file.write_text("".join(url + "\n" for url in seeds))
+        samples_file = work / "memory.jsonl"
+        settings = {
+            **CRAWL,
+            "EXTENSIONS": {"crawl_memory.MemorySampler": 950},
+            "BENCH_MEMORY_FILE": samples_file,
+            "BENCH_MEMORY_EVERY": args.every,
+            "BENCH_MEMORY_DEEP_EVERY": args.deep_every,
+        }
+        print(f"crawling with cobfc ({args.budget} pages) ...", flush=True)
+        with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
+            crawl = run_crawl(
+                server, "cobfc", seeds_file, args.budget, max(1, args.budget // 5), work,
+                settings, timeout=max(1800, args.budget // 20),
+            )  # fmt: skip
+        samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
+    result = {
+        "benchmark": "crawl_memory",
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "how": "one scrapy crawl backforth process (COBFC) through the sandbox server; RSS from "
+        "/proc/self/statm every --every pages; deep sizes of the scheduler's memory queue and "
+        "the duplicate filter's fingerprints every --deep-every pages",
+        "world": world_info,
+        "budget": args.budget,
+        "wall_s": crawl["wall_s"],
+        "summary": summarize(samples),
+        "goal": "RSS growth beyond the frontier's and the seen set's own bytes under 50 MB per "
+        "100,000 pages, after the first 10,000",
+        "samples": samples,
+    }
+    result["seconds"] = round(time.monotonic() - started, 1)
+    print(json.dumps(result["summary"], indent=1))
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{args.out}.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"results in {path} ({result['seconds']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
