@@ -1,9 +1,10 @@
 """Downloader middleware: Scrapy's robots.txt middleware, with each host's robots.txt fetched once
-for all the workers of a distributed crawl.
+for all the workers of a distributed crawl, and once over the runs of a crawl resumed from its
+``JOBDIR``.
 
-Without ``REDIS_URL`` it is Scrapy's :class:`~scrapy.downloadermiddlewares.robotstxt.
-RobotsTxtMiddleware` unchanged. With it, a worker that needs a host's rules it has not parsed yet
-looks in Redis first::
+Without ``REDIS_URL`` and ``JOBDIR`` it is Scrapy's :class:`~scrapy.downloadermiddlewares.
+robotstxt.RobotsTxtMiddleware` unchanged. With ``REDIS_URL``, a worker that needs a host's rules
+it has not parsed yet looks in Redis first::
 
     PREFIX:robots:NETLOC          STRING  the robots.txt body (or a marker: the fetch failed)
     PREFIX:robots:NETLOC:fetching STRING  set by the one worker fetching it (expires)
@@ -17,6 +18,11 @@ lapses (it died, or took longer than ``BILINGUAL_REDIS_LEASE_SECONDS``: then the
 is fetched twice). A failed fetch is stored as a failure (Scrapy's rule: everything allowed) for the
 same time.
 
+With ``JOBDIR``, every body fetched (or the failure) is also kept in ``JOBDIR/robots.sqlite3``
+(:mod:`~bilingual_spider.scheduler.sqlite_robots`) for ``BILINGUAL_ROBOTSTXT_TTL`` seconds: a
+crawl resumed after a stop or a kill reads each host's rules from there first
+(``robotstxt/saved/reused``) instead of fetching its robots.txt again.
+
 Stats: Scrapy's ``robotstxt/*`` (``request_count`` counts only what this worker fetched), and
 ``robotstxt/shared/from_redis`` (hosts whose rules another worker had fetched) and
 ``robotstxt/shared/waited`` (hosts whose fetch by another worker this one waited for).
@@ -25,6 +31,8 @@ Stats: Scrapy's ``robotstxt/*`` (``request_count`` counts only what this worker 
 from __future__ import annotations
 
 import logging
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scrapy import Request
@@ -33,9 +41,11 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 from scrapy.utils.httpobj import urlparse_cached
+from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.scheduler.sqlite_robots import ROBOTS_FILE, SqliteRobots
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -57,12 +67,21 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         if settings.get("REDIS_URL"):
             self.redis = PatientRedis.from_crawler(crawler)
         self.prefix = f"{settings.get('BILINGUAL_REDIS_KEY_PREFIX') or 'bilingual_spider'}:robots"
-        self.ttl_ms = round(settings.getfloat("BILINGUAL_ROBOTSTXT_TTL", 86400.0) * 1000)
+        ttl = settings.getfloat("BILINGUAL_ROBOTSTXT_TTL", 86400.0)
+        self.ttl_ms = round(ttl * 1000)
         self.claim_ms = round(settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0) * 1000)
+        jobdir = job_dir(settings)
+        self.saved = SqliteRobots(Path(jobdir) / ROBOTS_FILE, ttl) if jobdir else None
 
     async def robot_parser(self, request: Request) -> RobotParser | None:
         netloc = urlparse_cached(request).netloc
-        if self.redis is None or netloc in self._parsers:
+        if netloc in self._parsers:
+            return await super().robot_parser(request)
+        if self.saved is not None:
+            body = self.saved.get(netloc, time.time())
+            if body is not None:
+                return self._parser_from(netloc, body, "robotstxt/saved/reused")
+        if self.redis is None:
             return await super().robot_parser(request)
         key = f"{self.prefix}:{netloc}"
         waited = False
@@ -78,9 +97,13 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
             await sleep(POLL)
         if netloc in self._parsers:  # fetched by this worker meanwhile
             return await super().robot_parser(request)
-        self._stats.inc_value(
-            "robotstxt/shared/waited" if waited else "robotstxt/shared/from_redis"
-        )
+        stat = "robotstxt/shared/waited" if waited else "robotstxt/shared/from_redis"
+        return self._parser_from(netloc, body, stat)
+
+    def _parser_from(self, netloc: str, body: bytes, stat: str) -> RobotParser | None:
+        """The rules of a body fetched earlier or by another worker (no request), counted in
+        ``stat``."""
+        self._stats.inc_value(stat)
         parser = (
             None if body == FAILED else build_from_crawler(self._parserimpl, self.crawler, body)
         )
@@ -110,6 +133,8 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         self.redis.call(self.redis.client.delete, f"{key}:fetching")
 
     def _store(self, netloc: str, body: bytes) -> None:
+        if self.saved is not None:
+            self.saved.put(netloc, body, time.time())
         if self.redis is None:
             return
         key = f"{self.prefix}:{netloc}"

@@ -86,3 +86,44 @@ def test_a_failed_fetch_is_shared_as_everything_allowed(redis_prefix):
     second = worker(redis_prefix, fetched)
     assert allowed(second, "/private/a")
     assert fetched == [f"{HOST}/robots.txt"]
+
+
+def one_process(jobdir, fetched: list[str], ttl: float = 86400.0) -> SharedRobotsTxtMiddleware:
+    """A crawl's middleware without Redis, with a ``JOBDIR``."""
+    crawler = get_crawler(
+        settings_dict={
+            "ROBOTSTXT_OBEY": True,
+            "JOBDIR": str(jobdir),
+            "BILINGUAL_ROBOTSTXT_TTL": ttl,
+        }
+    )
+
+    async def download_async(request: Request) -> Response:
+        fetched.append(request.url)
+        return Response(request.url, body=ROBOTS, request=request)
+
+    crawler.engine = SimpleNamespace(download_async=download_async)
+    return SharedRobotsTxtMiddleware(crawler)
+
+
+def test_a_resumed_crawl_reads_the_rules_its_earlier_run_fetched(tmp_path):
+    """A run fetches a host's robots.txt and dies (nothing closed); the same JOBDIR resumed
+    reads the rules from the JOBDIR, fetches nothing, and obeys them."""
+    fetched: list[str] = []
+    first = one_process(tmp_path / "job", fetched)
+    assert not allowed(first, "/private/a")
+    assert fetched == [f"{HOST}/robots.txt"]
+    resumed = one_process(tmp_path / "job", fetched)
+    assert not allowed(resumed, "/private/b") and allowed(resumed, "/public")
+    assert fetched == [f"{HOST}/robots.txt"]
+    assert resumed._stats.get_value("robotstxt/saved/reused") == 1
+    other_job = one_process(tmp_path / "other", fetched)  # a JOBDIR of its own fetches it
+    assert not allowed(other_job, "/private/a")
+    assert len(fetched) == 2
+
+
+def test_saved_rules_older_than_the_ttl_are_fetched_again(tmp_path):
+    fetched: list[str] = []
+    assert allowed(one_process(tmp_path / "job", fetched, ttl=-1.0), "/public")
+    assert allowed(one_process(tmp_path / "job", fetched, ttl=-1.0), "/public")
+    assert len(fetched) == 2
