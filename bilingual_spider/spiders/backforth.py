@@ -10,8 +10,11 @@ classifiers: one worker retrains on every worker's examples, all score with its 
 
 Every site reached goes through the bilingual-site detector (its probes are its only in-site
 fetches, one verdict per site). When a site is bilingual its page's backlinks are requested
-through the search adapters; backlink pages are fetched and their out-of-site links become
-forward requests; forward pages' own links are not followed (OBFC, COBFC). FC instead follows
+through the search adapters (OBFC and COBFC switch on
+:mod:`bilingual_spider.middlewares.backlink_expansion`, which asks this spider's
+:meth:`BackForthSpider.backlink_request` for each backlink page); backlink pages are fetched
+and their out-of-site links become forward requests; forward pages' own links are not followed
+(OBFC, COBFC). FC instead follows
 the out-of-site links of every page in random order. COBFC orders the frontier with the Backlink
 and Forward-Link classifiers, retrained every ``learning_interval`` pages; requests scored by an
 older model are re-scored lazily (:mod:`bilingual_spider.scheduler.rescoring_queue`).
@@ -23,8 +26,8 @@ how it was found. Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wid
 and a budget), ``backforth/pages_after_budget`` (counted but not processed: the page that spent
 the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``,
 ``backforth/classifier/<role>/version`` and ``.../examples_<label>`` (with Redis: crawl-wide, and
-``.../retrained_here``, ``.../loaded``, ``.../examples_sent``), plus the detector's, the search
-service's and the frontier's own.
+``.../retrained_here``, ``.../loaded``, ``.../examples_sent``), plus the detector's, the backlink
+expansion's (``backlinks/*``), the search service's and the frontier's own.
 """
 
 from __future__ import annotations
@@ -65,12 +68,12 @@ from bilingual_spider.frontier.topic import (
 )
 from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
-from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META, SCOPES
 from bilingual_spider.response_page import response_page
-from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
-from bilingual_spider.search.values import SearchQuery
+from bilingual_spider.search.values import FoundLink
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
@@ -89,6 +92,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
         "DEPTH_PRIORITY": 0,
+        "BILINGUAL_BACKLINK_EXPANSION": True,  # for the strategies that expand backlinks
     }
 
     def __init__(
@@ -112,7 +116,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         except ValueError as exc:
             raise UsageError(f"backforth: {exc}") from None
         self.rules = RULES[self.strategy]
-        self.backlink_scope = "page"
+        self.expands_backlinks = self.rules.expands_backlinks
+        """Read by the backlink expansion middleware: FC and FocC decline it."""
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
         self.graph = BipartiteGraph()
@@ -153,11 +158,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         spider.learning_interval = spider.learning_interval or settings.getint(
             "BILINGUAL_BACKFORTH_LEARNING_INTERVAL", 500
         )
-        spider.backlink_scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE") or "page"
-        if spider.backlink_scope not in ("page", "host"):
-            raise UsageError(
-                f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {spider.backlink_scope!r}"
-            )
+        scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE")
+        if scope not in SCOPES:
+            raise UsageError(f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {scope!r}")
         seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
         spider._rng = random.Random(seed)
         roles: tuple[str, ...] = ()
@@ -211,7 +214,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             contexts = self._contexts(response)
             site = self.detection.site_of(response.url)
             if self.graph.reach(site):  # a backlink page's own site is judged too
-                self._found_by[site] = f"backlink page of {response.meta.get('backlink_of')}"
+                self._found_by[site] = f"backlink page of {response.meta.get(BACKLINK_OF_META)}"
             yield from self._forward_links(response, contexts)
         elif follows_links_of(role, self.rules, on_topic):
             contexts = self._contexts(response)
@@ -268,7 +271,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         out = self._out_of_site(contexts, page_site)
         tokens = response.meta.get(FRONTIER_META, {}).get("tokens", ())
         # relevant: it links to bilingual sites *besides* the one whose backlinks gave it
-        origin = response.meta.get("backlink_of")
+        origin = response.meta.get(BACKLINK_OF_META)
         others = [site for c in out if (site := self.detection.site_of(c.url)) != origin]
         self._learn_from(self.graph.add_backlink_page(response.url, tokens, others))
         for context in out:
@@ -322,56 +325,28 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             score=float(verdict.best_score or 0.0),
             found_by=self._found_by.pop(verdict.site, ""),
         )
-        if self.rules.expands_backlinks:
-            SearchService.of(self.crawler).submit(
-                self._backlink_query(verdict),
-                self.parse_backlinks,
-                cb_kwargs={"origin": verdict.site},
-            )
-            self.crawler.stats.inc_value("backforth/backlink_queries")
 
-    def _backlink_query(self, verdict: SiteVerdictItem) -> SearchQuery:
-        """The backlinks of the judged page, or of its host (``BILINGUAL_BACKFORTH_BACKLINK_SCOPE``
-        in the settings)."""
-        if self.backlink_scope == "host":
-            return SearchQuery.backlinks(host_of(verdict.url), "host")
-        return SearchQuery.backlinks(verdict.url)
-
-    def parse_backlinks(self, response: Response, origin: str = "") -> Iterator[scrapy.Request]:
-        """Backlink pages of the bilingual site ``origin`` become requests."""
-        page = search_page(response)
-        if page.error:
-            self.crawler.stats.inc_value("backforth/backlink_queries_failed")
-            # once a WARNING said the API fails (down, or too many failed calls), each site's
-            # failure is only INFO
-            failing = SearchService.of(self.crawler).failing(BACKLINKS_KIND)
-            logger.log(
-                logging.INFO if failing else logging.WARNING,
-                "backlinks of %s failed for good: %s",
-                origin or page.query.target,
-                page.error,
-            )
-            return
-        for link in page.links:
-            if not self.graph.claim_backlink_page(link.url):
-                self.crawler.stats.inc_value("backforth/backlink_pages_known")
-                continue
-            context = LinkContext(
-                url=link.url,
-                page_url=link.target or link.url,
-                anchor=link.title,
-                around="",
-                img_alt="",
-                img_src="",
-                title="",
-                hreflang="",
-                block_text="",
-                page_lang="",
-            )
-            tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
-            request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
-            request.meta["backlink_of"] = origin
-            yield request
+    def backlink_request(self, link: FoundLink, origin: str) -> scrapy.Request | None:
+        """The request of a backlink page of the bilingual site ``origin`` (the backlink
+        expansion middleware asks); None when the page was requested already."""
+        if not self.graph.claim_backlink_page(link.url):
+            return None
+        context = LinkContext(
+            url=link.url,
+            page_url=link.target or link.url,
+            anchor=link.title,
+            around="",
+            img_alt="",
+            img_src="",
+            title="",
+            hreflang="",
+            block_text="",
+            page_lang="",
+        )
+        tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
+        request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
+        request.meta[BACKLINK_OF_META] = origin
+        return request
 
     # --- learning -------------------------------------------------------------------------------
 
