@@ -34,6 +34,7 @@ from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import redis_key_prefix
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -54,9 +55,9 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         self.redis: PatientRedis | None = None
         if settings.get("REDIS_URL"):
             self.redis = PatientRedis.from_crawler(crawler)
-        self.prefix = f"{settings.get('BILINGUAL_REDIS_KEY_PREFIX') or 'bilingual_spider'}:robots"
-        self.ttl_ms = round(settings.getfloat("BILINGUAL_ROBOTSTXT_TTL", 86400.0) * 1000)
-        self.claim_ms = round(settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0) * 1000)
+        self.prefix = f"{redis_key_prefix(settings)}:robots"
+        self.ttl_ms = round(settings.getfloat("BILINGUAL_ROBOTSTXT_TTL") * 1000)
+        self.claim_ms = round(settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS") * 1000)
 
     async def robot_parser(self, request: Request) -> RobotParser | None:
         netloc = urlparse_cached(request).netloc

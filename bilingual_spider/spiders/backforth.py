@@ -61,7 +61,6 @@ from bilingual_spider.frontier.rescoring import (
 )
 from bilingual_spider.frontier.strategies import RULES, follows_links_of, parse_strategy
 from bilingual_spider.frontier.topic import (
-    DEFAULT_TOPIC,
     ON_TOPIC,
     default_topic_classifier,
     page_document,
@@ -156,18 +155,18 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if spider.budget is not None:
             spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
         spider.learning_interval = spider.learning_interval or settings.getint(
-            "BILINGUAL_BACKFORTH_LEARNING_INTERVAL", 500
+            "BILINGUAL_BACKFORTH_LEARNING_INTERVAL"
         )
         scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE")
         if scope not in SCOPES:
             raise UsageError(f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {scope!r}")
-        seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
+        seed = settings.getint("BILINGUAL_BACKFORTH_SEED")
         spider._rng = random.Random(seed)
         roles: tuple[str, ...] = ()
         if spider.rules.link_classifiers:
             roles = (BACKLINK, FORWARD)
         elif spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
-            topic = settings.get("BILINGUAL_FOCC_TOPIC", DEFAULT_TOPIC)
+            topic = settings.get("BILINGUAL_FOCC_TOPIC")
             spider.topic_classifier = default_topic_classifier(topic)
             roles = (FORWARD,)
         if roles:
@@ -456,7 +455,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         return spent
 
     def _opened(self, spider: scrapy.Spider) -> None:
-        interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL", 30.0)
+        interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
         if interval > 0:
             self._progress = task.LoopingCall(self._log_progress)
             self._progress.start(interval, now=False)

@@ -52,7 +52,6 @@ from bilingual_spider.language.identification import default_identifier
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.patterns.alternates import Alternate, page_alternates
-from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER
 from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.deep_pages import not_found_fingerprint
 from bilingual_spider.patterns.pair_first import PairFirstOrder
@@ -146,19 +145,19 @@ class PupSnifferSpider(scrapy.Spider):
         """Settings and seeds read; the research components and their adapters built."""
         settings = crawler.settings
         self.seed_urls = default_or_given_seeds(self.seeds_argument, crawler)
-        budget = settings.getint("BILINGUAL_PUPSNIFFER_SITE_BUDGET", 500)
+        budget = settings.getint("BILINGUAL_PUPSNIFFER_SITE_BUDGET")
         self.site_budget = self.site_budget or budget
-        self.next_sites = self.next_sites or settings.getint("BILINGUAL_PUPSNIFFER_NEXT_SITES", 20)
+        self.next_sites = self.next_sites or settings.getint("BILINGUAL_PUPSNIFFER_NEXT_SITES")
         if self.deep_per_site is None:
-            self.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
+            self.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE")
         self.identifier = default_identifier()  # loaded before the crawl starts
-        self.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER", "default"))
+        self.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER"))
         self.store = store = shared_round_store(crawler, self.name) or InMemoryRoundStore()
         self.order = PairFirstOrder(
             store,
             self.site_budget,
-            settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST", True),
-            settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER", MONOLINGUAL_AFTER),
+            settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST"),
+            settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER"),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
         )
         self.sitemaps = SitemapPages(self.order)

@@ -9,7 +9,6 @@ import pytest
 from scrapy import Request
 from scrapy.http import TextResponse
 from scrapy.statscollectors import MemoryStatsCollector
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.middlewares.backlink_expansion import (
@@ -20,6 +19,7 @@ from bilingual_spider.middlewares.backlink_expansion import (
 )
 from bilingual_spider.search.service import SEARCH_PAGE
 from bilingual_spider.search.values import FoundLink, SearchPage, SearchQuery
+from tests.crawlers import get_crawler
 
 
 class RecordingSearch:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 from scrapy.exceptions import UsageError
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
 from bilingual_spider.spiders.backforth import BackForthSpider
+from tests.crawlers import get_crawler
 
 
 def spider(strategy: str = "cobfc", **settings: object) -> BackForthSpider:
