@@ -4,18 +4,16 @@ that only those backlink pages lead to."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.process import SandboxServer
 from bilingual_spider.sandbox.webgraph_write import load_ground_truth
 from tests.conftest import generated_world_served
-from tests.spiders.response_log import logged_crawl_settings
-from tests.waiting import CRAWL_SECONDS
+from tests.spiders.response_log import logged_crawl
 
 
 @pytest.fixture(scope="module")
@@ -30,23 +28,14 @@ def host(url: str) -> str:
 
 def test_forward_with_backlink_expansion_finds_sites_only_backlinks_reach(served_world, tmp_path):
     world, server = served_world
-    responses, stats_file, items_file = (
-        tmp_path / "responses.jsonl",
-        tmp_path / "stats.json",
-        tmp_path / "o.jsonl",
-    )
-    settings = logged_crawl_settings(server.proxy_url, responses, stats_file)
-    result = run_spider(
+    run = logged_crawl(
         "forward",
-        settings={**settings, "BILINGUAL_BACKLINK_EXPANSION": True},
+        server.proxy_url,
+        tmp_path,
+        settings={"BILINGUAL_BACKLINK_EXPANSION": True},
         arguments={"seeds": world / "seed_urls.txt"},
-        output=items_file,
-        timeout=CRAWL_SECONDS,
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    stats = json.loads(stats_file.read_text())
-    fetched = [json.loads(line) for line in responses.read_text().splitlines()]
-    items = [json.loads(line) for line in items_file.read_text().splitlines()]
+    stats, fetched, items = run["stats"], run["responses"], run["items"]
     assert stats["finish_reason"] == "finished"  # the bipartite frontier ran dry
     assert stats["backlinks/queries"] > 0 and stats["backlinks/requested"] > 0
 

@@ -3,16 +3,14 @@ the generated world's gold, judged by content, and found again from counterpart 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.process import SandboxServer
 from tests.conftest import generated_world_served
-from tests.spiders.response_log import logged_crawl_settings
-from tests.waiting import CRAWL_SECONDS
+from tests.spiders.response_log import logged_crawl
 
 
 @pytest.fixture(scope="module")
@@ -25,23 +23,15 @@ def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_pa
     world, server = served_world
     seeds = tmp_path / "seeds.txt"
     seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:15]) + "\n")
-    responses, stats_file, items_file = (
-        tmp_path / "responses.jsonl",
-        tmp_path / "stats.json",
-        tmp_path / "o.jsonl",
-    )
-    settings = logged_crawl_settings(server.proxy_url, responses, stats_file)
-    result = run_spider(
+    run = logged_crawl(
         "forward",
+        server.proxy_url,
+        tmp_path,
         # depth 1: translations left for counterpart requests to find
-        settings={**settings, "BILINGUAL_PATTERN_SCORING": True, "DEPTH_LIMIT": 1},
+        settings={"BILINGUAL_PATTERN_SCORING": True, "DEPTH_LIMIT": 1},
         arguments={"seeds": seeds},
-        output=items_file,
-        timeout=CRAWL_SECONDS,
     )
-    assert result.returncode == 0, result.stderr[-3000:]
-    stats = json.loads(stats_file.read_text())
-    items = [json.loads(line) for line in items_file.read_text().splitlines()]
+    stats, items = run["stats"], run["items"]
     assert stats["finish_reason"] == "finished"
     assert stats["patterns/minings"] >= 2  # the counterparts' pages were mined again
 
@@ -57,7 +47,8 @@ def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_pa
     for pair in pairs:
         assert pair["source_lang"] != pair["target_lang"] and pair["similarity"] > 0
         assert "content" in pair["verification"]["checks"], pair
-    fetched = [json.loads(line) for line in responses.read_text().splitlines()]
-    counterparts = {r["url"] for r in fetched if r["role"] == "counterpart" and r["status"] == 200}
+    counterparts = {
+        r["url"] for r in run["responses"] if r["role"] == "counterpart" and r["status"] == 200
+    }
     paired_pages = {url for p in right for url in (p["source_url"], p["target_url"])}
     assert counterparts & paired_pages  # a counterpart request found a pair's page
