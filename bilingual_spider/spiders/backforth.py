@@ -20,14 +20,15 @@ and Forward-Link classifiers, retrained every ``learning_interval`` pages; reque
 older model are re-scored lazily (:mod:`bilingual_spider.scheduler.rescoring_queue`).
 
 The research is in :mod:`bilingual_spider.frontier` (strategies, bipartite graph, classifiers,
-scoring); this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem`
-per site judged and a :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with
-how it was found. Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis
-and a budget), ``backforth/pages_after_budget`` (counted but not processed: the page that spent
-the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``,
-``backforth/classifier/<role>/version`` and ``.../examples_<label>`` (with Redis: crawl-wide, and
-``.../retrained_here``, ``.../loaded``, ``.../examples_sent``), plus the detector's, the backlink
-expansion's (``backlinks/*``), the search service's and the frontier's own.
+scoring), the classifiers' examples and learning iterations in
+:mod:`bilingual_spider.adapters.link_learning` (with its stats); this module wires them to
+Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem` per site judged and a
+:class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with how it was found.
+Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis and a budget),
+``backforth/pages_after_budget`` (counted but not processed: the page that spent the budget and
+those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``, plus the
+classifiers', the detector's, the backlink expansion's (``backlinks/*``), the search service's
+and the frontier's own.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import scrapy
@@ -46,6 +47,7 @@ from scrapy.http import Response, TextResponse
 from twisted.internet import task
 from twisted.python.failure import Failure
 
+from bilingual_spider.adapters.link_learning import LinkLearning
 from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
@@ -55,7 +57,6 @@ from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, BipartiteGrap
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
 from bilingual_spider.frontier.rescoring import (
     FRONTIER_META,
-    DiscountedBacklinkModel,
     FrontierScorer,
     link_priority,
 )
@@ -120,14 +121,11 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
         self.graph = BipartiteGraph()
-        self.classifiers: dict[str, OnlineLinkClassifier] = {}
-        self.frontier_scorer = FrontierScorer()
+        self.learning = LinkLearning({}, 1)
         self.topic_classifier: Any = None
         self.pages = 0
         self.shared_budget: SharedPageBudget | None = None
-        self.shared_models: SharedLinkModels | None = None
         self.sites_found = 0
-        self._pages_at_last_learning = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
         self._progress: task.LoopingCall | None = None
@@ -169,19 +167,17 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             topic = settings.get("BILINGUAL_FOCC_TOPIC")
             spider.topic_classifier = default_topic_classifier(topic)
             roles = (FORWARD,)
+        most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
+        classifiers = {
+            role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
+            for role in roles
+        }
+        shared = None
         if roles:
-            most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
-            spider.classifiers = {
-                role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
-                for role in roles
-            }
-            spider.shared_models = shared_link_models(
+            shared = shared_link_models(
                 crawler, spider.name, roles, spider.learning_interval, most, seed
             )
-        models: dict[str, Any] = dict(spider.classifiers)
-        if BACKLINK in models:
-            models[BACKLINK] = DiscountedBacklinkModel(models[BACKLINK])
-        spider.frontier_scorer = FrontierScorer(models)
+        spider.learning = LinkLearning(classifiers, spider.learning_interval, shared)
         spider.bind_detection(crawler)
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
@@ -259,7 +255,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.crawler.stats.inc_value(f"backforth/focc/pages_{'on' if on_topic else 'off'}_topic")
         tokens = response.meta.get(FRONTIER_META, {}).get("tokens")
         if tokens:
-            self._add_example(FORWARD, tokens, on_topic)
+            self.learning.add_example(FORWARD, tokens, on_topic)
         return on_topic
 
     # --- the bipartite graph --------------------------------------------------------------------
@@ -351,66 +347,21 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     def _learn_from(self, examples: Iterable[LinkExample]) -> None:
         """COBFC's labels from the bipartite graph (FocC labels its links by topic instead)."""
-        if not self.rules.link_classifiers:
-            return
-        for example in examples:
-            if example.role in self.classifiers and example.tokens:
-                self._add_example(example.role, example.tokens, example.relevant)
+        if self.rules.link_classifiers:
+            self.learning.learn_from(examples)
 
-    def _add_example(self, role: str, tokens: Sequence[str], relevant: bool) -> None:
-        if self.shared_models is not None:  # every worker's examples train one model
-            self.shared_models.add_example(role, tokens, relevant)
-        else:
-            self.classifiers[role].add_example(tokens, relevant)
+    @property
+    def classifiers(self) -> dict[str, OnlineLinkClassifier]:
+        return self.learning.classifiers
 
-    def _maybe_learn(self) -> None:
-        if self.shared_models is not None:
-            self._learn_shared(self.shared_models)
-            return
-        if (
-            not self.classifiers
-            or self.pages - self._pages_at_last_learning < self.learning_interval
-        ):
-            return
-        self._pages_at_last_learning = self.pages
-        backlink_model = self.frontier_scorer.models.get(BACKLINK)
-        if isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = self.sites_found / self.pages
-        for role, classifier in self.classifiers.items():
-            if classifier.retrain():
-                self.crawler.stats.set_value(
-                    f"backforth/classifier/{role}/version", classifier.version
-                )
-            for label, count in classifier.examples_seen.items():
-                self.crawler.stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
-        versions = ", ".join(f"{role} model v{c.version}" for role, c in self.classifiers.items())
-        logger.info("learning iteration at %d pages: %s", self.pages, versions)
+    @property
+    def shared_models(self) -> SharedLinkModels | None:
+        return self.learning.shared
 
-    def _learn_shared(self, shared: SharedLinkModels) -> None:
-        """With Redis, at every page: examples sent, pages counted crawl-wide; a learning
-        iteration every ``learning_interval`` crawl-wide pages by whichever worker gets the
-        lock; the others load its models (and the harvest rate frozen with them)."""
-        step = shared.step(self.classifiers, self.pages, self.sites_found)
-        stats = self.crawler.stats
-        stats.set_value("backforth/classifier/pages_crawl_wide", step.pages)
-        for role, classifier in self.classifiers.items():
-            for label, count in step.seen[role].items():
-                stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
-            stats.set_value(f"backforth/classifier/{role}/examples_sent", shared.sent[role])
-            stats.set_value(f"backforth/classifier/{role}/version", classifier.version)
-        for role in step.retrained:
-            stats.inc_value(f"backforth/classifier/{role}/retrained_here")
-        for role in step.loaded:
-            stats.inc_value(f"backforth/classifier/{role}/loaded")
-        if step.lost_lock:
-            stats.inc_value("backforth/classifier/lock_lost")
-        backlink_model = self.frontier_scorer.models.get(BACKLINK)
-        if BACKLINK in step.models and isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = step.models[BACKLINK].harvest_rate
-        if step.models:
-            how = "retrained here" if step.retrained else "loaded"
-            versions = ", ".join(f"{r} model v{p.version}" for r, p in step.models.items())
-            logger.info("learning at %d crawl-wide pages: %s %s", step.pages, how, versions)
+    @property
+    def frontier_scorer(self) -> FrontierScorer:
+        """Read by the re-scoring queues (scheduler/rescoring_queue.py, redis_scheduler.py)."""
+        return self.learning.scorer
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -441,7 +392,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         stats.inc_value(f"backforth/pages/{role}")
         stats.inc_value("backforth/pages")
         stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
-        self._maybe_learn()
+        self.learning.page_counted(self.pages, self.sites_found, stats)
         if self.budget is not None and self._budget_spent() >= self.budget:
             stats.inc_value("backforth/pages_after_budget")  # counted, not processed
             raise CloseSpider("budget")
