@@ -366,7 +366,7 @@ def score(crawl: dict[str, Any], truth: GroundTruth) -> dict[str, Any]:
         "precision": round(len(true_hosts) / len(reported), 4) if reported else None,
         "false_hosts": sorted(set(reported) - set(true_hosts)),
         "harvest_rate": round(len(true_sites) / pages, 4) if pages else 0.0,
-        "backlink_queries": int(stats.get("backforth/backlink_queries", 0)),
+        "backlink_queries": int(stats.get("backlinks/queries", 0)),
         "model_versions": {
             role: stats.get(f"backforth/classifier/{role}/version")
             for role in ("backlink", "forward")

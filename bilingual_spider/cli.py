@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from bilingual_spider import __version__
+from bilingual_spider import settings as project_settings
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -208,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     seed.add_argument("redis_url", metavar="REDIS_URL", help="redis://host:port/db")
     seed.add_argument("file", metavar="FILE", help="seed URLs, one a line (# comments)")
     seed.add_argument(
-        "--prefix", default="bilingual_spider", help="BILINGUAL_REDIS_KEY_PREFIX of the crawl"
+        "--prefix",
+        default=project_settings.BILINGUAL_REDIS_KEY_PREFIX,
+        help="BILINGUAL_REDIS_KEY_PREFIX of the crawl",
     )
     seed.set_defaults(run=run_seed)
 

@@ -274,6 +274,10 @@ BILINGUAL_BACKFORTH_BACKLINK_SCOPE = "page"
 judged (the paper: "the backlinks to this page"), or ``host``, the links to any page of its host.
 With ``page`` what a crawl finds depends on which page of a site it judged first, so on the order
 of responses (several workers see another order than one process); ``host`` does not."""
+BILINGUAL_BACKLINK_EXPANSION = False
+"""Backlink expansion (``middlewares/backlink_expansion.py``, for any spider): each bilingual
+site's backlinks are asked, their pages fetched, and their out-of-site links followed. True makes
+``scrapy crawl forward`` a back-and-forth crawl (OBFC); ``backforth`` sets it for OBFC and COBFC."""
 BILINGUAL_FOCC_TOPIC = "travel"
 """Topic of the focused-crawler baseline FocC (its page classifier: models/topic_<topic>.npz,
 made by ``bilingual-spider train topic-classifier --topic T``)."""
@@ -299,6 +303,12 @@ fetched page's counterparts are asked for first (they may take the whole site bu
 60 % of it), a pattern whose counterparts are mostly missing stops making them, and a site
 monolingual so far stops. False: breadth-first, as the paper. In a distributed crawl each worker
 mines the pages it fetched itself."""
+BILINGUAL_PATTERN_SCORING = False
+"""URL-pattern credibility scoring (``middlewares/pattern_scoring.py``, for any spider but
+``pupsniffer``, which pairs its pages itself): the pages of the crawl are mined for pairing
+patterns whenever its frontier runs dry; verified pairs become items and unpaired pages'
+counterparts requests. True makes ``scrapy crawl forward`` yield URL pairs. It reads
+``BILINGUAL_PUPSNIFFER_VERIFIER`` and ``BILINGUAL_PUPSNIFFER_DEEP_PER_SITE``."""
 BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER = 50
 """With pair-first crawling, a site stops taking its budget after this many pages when 95 % are
 in one language and no other is named in the URLs of 5 % of its in-site links (0: never)."""
@@ -311,6 +321,8 @@ the next idle worker redoes."""
 # --- focused crawling, for every spider (bilingual_spider/focus/, middlewares/language_focus.py
 # and middlewares/quality_priority.py): they judge the links of each page a callback returns.
 SPIDER_MIDDLEWARES = {  # a callback's output meets the higher number first: drop, then rank
+    "bilingual_spider.middlewares.backlink_expansion.BacklinkExpansionMiddleware": 950,
+    "bilingual_spider.middlewares.pattern_scoring.PatternScoringMiddleware": 940,
     "bilingual_spider.middlewares.language_focus.LanguageFocusMiddleware": 810,
     "bilingual_spider.middlewares.quality_priority.QualityPriorityMiddleware": 800,
 }

@@ -7,13 +7,13 @@ import gc
 
 from scrapy import Request
 from scrapy.http import HtmlResponse, Response
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.html_page import EMPTY_PAGE
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.middlewares.charset import CharsetMiddleware
 from bilingual_spider.patterns.verification import page_content
 from bilingual_spider.response_page import _parsed, response_page
+from tests.crawlers import get_crawler
 
 RUSSIAN = (
     "Настоящее руководство описывает установку и настройку сервера. "

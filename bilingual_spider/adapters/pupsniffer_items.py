@@ -47,10 +47,31 @@ def verification_of(pair: UrlPair) -> dict[str, Any]:
     return {"checks": checks, **(pair.verification or {})}
 
 
+def url_pair_item(pair: UrlPair, group: str = "") -> UrlPairItem:
+    """The item of a judged pair."""
+    return UrlPairItem(
+        source_url=pair.source,
+        target_url=pair.target,
+        source_lang=pair.source_language or UNDETERMINED,
+        target_lang=pair.target_language or UNDETERMINED,
+        pattern=str(pair.pattern),
+        local_credibility=round(pair.local_credibility, 4),
+        global_credibility=round(pair.global_credibility, 6),
+        method=pair.method,
+        verification=verification_of(pair),
+        score=round(max(pair.local_credibility, pair.global_credibility), 4),
+        similarity=pair.similarity,
+        group=group,
+    )
+
+
 def items_request(
-    items: Iterable[Any], callback: Callable[..., Any], errback: Callable[..., Any]
+    items: Iterable[Any],
+    callback: Callable[..., Any] | None,
+    errback: Callable[..., Any] | None,
 ) -> scrapy.Request | None:
-    """A request whose ``callback`` yields ``items`` (``meta[ITEMS_META]``); None: no items."""
+    """A request whose ``callback`` (None: the spider's ``parse``) yields ``items``
+    (``meta[ITEMS_META]``); None: no items."""
     batch = list(items)
     if not batch:
         return None
@@ -82,20 +103,7 @@ class PupSnifferItems:
         for key in self.store.mark_new(EMITTED, list(wanted)):
             pair = wanted[key]
             self.crawler.stats.inc_value(f"pupsniffer/pairs/{pair.method}")
-            yield UrlPairItem(
-                source_url=pair.source,
-                target_url=pair.target,
-                source_lang=pair.source_language or UNDETERMINED,
-                target_lang=pair.target_language or UNDETERMINED,
-                pattern=str(pair.pattern),
-                local_credibility=round(pair.local_credibility, 4),
-                global_credibility=round(pair.global_credibility, 6),
-                method=pair.method,
-                verification=verification_of(pair),
-                score=round(max(pair.local_credibility, pair.global_credibility), 4),
-                similarity=pair.similarity,
-                group=group,
-            )
+            yield url_pair_item(pair, group)
 
     def group_items(self, groups: GroupPairs) -> Iterator[UrlPairItem | TranslationGroupItem]:
         """Each group with two of the languages asked for, once, after the pairs it implies in

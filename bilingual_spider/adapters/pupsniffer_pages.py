@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any, NamedTuple
 
-from scrapy.http import TextResponse
+from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
 from bilingual_spider.language.identification import UNDETERMINED
 from bilingual_spider.language.page_language import (
@@ -21,8 +21,11 @@ from bilingual_spider.language.page_language import (
     language_of_blocks,
     main_text_blocks,
 )
-from bilingual_spider.patterns.crawl_round import marked_language
+from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.patterns.alternates import Alternate, page_alternates
+from bilingual_spider.patterns.crawl_round import PageRecord, marked_language
 from bilingual_spider.patterns.pair_language import MIN_LANGUAGE_SHARE
+from bilingual_spider.patterns.verification import page_content
 from bilingual_spider.response_page import response_page
 
 logger = logging.getLogger(__name__)
@@ -37,6 +40,42 @@ class PageText(NamedTuple):
 
 
 NO_TEXT = PageText(None, "")
+
+
+class PageLinks(NamedTuple):
+    """A page's followable links and the translations it names (:mod:`.alternates`)."""
+
+    urls: list[str]
+    alternates: tuple[Alternate, ...]
+
+
+def is_html(response: TextResponse) -> bool:
+    """HTML or XML, or a text body that is no JSON (what Scrapy's selector reads as HTML)."""
+    if isinstance(response, HtmlResponse | XmlResponse):
+        return True
+    return response.text.lstrip()[:1] not in ("{", "[")
+
+
+def page_links(response: TextResponse) -> PageLinks:
+    """The page's links (``<a>``, ``<area>``, ``<link rel=alternate hreflang>``, a ``<select>``
+    menu's URL options) and the translations it names among them."""
+    if not is_html(response):  # a JSON or plain-text body: no links
+        return PageLinks([], ())
+    contexts = extract_link_contexts(response_page(response), response.url)
+    links = [c.url for c in contexts if c.url.startswith(("http://", "https://"))]
+    return PageLinks(links, page_alternates(contexts))
+
+
+def page_record(
+    response: TextResponse, page: PageText, links: PageLinks, with_content: bool
+) -> PageRecord:
+    """The page as pair discovery needs it; its shape and own text when pairs are verified by
+    content (``with_content``)."""
+    content = page_content(response_page(response)) if with_content else None
+    return PageRecord.of(
+        response.url, page.language, page.text, links.urls, content, links.alternates,
+        page.mixed_blocks,
+    )  # fmt: skip
 
 
 def page_text(response: TextResponse, identifier: Any = None) -> PageText:

@@ -127,7 +127,7 @@ class PredictorLinkScorer:
 
         path = settings.get("BILINGUAL_DETECTOR_MODEL")
         predictor = LinkPredictor.load(path) if path else default_link_predictor()
-        return cls(predictor, settings.getint("BILINGUAL_DETECTOR_AROUND_WORDS", 10))
+        return cls(predictor, settings.getint("BILINGUAL_DETECTOR_AROUND_WORDS"))
 
     def score(
         self, html: str, page_url: str, contexts: Sequence[LinkContext] | None = None
@@ -172,22 +172,22 @@ def site_key_of(url: str, site_key: str = "host") -> str:
 
 def detector_config(settings: BaseSettings) -> DetectorConfig:
     """The :class:`DetectorConfig` the ``BILINGUAL_DETECTOR_*`` settings describe."""
-    max_probes = settings.get("BILINGUAL_DETECTOR_MAX_PROBES", 5)
+    max_probes = settings.get("BILINGUAL_DETECTOR_MAX_PROBES")
     return DetectorConfig(
-        langs=parse_langs(settings.get("BILINGUAL_DETECTOR_LANGS", "any")),
-        min_likelihood=settings.getfloat("BILINGUAL_DETECTOR_MIN_LIKELIHOOD", 0.8),
+        langs=parse_langs(settings.get("BILINGUAL_DETECTOR_LANGS")),
+        min_likelihood=settings.getfloat("BILINGUAL_DETECTOR_MIN_LIKELIHOOD"),
         max_probes=None if max_probes in (None, "", "None", "none") else int(max_probes),
-        probe_batch=settings.getint("BILINGUAL_DETECTOR_PROBE_BATCH", 2),
-        min_text_chars=settings.getint("BILINGUAL_DETECTOR_MIN_TEXT_CHARS", 100),
-        min_share=settings.getfloat("BILINGUAL_DETECTOR_MIN_SHARE", 0.6),
-        hosts=settings.get("BILINGUAL_DETECTOR_HOSTS", "related"),
-        mode=settings.get("BILINGUAL_DETECTOR_MODE", "detector"),
-        language_hints=settings.getbool("BILINGUAL_DETECTOR_LANGUAGE_HINTS", True),
-        chooser_labels=settings.getbool("BILINGUAL_DETECTOR_CHOOSER_LABELS", True),
-        chooser_max_chars=settings.getint("BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS", 400),
-        ladder=settings.getbool("BILINGUAL_DETECTOR_LADDER", True),
-        ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS", 1),
-        ladder_ancestors=settings.getint("BILINGUAL_DETECTOR_LADDER_ANCESTORS", 2),
+        probe_batch=settings.getint("BILINGUAL_DETECTOR_PROBE_BATCH"),
+        min_text_chars=settings.getint("BILINGUAL_DETECTOR_MIN_TEXT_CHARS"),
+        min_share=settings.getfloat("BILINGUAL_DETECTOR_MIN_SHARE"),
+        hosts=settings.get("BILINGUAL_DETECTOR_HOSTS"),
+        mode=settings.get("BILINGUAL_DETECTOR_MODE"),
+        language_hints=settings.getbool("BILINGUAL_DETECTOR_LANGUAGE_HINTS"),
+        chooser_labels=settings.getbool("BILINGUAL_DETECTOR_CHOOSER_LABELS"),
+        chooser_max_chars=settings.getint("BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS"),
+        ladder=settings.getbool("BILINGUAL_DETECTOR_LADDER"),
+        ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS"),
+        ladder_ancestors=settings.getint("BILINGUAL_DETECTOR_LADDER_ANCESTORS"),
     )
 
 
@@ -345,10 +345,10 @@ class SiteDetection:
             scorer,
             store=store,
             identifier=identifier,
-            site_key=settings.get("BILINGUAL_DETECTOR_SITE_KEY", "host"),
-            probe_priority=settings.getint("BILINGUAL_DETECTOR_PROBE_PRIORITY", 10_000),
-            probe_timeout=settings.getfloat("BILINGUAL_DETECTOR_PROBE_TIMEOUT", 15.0),
-            probe_retries=settings.getint("BILINGUAL_DETECTOR_PROBE_RETRIES", 1),
+            site_key=settings.get("BILINGUAL_DETECTOR_SITE_KEY"),
+            probe_priority=settings.getint("BILINGUAL_DETECTOR_PROBE_PRIORITY"),
+            probe_timeout=settings.getfloat("BILINGUAL_DETECTOR_PROBE_TIMEOUT"),
+            probe_retries=settings.getint("BILINGUAL_DETECTOR_PROBE_RETRIES"),
             probe_callback=probe_callback,
             probe_errback=probe_errback,
             start=settings.get("BILINGUAL_DETECTOR_START") or "page",

@@ -159,7 +159,7 @@ class PatientRedis:
 
         return cls(
             settings.get("REDIS_URL"),
-            max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT", 5.0),
+            max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT"),
             on_outage=on_outage,
             client=get_redis_from_settings(settings),
         )

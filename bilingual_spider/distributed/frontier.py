@@ -256,6 +256,17 @@ return {redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[3]),
 )
 
 
+def redis_key_prefix(settings: Any) -> str:
+    """``BILINGUAL_REDIS_KEY_PREFIX``: the prefix of every Redis key of a crawl (its default,
+    written once, in ``settings.py``, also when the setting is empty or the settings are not the
+    project's)."""
+    from bilingual_spider import settings as project_settings
+
+    return str(
+        settings.get("BILINGUAL_REDIS_KEY_PREFIX") or project_settings.BILINGUAL_REDIS_KEY_PREFIX
+    )
+
+
 def crawl_key_base(prefix: str, spider_name: str) -> str:
     """``PREFIX:SPIDER``: the keys of one crawl."""
     return f"{prefix}:{spider_name}"
@@ -267,8 +278,7 @@ def shared_crawl_base(crawler: Any, spider_name: str) -> str | None:
     settings = crawler.settings
     if not settings.get("REDIS_URL"):
         return None
-    prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
-    return crawl_key_base(prefix, spider_name)
+    return crawl_key_base(redis_key_prefix(settings), spider_name)
 
 
 _WORKER_IDS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()

@@ -323,6 +323,6 @@ def shared_link_models(
         roles,
         learning_interval,
         max_examples_per_class,
-        lock_seconds=crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
+        lock_seconds=crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS"),
         seed=seed,
     )

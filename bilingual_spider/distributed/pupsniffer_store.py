@@ -199,7 +199,7 @@ def shared_round_store(crawler: Crawler, spider_name: str) -> RedisRoundStore | 
     return RedisRoundStore(
         PatientRedis.from_crawler(crawler),
         base,
-        crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS", 300.0),
+        crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS"),
     )
 
 

@@ -131,7 +131,7 @@ def shared_site_store(crawler: Crawler, spider_name: str) -> SiteStore | None:
     base = shared_crawl_base(crawler, spider_name)
     if base is None:
         return None
-    claim_seconds = crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0)
+    claim_seconds = crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS")
     return RedisSiteStore(
         PatientRedis.from_crawler(crawler), base, claim_seconds, worker_id(crawler)
     )

@@ -35,7 +35,7 @@ class GcFreeze:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> GcFreeze:
-        if not crawler.settings.getbool("BILINGUAL_GC_FREEZE", True):
+        if not crawler.settings.getbool("BILINGUAL_GC_FREEZE"):
             raise NotConfigured
         extension = cls(crawler)
         crawler.signals.connect(extension.engine_started, signal=signals.engine_started)

@@ -42,7 +42,7 @@ class ScrapyDebugGate:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ScrapyDebugGate:
         settings = crawler.settings
-        if not settings.getbool("BILINGUAL_GATE_SCRAPY_DEBUG", True):
+        if not settings.getbool("BILINGUAL_GATE_SCRAPY_DEBUG"):
             raise NotConfigured
         level = logging.getLevelName(str(settings.get("LOG_LEVEL", "DEBUG")).upper())
         if not settings.getbool("LOG_ENABLED", True):

@@ -41,7 +41,7 @@ class StatsFile:
             raise NotConfigured
         interval = settings.get("BILINGUAL_STATS_FILE_INTERVAL")
         if interval is None:
-            interval = settings.getfloat("BILINGUAL_PROGRESS_INTERVAL", 30.0)
+            interval = settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
         extension = cls(crawler.stats, path, float(interval))
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)

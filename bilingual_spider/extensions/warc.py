@@ -20,7 +20,7 @@ from scrapy.spiders import Spider
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.output.warc import DEFAULT_MAX_BYTES, Exchange, WarcFiles
+from bilingual_spider.output.warc import Exchange, WarcFiles
 from bilingual_spider.response_page import response_language
 
 MIN_LANGUAGE_SHARE = 0.5
@@ -39,7 +39,7 @@ class WarcExtension:
         directory = settings.get("BILINGUAL_WARC_PATH") or getattr(crawler.spider, "warc", None)
         if not directory:
             raise NotConfigured
-        max_bytes = settings.getint("BILINGUAL_WARC_MAX_BYTES", DEFAULT_MAX_BYTES)
+        max_bytes = settings.getint("BILINGUAL_WARC_MAX_BYTES")
         spider_name = getattr(crawler.spider, "name", "crawl")
         info = {
             "isPartOf": spider_name,

@@ -322,9 +322,9 @@ class CharsetMiddleware:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CharsetMiddleware:
         settings = crawler.settings
-        if not settings.getbool("BILINGUAL_CHARSET_ENABLED", True):
+        if not settings.getbool("BILINGUAL_CHARSET_ENABLED"):
             raise NotConfigured
-        return cls(crawler.stats, settings.getfloat("BILINGUAL_CHARSET_MAX_ERROR_SHARE", 0.2))
+        return cls(crawler.stats, settings.getfloat("BILINGUAL_CHARSET_MAX_ERROR_SHARE"))
 
     def process_response(self, request: Request, response: Response) -> Response:
         if not isinstance(response, TextResponse):

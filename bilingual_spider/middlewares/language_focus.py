@@ -111,10 +111,10 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
         return cls(
             targets,
             crawler.stats,
-            mode=str(settings.get("BILINGUAL_FOCUS_MODE", "hard")).lower(),
+            mode=str(settings.get("BILINGUAL_FOCUS_MODE")).lower(),
             evidence=tuple(e.strip().lower() for e in settings.getlist("BILINGUAL_FOCUS_EVIDENCE")),
             yield_place=None if place == "none" else place,
-            yield_weight=settings.getfloat("BILINGUAL_FOCUS_YIELD_WEIGHT", YIELD_WEIGHT),
+            yield_weight=settings.getfloat("BILINGUAL_FOCUS_YIELD_WEIGHT"),
         )
 
     def judge(

@@ -83,12 +83,12 @@ class QualityPriorityMiddleware(OutlinkMiddleware):
                 settings.get("BILINGUAL_QUALITY_LANGS") or settings.get("BILINGUAL_FOCUS_LANGS")
             ),
             weights=QualityWeights(
-                settings.getfloat("BILINGUAL_QUALITY_BADNESS_WEIGHT", 0.5),
-                settings.getfloat("BILINGUAL_QUALITY_BOILERPLATE_WEIGHT", 0.5),
+                settings.getfloat("BILINGUAL_QUALITY_BADNESS_WEIGHT"),
+                settings.getfloat("BILINGUAL_QUALITY_BOILERPLATE_WEIGHT"),
             ),
-            prioritise=settings.getbool("BILINGUAL_QUALITY_PRIORITY", True),
-            min_chars=settings.getint("BILINGUAL_QUALITY_MIN_CHARS", MIN_CHARS),
-            max_badness=settings.getfloat("BILINGUAL_QUALITY_MAX_BADNESS", BADNESS_THRESHOLD),
+            prioritise=settings.getbool("BILINGUAL_QUALITY_PRIORITY"),
+            min_chars=settings.getint("BILINGUAL_QUALITY_MIN_CHARS"),
+            max_badness=settings.getfloat("BILINGUAL_QUALITY_MAX_BADNESS"),
         )
 
     def judge(

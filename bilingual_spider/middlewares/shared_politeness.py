@@ -23,6 +23,7 @@ from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import redis_key_prefix
 from bilingual_spider.distributed.host_slots import HostSlots
 from bilingual_spider.scheduler.redis_scheduler import WORKER_LOCAL_META
 
@@ -41,17 +42,17 @@ class SharedPolitenessMiddleware:
     def from_crawler(cls, crawler: Crawler) -> SharedPolitenessMiddleware:
         settings = crawler.settings
         url = settings.get("REDIS_URL")
-        if not url or not settings.getbool("BILINGUAL_SHARED_POLITENESS", True):
+        if not url or not settings.getbool("BILINGUAL_SHARED_POLITENESS"):
             # the expected state of one process (no REDIS_URL): the downloader's own per-host
             # slots suffice; a NotConfigured without a message is not logged as a WARNING
             raise NotConfigured
         redis = PatientRedis.from_crawler(crawler)
         slots = HostSlots(
             redis,
-            settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider",
+            redis_key_prefix(settings),
             delay=settings.getfloat("DOWNLOAD_DELAY"),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
-            hold=settings.getfloat("DOWNLOAD_TIMEOUT", 180.0) * 2,
+            hold=settings.getfloat("DOWNLOAD_TIMEOUT") * 2,
         )
         middleware = cls(slots, crawler.stats)
 

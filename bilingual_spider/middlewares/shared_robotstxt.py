@@ -45,6 +45,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import redis_key_prefix
 from bilingual_spider.scheduler.sqlite_robots import ROBOTS_FILE, SqliteRobots
 
 if TYPE_CHECKING:
@@ -66,10 +67,10 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         self.redis: PatientRedis | None = None
         if settings.get("REDIS_URL"):
             self.redis = PatientRedis.from_crawler(crawler)
-        self.prefix = f"{settings.get('BILINGUAL_REDIS_KEY_PREFIX') or 'bilingual_spider'}:robots"
-        ttl = settings.getfloat("BILINGUAL_ROBOTSTXT_TTL", 86400.0)
+        self.prefix = f"{redis_key_prefix(settings)}:robots"
+        ttl = settings.getfloat("BILINGUAL_ROBOTSTXT_TTL")
         self.ttl_ms = round(ttl * 1000)
-        self.claim_ms = round(settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0) * 1000)
+        self.claim_ms = round(settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS") * 1000)
         jobdir = job_dir(settings)
         self.saved = SqliteRobots(Path(jobdir) / ROBOTS_FILE, ttl) if jobdir else None
 

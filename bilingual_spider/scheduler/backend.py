@@ -25,6 +25,7 @@ import logging
 from scrapy.settings import BaseSettings
 
 from bilingual_spider.distributed.connection import without_password
+from bilingual_spider.distributed.frontier import redis_key_prefix
 from bilingual_spider.output.feed_recovery import local_jsonl_path
 from bilingual_spider.scheduler.sqlite_frontier import has_frontier
 
@@ -37,11 +38,11 @@ GLOBAL_PRIORITY_QUEUE = "scrapy.pqueues.ScrapyPriorityQueue"
 def prioritising_focus(settings: BaseSettings) -> bool:
     """Whether a focus middleware will add priorities to links (see the module docstring)."""
     language = bool(settings.get("BILINGUAL_FOCUS_LANGS")) and (
-        str(settings.get("BILINGUAL_FOCUS_MODE", "hard")).lower() == "soft"
+        str(settings.get("BILINGUAL_FOCUS_MODE")).lower() == "soft"
         or str(settings.get("BILINGUAL_FOCUS_YIELD") or "none").lower() != "none"
     )
     quality = settings.getbool("BILINGUAL_QUALITY_ENABLED") and settings.getbool(
-        "BILINGUAL_QUALITY_PRIORITY", True
+        "BILINGUAL_QUALITY_PRIORITY"
     )
     return language or quality
 
@@ -62,7 +63,7 @@ class SchedulerBackend:
         if not redis_url:
             self._crash_safe_frontier(settings)
             return
-        prefix = settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider"
+        prefix = redis_key_prefix(settings)
         settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
         logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)
         name = settings.get("BILINGUAL_REDIS_WORKER_NAME")

@@ -83,6 +83,7 @@ from bilingual_spider.distributed.frontier import (
     Acks,
     LeasedFrontier,
     crawl_key_base,
+    redis_key_prefix,
     seeds_key,
     worker_id,
 )
@@ -156,10 +157,10 @@ class LeasedRedisScheduler:
         scheduler = cls(
             crawler,
             redis,
-            settings.get("BILINGUAL_REDIS_KEY_PREFIX") or "bilingual_spider",
-            lease_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS", 60.0),
-            idle_max_wait=settings.getfloat("BILINGUAL_REDIS_IDLE_MAX_WAIT", 5.0),
-            shared_end=tuple(settings.getlist("BILINGUAL_REDIS_SHARED_END", ["budget"])),
+            redis_key_prefix(settings),
+            lease_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS"),
+            idle_max_wait=settings.getfloat("BILINGUAL_REDIS_IDLE_MAX_WAIT"),
+            shared_end=tuple(settings.getlist("BILINGUAL_REDIS_SHARED_END")),
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
@@ -456,8 +457,8 @@ def bloom_from_settings(settings: Any) -> BloomShape | None:
         raise UsageError(f"BILINGUAL_REDIS_DUPEFILTER is set or bloom, not {kind!r}")
     try:
         return BloomShape.for_capacity(
-            settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY", 10_000_000),
-            settings.getfloat("BILINGUAL_REDIS_BLOOM_ERROR_RATE", 0.001),
+            settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY"),
+            settings.getfloat("BILINGUAL_REDIS_BLOOM_ERROR_RATE"),
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None

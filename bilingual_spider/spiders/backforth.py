@@ -10,21 +10,25 @@ classifiers: one worker retrains on every worker's examples, all score with its 
 
 Every site reached goes through the bilingual-site detector (its probes are its only in-site
 fetches, one verdict per site). When a site is bilingual its page's backlinks are requested
-through the search adapters; backlink pages are fetched and their out-of-site links become
-forward requests; forward pages' own links are not followed (OBFC, COBFC). FC instead follows
+through the search adapters (OBFC and COBFC switch on
+:mod:`bilingual_spider.middlewares.backlink_expansion`, which asks this spider's
+:meth:`BackForthSpider.backlink_request` for each backlink page); backlink pages are fetched
+and their out-of-site links become forward requests; forward pages' own links are not followed
+(OBFC, COBFC). FC instead follows
 the out-of-site links of every page in random order. COBFC orders the frontier with the Backlink
 and Forward-Link classifiers, retrained every ``learning_interval`` pages; requests scored by an
 older model are re-scored lazily (:mod:`bilingual_spider.scheduler.rescoring_queue`).
 
 The research is in :mod:`bilingual_spider.frontier` (strategies, bipartite graph, classifiers,
-scoring); this module wires it to Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem`
-per site judged and a :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with
-how it was found. Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis
-and a budget), ``backforth/pages_after_budget`` (counted but not processed: the page that spent
-the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``,
-``backforth/classifier/<role>/version`` and ``.../examples_<label>`` (with Redis: crawl-wide, and
-``.../retrained_here``, ``.../loaded``, ``.../examples_sent``), plus the detector's, the search
-service's and the frontier's own.
+scoring), the classifiers' examples and learning iterations in
+:mod:`bilingual_spider.adapters.link_learning` (with its stats); this module wires them to
+Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem` per site judged and a
+:class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with how it was found.
+Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis and a budget),
+``backforth/pages_after_budget`` (counted but not processed: the page that spent the budget and
+those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``, plus the
+classifiers', the detector's, the backlink expansion's (``backlinks/*``), the search service's
+and the frontier's own.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
 import scrapy
@@ -43,6 +47,7 @@ from scrapy.http import Response, TextResponse
 from twisted.internet import task
 from twisted.python.failure import Failure
 
+from bilingual_spider.adapters.link_learning import LinkLearning
 from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
@@ -52,25 +57,23 @@ from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, BipartiteGrap
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
 from bilingual_spider.frontier.rescoring import (
     FRONTIER_META,
-    DiscountedBacklinkModel,
     FrontierScorer,
     link_priority,
 )
 from bilingual_spider.frontier.strategies import RULES, follows_links_of, parse_strategy
 from bilingual_spider.frontier.topic import (
-    DEFAULT_TOPIC,
     ON_TOPIC,
     default_topic_classifier,
     page_document,
 )
 from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
-from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META, SCOPES
 from bilingual_spider.response_page import response_page
-from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
-from bilingual_spider.search.values import SearchQuery
+from bilingual_spider.search.values import FoundLink
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
@@ -89,6 +92,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
         "DEPTH_PRIORITY": 0,
+        "BILINGUAL_BACKLINK_EXPANSION": True,  # for the strategies that expand backlinks
     }
 
     def __init__(
@@ -112,18 +116,16 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         except ValueError as exc:
             raise UsageError(f"backforth: {exc}") from None
         self.rules = RULES[self.strategy]
-        self.backlink_scope = "page"
+        self.expands_backlinks = self.rules.expands_backlinks
+        """Read by the backlink expansion middleware: FC and FocC decline it."""
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
         self.graph = BipartiteGraph()
-        self.classifiers: dict[str, OnlineLinkClassifier] = {}
-        self.frontier_scorer = FrontierScorer()
+        self.learning = LinkLearning({}, 1)
         self.topic_classifier: Any = None
         self.pages = 0
         self.shared_budget: SharedPageBudget | None = None
-        self.shared_models: SharedLinkModels | None = None
         self.sites_found = 0
-        self._pages_at_last_learning = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
         self._progress: task.LoopingCall | None = None
@@ -151,35 +153,31 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if spider.budget is not None:
             spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
         spider.learning_interval = spider.learning_interval or settings.getint(
-            "BILINGUAL_BACKFORTH_LEARNING_INTERVAL", 500
+            "BILINGUAL_BACKFORTH_LEARNING_INTERVAL"
         )
-        spider.backlink_scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE") or "page"
-        if spider.backlink_scope not in ("page", "host"):
-            raise UsageError(
-                f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {spider.backlink_scope!r}"
-            )
-        seed = settings.getint("BILINGUAL_BACKFORTH_SEED", 0)
+        scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE")
+        if scope not in SCOPES:
+            raise UsageError(f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {scope!r}")
+        seed = settings.getint("BILINGUAL_BACKFORTH_SEED")
         spider._rng = random.Random(seed)
         roles: tuple[str, ...] = ()
         if spider.rules.link_classifiers:
             roles = (BACKLINK, FORWARD)
         elif spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
-            topic = settings.get("BILINGUAL_FOCC_TOPIC", DEFAULT_TOPIC)
+            topic = settings.get("BILINGUAL_FOCC_TOPIC")
             spider.topic_classifier = default_topic_classifier(topic)
             roles = (FORWARD,)
+        most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
+        classifiers = {
+            role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
+            for role in roles
+        }
+        shared = None
         if roles:
-            most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
-            spider.classifiers = {
-                role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
-                for role in roles
-            }
-            spider.shared_models = shared_link_models(
+            shared = shared_link_models(
                 crawler, spider.name, roles, spider.learning_interval, most, seed
             )
-        models: dict[str, Any] = dict(spider.classifiers)
-        if BACKLINK in models:
-            models[BACKLINK] = DiscountedBacklinkModel(models[BACKLINK])
-        spider.frontier_scorer = FrontierScorer(models)
+        spider.learning = LinkLearning(classifiers, spider.learning_interval, shared)
         spider.bind_detection(crawler)
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
@@ -211,7 +209,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             contexts = self._contexts(response)
             site = self.detection.site_of(response.url)
             if self.graph.reach(site):  # a backlink page's own site is judged too
-                self._found_by[site] = f"backlink page of {response.meta.get('backlink_of')}"
+                self._found_by[site] = f"backlink page of {response.meta.get(BACKLINK_OF_META)}"
             yield from self._forward_links(response, contexts)
         elif follows_links_of(role, self.rules, on_topic):
             contexts = self._contexts(response)
@@ -257,7 +255,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.crawler.stats.inc_value(f"backforth/focc/pages_{'on' if on_topic else 'off'}_topic")
         tokens = response.meta.get(FRONTIER_META, {}).get("tokens")
         if tokens:
-            self._add_example(FORWARD, tokens, on_topic)
+            self.learning.add_example(FORWARD, tokens, on_topic)
         return on_topic
 
     # --- the bipartite graph --------------------------------------------------------------------
@@ -268,7 +266,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         out = self._out_of_site(contexts, page_site)
         tokens = response.meta.get(FRONTIER_META, {}).get("tokens", ())
         # relevant: it links to bilingual sites *besides* the one whose backlinks gave it
-        origin = response.meta.get("backlink_of")
+        origin = response.meta.get(BACKLINK_OF_META)
         others = [site for c in out if (site := self.detection.site_of(c.url)) != origin]
         self._learn_from(self.graph.add_backlink_page(response.url, tokens, others))
         for context in out:
@@ -322,121 +320,48 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             score=float(verdict.best_score or 0.0),
             found_by=self._found_by.pop(verdict.site, ""),
         )
-        if self.rules.expands_backlinks:
-            SearchService.of(self.crawler).submit(
-                self._backlink_query(verdict),
-                self.parse_backlinks,
-                cb_kwargs={"origin": verdict.site},
-            )
-            self.crawler.stats.inc_value("backforth/backlink_queries")
 
-    def _backlink_query(self, verdict: SiteVerdictItem) -> SearchQuery:
-        """The backlinks of the judged page, or of its host (``BILINGUAL_BACKFORTH_BACKLINK_SCOPE``
-        in the settings)."""
-        if self.backlink_scope == "host":
-            return SearchQuery.backlinks(host_of(verdict.url), "host")
-        return SearchQuery.backlinks(verdict.url)
-
-    def parse_backlinks(self, response: Response, origin: str = "") -> Iterator[scrapy.Request]:
-        """Backlink pages of the bilingual site ``origin`` become requests."""
-        page = search_page(response)
-        if page.error:
-            self.crawler.stats.inc_value("backforth/backlink_queries_failed")
-            # once a WARNING said the API fails (down, or too many failed calls), each site's
-            # failure is only INFO
-            failing = SearchService.of(self.crawler).failing(BACKLINKS_KIND)
-            logger.log(
-                logging.INFO if failing else logging.WARNING,
-                "backlinks of %s failed for good: %s",
-                origin or page.query.target,
-                page.error,
-            )
-            return
-        for link in page.links:
-            if not self.graph.claim_backlink_page(link.url):
-                self.crawler.stats.inc_value("backforth/backlink_pages_known")
-                continue
-            context = LinkContext(
-                url=link.url,
-                page_url=link.target or link.url,
-                anchor=link.title,
-                around="",
-                img_alt="",
-                img_src="",
-                title="",
-                hreflang="",
-                block_text="",
-                page_lang="",
-            )
-            tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
-            request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
-            request.meta["backlink_of"] = origin
-            yield request
+    def backlink_request(self, link: FoundLink, origin: str) -> scrapy.Request | None:
+        """The request of a backlink page of the bilingual site ``origin`` (the backlink
+        expansion middleware asks); None when the page was requested already."""
+        if not self.graph.claim_backlink_page(link.url):
+            return None
+        context = LinkContext(
+            url=link.url,
+            page_url=link.target or link.url,
+            anchor=link.title,
+            around="",
+            img_alt="",
+            img_src="",
+            title="",
+            hreflang="",
+            block_text="",
+            page_lang="",
+        )
+        tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
+        request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
+        request.meta[BACKLINK_OF_META] = origin
+        return request
 
     # --- learning -------------------------------------------------------------------------------
 
     def _learn_from(self, examples: Iterable[LinkExample]) -> None:
         """COBFC's labels from the bipartite graph (FocC labels its links by topic instead)."""
-        if not self.rules.link_classifiers:
-            return
-        for example in examples:
-            if example.role in self.classifiers and example.tokens:
-                self._add_example(example.role, example.tokens, example.relevant)
+        if self.rules.link_classifiers:
+            self.learning.learn_from(examples)
 
-    def _add_example(self, role: str, tokens: Sequence[str], relevant: bool) -> None:
-        if self.shared_models is not None:  # every worker's examples train one model
-            self.shared_models.add_example(role, tokens, relevant)
-        else:
-            self.classifiers[role].add_example(tokens, relevant)
+    @property
+    def classifiers(self) -> dict[str, OnlineLinkClassifier]:
+        return self.learning.classifiers
 
-    def _maybe_learn(self) -> None:
-        if self.shared_models is not None:
-            self._learn_shared(self.shared_models)
-            return
-        if (
-            not self.classifiers
-            or self.pages - self._pages_at_last_learning < self.learning_interval
-        ):
-            return
-        self._pages_at_last_learning = self.pages
-        backlink_model = self.frontier_scorer.models.get(BACKLINK)
-        if isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = self.sites_found / self.pages
-        for role, classifier in self.classifiers.items():
-            if classifier.retrain():
-                self.crawler.stats.set_value(
-                    f"backforth/classifier/{role}/version", classifier.version
-                )
-            for label, count in classifier.examples_seen.items():
-                self.crawler.stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
-        versions = ", ".join(f"{role} model v{c.version}" for role, c in self.classifiers.items())
-        logger.info("learning iteration at %d pages: %s", self.pages, versions)
+    @property
+    def shared_models(self) -> SharedLinkModels | None:
+        return self.learning.shared
 
-    def _learn_shared(self, shared: SharedLinkModels) -> None:
-        """With Redis, at every page: examples sent, pages counted crawl-wide; a learning
-        iteration every ``learning_interval`` crawl-wide pages by whichever worker gets the
-        lock; the others load its models (and the harvest rate frozen with them)."""
-        step = shared.step(self.classifiers, self.pages, self.sites_found)
-        stats = self.crawler.stats
-        stats.set_value("backforth/classifier/pages_crawl_wide", step.pages)
-        for role, classifier in self.classifiers.items():
-            for label, count in step.seen[role].items():
-                stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
-            stats.set_value(f"backforth/classifier/{role}/examples_sent", shared.sent[role])
-            stats.set_value(f"backforth/classifier/{role}/version", classifier.version)
-        for role in step.retrained:
-            stats.inc_value(f"backforth/classifier/{role}/retrained_here")
-        for role in step.loaded:
-            stats.inc_value(f"backforth/classifier/{role}/loaded")
-        if step.lost_lock:
-            stats.inc_value("backforth/classifier/lock_lost")
-        backlink_model = self.frontier_scorer.models.get(BACKLINK)
-        if BACKLINK in step.models and isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = step.models[BACKLINK].harvest_rate
-        if step.models:
-            how = "retrained here" if step.retrained else "loaded"
-            versions = ", ".join(f"{r} model v{p.version}" for r, p in step.models.items())
-            logger.info("learning at %d crawl-wide pages: %s %s", step.pages, how, versions)
+    @property
+    def frontier_scorer(self) -> FrontierScorer:
+        """Read by the re-scoring queues (scheduler/rescoring_queue.py, redis_scheduler.py)."""
+        return self.learning.scorer
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -467,7 +392,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         stats.inc_value(f"backforth/pages/{role}")
         stats.inc_value("backforth/pages")
         stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
-        self._maybe_learn()
+        self.learning.page_counted(self.pages, self.sites_found, stats)
         if self.budget is not None and self._budget_spent() >= self.budget:
             stats.inc_value("backforth/pages_after_budget")  # counted, not processed
             raise CloseSpider("budget")
@@ -481,7 +406,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         return spent
 
     def _opened(self, spider: scrapy.Spider) -> None:
-        interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL", 30.0)
+        interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
         if interval > 0:
             self._progress = task.LoopingCall(self._log_progress)
             self._progress.start(interval, now=False)

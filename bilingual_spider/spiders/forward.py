@@ -3,6 +3,11 @@
 It is the end-to-end proof that the crawler, the sandbox web and the outputs work together, and
 the bare-Scrapy baseline that the throughput goals of the other spiders are measured against.
 Bound it with ``-s CLOSESPIDER_PAGECOUNT=N`` and ``-s DEPTH_LIMIT=D``.
+
+With ``-s BILINGUAL_BACKLINK_EXPANSION=true`` it is a back-and-forth crawl (OBFC): the backlink
+expansion middleware (:mod:`bilingual_spider.middlewares.backlink_expansion`) judges each site it
+reaches (through the detector callbacks mixed in here), asks the backlinks of the bilingual ones
+and keeps the crawl to the bipartite graph; its verdicts are items beside the pages.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from scrapy.exceptions import UsageError
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
+from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.items import FetchedPageItem
 from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.middlewares.outlinks import LINK_TEXT_META
@@ -26,7 +32,7 @@ from bilingual_spider.seeds import SeedError, parse_seeds
 logger = logging.getLogger(__name__)
 
 
-class ForwardSpider(scrapy.Spider):
+class ForwardSpider(DetectorCallbacks, scrapy.Spider):
     name = "forward"
     item_types = (FetchedPageItem,)
     """What it makes: their feeds are in a run directory even when empty."""

@@ -27,19 +27,26 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import UsageError
-from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.http import Response, TextResponse
 from twisted.python.failure import Failure
 
 from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
 from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
-from bilingual_spider.adapters.pupsniffer_pages import NO_TEXT, PageText, page_text
+from bilingual_spider.adapters.pupsniffer_pages import (
+    NO_TEXT,
+    PageLinks,
+    PageText,
+    page_links,
+    page_record,
+    page_text,
+)
 from bilingual_spider.adapters.pupsniffer_requests import NOT_FOUND_URL_META, PageRequests
 from bilingual_spider.adapters.pupsniffer_search import PupSnifferSearch
 from bilingual_spider.adapters.pupsniffer_sitemaps import SitemapPages
@@ -49,10 +56,6 @@ from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.pupsniffer_store import shared_round_store
 from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.links.contexts import extract_link_contexts
-from bilingual_spider.middlewares.outlinks import response_page
-from bilingual_spider.patterns.alternates import Alternate, page_alternates
-from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER
 from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.deep_pages import not_found_fingerprint
 from bilingual_spider.patterns.pair_first import PairFirstOrder
@@ -60,31 +63,20 @@ from bilingual_spider.patterns.pairing import SEARCH
 from bilingual_spider.patterns.round_driver import RoundDriver
 from bilingual_spider.patterns.round_state import InMemoryRoundStore, RoundStore
 from bilingual_spider.patterns.units import site_of
-from bilingual_spider.patterns.verification import PairVerifier, load_verifier, page_content
+from bilingual_spider.patterns.verification import PairVerifier, load_verifier
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
 
 
-class PageLinks(NamedTuple):
-    """A page's followable links and the translations it names (:mod:`.alternates`)."""
-
-    urls: list[str]
-    alternates: tuple[Alternate, ...]
-
-
-def _is_html(response: TextResponse) -> bool:
-    """HTML or XML, or a text body that is no JSON (what Scrapy's selector reads as HTML)."""
-    if isinstance(response, HtmlResponse | XmlResponse):
-        return True
-    return response.text.lstrip()[:1] not in ("{", "[")
-
-
 class PupSnifferSpider(scrapy.Spider):
     name = "pupsniffer"
     item_types = (UrlPairItem, BilingualSiteItem, TranslationGroupItem)
     """What it makes: their feeds are in a run directory even when empty."""
+    pairs_pages_itself = True
+    """The pattern scoring middleware (middlewares/pattern_scoring.py) stays off: the rounds,
+    pair-first order, deep pages and search mode of this spider pair its pages."""
     custom_settings = {  # breadth-first within each site
         "DEPTH_PRIORITY": 1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
@@ -146,19 +138,19 @@ class PupSnifferSpider(scrapy.Spider):
         """Settings and seeds read; the research components and their adapters built."""
         settings = crawler.settings
         self.seed_urls = default_or_given_seeds(self.seeds_argument, crawler)
-        budget = settings.getint("BILINGUAL_PUPSNIFFER_SITE_BUDGET", 500)
+        budget = settings.getint("BILINGUAL_PUPSNIFFER_SITE_BUDGET")
         self.site_budget = self.site_budget or budget
-        self.next_sites = self.next_sites or settings.getint("BILINGUAL_PUPSNIFFER_NEXT_SITES", 20)
+        self.next_sites = self.next_sites or settings.getint("BILINGUAL_PUPSNIFFER_NEXT_SITES")
         if self.deep_per_site is None:
-            self.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE", 50)
+            self.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE")
         self.identifier = default_identifier()  # loaded before the crawl starts
-        self.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER", "default"))
+        self.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER"))
         self.store = store = shared_round_store(crawler, self.name) or InMemoryRoundStore()
         self.order = PairFirstOrder(
             store,
             self.site_budget,
-            settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST", True),
-            settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER", MONOLINGUAL_AFTER),
+            settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST"),
+            settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER"),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
         )
         self.sitemaps = SitemapPages(self.order)
@@ -316,23 +308,11 @@ class PupSnifferSpider(scrapy.Spider):
     # --- pages -----------------------------------------------------------------------------------
 
     def _record(self, response: TextResponse, page: PageText, links: PageLinks) -> PageRecord:
-        """The page as pair discovery needs it; its shape and own text when pairs are
-        verified by content."""
-        content = page_content(response_page(response)) if self.verifier is not None else None
-        return PageRecord.of(
-            response.url, page.language, page.text, links.urls, content, links.alternates,
-            page.mixed_blocks,
-        )  # fmt: skip
+        return page_record(response, page, links, with_content=self.verifier is not None)
 
     def _language_and_text(self, response: TextResponse) -> PageText:
         return page_text(response, self.identifier)
 
     @staticmethod
     def _links(response: TextResponse) -> PageLinks:
-        """The page's links (``<a>``, ``<area>``, ``<link rel=alternate hreflang>``, a
-        ``<select>`` menu's URL options) and the translations it names among them."""
-        if not _is_html(response):  # a JSON or plain-text body: no links
-            return PageLinks([], ())
-        contexts = extract_link_contexts(response_page(response), response.url)
-        links = [c.url for c in contexts if c.url.startswith(("http://", "https://"))]
-        return PageLinks(links, page_alternates(contexts))
+        return page_links(response)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import scrapy
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.scheduler.redis_scheduler import (
     HELD_META,
@@ -15,6 +14,7 @@ from bilingual_spider.scheduler.redis_scheduler import (
     LeasedRedisScheduler,
 )
 from tests.conftest import REDIS_URL
+from tests.crawlers import get_crawler
 from tests.waiting import wait_until
 
 

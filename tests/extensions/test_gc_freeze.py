@@ -3,10 +3,10 @@ import gc
 import pytest
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
 from bilingual_spider.extensions.gc_freeze import GcFreeze
+from tests.crawlers import get_crawler
 
 
 @pytest.fixture

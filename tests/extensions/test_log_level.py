@@ -3,10 +3,10 @@ import logging
 import pytest
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
 from bilingual_spider.extensions.log_level import PER_RESPONSE_LOGGERS, ScrapyDebugGate
+from tests.crawlers import get_crawler
 
 
 def test_above_debug_the_per_response_loggers_make_no_debug_records_until_the_engine_stops():

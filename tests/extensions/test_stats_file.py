@@ -9,11 +9,11 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.extensions.stats_file import StatsFile
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.sandbox.slug_sites import prepare
+from tests.crawlers import get_crawler
 from tests.waiting import CRAWL_SECONDS
 
 

@@ -257,9 +257,8 @@ def _check_response_text(case: tuple[bytes, str]) -> None:
 
 @cache
 def _charset_middleware() -> Any:
-    from scrapy.utils.test import get_crawler
-
     from bilingual_spider.middlewares.charset import CharsetMiddleware
+    from tests.crawlers import get_crawler
 
     return CharsetMiddleware.from_crawler(get_crawler())
 

@@ -23,7 +23,6 @@ from parsel import Selector
 from scrapy import Request
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
-from scrapy.utils.test import get_crawler
 from w3lib.encoding import resolve_encoding
 
 from bilingual_spider.middlewares.charset import (
@@ -36,6 +35,7 @@ from bilingual_spider.middlewares.charset import (
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.sandbox.textsource import catalog_messages
 from tests.conftest import missing
+from tests.crawlers import get_crawler
 from tests.middlewares.text_spider import page_text
 from tests.waiting import CRAWL_SECONDS
 

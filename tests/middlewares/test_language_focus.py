@@ -12,12 +12,12 @@ import pytest
 from scrapy import Request
 from scrapy.http import HtmlResponse
 from scrapy.statscollectors import MemoryStatsCollector
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierTag
 from bilingual_spider.language.identification import default_identifier
 from bilingual_spider.middlewares.language_focus import LanguageFocusMiddleware, parse_targets
 from bilingual_spider.middlewares.outlinks import LINK_TEXT_META
+from tests.crawlers import get_crawler
 
 JAPANESE_TEXT = (
     "このページは日本語で書かれています。私たちの会社は東京にあり、旅行の情報を提供しています。"

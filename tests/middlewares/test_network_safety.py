@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.middlewares.network_safety import (
     NetworkGuard,
@@ -15,6 +14,7 @@ from bilingual_spider.middlewares.network_safety import (
     check_url,
     refusal_reason,
 )
+from tests.crawlers import get_crawler
 
 
 @pytest.mark.parametrize(

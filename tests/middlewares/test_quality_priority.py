@@ -9,10 +9,10 @@ from typing import Any
 from scrapy import Request
 from scrapy.http import HtmlResponse
 from scrapy.statscollectors import MemoryStatsCollector
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.language.identification import default_identifier
 from bilingual_spider.middlewares.quality_priority import QualityPriorityMiddleware
+from tests.crawlers import get_crawler
 
 PROSE = [
     "The old harbour of the town was built in the sixteenth century, when the merchants of the "

@@ -6,7 +6,6 @@ from scrapy import Request
 from scrapy.http import HtmlResponse
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
 from bilingual_spider.middlewares.network_safety import NetworkGuard
@@ -18,6 +17,7 @@ from bilingual_spider.middlewares.rendering import (
     RenderingMiddleware,
     browser_path,
 )
+from tests.crawlers import get_crawler
 
 SPA = b'<html><body><div id="app"></div><script src="/app.js"></script></body></html>'
 PLAIN = b'<html><body><a href="/a.html">A</a><a href="/fr/">Fran\xc3\xa7ais</a><script>t()</script>'

@@ -9,10 +9,10 @@ from types import SimpleNamespace
 
 from scrapy import Request
 from scrapy.http import Response
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.middlewares.shared_robotstxt import SharedRobotsTxtMiddleware
 from tests.conftest import REDIS_URL
+from tests.crawlers import get_crawler
 
 HOST = "http://site.example"
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"

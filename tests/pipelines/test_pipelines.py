@@ -2,11 +2,11 @@ from pathlib import Path
 
 import pytest
 from scrapy.exceptions import DropItem
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.items import BilingualSiteItem, FetchedPageItem, UrlPairItem
 from bilingual_spider.pipelines.bitextor_tsv import BitextorTsvPipeline, tsv_line
 from bilingual_spider.pipelines.duplicates import DuplicatesPipeline
+from tests.crawlers import get_crawler
 
 
 def pair(a: str, b: str, score: float = 0.9) -> UrlPairItem:

@@ -1,9 +1,9 @@
 from scrapy import Request, Spider
 from scrapy.squeues import FifoMemoryQueue
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierScorer
 from bilingual_spider.scheduler.rescoring_queue import RescoringPriorityQueue
+from tests.crawlers import get_crawler
 
 
 class FakeModel:

@@ -54,3 +54,38 @@ def logged_crawl_settings(proxy_url: str, responses: Any, stats: Any) -> dict[st
         "RESPONSE_LOG_PATH": responses,
         "BILINGUAL_STATS_FILE": stats,
     }
+
+
+def logged_crawl(
+    spider: str,
+    proxy_url: str,
+    directory: Any,
+    settings: dict[str, Any] | None = None,
+    arguments: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``scrapy crawl SPIDER`` through the sandbox with :func:`logged_crawl_settings` (and
+    ``settings``): its ``responses``, final ``stats`` and ``items``, read from ``directory``."""
+    from pathlib import Path
+
+    from bilingual_spider.sandbox.process import run_spider
+    from tests.waiting import CRAWL_SECONDS
+
+    directory = Path(directory)
+    files = {name: directory / f"{name}.jsonl" for name in ("responses", "items")}
+    stats = directory / "stats.json"
+    result = run_spider(
+        spider,
+        settings={
+            **logged_crawl_settings(proxy_url, files["responses"], stats),
+            **(settings or {}),
+        },
+        arguments=arguments,
+        output=files["items"],
+        timeout=CRAWL_SECONDS,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    read = {
+        name: [json.loads(line) for line in path.read_text().splitlines()]
+        for name, path in files.items()
+    }
+    return {**read, "stats": json.loads(stats.read_text())}

@@ -1,40 +1,29 @@
-"""The backforth spider's backlink query for a bilingual site, without a crawl."""
+"""The backforth spider's settings and arguments, without a crawl (its backlink queries:
+tests/middlewares/test_backlink_expansion.py)."""
 
 from __future__ import annotations
 
 import pytest
 from scrapy.exceptions import UsageError
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
-from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.spiders.backforth import BackForthSpider
-
-VERDICT = SiteVerdictItem(
-    site="www.museo.example",
-    url="http://www.museo.example/es/visita.html",
-    bilingual=True,
-    languages=["es", "en"],
-    reason="",
-    pages_downloaded=2,
-)
+from tests.crawlers import get_crawler
 
 
-def spider(**settings: object) -> BackForthSpider:
+def spider(strategy: str = "cobfc", **settings: object) -> BackForthSpider:
     every = {k: getattr(project_settings, k) for k in dir(project_settings) if k.isupper()}
     crawler = get_crawler(BackForthSpider, {**every, **settings})
     # langs="": from_crawler leaves the (frozen) settings as they are
-    return BackForthSpider.from_crawler(crawler, seeds="http://www.museo.example/", langs="")
+    return BackForthSpider.from_crawler(
+        crawler, seeds="http://www.museo.example/", langs="", strategy=strategy
+    )
 
 
-def test_the_backlinks_of_the_judged_page_by_default():
-    query = spider()._backlink_query(VERDICT)
-    assert (query.target, query.scope) == ("http://www.museo.example/es/visita.html", "page")
-
-
-def test_the_backlinks_of_the_host_whichever_page_was_judged():
-    query = spider(BILINGUAL_BACKFORTH_BACKLINK_SCOPE="host")._backlink_query(VERDICT)
-    assert (query.target, query.scope) == ("www.museo.example", "host")
+@pytest.mark.parametrize(("strategy", "expands"), [("cobfc", True), ("obfc", True), ("fc", False)])
+def test_the_strategies_that_expand_backlinks_take_the_middleware(strategy, expands):
+    assert spider(strategy).expands_backlinks is expands
+    assert BackForthSpider.custom_settings["BILINGUAL_BACKLINK_EXPANSION"] is True
 
 
 def test_an_unknown_scope_is_refused():

@@ -70,14 +70,14 @@ def test_backlinks_hang_the_crawl_goes_on_and_ends_by_itself(hanging_moz, tmp_pa
     stats = run["stats"]
     assert stats["finish_reason"] == "finished"  # not held by the queries that never came
     assert stats["search/moz/down"] >= 1 and stats["search/moz/unanswered"] >= 1
-    assert stats["backforth/backlink_queries_failed"] == stats["backforth/backlink_queries"]
+    assert stats["backlinks/queries_failed"] == stats["backlinks/queries"]
     assert stats["backforth/backlinks_unavailable"].startswith("moz down for")  # its progress
     fetched = {r["role"] for r in run["responses"] if r["status"] == 200}
     assert {"seed", "probe"} <= fetched and "backlink" not in fetched  # what it could fetch
     truth = load_ground_truth(world)
     bilingual = {h for s in truth["sites"] if s["bilingual"] for h in s["hosts"].values()}
     reported = [i["site"] for i in run["items"] if "found_by" in i]
-    assert reported and stats["backforth/backlink_queries"] == len(reported)
+    assert reported and stats["backlinks/queries"] == len(reported)
     hosts = {site.split("//")[-1].split("/")[0] for site in reported}
     assert len(hosts & bilingual) >= 0.8 * len(hosts)
 

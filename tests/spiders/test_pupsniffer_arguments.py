@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from scrapy.exceptions import UsageError
-from scrapy.utils.test import get_crawler
 
 from bilingual_spider import settings as project_settings
 from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+from tests.crawlers import get_crawler
 
 
 def spider(**arguments: object) -> PupSnifferSpider:

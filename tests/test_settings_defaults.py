@@ -1,0 +1,62 @@
+"""Defaults live in one place: ``settings.py``. No component reads a setting that ``settings.py``
+holds with a fallback of its own (``settings.getint("BILINGUAL_X", 5)``): the fallback would be a
+second default, free to drift from the first (issue 34)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from scrapy.settings import Settings
+
+from bilingual_spider import settings as project_settings
+from bilingual_spider.distributed.frontier import redis_key_prefix
+
+PACKAGE = Path(project_settings.__file__).parent
+GETTERS = {"get", "getint", "getfloat", "getbool", "getlist", "getdict", "getwithbase"}
+NOT_YET = {PACKAGE / "search"}
+"""Being rewritten in another branch (issue 36); its fallbacks go when it lands."""
+HELD = {name for name in dir(project_settings) if name.isupper()}
+
+
+def repeated_defaults(source: str) -> list[tuple[int, str]]:
+    """(line, setting) of every ``<...settings...>.get*("NAME", fallback)`` whose NAME
+    ``settings.py`` holds."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr not in GETTERS or len(node.args) + len(node.keywords) < 2:
+            continue
+        if "settings" not in ast.unparse(node.func.value).lower():
+            continue
+        name = node.args[0] if node.args else None
+        if isinstance(name, ast.Constant) and name.value in HELD:
+            found.append((node.lineno, name.value))
+    return found
+
+
+def test_the_check_finds_a_repeated_default():
+    source = (
+        'x = crawler.settings.getint("BILINGUAL_BACKFORTH_SEED", 0)\ny = settings.get("ELSE", 1)'
+    )
+    assert repeated_defaults(source) == [(1, "BILINGUAL_BACKFORTH_SEED")]
+
+
+def test_no_component_repeats_a_default_of_settings_py():
+    offenders = [
+        f"{path.relative_to(PACKAGE.parent)}:{line} {name}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != Path(project_settings.__file__) and not NOT_YET & set(path.parents)
+        for line, name in repeated_defaults(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_the_redis_key_prefix_has_one_default():
+    assert redis_key_prefix(Settings()) == project_settings.BILINGUAL_REDIS_KEY_PREFIX
+    assert redis_key_prefix(Settings({"BILINGUAL_REDIS_KEY_PREFIX": "t1"})) == "t1"
+    sources = [p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py")]
+    written = f'"{project_settings.BILINGUAL_REDIS_KEY_PREFIX}"'
+    assert sum(s.count(f"BILINGUAL_REDIS_KEY_PREFIX = {written}") for s in sources) == 1
+    assert not any(f"or {written}" in s or f"or '{written[1:-1]}'" in s for s in sources)
