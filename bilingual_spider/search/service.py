@@ -314,31 +314,31 @@ class SearchService:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SearchService:
         settings = crawler.settings
-        if not settings.getbool("BILINGUAL_SEARCH_ENABLED", True):
+        if not settings.getbool("BILINGUAL_SEARCH_ENABLED"):
             raise NotConfigured
         service = cls(
             crawler.stats,
             build_setup(settings),
-            max_in_flight=settings.getint("BILINGUAL_SEARCH_MAX_IN_FLIGHT", 2),
-            max_pages=settings.getint("BILINGUAL_SEARCH_MAX_PAGES", 3),
-            priority=settings.getint("BILINGUAL_SEARCH_PRIORITY", 1000),
-            cache_size=settings.getint("BILINGUAL_SEARCH_CACHE_SIZE", 20_000),
-            retry_times=settings.getint("BILINGUAL_SEARCH_RETRY_TIMES", 3),
-            backoff=settings.getfloat("BILINGUAL_SEARCH_BACKOFF", 2.0),
-            max_backoff=settings.getfloat("BILINGUAL_SEARCH_MAX_BACKOFF", 600.0),
-            later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY", 300.0),
-            later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS", 2),
-            pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST", 5),
+            max_in_flight=settings.getint("BILINGUAL_SEARCH_MAX_IN_FLIGHT"),
+            max_pages=settings.getint("BILINGUAL_SEARCH_MAX_PAGES"),
+            priority=settings.getint("BILINGUAL_SEARCH_PRIORITY"),
+            cache_size=settings.getint("BILINGUAL_SEARCH_CACHE_SIZE"),
+            retry_times=settings.getint("BILINGUAL_SEARCH_RETRY_TIMES"),
+            backoff=settings.getfloat("BILINGUAL_SEARCH_BACKOFF"),
+            max_backoff=settings.getfloat("BILINGUAL_SEARCH_MAX_BACKOFF"),
+            later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY"),
+            later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS"),
+            pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST"),
             timeout=min(
-                settings.getfloat("BILINGUAL_SEARCH_TIMEOUT", 15.0),
-                settings.getfloat("DOWNLOAD_TIMEOUT", 180.0),
+                settings.getfloat("BILINGUAL_SEARCH_TIMEOUT"),
+                settings.getfloat("DOWNLOAD_TIMEOUT"),
             ),
-            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT", 1.0),
-            breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES", 5),
-            breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE", 10.0),
-            give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER", 180.0),
-            error_share=settings.getfloat("BILINGUAL_SEARCH_ERROR_SHARE", 0.2),
-            error_window=settings.getint("BILINGUAL_SEARCH_ERROR_WINDOW", 40),
+            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT"),
+            breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES"),
+            breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE"),
+            give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER"),
+            error_share=settings.getfloat("BILINGUAL_SEARCH_ERROR_SHARE"),
+            error_window=settings.getint("BILINGUAL_SEARCH_ERROR_WINDOW"),
         )
         service.crawler = crawler
         crawler.signals.connect(service.spider_opened, signal=signals.spider_opened)
