@@ -918,8 +918,9 @@ class SearchService:
             )
         else:
             logger.info(
-                "search API %s still down (probe: %s): next probe in %.1f s",
+                "search API %s still down (probe %s: %s): next probe in %.1f s",
                 name,
+                _describe(call),
                 failure.reason,
                 pause,
             )

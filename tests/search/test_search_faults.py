@@ -73,14 +73,49 @@ def test_moz_every_call_bad_every_query_answered_with_its_reason(
     if mode != "hang":
         assert sum(api_statuses(api).values()) - before == calls  # the server saw them all
     # every failure names the query and why: the answer pages, and the log's messages
-    assert all("Error: )" not in a["error"] and not a["error"].endswith(": ") for a in answers)
-    retried = re.findall(r"search call moz: backlinks\(page\) '(\S+)': (.*); again in", log)
-    down = re.findall(
-        r"moz is down after .*\(last: (.+), for moz: backlinks\(page\) '(\S+)'\)", log
-    )
-    assert retried and len(down) == stats["search/moz/down"]
-    for target, reason in [*retried, *((t, r) for r, t in down)]:
-        assert target in TARGETS and reason.strip() and "Error: )" not in reason
+    assert all(readable(a["error"]) for a in answers)
+    said = failure_messages(log)
+    assert said["again in"] and len(said["is down"]) == stats["search/moz/down"]
+    assert len(said["never answered"]) == 1
+
+
+QUERY = r"moz: backlinks\(page\) '(?P<target>[^']+)'"
+FAILURE_MESSAGES = {  # what the service says of a failed call, and whose failure it is
+    "again in": rf"search call {QUERY}: (?P<reason>.+); again in [\d.]+ s$",
+    "is down": rf"search API moz is down after \d+ failed calls in a row \(last: "
+    rf"(?P<reason>.+), for {QUERY}\): its queries wait",
+    "still down": rf"search API moz still down \(probe {QUERY}: (?P<reason>.+)\): next probe",
+    "asked again": rf"search {QUERY} failed \((?P<reason>.+)\): asked again in",
+    "given up": rf"search {QUERY} given up: (?P<reason>.+)$",
+    "goes on without it": r"search API moz down for \d+ s \(last: (?P<reason>.+)\): the crawl "
+    r"goes on without it",
+    "never answered": r"search API moz: \d+ queries never answered \((?P<reason>.+)\)$",
+}
+
+
+def readable(reason: str) -> bool:
+    """A reason that says something: not empty, no exception class with an empty message."""
+    return bool(reason.strip()) and not re.search(r"Error: ?\)|: ?$", reason)
+
+
+def failure_messages(log: str) -> dict[str, list[str]]:
+    """The search service's messages of failure in ``log``, by kind (their reasons). Each names
+    the query it failed for (one of TARGETS) or is the adapter's own (down, never answered),
+    and carries a readable reason; a message of failure of another shape fails the test."""
+    said: dict[str, list[str]] = {kind: [] for kind in FAILURE_MESSAGES}
+    for line in log.splitlines():
+        if "[bilingual_spider.search.service]" not in line:
+            continue
+        message = line.split("] ", 1)[1].split(": ", 1)[1]
+        kinds = [k for k, r in FAILURE_MESSAGES.items() if re.search(r, message)]
+        if not kinds:
+            assert not re.search(r"fail|down|given up|refused|error", message), message
+            continue
+        found = re.search(FAILURE_MESSAGES[kinds[0]], message)
+        assert found is not None and readable(found["reason"]), message
+        assert found.groupdict().get("target") in (None, *TARGETS), message
+        said[kinds[0]].append(found["reason"])
+    return said
 
 
 def test_moz_key_refused_stops_the_adapter_at_once(api: SandboxServer, tmp_path: Path) -> None:
