@@ -188,6 +188,10 @@ class _Preparation:
     ready: bool = False
     given_up: str | None = None
     """Why the adapter will never be ready: its queries are answered with this error."""
+    failing_since: float | None = None
+    """When its first attempt failed (None once ready): not ready past
+    ``BILINGUAL_SEARCH_GIVE_UP_AFTER``, it holds its queries no longer."""
+    last_error: str = ""
 
 
 @dataclass
@@ -290,6 +294,7 @@ class SearchService:
         self.later_delay, self.later_rounds = later_delay, later_rounds
         self.pages_per_host = pages_per_host
         self.timeout = timeout
+        self.give_up_after = give_up_after
         self.clock = clock
         self.breakers = {
             name: CircuitBreaker(
@@ -437,7 +442,8 @@ class SearchService:
             wake = min(wake, self._give_up_time(name, counts))
             if counts and not self._ready(name):
                 wake = min(wake, self._prepare_later(name))
-                continue
+                if not self._not_ready_for_long(name):
+                    continue
             if counts.later:
                 due = [h for h in counts.later if h.not_before <= now]
                 counts.later = [h for h in counts.later if h.not_before > now]
@@ -497,6 +503,17 @@ class SearchService:
         reason = self._preparations[name].given_up
         if reason is not None:
             return reason
+        reason = self._not_ready_for_long(name)
+        if reason is not None:
+            if name not in self._given_up_said:
+                self._given_up_said.add(name)
+                logger.info(  # its WARNING was said when its first attempt failed
+                    "search adapter %s: %s: the crawl goes on without it, its queries are "
+                    "answered with an error (it is tried again when due)",
+                    name,
+                    reason,
+                )
+            return reason
         breaker = self.breakers[name]
         if not breaker.given_up():
             return None
@@ -511,10 +528,26 @@ class SearchService:
             )
         return f"{name} down for {breaker.down_for():.0f} s (last: {breaker.last_reason})"
 
+    def _not_ready_for_long(self, name: str) -> str | None:
+        """Why ``name``'s queries are not held for it: it has failed to get ready (its setup
+        call, its files) for longer than ``BILINGUAL_SEARCH_GIVE_UP_AFTER``; else None. Its
+        next attempt still goes when due, without holding the crawl's end."""
+        preparation = self._preparations[name]
+        since = preparation.failing_since
+        if since is None or preparation.ready or self.clock() - since <= self.give_up_after:
+            return None
+        return f"{name} not ready for {self.clock() - since:.0f} s ({preparation.last_error})"
+
     def _give_up_time(self, name: str, counts: _Counts) -> float:
-        """When a down adapter's waiting queries are to be given up (inf: not down, or none)."""
+        """When a down (or not ready) adapter's waiting queries are to be given up (inf: not
+        down, or none)."""
+        if not counts:
+            return math.inf
+        since = self._preparations[name].failing_since
+        if since is not None and not self._not_ready_for_long(name):
+            return since + self.give_up_after + 0.01
         breaker = self.breakers[name]
-        if not counts or breaker.down_since is None or breaker.given_up():
+        if breaker.down_since is None or breaker.given_up():
             return math.inf
         return breaker.down_since + breaker.give_up_after + 0.01
 
@@ -523,7 +556,8 @@ class SearchService:
         if reason is None:
             return
         probe = None  # a query kept to probe a given-up adapter whose probe is due
-        if self._preparations[name].given_up is None and self.breakers[name].delay() == 0:
+        preparation = self._preparations[name]
+        if preparation.given_up is None and preparation.ready and self.breakers[name].delay() == 0:
             probe = next((h for h in counts.held if h.call.error is None), None)
         for entry in counts.every_held():
             if entry.call.error is None and entry is not probe:
@@ -827,6 +861,10 @@ class SearchService:
         more at once. Every failure counts against the adapter's circuit breaker."""
         call: SearchCall = request.meta[SEARCH_CALL]
         self._call_failed(call, failure)
+        preparation = self._preparations[call.adapter]
+        if call.query is None and not preparation.ready:  # getting ready fails from now
+            preparation.failing_since = preparation.failing_since or self.clock()
+            preparation.last_error = failure.reason
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
         if failure.kind == UNREADABLE:
             pause = 0.0
@@ -1141,7 +1179,8 @@ class SearchService:
             return
         error = task.exception()
         if error is None:
-            preparation.ready = True
+            preparation.ready, preparation.failing_since = True, None
+            self._given_up_said.discard(name)
         else:
             self._preparation_failed(name, preparation, error)
         self._pump()
@@ -1150,6 +1189,9 @@ class SearchService:
         self, name: str, preparation: _Preparation, error: BaseException
     ) -> None:
         preparation.failures += 1
+        if preparation.failing_since is None:
+            preparation.failing_since = self.clock()
+        preparation.last_error = str(error) or type(error).__name__
         self.stats.inc_value(f"search/{name}/failed")
         if preparation.failures <= self.later_rounds:
             delay = self.later_delay * 2 ** (preparation.failures - 1)
@@ -1193,7 +1235,8 @@ class SearchService:
                 for key in list(counts.in_flight):
                     counts.answered(key)
         if any(c or c.in_flight for c in self._counts.values()) or any(
-            p.task is not None for p in self._preparations.values()
+            p.task is not None and not self._not_ready_for_long(name)
+            for name, p in self._preparations.items()
         ):
             self._pump()
             raise DontCloseSpider

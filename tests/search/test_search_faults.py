@@ -203,3 +203,34 @@ def test_moz_down_then_back(api: SandboxServer, tmp_path: Path) -> None:
     assert delta(before, api_statuses(api)) == {503: 7, 200: len(TARGETS)}
     assert stats["search/moz/down"] == 1 and stats["search/moz/back"] == 1
     assert 1 <= stats["search/moz/probes"] <= 2  # 5 in a row, one more already out, probes
+
+
+@pytest.mark.parametrize(
+    ("adapter", "family", "mode", "rounds"),
+    [
+        ("cc_hostgraph", "hostgraph", "hang",
+         [[query("backlinks", "www.target.com", "host", "target", adapter="cc_hostgraph")]]),
+        ("cc_columnar", "columnar", "503",
+         [[query("url_index", "target.com", "domain", "target", adapter="cc_columnar")]]),
+    ],
+)  # fmt: skip
+def test_an_adapter_that_cannot_get_ready_holds_its_queries_no_longer_than_give_up_after(
+    api: SandboxServer, tmp_path: Path, adapter: str, family: str, mode: str, rounds: list
+) -> None:
+    """The host graph's files hang, the columnar index's footers answer 503: its first attempt
+    to get ready fails and the next is 10 minutes away; the crawl does not wait for it, and
+    answers its queries with why once the adapter has not been ready for GIVE_UP_AFTER."""
+    api.set_api_fault(mode, families=[family])
+    answers, stats, log = crawl(
+        api,
+        tmp_path,
+        rounds,
+        **{**FAST, "BILINGUAL_SEARCH_LATER_DELAY": 600.0, "BILINGUAL_SEARCH_GIVE_UP_AFTER": 2.0},
+        DOWNLOAD_TIMEOUT=1,
+    )
+    (page,) = answers
+    assert page["links"] == [] and page["error"].startswith(f"{adapter} not ready for ")
+    assert readable(page["error"].split("(", 1)[1])
+    assert stats[f"search/{adapter}/later"] == 1  # its next attempt was 600 s away ...
+    assert stats[f"search/{adapter}/unanswered"] == 1  # ... and the query was not held for it
+    assert f"search adapter {adapter} not ready (" in log  # the WARNING of its first failure
