@@ -31,13 +31,14 @@ What the service guarantees, and counts in ``search/<adapter>/...`` stats:
   more; a refused key stops the adapter (``key_refused``, one ERROR);
 * **an adapter that fails is noticed** (:mod:`~bilingual_spider.search.breaker`): after a run of
   failed calls it is ``down`` (a WARNING), its queries wait while one probe call tests it
-  (``probes``, ``back``), and down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its queries are
-  answered with an error (``unanswered``) so that the crawl goes on; a share of failed calls
-  over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to the answers
-  and slow calls free their place; a stopping crawl cancels the calls out (``cancelled``);
+  (``probes``, ``back``), and down (or not ready) past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its
+  queries are answered with an error (``unanswered``) so that the crawl goes on; a share of
+  failed calls over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to
+  the answers and slow calls free their place; a stopping crawl cancels the calls out (``cancelled``);
 * **never dropped**: a call that still fails is counted (``failed``) and its query is submitted
   again ``BILINGUAL_SEARCH_LATER_DELAY`` seconds later (``later``, up to
-  ``BILINGUAL_SEARCH_LATER_ROUNDS`` times), the crawl staying open meanwhile; after that the
+  ``BILINGUAL_SEARCH_LATER_ROUNDS`` times; within ``BILINGUAL_SEARCH_BREAKER_PAUSE`` once the
+  crawl has nothing else to do: ``asked_early``), the crawl staying open meanwhile; after that the
   callback gets a page with ``error`` set (``gave_up``, and a WARNING). Queries still held when
   the crawl closes are counted (``unfinished``) and logged;
 * **keys never logged** (:mod:`bilingual_spider.search.credentials`).
@@ -1234,12 +1235,28 @@ class SearchService:
                 )
                 for key in list(counts.in_flight):
                     counts.answered(key)
+            if idle:
+                self._ask_later_ones_soon(name, counts)
         if any(c or c.in_flight for c in self._counts.values()) or any(
             p.task is not None and not self._not_ready_for_long(name)
             for name, p in self._preparations.items()
         ):
             self._pump()
             raise DontCloseSpider
+
+    def _ask_later_ones_soon(self, name: str, counts: _Counts) -> None:
+        """The crawl has nothing else to do: the queries of an adapter that is up and ready,
+        held for a later round, are asked again within ``BILINGUAL_SEARCH_BREAKER_PAUSE``
+        instead of ``BILINGUAL_SEARCH_LATER_DELAY`` (``asked_early``): they no longer hold the
+        crawl's end for minutes."""
+        breaker = self.breakers.get(name)
+        if breaker is None or breaker.down or not self._preparations[name].ready:
+            return
+        soon = self.clock() + breaker.pause
+        for held in counts.later:
+            if held.not_before > soon:
+                held.not_before = soon
+                self.stats.inc_value(f"search/{name}/asked_early")
 
     def spider_closed(self) -> None:
         if self._timer is not None:

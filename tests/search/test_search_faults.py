@@ -234,3 +234,25 @@ def test_an_adapter_that_cannot_get_ready_holds_its_queries_no_longer_than_give_
     assert stats[f"search/{adapter}/later"] == 1  # its next attempt was 600 s away ...
     assert stats[f"search/{adapter}/unanswered"] == 1  # ... and the query was not held for it
     assert f"search adapter {adapter} not ready (" in log  # the WARNING of its first failure
+
+
+def test_a_query_held_for_a_later_round_does_not_hold_an_idle_crawl(
+    api: SandboxServer, tmp_path: Path
+) -> None:
+    """Moz answers 503 to its first 4 calls, all for one query, which is then held for a later
+    round an hour away; the API is up (5 in a row would take it down), and the crawl has nothing
+    else to do: the query is asked again within the breaker's pause, and answered."""
+    api.set_api_fault("503", families=["moz"], calls=4)
+    before = api_statuses(api)
+    answers, stats, _ = crawl(
+        api,
+        tmp_path,
+        backlink_rounds(TARGETS[:1]),
+        BILINGUAL_SEARCH_BACKLINKS="moz",
+        **{**FAST, "BILINGUAL_SEARCH_LATER_DELAY": 3600.0, "BILINGUAL_SEARCH_GIVE_UP_AFTER": 600},
+    )
+    (page,) = answers
+    assert page["error"] is None and page["links"]  # linker0 has backlinks in the engine
+    assert delta(before, api_statuses(api)) == {503: 4, 200: 1}
+    assert stats["search/moz/later"] == 1 and stats["search/moz/asked_early"] == 1
+    assert "search/moz/down" not in stats
