@@ -34,7 +34,8 @@ What the service guarantees, and counts in ``search/<adapter>/...`` stats:
   (``probes``, ``back``), and down (or not ready) past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its
   queries are answered with an error (``unanswered``) so that the crawl goes on; a share of
   failed calls over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to
-  the answers and slow calls free their place; a stopping crawl cancels the calls out (``cancelled``);
+  the answers and slow calls free their place; a stopping crawl cancels the calls out
+  (``cancelled``);
 * **never dropped**: a call that still fails is counted (``failed``) and its query is submitted
   again ``BILINGUAL_SEARCH_LATER_DELAY`` seconds later (``later``, up to
   ``BILINGUAL_SEARCH_LATER_ROUNDS`` times; within ``BILINGUAL_SEARCH_BREAKER_PAUSE`` once the
