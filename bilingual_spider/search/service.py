@@ -576,17 +576,19 @@ class SearchService:
         """True when a WARNING already said that the default adapter of ``kind`` queries fails
         (down, stopped, or too many of its calls failing): a query's failure is no news."""
         name = self.defaults.get(kind)
-        if name is None:
-            return False
-        return self.unavailable(kind) is not None or not self.error_windows[name].armed
+        return name is not None and self._failing(name)
+
+    def _failing(self, name: str) -> bool:
+        return self._unavailable_now(name) is not None or not self.error_windows[name].armed
 
     def unavailable(self, kind: str) -> str | None:
         """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never
         ready), or None when it can."""
         name = self.defaults.get(kind)
-        if name is None:
-            return None
-        reason = self._preparations[name].given_up
+        return None if name is None else self._unavailable_now(name)
+
+    def _unavailable_now(self, name: str) -> str | None:
+        reason = self._preparations[name].given_up or self._not_ready_for_long(name)
         if reason is not None:
             return reason
         breaker = self.breakers[name]
@@ -979,6 +981,13 @@ class SearchService:
             failure.reason,
         )
 
+    def _failure_level(self, name: str) -> int:
+        """A query's failure is a WARNING, unless a WARNING already said that its adapter fails
+        (down, stopped, too many failed calls): then it is no news, and an INFO."""
+        if name in self.error_windows and self._failing(name):
+            return logging.INFO
+        return logging.WARNING
+
     def _fail(
         self,
         request: Request,
@@ -995,8 +1004,12 @@ class SearchService:
         if not permanent and call.later_round < self.later_rounds:
             delay = max(wait, self.later_delay * 2**call.later_round)
             self.stats.inc_value(f"search/{name}/later")
-            logger.warning(
-                "search %s failed (%s): asked again in %.0f s", _describe(call), reason, delay
+            logger.log(
+                self._failure_level(name),
+                "search %s failed (%s): asked again in %.0f s",
+                _describe(call),
+                reason,
+                delay,
             )
             again = replace(call, attempt=1, later_round=call.later_round + 1)
             meta = _user_meta(request.meta)
@@ -1007,7 +1020,7 @@ class SearchService:
             self._done(call)
             raise AskedLater(f"search call failed, asked again in {delay:.0f} s")
         self.stats.inc_value(f"search/{name}/gave_up")
-        logger.warning("search %s given up: %s", _describe(call), reason)
+        logger.log(self._failure_level(name), "search %s given up: %s", _describe(call), reason)
         page = self._page(call, error=reason)
         if response is None:
             return self._answer(request, page)  # delivered by after_download

@@ -183,6 +183,9 @@ def test_cdx_a_third_of_bad_calls_answers_every_query_and_warns_once(
     assert stats["search/cc_index/retried"] >= 1
     warnings = stats["search/cc_index/error_rate_warnings"]  # one, unless the failures stopped
     assert warnings >= 1 and warnings == log.count("calls failed (commonest: unreadable answer")
+    if warnings == 1:  # after it, a query given up is no news: an INFO
+        after = log.split("calls failed (commonest: unreadable answer", 1)[1]
+        assert "[bilingual_spider.search.service] WARNING" not in after
 
 
 def test_moz_down_then_back(api: SandboxServer, tmp_path: Path) -> None:
