@@ -309,6 +309,10 @@ class SearchService:
         self._probes: dict[str, CacheKey] = {}
         self._given_up_said: set[str] = set()
         self._never_answered: Counter[str] = Counter()
+        self._health_failures: Counter[str] = Counter()
+        """Per adapter: queries that failed for good, or for a round, for its health."""
+        self._warned: set[str] = set()
+        """Adapters a WARNING (or ERROR) said fail: down, too many failed calls, key refused."""
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
         self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
@@ -572,13 +576,9 @@ class SearchService:
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
 
-    def failing(self, kind: str) -> bool:
-        """True when a WARNING already said that the default adapter of ``kind`` queries fails
-        (down, stopped, or too many of its calls failing): a query's failure is no news."""
-        name = self.defaults.get(kind)
-        return name is not None and self._failing(name)
-
     def _failing(self, name: str) -> bool:
+        """True when a WARNING already said that adapter ``name`` fails (down, stopped, or too
+        many of its calls failing): a query's failure is no news."""
         return self._unavailable_now(name) is not None or not self.error_windows[name].armed
 
     def unavailable(self, kind: str) -> str | None:
@@ -682,7 +682,8 @@ class SearchService:
         the adapter's moment (then the request is downloaded)."""
         call: SearchCall = request.meta[SEARCH_CALL]
         if call.error is not None:
-            return self._answer(request, self._page(call, error=call.error))
+            page = self._page(call, error=call.error, error_reported=True)
+            return self._answer(request, page)
         if not call.raw and self._cacheable(call.adapter):
             cached = self.cache.get(call.key)
             if cached is not None:
@@ -879,7 +880,14 @@ class SearchService:
             limit = min(limit, failure.retry_limit)
         if call.attempt > limit:
             permanent = failure.kind in (UNREADABLE, REFUSED, KEY_REFUSED)
-            return self._fail(request, response, failure.reason, permanent=permanent, wait=pause)
+            return self._fail(
+                request,
+                response,
+                failure.reason,
+                permanent=permanent,
+                wait=pause,
+                health=failure.counts_against_the_service,
+            )
         self.stats.inc_value(f"search/{call.adapter}/retried")
         logger.debug("search call %s: %s; again in %.1f s", _describe(call), failure.reason, pause)
         again = replace(call, attempt=call.attempt + 1)
@@ -926,6 +934,7 @@ class SearchService:
         if share is not None:
             label, count = window.commonest()
             self.stats.inc_value(f"search/{name}/error_rate_warnings")
+            self._warned.add(name)
             logger.warning(
                 "search API %s: %.0f%% of its last %d calls failed (commonest: %s, %d calls)",
                 name,
@@ -949,6 +958,7 @@ class SearchService:
             return
         if not was_down:
             self.stats.inc_value(f"search/{name}/down")
+            self._warned.add(name)
             logger.warning(
                 "search API %s is down after %d failed calls in a row (last: %s, for %s): its "
                 "queries wait, the crawl goes on; one probe call in %.1f s",
@@ -974,6 +984,7 @@ class SearchService:
             return
         preparation.given_up = f"{name} refused its key ({failure.reason})"
         self.stats.inc_value(f"search/{name}/key_refused")
+        self._warned.add(name)
         logger.error(
             "search API %s refused its key (%s): the adapter is stopped for this crawl and its "
             "queries are answered with an error; check its key (see docs/search.md)",
@@ -981,12 +992,16 @@ class SearchService:
             failure.reason,
         )
 
-    def _failure_level(self, name: str) -> int:
-        """A query's failure is a WARNING, unless a WARNING already said that its adapter fails
-        (down, stopped, too many failed calls): then it is no news, and an INFO."""
-        if name in self.error_windows and self._failing(name):
-            return logging.INFO
-        return logging.WARNING
+    def _reported(self, name: str, health: bool) -> bool:
+        """Whether the service reports a query's failure itself: its adapter is known to fail
+        (down, stopped, too many failed calls: a WARNING said so), or the failure is of the
+        API's health (``health``), which the breaker and the error window watch (a WARNING when
+        it goes down or too many calls fail; else one at the close)."""
+        if name not in self.error_windows:
+            return False
+        if health:
+            self._health_failures[name] += 1
+        return health or self._failing(name)
 
     def _fail(
         self,
@@ -995,17 +1010,23 @@ class SearchService:
         reason: str,
         permanent: bool,
         wait: float = 0.0,
+        health: bool = False,
     ) -> Response:
+        """A query's call failed for good: held for a later round, or answered with the error.
+        ``health``: the failure is of the API's health (throttled, transient, unreadable), which
+        the service reports itself: the query's own message is then an INFO."""
         call: SearchCall = request.meta[SEARCH_CALL]
         name = call.adapter
         if call.inline:  # counted by the caller (a preparation, a host's pages)
             raise SearchFailed(f"{_describe(call)}: {reason}")
         self.stats.inc_value(f"search/{name}/failed")
+        reported = self._reported(name, health)
+        level = logging.INFO if reported else logging.WARNING
         if not permanent and call.later_round < self.later_rounds:
             delay = max(wait, self.later_delay * 2**call.later_round)
             self.stats.inc_value(f"search/{name}/later")
             logger.log(
-                self._failure_level(name),
+                level,
                 "search %s failed (%s): asked again in %.0f s",
                 _describe(call),
                 reason,
@@ -1020,8 +1041,8 @@ class SearchService:
             self._done(call)
             raise AskedLater(f"search call failed, asked again in {delay:.0f} s")
         self.stats.inc_value(f"search/{name}/gave_up")
-        logger.log(self._failure_level(name), "search %s given up: %s", _describe(call), reason)
-        page = self._page(call, error=reason)
+        logger.log(level, "search %s given up: %s", _describe(call), reason)
+        page = self._page(call, error=reason, error_reported=reported)
         if response is None:
             return self._answer(request, page)  # delivered by after_download
         request.meta[SEARCH_PAGE] = page
@@ -1291,6 +1312,17 @@ class SearchService:
             if never:
                 why = self._unavailable_reason(name) or self.breakers[name].last_reason
                 logger.info("search API %s: %d queries never answered (%s)", name, never, why)
+        for name, failures in self._health_failures.items():
+            if failures and name not in self._warned:  # said as INFO only, one by one
+                label, _ = self.error_windows[name].commonest()
+                logger.warning(
+                    "search API %s: %d queries failed for good or for a round (commonest "
+                    "reason of its last calls: %s; last: %s)",
+                    name,
+                    failures,
+                    label or "none",
+                    self.breakers[name].last_reason,
+                )
         for preparation in self._preparations.values():
             if preparation.task is not None:
                 preparation.task.cancel()

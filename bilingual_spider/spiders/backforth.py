@@ -342,11 +342,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         page = search_page(response)
         if page.error:
             self.crawler.stats.inc_value("backforth/backlink_queries_failed")
-            # once a WARNING said the API fails (down, or too many failed calls), each site's
-            # failure is only INFO
-            failing = SearchService.of(self.crawler).failing(BACKLINKS_KIND)
+            # the API's health (down, failing often) is the search service's WARNING to say
             logger.log(
-                logging.INFO if failing else logging.WARNING,
+                logging.INFO if page.error_reported else logging.WARNING,
                 "backlinks of %s failed for good: %s",
                 origin or page.query.target,
                 page.error,

@@ -247,7 +247,7 @@ def test_a_query_held_for_a_later_round_does_not_hold_an_idle_crawl(
     else to do: the query is asked again within the breaker's pause, and answered."""
     api.set_api_fault("503", families=["moz"], calls=4)
     before = api_statuses(api)
-    answers, stats, _ = crawl(
+    answers, stats, log = crawl(
         api,
         tmp_path,
         backlink_rounds(TARGETS[:1]),
@@ -259,3 +259,9 @@ def test_a_query_held_for_a_later_round_does_not_hold_an_idle_crawl(
     assert delta(before, api_statuses(api)) == {503: 4, 200: 1}
     assert stats["search/moz/later"] == 1 and stats["search/moz/asked_early"] == 1
     assert "search/moz/down" not in stats
+    # the API's health is said once, at the close (no WARNING said it down or failing often)
+    warnings = re.findall(r"\[bilingual_spider\.search\.service\] WARNING: (.*)", log)
+    assert warnings == [
+        "search API moz: 1 queries failed for good or for a round (commonest reason of its "
+        "last calls: HTTP 503; last: HTTP 503)"
+    ]
