@@ -234,9 +234,9 @@ def test_an_adapter_that_cannot_get_ready_holds_its_queries_no_longer_than_give_
     (page,) = answers
     assert page["links"] == [] and page["error"].startswith(f"{adapter} not ready for ")
     assert readable(page["error"].split("(", 1)[1])
-    assert stats[f"search/{adapter}/later"] == 1  # its next attempt was 600 s away ...
-    assert stats[f"search/{adapter}/unanswered"] == 1  # ... and the query was not held for it
-    assert f"search adapter {adapter} not ready (" in log  # the WARNING of its first failure
+    assert stats[f"search/{adapter}/unanswered"] == 1  # the query was not held for it ...
+    # ... whether its first attempt had ended (its next one 600 s away) or was still under way
+    assert stats.get(f"search/{adapter}/later", 0) == log.count(f"search adapter {adapter} not ")
 
 
 def test_a_query_held_for_a_later_round_does_not_hold_an_idle_crawl(
