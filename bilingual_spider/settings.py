@@ -463,7 +463,8 @@ more; a refused key (401/403, Brave's 422) stops the adapter (docs/search_failur
 BILINGUAL_SEARCH_BACKOFF = 2.0
 BILINGUAL_SEARCH_MAX_BACKOFF = 600.0
 BILINGUAL_SEARCH_LATER_DELAY = 300.0
-"""A query whose call still failed is asked again this many seconds later (doubling)..."""
+"""A query whose call still failed is asked again this many seconds later (doubling)...; once the
+crawl has nothing else to do, within BILINGUAL_SEARCH_BREAKER_PAUSE (its adapter up)."""
 BILINGUAL_SEARCH_LATER_ROUNDS = 2
 """... this many times; then its callback gets a page with ``error`` set (stats ``gave_up``)."""
 BILINGUAL_SEARCH_TIMEOUT = 15.0
@@ -480,8 +481,8 @@ probe call tests it after BILINGUAL_SEARCH_BREAKER_PAUSE seconds (doubling at ea
 at most BILINGUAL_SEARCH_MAX_BACKOFF); stats ``search/<adapter>/down``."""
 BILINGUAL_SEARCH_BREAKER_PAUSE = 10.0
 BILINGUAL_SEARCH_GIVE_UP_AFTER = 180.0
-"""Seconds an adapter may stay down before its waiting queries are answered with an error
-(``search/<adapter>/unanswered``), so that it no longer holds the crawl's end."""
+"""Seconds an adapter may stay down (or fail to get ready) before its waiting queries are answered
+with an error (``search/<adapter>/unanswered``), so that it no longer holds the crawl's end."""
 BILINGUAL_SEARCH_ERROR_SHARE = 0.2
 """One WARNING when more than this share of an adapter's last BILINGUAL_SEARCH_ERROR_WINDOW calls
 failed (with the commonest reason)."""

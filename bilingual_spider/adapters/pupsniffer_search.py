@@ -81,7 +81,8 @@ class PupSnifferSearch:
         stats = self.crawler.stats
         if page.error:
             stats.inc_value("pupsniffer/search/queries_failed")
-            logger.warning("search %s failed for good: %s", page.query.describe(), page.error)
+            level = logging.INFO if page.error_reported else logging.WARNING  # said by the service
+            logger.log(level, "search %s failed for good: %s", page.query.describe(), page.error)
             return
         urls = [link.url for link in page.links if link.url.startswith(("http://", "https://"))]
         if first:

@@ -46,7 +46,7 @@ from bilingual_spider.frontier.strategies import RULES, Strategy, follows_links_
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.search.service import SearchService, search_page
-from bilingual_spider.search.values import BACKLINKS, FoundLink, SearchQuery
+from bilingual_spider.search.values import FoundLink, SearchQuery
 
 logger = logging.getLogger(__name__)
 
@@ -171,11 +171,9 @@ class BacklinkExpansionMiddleware:
         page = search_page(response)
         if page.error:
             self.stats.inc_value("backlinks/queries_failed")
-            # once a WARNING said the API fails (down, or too many failed calls), each site's
-            # failure is only INFO
-            failing = self.search.failing(BACKLINKS)
+            # the API's health (down, failing often) is the search service's WARNING to say
             logger.log(
-                logging.INFO if failing else logging.WARNING,
+                logging.INFO if page.error_reported else logging.WARNING,
                 "backlinks of %s failed for good: %s",
                 origin or page.query.target,
                 page.error,

@@ -17,7 +17,8 @@ kind               what                                          what the servic
 =================  ===========================================  ==============================
 
 Every :class:`CallFailure` carries a ``reason`` that is never empty (an exception whose message is
-empty is named by its class) and a short ``label`` (``HTTP 503``, ``timeout``, ``not JSON``)
+empty is named by what happened and its class: ``connection lost mid-answer
+(ResponseDataLossError)``) and a short ``label`` (``HTTP 503``, ``timeout``, ``not JSON``)
 that error-rate warnings count. Plain Python: exceptions are recognised by their class names, so
 this module imports no Scrapy or Twisted.
 """
@@ -84,14 +85,19 @@ def unreadable_failure(problem: str) -> CallFailure:
 def exception_failure(exc: BaseException) -> CallFailure:
     """A call that ended in an exception (timeout, connection lost, cancelled for its size)."""
     names = {cls.__name__ for cls in type(exc).__mro__}
-    reason = exception_reason(exc)
     if names & _TIMEOUTS:
-        return CallFailure(TRANSIENT, "timeout", reason)
+        return _exception_failure(TRANSIENT, "timeout", exc)
     if names & _TOO_LARGE:
-        return CallFailure(UNREADABLE, "answer too large or cancelled", reason)
+        return _exception_failure(UNREADABLE, "answer too large or cancelled", exc)
     if names & _CUT:
-        return CallFailure(TRANSIENT, "connection lost mid-answer", reason)
-    return CallFailure(TRANSIENT, type(exc).__name__, reason)
+        return _exception_failure(TRANSIENT, "connection lost mid-answer", exc)
+    return CallFailure(TRANSIENT, type(exc).__name__, exception_reason(exc))
+
+
+def _exception_failure(kind: str, label: str, exc: BaseException) -> CallFailure:
+    """The failure of a known exception: its reason says what happened in words, then what
+    the exception says (``connection lost mid-answer (ResponseDataLossError)``)."""
+    return CallFailure(kind, label, f"{label} ({exception_reason(exc)})")
 
 
 def exception_reason(exc: BaseException) -> str:

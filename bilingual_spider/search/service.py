@@ -31,13 +31,15 @@ What the service guarantees, and counts in ``search/<adapter>/...`` stats:
   more; a refused key stops the adapter (``key_refused``, one ERROR);
 * **an adapter that fails is noticed** (:mod:`~bilingual_spider.search.breaker`): after a run of
   failed calls it is ``down`` (a WARNING), its queries wait while one probe call tests it
-  (``probes``, ``back``), and down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its queries are
-  answered with an error (``unanswered``) so that the crawl goes on; a share of failed calls
-  over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to the answers
-  and slow calls free their place; a stopping crawl cancels the calls out (``cancelled``);
+  (``probes``, ``back``), and down (or not ready) past ``BILINGUAL_SEARCH_GIVE_UP_AFTER`` its
+  queries are answered with an error (``unanswered``) so that the crawl goes on; a share of
+  failed calls over ``BILINGUAL_SEARCH_ERROR_SHARE`` gives one WARNING; call timeouts adapt to
+  the answers and slow calls free their place; a stopping crawl cancels the calls out
+  (``cancelled``);
 * **never dropped**: a call that still fails is counted (``failed``) and its query is submitted
   again ``BILINGUAL_SEARCH_LATER_DELAY`` seconds later (``later``, up to
-  ``BILINGUAL_SEARCH_LATER_ROUNDS`` times), the crawl staying open meanwhile; after that the
+  ``BILINGUAL_SEARCH_LATER_ROUNDS`` times; within ``BILINGUAL_SEARCH_BREAKER_PAUSE`` once the
+  crawl has nothing else to do: ``asked_early``), the crawl staying open meanwhile; after that the
   callback gets a page with ``error`` set (``gave_up``, and a WARNING). Queries still held when
   the crawl closes are counted (``unfinished``) and logged;
 * **keys never logged** (:mod:`bilingual_spider.search.credentials`).
@@ -188,6 +190,10 @@ class _Preparation:
     ready: bool = False
     given_up: str | None = None
     """Why the adapter will never be ready: its queries are answered with this error."""
+    failing_since: float | None = None
+    """When its first attempt failed (None once ready): not ready past
+    ``BILINGUAL_SEARCH_GIVE_UP_AFTER``, it holds its queries no longer."""
+    last_error: str = ""
 
 
 @dataclass
@@ -290,6 +296,7 @@ class SearchService:
         self.later_delay, self.later_rounds = later_delay, later_rounds
         self.pages_per_host = pages_per_host
         self.timeout = timeout
+        self.give_up_after = give_up_after
         self.clock = clock
         self.breakers = {
             name: CircuitBreaker(
@@ -302,6 +309,10 @@ class SearchService:
         self._probes: dict[str, CacheKey] = {}
         self._given_up_said: set[str] = set()
         self._never_answered: Counter[str] = Counter()
+        self._health_failures: Counter[str] = Counter()
+        """Per adapter: queries that failed for good, or for a round, for its health."""
+        self._warned: set[str] = set()
+        """Adapters a WARNING (or ERROR) said fail: down, too many failed calls, key refused."""
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
         self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
@@ -314,31 +325,31 @@ class SearchService:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SearchService:
         settings = crawler.settings
-        if not settings.getbool("BILINGUAL_SEARCH_ENABLED", True):
+        if not settings.getbool("BILINGUAL_SEARCH_ENABLED"):
             raise NotConfigured
         service = cls(
             crawler.stats,
             build_setup(settings),
-            max_in_flight=settings.getint("BILINGUAL_SEARCH_MAX_IN_FLIGHT", 2),
-            max_pages=settings.getint("BILINGUAL_SEARCH_MAX_PAGES", 3),
-            priority=settings.getint("BILINGUAL_SEARCH_PRIORITY", 1000),
-            cache_size=settings.getint("BILINGUAL_SEARCH_CACHE_SIZE", 20_000),
-            retry_times=settings.getint("BILINGUAL_SEARCH_RETRY_TIMES", 3),
-            backoff=settings.getfloat("BILINGUAL_SEARCH_BACKOFF", 2.0),
-            max_backoff=settings.getfloat("BILINGUAL_SEARCH_MAX_BACKOFF", 600.0),
-            later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY", 300.0),
-            later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS", 2),
-            pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST", 5),
+            max_in_flight=settings.getint("BILINGUAL_SEARCH_MAX_IN_FLIGHT"),
+            max_pages=settings.getint("BILINGUAL_SEARCH_MAX_PAGES"),
+            priority=settings.getint("BILINGUAL_SEARCH_PRIORITY"),
+            cache_size=settings.getint("BILINGUAL_SEARCH_CACHE_SIZE"),
+            retry_times=settings.getint("BILINGUAL_SEARCH_RETRY_TIMES"),
+            backoff=settings.getfloat("BILINGUAL_SEARCH_BACKOFF"),
+            max_backoff=settings.getfloat("BILINGUAL_SEARCH_MAX_BACKOFF"),
+            later_delay=settings.getfloat("BILINGUAL_SEARCH_LATER_DELAY"),
+            later_rounds=settings.getint("BILINGUAL_SEARCH_LATER_ROUNDS"),
+            pages_per_host=settings.getint("BILINGUAL_HOSTGRAPH_PAGES_PER_HOST"),
             timeout=min(
-                settings.getfloat("BILINGUAL_SEARCH_TIMEOUT", 15.0),
-                settings.getfloat("DOWNLOAD_TIMEOUT", 180.0),
+                settings.getfloat("BILINGUAL_SEARCH_TIMEOUT"),
+                settings.getfloat("DOWNLOAD_TIMEOUT"),
             ),
-            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT", 1.0),
-            breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES", 5),
-            breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE", 10.0),
-            give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER", 180.0),
-            error_share=settings.getfloat("BILINGUAL_SEARCH_ERROR_SHARE", 0.2),
-            error_window=settings.getint("BILINGUAL_SEARCH_ERROR_WINDOW", 40),
+            min_timeout=settings.getfloat("BILINGUAL_SEARCH_MIN_TIMEOUT"),
+            breaker_failures=settings.getint("BILINGUAL_SEARCH_BREAKER_FAILURES"),
+            breaker_pause=settings.getfloat("BILINGUAL_SEARCH_BREAKER_PAUSE"),
+            give_up_after=settings.getfloat("BILINGUAL_SEARCH_GIVE_UP_AFTER"),
+            error_share=settings.getfloat("BILINGUAL_SEARCH_ERROR_SHARE"),
+            error_window=settings.getint("BILINGUAL_SEARCH_ERROR_WINDOW"),
         )
         service.crawler = crawler
         crawler.signals.connect(service.spider_opened, signal=signals.spider_opened)
@@ -437,7 +448,8 @@ class SearchService:
             wake = min(wake, self._give_up_time(name, counts))
             if counts and not self._ready(name):
                 wake = min(wake, self._prepare_later(name))
-                continue
+                if not self._not_ready_for_long(name):
+                    continue
             if counts.later:
                 due = [h for h in counts.later if h.not_before <= now]
                 counts.later = [h for h in counts.later if h.not_before > now]
@@ -497,6 +509,17 @@ class SearchService:
         reason = self._preparations[name].given_up
         if reason is not None:
             return reason
+        reason = self._not_ready_for_long(name)
+        if reason is not None:
+            if name not in self._given_up_said:
+                self._given_up_said.add(name)
+                logger.info(  # its WARNING was said when its first attempt failed
+                    "search adapter %s: %s: the crawl goes on without it, its queries are "
+                    "answered with an error (it is tried again when due)",
+                    name,
+                    reason,
+                )
+            return reason
         breaker = self.breakers[name]
         if not breaker.given_up():
             return None
@@ -511,10 +534,26 @@ class SearchService:
             )
         return f"{name} down for {breaker.down_for():.0f} s (last: {breaker.last_reason})"
 
+    def _not_ready_for_long(self, name: str) -> str | None:
+        """Why ``name``'s queries are not held for it: it has failed to get ready (its setup
+        call, its files) for longer than ``BILINGUAL_SEARCH_GIVE_UP_AFTER``; else None. Its
+        next attempt still goes when due, without holding the crawl's end."""
+        preparation = self._preparations[name]
+        since = preparation.failing_since
+        if since is None or preparation.ready or self.clock() - since <= self.give_up_after:
+            return None
+        return f"{name} not ready for {self.clock() - since:.0f} s ({preparation.last_error})"
+
     def _give_up_time(self, name: str, counts: _Counts) -> float:
-        """When a down adapter's waiting queries are to be given up (inf: not down, or none)."""
+        """When a down (or not ready) adapter's waiting queries are to be given up (inf: not
+        down, or none)."""
+        if not counts:
+            return math.inf
+        since = self._preparations[name].failing_since
+        if since is not None and not self._not_ready_for_long(name):
+            return since + self.give_up_after + 0.01
         breaker = self.breakers[name]
-        if not counts or breaker.down_since is None or breaker.given_up():
+        if breaker.down_since is None or breaker.given_up():
             return math.inf
         return breaker.down_since + breaker.give_up_after + 0.01
 
@@ -523,7 +562,8 @@ class SearchService:
         if reason is None:
             return
         probe = None  # a query kept to probe a given-up adapter whose probe is due
-        if self._preparations[name].given_up is None and self.breakers[name].delay() == 0:
+        preparation = self._preparations[name]
+        if preparation.given_up is None and preparation.ready and self.breakers[name].delay() == 0:
             probe = next((h for h in counts.held if h.call.error is None), None)
         for entry in counts.every_held():
             if entry.call.error is None and entry is not probe:
@@ -536,21 +576,19 @@ class SearchService:
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
 
-    def failing(self, kind: str) -> bool:
-        """True when a WARNING already said that the default adapter of ``kind`` queries fails
-        (down, stopped, or too many of its calls failing): a query's failure is no news."""
-        name = self.defaults.get(kind)
-        if name is None:
-            return False
-        return self.unavailable(kind) is not None or not self.error_windows[name].armed
+    def _failing(self, name: str) -> bool:
+        """True when a WARNING already said that adapter ``name`` fails (down, stopped, or too
+        many of its calls failing): a query's failure is no news."""
+        return self._unavailable_now(name) is not None or not self.error_windows[name].armed
 
     def unavailable(self, kind: str) -> str | None:
         """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never
         ready), or None when it can."""
         name = self.defaults.get(kind)
-        if name is None:
-            return None
-        reason = self._preparations[name].given_up
+        return None if name is None else self._unavailable_now(name)
+
+    def _unavailable_now(self, name: str) -> str | None:
+        reason = self._preparations[name].given_up or self._not_ready_for_long(name)
         if reason is not None:
             return reason
         breaker = self.breakers[name]
@@ -644,7 +682,8 @@ class SearchService:
         the adapter's moment (then the request is downloaded)."""
         call: SearchCall = request.meta[SEARCH_CALL]
         if call.error is not None:
-            return self._answer(request, self._page(call, error=call.error))
+            page = self._page(call, error=call.error, error_reported=True)
+            return self._answer(request, page)
         if not call.raw and self._cacheable(call.adapter):
             cached = self.cache.get(call.key)
             if cached is not None:
@@ -827,6 +866,10 @@ class SearchService:
         more at once. Every failure counts against the adapter's circuit breaker."""
         call: SearchCall = request.meta[SEARCH_CALL]
         self._call_failed(call, failure)
+        preparation = self._preparations[call.adapter]
+        if call.query is None and not preparation.ready:  # getting ready fails from now
+            preparation.failing_since = preparation.failing_since or self.clock()
+            preparation.last_error = failure.reason
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
         if failure.kind == UNREADABLE:
             pause = 0.0
@@ -837,7 +880,14 @@ class SearchService:
             limit = min(limit, failure.retry_limit)
         if call.attempt > limit:
             permanent = failure.kind in (UNREADABLE, REFUSED, KEY_REFUSED)
-            return self._fail(request, response, failure.reason, permanent=permanent, wait=pause)
+            return self._fail(
+                request,
+                response,
+                failure.reason,
+                permanent=permanent,
+                wait=pause,
+                health=failure.counts_against_the_service,
+            )
         self.stats.inc_value(f"search/{call.adapter}/retried")
         logger.debug("search call %s: %s; again in %.1f s", _describe(call), failure.reason, pause)
         again = replace(call, attempt=call.attempt + 1)
@@ -884,6 +934,7 @@ class SearchService:
         if share is not None:
             label, count = window.commonest()
             self.stats.inc_value(f"search/{name}/error_rate_warnings")
+            self._warned.add(name)
             logger.warning(
                 "search API %s: %.0f%% of its last %d calls failed (commonest: %s, %d calls)",
                 name,
@@ -907,6 +958,7 @@ class SearchService:
             return
         if not was_down:
             self.stats.inc_value(f"search/{name}/down")
+            self._warned.add(name)
             logger.warning(
                 "search API %s is down after %d failed calls in a row (last: %s, for %s): its "
                 "queries wait, the crawl goes on; one probe call in %.1f s",
@@ -918,8 +970,9 @@ class SearchService:
             )
         else:
             logger.info(
-                "search API %s still down (probe: %s): next probe in %.1f s",
+                "search API %s still down (probe %s: %s): next probe in %.1f s",
                 name,
+                _describe(call),
                 failure.reason,
                 pause,
             )
@@ -931,12 +984,24 @@ class SearchService:
             return
         preparation.given_up = f"{name} refused its key ({failure.reason})"
         self.stats.inc_value(f"search/{name}/key_refused")
+        self._warned.add(name)
         logger.error(
             "search API %s refused its key (%s): the adapter is stopped for this crawl and its "
             "queries are answered with an error; check its key (see docs/search.md)",
             name,
             failure.reason,
         )
+
+    def _reported(self, name: str, health: bool) -> bool:
+        """Whether the service reports a query's failure itself: its adapter is known to fail
+        (down, stopped, too many failed calls: a WARNING said so), or the failure is of the
+        API's health (``health``), which the breaker and the error window watch (a WARNING when
+        it goes down or too many calls fail; else one at the close)."""
+        if name not in self.error_windows:
+            return False
+        if health:
+            self._health_failures[name] += 1
+        return health or self._failing(name)
 
     def _fail(
         self,
@@ -945,17 +1010,27 @@ class SearchService:
         reason: str,
         permanent: bool,
         wait: float = 0.0,
+        health: bool = False,
     ) -> Response:
+        """A query's call failed for good: held for a later round, or answered with the error.
+        ``health``: the failure is of the API's health (throttled, transient, unreadable), which
+        the service reports itself: the query's own message is then an INFO."""
         call: SearchCall = request.meta[SEARCH_CALL]
         name = call.adapter
         if call.inline:  # counted by the caller (a preparation, a host's pages)
             raise SearchFailed(f"{_describe(call)}: {reason}")
         self.stats.inc_value(f"search/{name}/failed")
+        reported = self._reported(name, health)
+        level = logging.INFO if reported else logging.WARNING
         if not permanent and call.later_round < self.later_rounds:
             delay = max(wait, self.later_delay * 2**call.later_round)
             self.stats.inc_value(f"search/{name}/later")
-            logger.warning(
-                "search %s failed (%s): asked again in %.0f s", _describe(call), reason, delay
+            logger.log(
+                level,
+                "search %s failed (%s): asked again in %.0f s",
+                _describe(call),
+                reason,
+                delay,
             )
             again = replace(call, attempt=1, later_round=call.later_round + 1)
             meta = _user_meta(request.meta)
@@ -966,8 +1041,8 @@ class SearchService:
             self._done(call)
             raise AskedLater(f"search call failed, asked again in {delay:.0f} s")
         self.stats.inc_value(f"search/{name}/gave_up")
-        logger.warning("search %s given up: %s", _describe(call), reason)
-        page = self._page(call, error=reason)
+        logger.log(level, "search %s given up: %s", _describe(call), reason)
+        page = self._page(call, error=reason, error_reported=reported)
         if response is None:
             return self._answer(request, page)  # delivered by after_download
         request.meta[SEARCH_PAGE] = page
@@ -1140,7 +1215,8 @@ class SearchService:
             return
         error = task.exception()
         if error is None:
-            preparation.ready = True
+            preparation.ready, preparation.failing_since = True, None
+            self._given_up_said.discard(name)
         else:
             self._preparation_failed(name, preparation, error)
         self._pump()
@@ -1149,6 +1225,9 @@ class SearchService:
         self, name: str, preparation: _Preparation, error: BaseException
     ) -> None:
         preparation.failures += 1
+        if preparation.failing_since is None:
+            preparation.failing_since = self.clock()
+        preparation.last_error = str(error) or type(error).__name__
         self.stats.inc_value(f"search/{name}/failed")
         if preparation.failures <= self.later_rounds:
             delay = self.later_delay * 2 ** (preparation.failures - 1)
@@ -1191,11 +1270,28 @@ class SearchService:
                 )
                 for key in list(counts.in_flight):
                     counts.answered(key)
+            if idle:
+                self._ask_later_ones_soon(name, counts)
         if any(c or c.in_flight for c in self._counts.values()) or any(
-            p.task is not None for p in self._preparations.values()
+            p.task is not None and not self._not_ready_for_long(name)
+            for name, p in self._preparations.items()
         ):
             self._pump()
             raise DontCloseSpider
+
+    def _ask_later_ones_soon(self, name: str, counts: _Counts) -> None:
+        """The crawl has nothing else to do: the queries of an adapter that is up and ready,
+        held for a later round, are asked again within ``BILINGUAL_SEARCH_BREAKER_PAUSE``
+        instead of ``BILINGUAL_SEARCH_LATER_DELAY`` (``asked_early``): they no longer hold the
+        crawl's end for minutes."""
+        breaker = self.breakers.get(name)
+        if breaker is None or breaker.down or not self._preparations[name].ready:
+            return
+        soon = self.clock() + breaker.pause
+        for held in counts.later:
+            if held.not_before > soon:
+                held.not_before = soon
+                self.stats.inc_value(f"search/{name}/asked_early")
 
     def spider_closed(self) -> None:
         if self._timer is not None:
@@ -1216,6 +1312,17 @@ class SearchService:
             if never:
                 why = self._unavailable_reason(name) or self.breakers[name].last_reason
                 logger.info("search API %s: %d queries never answered (%s)", name, never, why)
+        for name, failures in self._health_failures.items():
+            if failures and name not in self._warned:  # said as INFO only, one by one
+                label, _ = self.error_windows[name].commonest()
+                logger.warning(
+                    "search API %s: %d queries failed for good or for a round (commonest "
+                    "reason of its last calls: %s; last: %s)",
+                    name,
+                    failures,
+                    label or "none",
+                    self.breakers[name].last_reason,
+                )
         for preparation in self._preparations.values():
             if preparation.task is not None:
                 preparation.task.cancel()

@@ -128,7 +128,10 @@ class SearchPage:
     ``continuation`` asks for the next page (a Moz ``next_token``, a Google ``start``, a CDX
     page number), ``None`` on the last one. ``preflight`` marks an answer that holds no links
     but only says how to page (a CDX ``showNumPages``): the service follows it without handing
-    it to the spider. ``error`` is set when the call failed for good (the links are then empty).
+    it to the spider. ``error`` is set when the call failed for good (the links are then empty);
+    ``error_reported`` when the search service reports that failure itself (the API's health: it
+    is down, stopped or fails too often, in one WARNING or ERROR of its own), so that a spider
+    logs it as INFO, not as one more WARNING.
     """
 
     query: SearchQuery
@@ -140,6 +143,7 @@ class SearchPage:
     error: str | None = None
     page_number: int = 1
     cached: bool = False
+    error_reported: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -98,9 +98,17 @@ def test_exceptions_are_classified_by_class_and_always_have_a_reason() -> None:
     assert exception_failure(TimeoutError()).kind == TRANSIENT
     assert exception_failure(TimeoutError()).label == "timeout"
     cut = exception_failure(ResponseDataLossError())
-    assert cut.kind == TRANSIENT and cut.reason == "ResponseDataLossError"
+    assert cut.kind == TRANSIENT
+    assert cut.reason == "connection lost mid-answer (ResponseDataLossError)"
     huge = exception_failure(DownloadCancelledError())
-    assert huge.kind == UNREADABLE and huge.reason == "DownloadCancelledError"
+    assert huge.kind == UNREADABLE
+    assert huge.reason == "answer too large or cancelled (DownloadCancelledError)"
+    said = exception_failure(DownloadCancelledError("received 9437184 bytes, over 8388608"))
+    assert said.reason == (
+        "answer too large or cancelled (DownloadCancelledError: received 9437184 bytes, over "
+        "8388608)"
+    )
+    assert exception_failure(TimeoutError()).reason == "timeout (TimeoutError)"
     assert exception_reason(ConnectionError("refused")) == "ConnectionError: refused"
     failed = ResponseFailed([])
     assert exception_reason(failed) == "ResponseFailed"

@@ -73,14 +73,49 @@ def test_moz_every_call_bad_every_query_answered_with_its_reason(
     if mode != "hang":
         assert sum(api_statuses(api).values()) - before == calls  # the server saw them all
     # every failure names the query and why: the answer pages, and the log's messages
-    assert all("Error: )" not in a["error"] and not a["error"].endswith(": ") for a in answers)
-    retried = re.findall(r"search call moz: backlinks\(page\) '(\S+)': (.*); again in", log)
-    down = re.findall(
-        r"moz is down after .*\(last: (.+), for moz: backlinks\(page\) '(\S+)'\)", log
-    )
-    assert retried and len(down) == stats["search/moz/down"]
-    for target, reason in [*retried, *((t, r) for r, t in down)]:
-        assert target in TARGETS and reason.strip() and "Error: )" not in reason
+    assert all(readable(a["error"]) for a in answers)
+    said = failure_messages(log)
+    assert said["again in"] and len(said["is down"]) == stats["search/moz/down"]
+    assert len(said["never answered"]) == 1
+
+
+QUERY = r"moz: backlinks\(page\) '(?P<target>[^']+)'"
+FAILURE_MESSAGES = {  # what the service says of a failed call, and whose failure it is
+    "again in": rf"search call {QUERY}: (?P<reason>.+); again in [\d.]+ s$",
+    "is down": rf"search API moz is down after \d+ failed calls in a row \(last: "
+    rf"(?P<reason>.+), for {QUERY}\): its queries wait",
+    "still down": rf"search API moz still down \(probe {QUERY}: (?P<reason>.+)\): next probe",
+    "asked again": rf"search {QUERY} failed \((?P<reason>.+)\): asked again in",
+    "given up": rf"search {QUERY} given up: (?P<reason>.+)$",
+    "goes on without it": r"search API moz down for \d+ s \(last: (?P<reason>.+)\): the crawl "
+    r"goes on without it",
+    "never answered": r"search API moz: \d+ queries never answered \((?P<reason>.+)\)$",
+}
+
+
+def readable(reason: str) -> bool:
+    """A reason that says something: not empty, no exception class with an empty message."""
+    return bool(reason.strip()) and not re.search(r"Error: ?\)|: ?$", reason)
+
+
+def failure_messages(log: str) -> dict[str, list[str]]:
+    """The search service's messages of failure in ``log``, by kind (their reasons). Each names
+    the query it failed for (one of TARGETS) or is the adapter's own (down, never answered),
+    and carries a readable reason; a message of failure of another shape fails the test."""
+    said: dict[str, list[str]] = {kind: [] for kind in FAILURE_MESSAGES}
+    for line in log.splitlines():
+        if "[bilingual_spider.search.service]" not in line:
+            continue
+        message = line.split("] ", 1)[1].split(": ", 1)[1]
+        kinds = [k for k, r in FAILURE_MESSAGES.items() if re.search(r, message)]
+        if not kinds:
+            assert not re.search(r"fail|down|given up|refused|error", message), message
+            continue
+        found = re.search(FAILURE_MESSAGES[kinds[0]], message)
+        assert found is not None and readable(found["reason"]), message
+        assert found.groupdict().get("target") in (None, *TARGETS), message
+        said[kinds[0]].append(found["reason"])
+    return said
 
 
 def test_moz_key_refused_stops_the_adapter_at_once(api: SandboxServer, tmp_path: Path) -> None:
@@ -148,6 +183,9 @@ def test_cdx_a_third_of_bad_calls_answers_every_query_and_warns_once(
     assert stats["search/cc_index/retried"] >= 1
     warnings = stats["search/cc_index/error_rate_warnings"]  # one, unless the failures stopped
     assert warnings >= 1 and warnings == log.count("calls failed (commonest: unreadable answer")
+    if warnings == 1:  # after it, a query given up is no news: an INFO
+        after = log.split("calls failed (commonest: unreadable answer", 1)[1]
+        assert "[bilingual_spider.search.service] WARNING" not in after
 
 
 def test_moz_down_then_back(api: SandboxServer, tmp_path: Path) -> None:
@@ -168,3 +206,62 @@ def test_moz_down_then_back(api: SandboxServer, tmp_path: Path) -> None:
     assert delta(before, api_statuses(api)) == {503: 7, 200: len(TARGETS)}
     assert stats["search/moz/down"] == 1 and stats["search/moz/back"] == 1
     assert 1 <= stats["search/moz/probes"] <= 2  # 5 in a row, one more already out, probes
+
+
+@pytest.mark.parametrize(
+    ("adapter", "family", "mode", "rounds"),
+    [
+        ("cc_hostgraph", "hostgraph", "hang",
+         [[query("backlinks", "www.target.com", "host", "target", adapter="cc_hostgraph")]]),
+        ("cc_columnar", "columnar", "503",
+         [[query("url_index", "target.com", "domain", "target", adapter="cc_columnar")]]),
+    ],
+)  # fmt: skip
+def test_an_adapter_that_cannot_get_ready_holds_its_queries_no_longer_than_give_up_after(
+    api: SandboxServer, tmp_path: Path, adapter: str, family: str, mode: str, rounds: list
+) -> None:
+    """The host graph's files hang, the columnar index's footers answer 503: its first attempt
+    to get ready fails and the next is 10 minutes away; the crawl does not wait for it, and
+    answers its queries with why once the adapter has not been ready for GIVE_UP_AFTER."""
+    api.set_api_fault(mode, families=[family])
+    answers, stats, log = crawl(
+        api,
+        tmp_path,
+        rounds,
+        **{**FAST, "BILINGUAL_SEARCH_LATER_DELAY": 600.0, "BILINGUAL_SEARCH_GIVE_UP_AFTER": 2.0},
+        DOWNLOAD_TIMEOUT=1,
+    )
+    (page,) = answers
+    assert page["links"] == [] and page["error"].startswith(f"{adapter} not ready for ")
+    assert readable(page["error"].split("(", 1)[1])
+    assert stats[f"search/{adapter}/unanswered"] == 1  # the query was not held for it ...
+    # ... whether its first attempt had ended (its next one 600 s away) or was still under way
+    assert stats.get(f"search/{adapter}/later", 0) == log.count(f"search adapter {adapter} not ")
+
+
+def test_a_query_held_for_a_later_round_does_not_hold_an_idle_crawl(
+    api: SandboxServer, tmp_path: Path
+) -> None:
+    """Moz answers 503 to its first 4 calls, all for one query, which is then held for a later
+    round an hour away; the API is up (5 in a row would take it down), and the crawl has nothing
+    else to do: the query is asked again within the breaker's pause, and answered."""
+    api.set_api_fault("503", families=["moz"], calls=4)
+    before = api_statuses(api)
+    answers, stats, log = crawl(
+        api,
+        tmp_path,
+        backlink_rounds(TARGETS[:1]),
+        BILINGUAL_SEARCH_BACKLINKS="moz",
+        **{**FAST, "BILINGUAL_SEARCH_LATER_DELAY": 3600.0, "BILINGUAL_SEARCH_GIVE_UP_AFTER": 600},
+    )
+    (page,) = answers
+    assert page["error"] is None and page["links"]  # linker0 has backlinks in the engine
+    assert delta(before, api_statuses(api)) == {503: 4, 200: 1}
+    assert stats["search/moz/later"] == 1 and stats["search/moz/asked_early"] == 1
+    assert "search/moz/down" not in stats
+    # the API's health is said once, at the close (no WARNING said it down or failing often)
+    warnings = re.findall(r"\[bilingual_spider\.search\.service\] WARNING: (.*)", log)
+    assert warnings == [
+        "search API moz: 1 queries failed for good or for a round (commonest reason of its "
+        "last calls: HTTP 503; last: HTTP 503)"
+    ]
