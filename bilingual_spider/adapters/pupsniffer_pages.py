@@ -34,6 +34,8 @@ class PageText(NamedTuple):
     language: str | None
     text: str
     mixed_blocks: tuple[LanguageBlock, ...] = ()
+    language_share: float = 0.0
+    """The share of its main text in its main language."""
 
 
 NO_TEXT = PageText(None, "")
@@ -51,4 +53,5 @@ def page_text(response: TextResponse, identifier: Any = None) -> PageText:
     elif not found.undetermined:  # mixed: each pair decides (pair_language.own_prose)
         language, mixed = marked_language(response.url, found.shares), tuple(judged)
     logger.debug("pupsniffer page language %s %s", language or UNDETERMINED, response.url)
-    return PageText(language, " ".join(blocks), mixed)
+    share = 0.0 if found.undetermined else found.score
+    return PageText(language, " ".join(blocks), mixed, share)

@@ -30,7 +30,7 @@ from bilingual_spider.patterns.discovery import ExternalSite, rank_external_site
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.pair_language import check_pair_language
+from bilingual_spider.patterns.pair_language import PairLanguageVerdict, check_pair_language
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import site_of, split_url
@@ -51,6 +51,12 @@ NOT_TRANSLATION = "not_translation"
 """Two pages whose content the pair verifier does not take for translations."""
 SUPERSEDED = "superseded"
 """A pattern pair whose page names another page as its version in that language."""
+COPY_OF_ANOTHER = "copy_of_another"
+"""A page found, in another pair of the round, to be half or more a copy of a page in one
+language (:func:`copy_side`): mostly untranslated, it is no translation in any pair."""
+PURE_LANGUAGE_SHARE = 0.9
+"""A page with this share of its main text in its language, or more, is written in one
+language: a page half copied from it is the copy, not it (:func:`copy_side`)."""
 PAGE_NOT_KEPT = "page_not_kept"
 """A group's page whose record is gone (a lost store): its implied pairs cannot be judged."""
 
@@ -75,6 +81,9 @@ class PageRecord:
     untranslated appendix, code, UI strings); empty for any other page. Each pair decides such
     a page's language (:func:`~.pair_language.own_prose`); its ``language`` is only the one its
     URL names (:func:`marked_language`), for mining."""
+    language_share: float = 1.0
+    """The share of its main text in its main language (language ID's, by blocks); 1.0 when
+    not known."""
 
     @property
     def mixed(self) -> bool:
@@ -90,6 +99,7 @@ class PageRecord:
         content: PageContent | None = None,
         alternates: Iterable[Alternate] = (),
         mixed_blocks: Iterable[LanguageBlock] = (),
+        language_share: float = 1.0,
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -116,6 +126,7 @@ class PageRecord:
             content,
             tuple(alternates),
             tuple(blocks),
+            language_share,
         )
 
 
@@ -206,6 +217,18 @@ def judge_pair(
     )
 
 
+def copy_side(first: PageRecord, second: PageRecord) -> str | None:
+    """The URL of the page of a pair judged ``copied`` that is the copy: the page with less of
+    its text in its language, when the other is written in one language
+    (:data:`PURE_LANGUAGE_SHARE`). A translation left half in English has English text beside
+    its own; the English page has no other. Two translations that share untranslated
+    paragraphs of a third page are neither's copy (``None``)."""
+    low, high = sorted((first, second), key=lambda page: page.language_share)
+    if high.language_share >= PURE_LANGUAGE_SHARE and low.language_share < high.language_share:
+        return low.url
+    return None
+
+
 def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
     """Whether the page's language is the one its side of the pattern names, if it names one.
 
@@ -244,11 +267,20 @@ def pair_round(
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
     themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
     pattern pair whose page names another page for the partner's language is dropped
-    (``superseded``); a pair found both ways is kept once, as the pattern's."""
+    (``superseded``); a pair found both ways is kept once, as the pattern's. A page judged
+    the copy of another (:func:`copy_side`) is in no pair of the round (``copy_of_another``):
+    half left untranslated, it is no translation of a third page either."""
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
     rejected: Counter[str] = Counter()
+
+    copies: set[str] = set()
+
+    def reject(pair: UrlPair, why: str) -> None:
+        rejected[why] += 1
+        if rejected_pair is not None:
+            rejected_pair(pair, why)
 
     def judged(pairs: Iterable[UrlPair]) -> list[UrlPair]:
         kept = []
@@ -256,14 +288,22 @@ def pair_round(
             source, target = crawled.pages[pair.source], crawled.pages[pair.target]
             found, why = judge_pair(pair, source, target, weights, verifier)
             if found is None:
-                rejected[why] += 1
-                if rejected_pair is not None:
-                    rejected_pair(pair, why)
+                reject(pair, why)
+                if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
+                    copies.add(copy)
             else:
                 kept.append(found)
         return kept
 
-    named = judged(alternate_pairs(crawled.pages))
+    def not_copies(pairs: list[UrlPair]) -> list[UrlPair]:
+        """The pairs without a page found to be another page's copy in this round."""
+        for pair in pairs:
+            if pair.source in copies or pair.target in copies:
+                reject(pair, COPY_OF_ANOTHER)
+        return [p for p in pairs if p.source not in copies and p.target not in copies]
+
+    named, mined = judged(alternate_pairs(crawled.pages)), judged(result.pairs)
+    named, mined = not_copies(named), not_copies(mined)
     partner = {
         (page, language): other
         for pair in named
@@ -273,13 +313,11 @@ def pair_round(
         )
     }
     kept = []
-    for pair in judged(result.pairs):
+    for pair in mined:
         named_source = partner.get((pair.source, pair.target_language), pair.target)
         named_target = partner.get((pair.target, pair.source_language), pair.source)
         if named_source != pair.target or named_target != pair.source:
-            rejected[SUPERSEDED] += 1
-            if rejected_pair is not None:
-                rejected_pair(pair, SUPERSEDED)
+            reject(pair, SUPERSEDED)
         else:
             kept.append(pair)
     both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}

@@ -81,15 +81,16 @@ DROP_REASONS = (
     "wrong_language",  # (c) language ID of its own (not copied) prose is not the file's language
     "source_not_english",  # the English page itself is not identified as English
     "no_source_page",  # a translated page with no English page of the same name
+    "other_section",  # it holds another section than the English page of its name (by hand)
 )
 APT_TIMEOUT = 3600.0
 
 _HTML_SUFFIXES = (".html", ".htm")
 _SITE_FIELDS = {
     "name", "kind", "host", "prefix", "packages", "dirs", "page_pattern", "source_lang",
-    "entry_style", "home", "set", "holdout",
+    "entry_style", "home", "set", "holdout", "other_sections",
 }  # fmt: skip
-_OPTIONAL_FIELDS = {"source_lang", "entry_style", "home", "set", "holdout"}
+_OPTIONAL_FIELDS = {"source_lang", "entry_style", "home", "set", "holdout", "other_sections"}
 SETS = ("original", "new", "deep")
 """The real sites come in two sets (``set`` in real_sites.toml): the seven the project started
 with and those added later; a Link Predictor scored on one set is trained without it."""
@@ -207,6 +208,10 @@ class RealSite:
     set: str = "original"
     holdout: bool = False
     """Never trained or tuned on: reported on its own."""
+    other_sections: tuple[str, ...] = ()
+    """Translated files (paths below the mount) that hold another section than the source
+    page of the same name: a translation of an older edition numbered otherwise. Read by a
+    person from the pages' section titles; no pair of the gold (``other_section``)."""
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> RealSite:
@@ -232,6 +237,7 @@ class RealSite:
             home=str(values.get("home", "")),
             set=str(values.get("set", "original")),
             holdout=bool(values.get("holdout", False)),
+            other_sections=tuple(values.get("other_sections", ())),
         )
         site.validate()
         return site
@@ -1044,6 +1050,8 @@ def derive_gold(
         for target in others:
             if is_untranslated(target, source):
                 reason: str | None = "untranslated_symlink"
+            elif target.relative in site.other_sections:
+                reason = "other_section"
             else:
                 gold.judged[target.lang] += 1
                 reason = judge_translation(
