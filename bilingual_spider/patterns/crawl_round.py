@@ -355,7 +355,8 @@ def judge_group_pairs(
     rejected_pair: Rejection | None = None,
 ) -> GroupPairs:
     """The translation groups of the pairs ``found`` (:mod:`.groups`) and the pairs they imply,
-    judged as every pair is (:func:`judge_pair`: languages, URL markers, shared links, content).
+    judged as every pair is (:func:`judge_pair`: languages, URL markers, shared links, content;
+    a member found to be another's copy, :func:`copy_side`, in none of them).
     Every member of a group is a fetched page (it came with a pair), so nothing more is fetched;
     ``page`` gives its record."""
     groups = build_groups(found)
@@ -364,6 +365,7 @@ def judge_group_pairs(
     for group in groups.groups():
         kept: list[UrlPair] = []
         rejected: Counter[str] = Counter()
+        copies: set[str] = set()
         implied = group.implied(tuple(pair) for pair in direct)
         for a, b in implied:
             pair = implied_pair(a, b)
@@ -376,8 +378,15 @@ def judge_group_pairs(
                 rejected[why] += 1
                 if rejected_pair is not None:
                     rejected_pair(pair, why)
+                if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
+                    copies.add(copy)
             else:
                 kept.append(judged)
+        for pair in [p for p in kept if p.source in copies or p.target in copies]:
+            kept.remove(pair)
+            rejected[COPY_OF_ANOTHER] += 1
+            if rejected_pair is not None:
+                rejected_pair(pair, COPY_OF_ANOTHER)
         n = len(group.members)
         verdicts.append(GroupVerdict(group, n * (n - 1) // 2 - len(implied), tuple(kept), rejected))
     return GroupPairs(tuple(verdicts), groups.conflicts)
