@@ -84,6 +84,13 @@ class PageRecord:
     language_share: float = 1.0
     """The share of its main text in its main language (language ID's, by blocks); 1.0 when
     not known."""
+    prose: str = ""
+    """What the copy check compares (:mod:`.pair_language`): its main text's long blocks
+    without code; empty: ``text``."""
+
+    @property
+    def copy_text(self) -> str:
+        return self.prose or self.text
 
     @property
     def mixed(self) -> bool:
@@ -100,6 +107,7 @@ class PageRecord:
         alternates: Iterable[Alternate] = (),
         mixed_blocks: Iterable[LanguageBlock] = (),
         language_share: float = 1.0,
+        prose: str = "",
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -127,6 +135,7 @@ class PageRecord:
             tuple(alternates),
             tuple(blocks),
             language_share,
+            prose[:MAX_TEXT_CHARS],
         )
 
 
@@ -179,8 +188,8 @@ def judge_pair(
     check = check_pair_language(
         None if source.mixed else source.language,
         None if target.mixed else target.language,
-        source.text,
-        target.text,
+        source.copy_text,
+        target.copy_text,
         source_blocks=source.mixed_blocks,
         target_blocks=target.mixed_blocks,
     )

@@ -321,7 +321,7 @@ class PupSnifferSpider(scrapy.Spider):
         content = page_content(response_page(response)) if self.verifier is not None else None
         return PageRecord.of(
             response.url, page.language, page.text, links.urls, content, links.alternates,
-            page.mixed_blocks, page.language_share,
+            page.mixed_blocks, page.language_share, page.prose,
         )  # fmt: skip
 
     def _language_and_text(self, response: TextResponse) -> PageText:

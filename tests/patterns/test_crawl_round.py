@@ -252,3 +252,24 @@ def test_the_copy_is_the_page_with_text_besides_its_language_next_to_a_page_in_o
     other = PageRecord.of("http://x/ja/a.html", "ja", "", (), language_share=0.7)
     assert copy_side(english, half) == copy_side(half, english) == "http://x/ru/a.html"
     assert copy_side(half, other) is None  # two translations sharing a third page's English
+
+
+def test_the_copy_check_compares_the_pages_prose_not_their_shared_commands_and_tables():
+    # debian-reference's ch03: a translation whose package tables and shell sessions, the same
+    # in every language, are more than half of its main text
+    commands = " ".join(f"$ sudo apt-get install package-{i} libexample{i}-dev" for i in range(12))
+    home = "http://www.debian.example/doc/index.html"
+    for prose in (True, False):
+        crawled = CrawledSites()
+        for lang, text in (("en", ENGLISH), ("fr", FRENCH)):
+            for name in ("ch03", "ch04"):
+                url = f"http://www.debian.example/doc/{name}.{lang}.html"
+                own = f"{text} {name}"
+                crawled.add(
+                    PageRecord.of(
+                        url, lang, f"{own} {commands}", [home], prose=own if prose else ""
+                    )
+                )
+        result = pair_round(crawled)
+        assert len(result.pairs) == (2 if prose else 0)
+        assert result.rejected.get("copied", 0) == (0 if prose else 2)
