@@ -65,9 +65,10 @@ DEFAULT_SITES_FILE = Path(__file__).with_name("real_sites.toml")
 SANDBOX_CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
 GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
-"""One line per page whose source page is not in the source language (``source_not_english``):
-the URLs of its other-language files, tab-separated. The gold pairs only the source page with
-each translation, so it can say nothing of pairs among these."""
+"""One line per page whose source page is not in the source language (``source_not_english``),
+and per page of which two files or more hold other sections (``other_sections``): the URLs of
+those files, tab-separated. The gold pairs only the source page with each translation, so it
+can say nothing of pairs among these."""
 SITES_FILE = "sites.json"
 BUILD_KEY_FILE = "build.key"
 
@@ -211,7 +212,8 @@ class RealSite:
     other_sections: tuple[str, ...] = ()
     """Translated files (paths below the mount) that hold another section than the source
     page of the same name: a translation of an older edition numbered otherwise. Read by a
-    person from the pages' section titles; no pair of the gold (``other_section``)."""
+    person from the pages' section titles; no pair of the gold (``other_section``), and the
+    pairs among those of one name are unjudged (they may or may not hold one section)."""
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> RealSite:
@@ -1047,6 +1049,9 @@ def derive_gold(
             gold.unjudged.append([site.url(f.relative) for f in others])
             continue
         source_prose = SourceProse(source_segments)
+        elsewhere = [site.url(f.relative) for f in others if f.relative in site.other_sections]
+        if len(elsewhere) > 1:  # sections of other editions: the gold says nothing of their pairs
+            gold.unjudged.append(elsewhere)
         for target in others:
             if is_untranslated(target, source):
                 reason: str | None = "untranslated_symlink"

@@ -352,6 +352,7 @@ def test_tiny_site_gold_pairs_and_drops(tiny: tuple[Path, Path, list[dict]]) -> 
         "wrong_language": 1,  # es/listen.html is German
         "source_not_english": 0,
         "no_source_page": 1,  # it/only-italian.html
+        "other_section": 0,
     }
     assert summary["languages"] == ["en", "fr"]
     # 8 .html files of the tree + the root index.html, replaced by the language index
@@ -778,3 +779,19 @@ def test_real_apache_hreflang_alternates_are_the_real_translations(
         assert alternates | {"en"} == real_langs, page_id
         checked += 1
     assert checked >= 60
+
+
+def test_a_translation_that_holds_another_section_is_no_gold_pair(tmp_path: Path) -> None:
+    # sylpheed-manual's de/sylpheed-10.html is the English 11: the site lists such files
+    root = tmp_path / "root"
+    site = dataclasses.replace(tiny_site(root), other_sections=("fr/index.html", "ja/index.html"))
+    (root / site.dirs[0] / "ja/index.html").write_bytes(page("ja", JAPANESE))
+    served = realsites.served_html(realsites.site_dirs(tmp_path / "cache", site, root))
+    gold = realsites.derive_gold(site, realsites.page_files(site, served))
+    assert [(p.source_url, p.target_url) for p in gold.pairs] == [
+        ("http://tiny.example/docs/en/listen.html", "http://tiny.example/docs/fr/listen.html")
+    ]
+    assert gold.dropped["other_section"] == 2
+    assert ["http://tiny.example/docs/fr/index.html", "http://tiny.example/docs/ja/index.html"] in (
+        gold.unjudged
+    )
