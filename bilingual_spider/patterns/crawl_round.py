@@ -57,6 +57,9 @@ language (:func:`copy_side`): mostly untranslated, it is no translation in any p
 PURE_LANGUAGE_SHARE = 0.9
 """A page with this share of its main text in its language, or more, is written in one
 language: a page half copied from it is the copy, not it (:func:`copy_side`)."""
+COPY_LANGUAGE_SHARE = 0.8
+"""The copy has at most this share of its text in its language: a fifth of it or more is in
+another (a page 93 % Danish judged copied is a translation with a shared list, not a copy)."""
 PAGE_NOT_KEPT = "page_not_kept"
 """A group's page whose record is gone (a lost store): its implied pairs cannot be judged."""
 
@@ -227,13 +230,13 @@ def judge_pair(
 
 
 def copy_side(first: PageRecord, second: PageRecord) -> str | None:
-    """The URL of the page of a pair judged ``copied`` that is the copy: the page with less of
-    its text in its language, when the other is written in one language
-    (:data:`PURE_LANGUAGE_SHARE`). A translation left half in English has English text beside
-    its own; the English page has no other. Two translations that share untranslated
-    paragraphs of a third page are neither's copy (``None``)."""
+    """The URL of the page of a pair judged ``copied`` that is the copy: the page with a fifth
+    of its text or more in other languages (:data:`COPY_LANGUAGE_SHARE`), when the other is
+    written in one language (:data:`PURE_LANGUAGE_SHARE`). A translation left half in English
+    has English text beside its own; the English page has no other. Two translations that
+    share untranslated paragraphs of a third page are neither's copy (``None``)."""
     low, high = sorted((first, second), key=lambda page: page.language_share)
-    if high.language_share >= PURE_LANGUAGE_SHARE and low.language_share < high.language_share:
+    if high.language_share >= PURE_LANGUAGE_SHARE and low.language_share <= COPY_LANGUAGE_SHARE:
         return low.url
     return None
 

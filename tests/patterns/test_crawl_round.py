@@ -252,6 +252,8 @@ def test_the_copy_is_the_page_with_text_besides_its_language_next_to_a_page_in_o
     other = PageRecord.of("http://x/ja/a.html", "ja", "", (), language_share=0.7)
     assert copy_side(english, half) == copy_side(half, english) == "http://x/ru/a.html"
     assert copy_side(half, other) is None  # two translations sharing a third page's English
+    danish = PageRecord.of("http://x/da/a.html", "da", "", (), language_share=0.93)
+    assert copy_side(english, danish) is None  # a translation with a shared list, not a copy
 
 
 def test_the_copy_check_compares_the_pages_prose_not_their_shared_commands_and_tables():
