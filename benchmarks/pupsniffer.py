@@ -425,7 +425,8 @@ def recall_audit(
     paired, but never with each other; a page the crawl identified in no language, or in
     another one than the gold's ``languages``); and the gold pairs left out by the budget (a
     page not fetched). A site is named by ``names`` (URL prefix -> name; the longest prefix of a
-    URL), else by its host. ``top_reasons``: over all sites."""
+    URL), else by its host. ``top_reasons``: over all sites. Each site lists every such pair
+    with its reason (``pairs``: ``[url, url, reason]``)."""
     prefixes = sorted(names, key=len, reverse=True)
 
     def site_of(url: str) -> str:
@@ -433,7 +434,7 @@ def recall_audit(
 
     paired = {url for pair in found for url in pair}
     sites: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"missed": 0, "reasons": Counter(), "examples": {}, "budget": 0}
+        lambda: {"missed": 0, "reasons": Counter(), "examples": {}, "budget": 0, "pairs": []}
     )
     for pair in sorted(gold.pairs | gold.implied):
         site = sites[site_of(pair[0])]
@@ -446,6 +447,7 @@ def recall_audit(
         site["missed"] += 1
         site["reasons"][reason] += 1
         site["examples"].setdefault(reason, list(pair))
+        site["pairs"].append([*pair, reason])
     top: Counter = Counter()
     for site in sites.values():
         top.update(site["reasons"])
@@ -521,6 +523,23 @@ def goals(sets: Mapping[str, Mapping[str, Any]]) -> dict[str, bool]:
     return met
 
 
+def print_audit(audit: Mapping[str, Any], examples: int = 5) -> None:
+    """Per site, the gold pairs fetched and not reported by reason, the first few of each (every
+    one is in the JSON), and the pairs the budget left out (a page not fetched)."""
+    for name, site in audit["sites"].items():
+        if not site["missed"] and not site["budget"]:
+            continue
+        print(f"  {name}: {site['missed']} fetched and not reported, {site['budget']} not fetched")
+        shown: Counter = Counter()
+        for first, second, reason in site.get("pairs", []):
+            if shown[reason] < examples:
+                print(f"    {reason}: {first} {second}")
+            shown[reason] += 1
+        for reason, count in shown.items():
+            if count > examples:
+                print(f"    {reason}: ... {count - examples} more")
+
+
 def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
     head = f"{'set':<22} {'method':<10} {'pairs':>7} {'correct':>7} {'implied':>7} {'unjudg':>6}"
     head += f" {'false':>7}"
@@ -548,6 +567,7 @@ def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
                 print(
                     "  fetched, not reported, by reason: " + json.dumps(run["audit"]["top_reasons"])
                 )
+                print_audit(run["audit"])
         rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
         for label, s in [*rows, ("stripping", run["stripping"])]:
             print(

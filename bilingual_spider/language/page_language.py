@@ -23,6 +23,8 @@ SKIPPED_TAGS = (
     "script", "style", "noscript", "template", "nav", "header", "footer", "aside", "form",
     "select", "button", "iframe", "svg", "head",
 )  # fmt: skip
+CODE_TAGS = ("pre", "code", "tt", "kbd", "samp")
+"""Code samples and commands: the same in every language, left out of a page's prose."""
 BLOCK_TAGS = frozenset(
     {
         "p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote",
@@ -47,18 +49,22 @@ class PageLanguage:
     only its start was read."""
 
 
-def main_text_blocks(page: str | bytes | ParsedPage) -> tuple[list[str], bool]:
-    """The text blocks of a page's main content, and whether the page was truncated.
+def main_text_blocks(
+    page: str | bytes | ParsedPage, *, code: bool = True
+) -> tuple[list[str], bool]:
+    """The text blocks of a page's main content, and whether the page was truncated; without
+    its code samples and commands (:data:`CODE_TAGS`) when not ``code``.
 
     A :class:`~bilingual_spider.html_page.ParsedPage` (the tree the link contexts are read
     from) is read as it is, not parsed again, and not changed."""
     page = as_parsed(page)
     if page.root is None:
         return [], page.truncated
-    return _blocks(page.root), page.truncated
+    skipped = SKIPPED_TAGS if code else (*SKIPPED_TAGS, *CODE_TAGS)
+    return _blocks(page.root, skipped), page.truncated
 
 
-def _blocks(root: etree._Element) -> list[str]:
+def _blocks(root: etree._Element, skipped_tags: tuple[str, ...] = SKIPPED_TAGS) -> list[str]:
     """The blocks of text under ``root``, without the text of :data:`SKIPPED_TAGS`, comments and
     processing instructions (their tails are kept: they are the text after them)."""
     blocks: list[str] = []
@@ -79,7 +85,7 @@ def _blocks(root: etree._Element) -> list[str]:
                 current.append(element.tail)
             continue
         if event == "start":
-            if tag in SKIPPED_TAGS and element is not root:
+            if tag in skipped_tags and element is not root:
                 walker.skip_subtree()
                 skipped = element
                 if element.tail:

@@ -30,7 +30,7 @@ from bilingual_spider.patterns.discovery import ExternalSite, rank_external_site
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.pair_language import check_pair_language
+from bilingual_spider.patterns.pair_language import PairLanguageVerdict, check_pair_language
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import site_of, split_url
@@ -51,6 +51,15 @@ NOT_TRANSLATION = "not_translation"
 """Two pages whose content the pair verifier does not take for translations."""
 SUPERSEDED = "superseded"
 """A pattern pair whose page names another page as its version in that language."""
+COPY_OF_ANOTHER = "copy_of_another"
+"""A page found, in another pair of the round, to be half or more a copy of a page in one
+language (:func:`copy_side`): mostly untranslated, it is no translation in any pair."""
+PURE_LANGUAGE_SHARE = 0.9
+"""A page with this share of its main text in its language, or more, is written in one
+language: a page half copied from it is the copy, not it (:func:`copy_side`)."""
+COPY_LANGUAGE_SHARE = 0.8
+"""The copy has at most this share of its text in its language: a fifth of it or more is in
+another (a page 93 % Danish judged copied is a translation with a shared list, not a copy)."""
 PAGE_NOT_KEPT = "page_not_kept"
 """A group's page whose record is gone (a lost store): its implied pairs cannot be judged."""
 
@@ -75,6 +84,16 @@ class PageRecord:
     untranslated appendix, code, UI strings); empty for any other page. Each pair decides such
     a page's language (:func:`~.pair_language.own_prose`); its ``language`` is only the one its
     URL names (:func:`marked_language`), for mining."""
+    language_share: float = 1.0
+    """The share of its main text in its main language (language ID's, by blocks); 1.0 when
+    not known."""
+    prose: str = ""
+    """What the copy check compares (:mod:`.pair_language`): its main text's long blocks
+    without code; empty: ``text``."""
+
+    @property
+    def copy_text(self) -> str:
+        return self.prose or self.text
 
     @property
     def mixed(self) -> bool:
@@ -90,6 +109,8 @@ class PageRecord:
         content: PageContent | None = None,
         alternates: Iterable[Alternate] = (),
         mixed_blocks: Iterable[LanguageBlock] = (),
+        language_share: float = 1.0,
+        prose: str = "",
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -116,6 +137,8 @@ class PageRecord:
             content,
             tuple(alternates),
             tuple(blocks),
+            language_share,
+            prose[:MAX_TEXT_CHARS],
         )
 
 
@@ -168,8 +191,8 @@ def judge_pair(
     check = check_pair_language(
         None if source.mixed else source.language,
         None if target.mixed else target.language,
-        source.text,
-        target.text,
+        source.copy_text,
+        target.copy_text,
         source_blocks=source.mixed_blocks,
         target_blocks=target.mixed_blocks,
     )
@@ -204,6 +227,18 @@ def judge_pair(
         ),
         KEPT,
     )
+
+
+def copy_side(first: PageRecord, second: PageRecord) -> str | None:
+    """The URL of the page of a pair judged ``copied`` that is the copy: the page with a fifth
+    of its text or more in other languages (:data:`COPY_LANGUAGE_SHARE`), when the other is
+    written in one language (:data:`PURE_LANGUAGE_SHARE`). A translation left half in English
+    has English text beside its own; the English page has no other. Two translations that
+    share untranslated paragraphs of a third page are neither's copy (``None``)."""
+    low, high = sorted((first, second), key=lambda page: page.language_share)
+    if high.language_share >= PURE_LANGUAGE_SHARE and low.language_share <= COPY_LANGUAGE_SHARE:
+        return low.url
+    return None
 
 
 def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
@@ -244,11 +279,20 @@ def pair_round(
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
     themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
     pattern pair whose page names another page for the partner's language is dropped
-    (``superseded``); a pair found both ways is kept once, as the pattern's."""
+    (``superseded``); a pair found both ways is kept once, as the pattern's. A page judged
+    the copy of another (:func:`copy_side`) is in no pair of the round (``copy_of_another``):
+    half left untranslated, it is no translation of a third page either."""
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
     rejected: Counter[str] = Counter()
+
+    copies: set[str] = set()
+
+    def reject(pair: UrlPair, why: str) -> None:
+        rejected[why] += 1
+        if rejected_pair is not None:
+            rejected_pair(pair, why)
 
     def judged(pairs: Iterable[UrlPair]) -> list[UrlPair]:
         kept = []
@@ -256,14 +300,22 @@ def pair_round(
             source, target = crawled.pages[pair.source], crawled.pages[pair.target]
             found, why = judge_pair(pair, source, target, weights, verifier)
             if found is None:
-                rejected[why] += 1
-                if rejected_pair is not None:
-                    rejected_pair(pair, why)
+                reject(pair, why)
+                if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
+                    copies.add(copy)
             else:
                 kept.append(found)
         return kept
 
-    named = judged(alternate_pairs(crawled.pages))
+    def not_copies(pairs: list[UrlPair]) -> list[UrlPair]:
+        """The pairs without a page found to be another page's copy in this round."""
+        for pair in pairs:
+            if pair.source in copies or pair.target in copies:
+                reject(pair, COPY_OF_ANOTHER)
+        return [p for p in pairs if p.source not in copies and p.target not in copies]
+
+    named, mined = judged(alternate_pairs(crawled.pages)), judged(result.pairs)
+    named, mined = not_copies(named), not_copies(mined)
     partner = {
         (page, language): other
         for pair in named
@@ -273,13 +325,11 @@ def pair_round(
         )
     }
     kept = []
-    for pair in judged(result.pairs):
+    for pair in mined:
         named_source = partner.get((pair.source, pair.target_language), pair.target)
         named_target = partner.get((pair.target, pair.source_language), pair.source)
         if named_source != pair.target or named_target != pair.source:
-            rejected[SUPERSEDED] += 1
-            if rejected_pair is not None:
-                rejected_pair(pair, SUPERSEDED)
+            reject(pair, SUPERSEDED)
         else:
             kept.append(pair)
     both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}
@@ -317,7 +367,8 @@ def judge_group_pairs(
     rejected_pair: Rejection | None = None,
 ) -> GroupPairs:
     """The translation groups of the pairs ``found`` (:mod:`.groups`) and the pairs they imply,
-    judged as every pair is (:func:`judge_pair`: languages, URL markers, shared links, content).
+    judged as every pair is (:func:`judge_pair`: languages, URL markers, shared links, content;
+    a member found to be another's copy, :func:`copy_side`, in none of them).
     Every member of a group is a fetched page (it came with a pair), so nothing more is fetched;
     ``page`` gives its record."""
     groups = build_groups(found)
@@ -326,6 +377,7 @@ def judge_group_pairs(
     for group in groups.groups():
         kept: list[UrlPair] = []
         rejected: Counter[str] = Counter()
+        copies: set[str] = set()
         implied = group.implied(tuple(pair) for pair in direct)
         for a, b in implied:
             pair = implied_pair(a, b)
@@ -338,8 +390,15 @@ def judge_group_pairs(
                 rejected[why] += 1
                 if rejected_pair is not None:
                     rejected_pair(pair, why)
+                if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
+                    copies.add(copy)
             else:
                 kept.append(judged)
+        for pair in [p for p in kept if p.source in copies or p.target in copies]:
+            kept.remove(pair)
+            rejected[COPY_OF_ANOTHER] += 1
+            if rejected_pair is not None:
+                rejected_pair(pair, COPY_OF_ANOTHER)
         n = len(group.members)
         verdicts.append(GroupVerdict(group, n * (n - 1) // 2 - len(implied), tuple(kept), rejected))
     return GroupPairs(tuple(verdicts), groups.conflicts)

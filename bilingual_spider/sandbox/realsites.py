@@ -65,9 +65,10 @@ DEFAULT_SITES_FILE = Path(__file__).with_name("real_sites.toml")
 SANDBOX_CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
 GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
-"""One line per page whose source page is not in the source language (``source_not_english``):
-the URLs of its other-language files, tab-separated. The gold pairs only the source page with
-each translation, so it can say nothing of pairs among these."""
+"""One line per page whose source page is not in the source language (``source_not_english``),
+and per page of which two files or more hold other sections (``other_sections``): the URLs of
+those files, tab-separated. The gold pairs only the source page with each translation, so it
+can say nothing of pairs among these."""
 SITES_FILE = "sites.json"
 BUILD_KEY_FILE = "build.key"
 
@@ -81,15 +82,16 @@ DROP_REASONS = (
     "wrong_language",  # (c) language ID of its own (not copied) prose is not the file's language
     "source_not_english",  # the English page itself is not identified as English
     "no_source_page",  # a translated page with no English page of the same name
+    "other_section",  # it holds another section than the English page of its name (by hand)
 )
 APT_TIMEOUT = 3600.0
 
 _HTML_SUFFIXES = (".html", ".htm")
 _SITE_FIELDS = {
     "name", "kind", "host", "prefix", "packages", "dirs", "page_pattern", "source_lang",
-    "entry_style", "home", "set", "holdout",
+    "entry_style", "home", "set", "holdout", "other_sections",
 }  # fmt: skip
-_OPTIONAL_FIELDS = {"source_lang", "entry_style", "home", "set", "holdout"}
+_OPTIONAL_FIELDS = {"source_lang", "entry_style", "home", "set", "holdout", "other_sections"}
 SETS = ("original", "new", "deep")
 """The real sites come in two sets (``set`` in real_sites.toml): the seven the project started
 with and those added later; a Link Predictor scored on one set is trained without it."""
@@ -116,6 +118,31 @@ _BLOCK_TAGS = (
     "hr", "li", "main", "nav", "ol", "option", "p", "section", "table", "td", "th", "title", "tr",
     "ul",
 )  # fmt: skip
+# Not part of a page's prose: what HTML and ARIA call navigation, banners, sidebars and page
+# footers, and the elements the documentation generators of the real sites give a navigation or
+# legal-notice class or id (DocBook's navheader/navfooter/legalnotice, Sphinx's related and
+# sphinxsidebar, texinfo's nav_table and tocframe, the Apache manual's page-header, path,
+# toplang/bottomlang and quickview): the gold judges the copied share on the prose alone.
+_NAVIGATION_TAGS = ("head", "nav", "header", "footer", "aside")
+_NAVIGATION_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search"})
+_NAVIGATION_NAMES = frozenset(
+    {
+        "nav", "navbar", "navheader", "navfooter", "navigation", "navback", "breadcrumb",
+        "breadcrumbs", "sidebar", "sphinxsidebar", "related", "header", "footer", "path",
+        "toplang", "bottomlang", "quickview", "tocframe", "searchbox", "languages",
+        "legalnotice", "copyright",
+    }
+)  # fmt: skip
+"""Class and id names (or a ``-``/``_``-separated part of one: ``page-header``, ``nav_table``,
+``global-nav``) of navigation and boilerplate. Written for this gold, apart from the crawl's
+main text (``language/page_language.py``), so that the gold stays an independent judge."""
+_CONTENT_TAGS = ("html", "body", "main", "article")
+_NAME_PARTS = re.compile(r"[-_\s]+")
+WORD_NGRAM = 3
+"""A translation's block is copied when half or more of its word 3-grams are the source page's
+(:data:`COPIED_BLOCK_SHARE`), not only when it is a source block verbatim."""
+COPIED_BLOCK_SHARE = 0.5
+_WORDS = re.compile(r"\w+")
 _XML_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)""")
 _META_CHARSET = re.compile(rb"""<meta[^>]*\bcharset\s*=\s*["']?([A-Za-z0-9._:-]+)""", re.I)
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
@@ -182,6 +209,11 @@ class RealSite:
     set: str = "original"
     holdout: bool = False
     """Never trained or tuned on: reported on its own."""
+    other_sections: tuple[str, ...] = ()
+    """Translated files (paths below the mount) that hold another section than the source
+    page of the same name: a translation of an older edition numbered otherwise. Read by a
+    person from the pages' section titles; no pair of the gold (``other_section``), and the
+    pairs among those of one name are unjudged (they may or may not hold one section)."""
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> RealSite:
@@ -207,6 +239,7 @@ class RealSite:
             home=str(values.get("home", "")),
             set=str(values.get("set", "original")),
             holdout=bool(values.get("holdout", False)),
+            other_sections=tuple(values.get("other_sections", ())),
         )
         site.validate()
         return site
@@ -836,16 +869,49 @@ def declared_encoding(data: bytes) -> str:
 
 
 def text_segments(data: bytes) -> list[str]:
-    """The prose of an HTML file as text blocks (one per paragraph, list item, cell, title...),
+    """The text of an HTML file as text blocks (one per paragraph, list item, cell, title...),
     whitespace-normalised. Scripts, styles and code (``pre``, ``code``, ``tt``...) are removed:
     commands and code samples are identical in every language and would blur language ID."""
+    document = _document(data)
+    return [] if document is None else _segments(document)
+
+
+def prose_segments(data: bytes) -> list[str]:
+    """:func:`text_segments` of a page's prose: without its navigation and boilerplate (the
+    ``head``, ``nav``, ``header``, ``footer`` and ``aside`` elements, ARIA navigation roles, and
+    elements whose class or id names navigation or a legal notice, :data:`_NAVIGATION_NAMES`).
+    A translated navigation bar or sidebar beside an untranslated body is no translated prose;
+    a table of contents in the body (DocBook's ``toc``) is kept: it is the page's content."""
+    document = _document(data)
+    if document is None:
+        return []
+    for element in list(document.iter()):
+        if element is not document and _is_navigation(element):
+            element.drop_tree()
+    return _segments(document)
+
+
+def _document(data: bytes) -> Any:
     text = data.decode(declared_encoding(data), errors="replace")
     if not text.strip():
-        return []
+        return None
     try:
-        document = lxml.html.document_fromstring(text.encode("utf-8"), parser=_PARSER)
+        return lxml.html.document_fromstring(text.encode("utf-8"), parser=_PARSER)
     except etree.ParserError:
-        return []
+        return None
+
+
+def _is_navigation(element: Any) -> bool:
+    tag = element.tag
+    if not isinstance(tag, str) or tag in _CONTENT_TAGS:
+        return False  # a comment; or the page's body (Apache's ``class="no-sidebar"``)
+    if tag in _NAVIGATION_TAGS or element.get("role") in _NAVIGATION_ROLES:
+        return True
+    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return any(part in _NAVIGATION_NAMES for part in _NAME_PARTS.split(names))
+
+
+def _segments(document: Any) -> list[str]:
     etree.strip_elements(document, *_NON_TEXT_TAGS, with_tail=False)
     for element in document.iter(*_BLOCK_TAGS):
         element.text = _BLOCK_BREAK + (element.text or "")
@@ -868,31 +934,61 @@ def same_language(found: str | None, expected: str) -> bool:
     return found is not None and codes_same_language(found, expected)
 
 
-def copied_prose_share(segments: Sequence[str], source_segments: set[str]) -> float:
-    """Share of a translation's prose that is the source page's (English) verbatim, by letters.
+class SourceProse:
+    """The source (English) page's prose, to tell which blocks of a translation are copied."""
+
+    def __init__(self, segments: Iterable[str]) -> None:
+        self.blocks = set(segments)
+        self.ngrams = {g for block in self.blocks for g in word_ngrams(block)}
+
+    def copies(self, block: str) -> bool:
+        """Whether ``block`` is the source's: one of its blocks verbatim, or a block half or
+        more of whose word 3-grams are the source's (an untranslated paragraph whose
+        cross-reference or product name the translator's tools translated)."""
+        if block in self.blocks:
+            return True
+        ngrams = word_ngrams(block)
+        shared = sum(1 for g in ngrams if g in self.ngrams)
+        return bool(ngrams) and shared >= COPIED_BLOCK_SHARE * len(ngrams)
+
+
+def word_ngrams(text: str, n: int = WORD_NGRAM) -> set[tuple[str, ...]]:
+    """The lower-cased word ``n``-grams of ``text``; a text of fewer words gives none."""
+    words = [w.lower() for w in _WORDS.findall(text)]
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def _as_source(source: SourceProse | Iterable[str]) -> SourceProse:
+    return source if isinstance(source, SourceProse) else SourceProse(source)
+
+
+def copied_prose_share(segments: Sequence[str], source: SourceProse | Iterable[str]) -> float:
+    """Share of a translation's prose that is copied from the source page (English), by letters.
 
     The unit is the text block, not the sentence or the word shingle: Debian's translations are
     made with po4a/gettext, one string per paragraph, list item or cell, and an untranslated
-    string is left as the whole English block. So the share of blocks found verbatim in the
-    English page, weighted by their letters, is the share of the page left untranslated. Blocks
-    shorter than :data:`MIN_SEGMENT_LETTERS` letters are left out: product names, menu words
-    and commands are the same in both pages. Shingles of words would count those shared names
-    and commands as overlap in real translations.
+    string is left as the whole English block, but with its cross-references and entities
+    translated (``see 4.1 „Oficiální Debian …“``). So a block is copied when it is an English
+    block verbatim, or when half or more of its word 3-grams are the English page's
+    (:meth:`SourceProse.copies`); the share of such blocks, weighted by their letters, is the
+    share of the page left untranslated. Blocks shorter than :data:`MIN_SEGMENT_LETTERS`
+    letters are left out: product names, menu words and commands are the same in both pages.
 
     Parameters
     ----------
     segments:
-        Text blocks of the translation (:func:`text_segments`).
-    source_segments:
-        Text blocks of the English page.
+        Prose blocks of the translation (:func:`prose_segments`).
+    source:
+        The English page's prose (:class:`SourceProse`, or its blocks).
 
     Returns
     -------
     float in [0, 1]; 0 for a page with no block long enough to judge.
     """
+    prose = _as_source(source)
     weighted = [(s, n) for s in segments if (n := letters(s)) >= MIN_SEGMENT_LETTERS]
     total = sum(n for _, n in weighted)
-    return sum(n for s, n in weighted if s in source_segments) / total if total else 0.0
+    return sum(n for s, n in weighted if prose.copies(s)) / total if total else 0.0
 
 
 def lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str | None]]:
@@ -905,14 +1001,14 @@ def lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str 
 
 
 class PageTextCache:
-    """Text blocks of files, read and parsed once per real file."""
+    """Prose blocks of files (:func:`prose_segments`), read and parsed once per real file."""
 
     def __init__(self) -> None:
         self._segments: dict[tuple[int, int], list[str]] = {}
 
     def segments(self, page_file: PageFile) -> list[str]:
         if page_file.file_id not in self._segments:
-            self._segments[page_file.file_id] = text_segments(page_file.path.read_bytes())
+            self._segments[page_file.file_id] = prose_segments(page_file.path.read_bytes())
         return self._segments[page_file.file_id]
 
 
@@ -952,14 +1048,19 @@ def derive_gold(
             gold.dropped["source_not_english"] += len(others)
             gold.unjudged.append([site.url(f.relative) for f in others])
             continue
-        source_set = set(source_segments)
+        source_prose = SourceProse(source_segments)
+        elsewhere = [site.url(f.relative) for f in others if f.relative in site.other_sections]
+        if len(elsewhere) > 1:  # sections of other editions: the gold says nothing of their pairs
+            gold.unjudged.append(elsewhere)
         for target in others:
             if is_untranslated(target, source):
                 reason: str | None = "untranslated_symlink"
+            elif target.relative in site.other_sections:
+                reason = "other_section"
             else:
                 gold.judged[target.lang] += 1
                 reason = judge_translation(
-                    target.lang, texts.segments(target), source_set, identify, site.source_lang
+                    target.lang, texts.segments(target), source_prose, identify, site.source_lang
                 )
             if reason:
                 gold.dropped[reason] += 1
@@ -982,7 +1083,7 @@ def derive_gold(
 def judge_translation(
     lang: str,
     segments: Sequence[str],
-    source_segments: set[str],
+    source_segments: SourceProse | Iterable[str],
     identify: Callable[[list[str]], list[str | None]],
     source_lang: str = "en",
 ) -> str | None:
@@ -996,9 +1097,10 @@ def judge_translation(
     of it, is one. ``source_lang``: the source page's language (its blocks are what is copied)."""
     from bilingual_spider.patterns.pair_language import MAX_COPIED_SHARE  # language ID: slow
 
-    if copied_prose_share(segments, source_segments) >= MAX_COPIED_SHARE:
+    source = _as_source(source_segments)
+    if copied_prose_share(segments, source) >= MAX_COPIED_SHARE:
         return "copied"
-    own = [s for s in segments if s not in source_segments]
+    own = [s for s in segments if not source.copies(s)]
     if not same_language(_main_language(own, identify), lang):
         return "wrong_language"
     return None

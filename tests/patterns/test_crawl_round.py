@@ -2,11 +2,13 @@
 deep-page candidates; the sites of the next round."""
 
 from bilingual_spider.patterns.crawl_round import (
+    COPY_OF_ANOTHER,
     NO_SHARED_LINKS,
     NOT_AS_MARKED,
     CrawledSites,
     PageRecord,
     as_marked,
+    copy_side,
     deep_page_candidates,
     next_round_sites,
     pair_round,
@@ -207,3 +209,69 @@ def test_a_mixed_page_is_mined_in_the_language_its_url_names_and_judged_by_its_o
     kept, why = judged("de")
     assert why == "kept" and kept is not None and kept.target_language == "de"
     assert judged("fr") == (None, NOT_AS_MARKED)
+
+
+# --- a page half copied from the English page is in no pair (the installation guide's ru) --------
+
+RUSSIAN = "Музей открыт каждый день с девяти часов утра до шести часов вечера, вход свободный."
+ENGLISH_APPENDIX = (
+    "The installer normally enables memory-saving tricks to run on systems with little memory. "
+    "Installation on systems with less memory or disk space may be possible but is not advised."
+)
+
+
+def test_a_page_found_to_be_a_copy_of_the_english_page_pairs_with_no_other_translation():
+    crawled = CrawledSites()
+    home = "http://d-i.example/manual/en/index.html"
+    english = f"{ENGLISH} {ENGLISH_APPENDIX}"
+    texts = {"en": (english, 1.0), "ca": (FRENCH + " Catalan", 1.0)}
+    texts["ru"] = (f"{RUSSIAN} {ENGLISH_APPENDIX}", 0.55)  # 45 % English, copied from en
+    for lang, (text, share) in texts.items():
+        for name in ("ch01s05", "ch01s06"):
+            url = f"http://d-i.example/manual/{lang}/{name}.html"
+            own = text if name == "ch01s05" else f"{text.split('.')[0]} {lang} {name}."
+            crawled.add(PageRecord.of(url, lang, own, [home], language_share=share))
+    rejected: list[tuple[str, str, str]] = []
+    result = pair_round(
+        crawled, rejected_pair=lambda p, why: rejected.append((p.source, p.target, why))
+    )
+    found = {
+        (p.source.split("/")[-2], p.target.split("/")[-2], p.source[-12:]) for p in result.pairs
+    }
+    assert ("en", "ca", "ch01s05.html") in found or ("ca", "en", "ch01s05.html") in found
+    ru = "http://d-i.example/manual/ru/ch01s05.html"
+    assert not any(ru in (p.source, p.target) for p in result.pairs)  # not with ca either
+    assert any(ru in pair[:2] and why == COPY_OF_ANOTHER for *pair, why in rejected)
+    other = "http://d-i.example/manual/ru/ch01s06.html"  # its other page is a translation
+    assert any(other in (p.source, p.target) for p in result.pairs)
+
+
+def test_the_copy_is_the_page_with_text_besides_its_language_next_to_a_page_in_one_language():
+    english = PageRecord.of("http://x/en/a.html", "en", "", (), language_share=0.98)
+    half = PageRecord.of("http://x/ru/a.html", "ru", "", (), language_share=0.55)
+    other = PageRecord.of("http://x/ja/a.html", "ja", "", (), language_share=0.7)
+    assert copy_side(english, half) == copy_side(half, english) == "http://x/ru/a.html"
+    assert copy_side(half, other) is None  # two translations sharing a third page's English
+    danish = PageRecord.of("http://x/da/a.html", "da", "", (), language_share=0.93)
+    assert copy_side(english, danish) is None  # a translation with a shared list, not a copy
+
+
+def test_the_copy_check_compares_the_pages_prose_not_their_shared_commands_and_tables():
+    # debian-reference's ch03: a translation whose package tables and shell sessions, the same
+    # in every language, are more than half of its main text
+    commands = " ".join(f"$ sudo apt-get install package-{i} libexample{i}-dev" for i in range(12))
+    home = "http://www.debian.example/doc/index.html"
+    for prose in (True, False):
+        crawled = CrawledSites()
+        for lang, text in (("en", ENGLISH), ("fr", FRENCH)):
+            for name in ("ch03", "ch04"):
+                url = f"http://www.debian.example/doc/{name}.{lang}.html"
+                own = f"{text} {name}"
+                crawled.add(
+                    PageRecord.of(
+                        url, lang, f"{own} {commands}", [home], prose=own if prose else ""
+                    )
+                )
+        result = pair_round(crawled)
+        assert len(result.pairs) == (2 if prose else 0)
+        assert result.rejected.get("copied", 0) == (0 if prose else 2)

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bilingual_spider.patterns.crawl_round import (
+    COPY_OF_ANOTHER,
     NOT_AS_MARKED,
     PageRecord,
     judge_group_pairs,
@@ -216,3 +217,15 @@ def test_a_pair_found_by_one_worker_is_kept_for_the_groups_of_all():
 
     deep = pair("de", "fr", method=DEEP, credibility=0.25)
     assert found_pair(found_pair_key(deep)) == deep
+
+
+def test_a_member_found_to_be_the_copy_of_another_is_in_none_of_the_pairs_its_group_implies():
+    pages = {url(lang): record(lang) for lang in ("de", "en", "fr")}
+    links = [url("pt", "index"), url("pt", "a"), url("pt", "b")]
+    half = f"{TEXTS['pt']} {TEXTS['en']} {TEXTS['en']}"  # the English page's text, and its own
+    pages[url("pt")] = PageRecord.of(url("pt"), "pt", half, links, language_share=0.55)
+    found = [pair("de", "en", method=DEEP), pair("de", "fr", method=DEEP), pair("de", "pt")]
+    (verdict,) = judge_group_pairs(found, pages.get, {}).verdicts
+    implied = {frozenset((p.source, p.target)) for p in verdict.implied}
+    assert implied == {frozenset((url("en"), url("fr")))}  # not pt with en (copied) nor fr
+    assert verdict.rejected == {"copied": 1, COPY_OF_ANOTHER: 1}

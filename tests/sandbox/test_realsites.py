@@ -33,6 +33,7 @@ from bilingual_spider.sandbox.realsites import (
     LanguageStart,
     PageFile,
     RealSite,
+    SourceProse,
     build,
     copied_prose_share,
     entry_style_urls,
@@ -40,6 +41,7 @@ from bilingual_spider.sandbox.realsites import (
     judge_translation,
     letters,
     load_sites,
+    prose_segments,
     render_entry_page,
     same_language,
     start_pages,
@@ -239,6 +241,51 @@ def test_copied_prose_share_counts_blocks_of_the_source_page_by_letters() -> Non
     assert copied_prose_share([short], {short}) == 0.0
 
 
+# A DocBook page of the installation guide (cs/apas02.html, shortened): its navigation is
+# translated, its body left mostly in English with the cross-references translated.
+DOCBOOK_NAVIGATION = """<html><head><title>A.2. Zavedení instalačního programu</title></head>
+<body><div class="navheader"><table><tr><th>A.2. Zavedení instalačního programu</th></tr>
+<tr><th>Příloha A. Jak na instalaci (navigace)</th></tr></table></div>
+<div class="sect1"><h2>A.2. Zavedení instalačního programu</h2>{body}</div>
+<div class="legalnotice"><p>Tento dokument je šířen pod licencí GNU GPL verze 2.</p></div>
+<div class="navfooter"><table><tr><td>A.1. Příprava instalačních médií</td>
+<td>A.3. Instalace pomocí programu</td></tr></table></div></body></html>"""
+UNTRANSLATED = (
+    "The debian-cd team provides builds of installation images using debian-installer on the "
+    "Debian CD/DVD page. For more information on where to get installation images, see {xref}."
+)
+
+
+def test_prose_segments_leave_out_navigation_and_legal_notices() -> None:
+    body = "<p>Následující podkapitoly osvětlují, které obrazy byste měli použít.</p>"
+    data = DOCBOOK_NAVIGATION.format(body=body).encode("utf-8")
+    assert prose_segments(data) == [
+        "A.2. Zavedení instalačního programu",
+        "Následující podkapitoly osvětlují, které obrazy byste měli použít.",
+    ]
+    assert "A.1. Příprava instalačních médií" in text_segments(data)  # the whole page's text
+    html5 = b"<html><body><nav><p>Home of the manual and its index</p></nav><main><p>Body text."
+    html5 += b"</p></main><div role='navigation'>Previous chapter of it</div><footer>f</footer>"
+    assert prose_segments(html5 + b"</body></html>") == ["Body text."]
+    apache = b"<html><body class='no-sidebar'><div id='page-header'>Apache HTTP Server</div>"
+    apache += b"<div id='page-content'><p>Frequently Asked Questions</p></div></body></html>"
+    assert prose_segments(apache) == ["Frequently Asked Questions"]
+
+
+def test_an_untranslated_block_with_translated_cross_references_is_copied() -> None:
+    english = UNTRANSLATED.format(
+        xref="4.1 \u201cOfficial Debian GNU/Linux Installation Images\u201d"
+    )
+    czech_kept = UNTRANSLATED.format(xref="4.1 „Oficiální Debian GNU/Linux instalační obrazy“")
+    czech_own = "Následující podkapitoly osvětlují, které obrazy byste měli použít pro instalaci."
+    source = SourceProse([english, "The following sections tell which images to use."])
+    assert source.copies(english) and source.copies(czech_kept)
+    assert not source.copies(czech_own)
+    share = copied_prose_share([czech_kept, czech_own], source)
+    assert share == letters(czech_kept) / (letters(czech_kept) + letters(czech_own))
+    assert judge_translation("cs", [czech_kept, czech_own], source, _identify) == "copied"
+
+
 def _identify(texts: list[str]) -> list[str | None]:
     """Language ID of the test's paragraphs (which list each sentence comes from)."""
     found = []
@@ -305,6 +352,7 @@ def test_tiny_site_gold_pairs_and_drops(tiny: tuple[Path, Path, list[dict]]) -> 
         "wrong_language": 1,  # es/listen.html is German
         "source_not_english": 0,
         "no_source_page": 1,  # it/only-italian.html
+        "other_section": 0,
     }
     assert summary["languages"] == ["en", "fr"]
     # 8 .html files of the tree + the root index.html, replaced by the language index
@@ -731,3 +779,19 @@ def test_real_apache_hreflang_alternates_are_the_real_translations(
         assert alternates | {"en"} == real_langs, page_id
         checked += 1
     assert checked >= 60
+
+
+def test_a_translation_that_holds_another_section_is_no_gold_pair(tmp_path: Path) -> None:
+    # sylpheed-manual's de/sylpheed-10.html is the English 11: the site lists such files
+    root = tmp_path / "root"
+    site = dataclasses.replace(tiny_site(root), other_sections=("fr/index.html", "ja/index.html"))
+    (root / site.dirs[0] / "ja/index.html").write_bytes(page("ja", JAPANESE))
+    served = realsites.served_html(realsites.site_dirs(tmp_path / "cache", site, root))
+    gold = realsites.derive_gold(site, realsites.page_files(site, served))
+    assert [(p.source_url, p.target_url) for p in gold.pairs] == [
+        ("http://tiny.example/docs/en/listen.html", "http://tiny.example/docs/fr/listen.html")
+    ]
+    assert gold.dropped["other_section"] == 2
+    assert ["http://tiny.example/docs/fr/index.html", "http://tiny.example/docs/ja/index.html"] in (
+        gold.unjudged
+    )
