@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from scrapy.crawler import Crawler
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler as scrapy_get_crawler
 
 from bilingual_spider import settings as project_settings
@@ -24,3 +25,11 @@ def get_crawler(
     """:func:`scrapy.utils.test.get_crawler` with the project's ``BILINGUAL_*`` defaults under
     ``settings_dict``."""
     return scrapy_get_crawler(spidercls, {**PROJECT_DEFAULTS, **(settings_dict or {})}, **kwargs)
+
+
+def project_settings(values: dict[str, Any] | None = None, priority: str = "cmdline") -> Settings:
+    """Scrapy's settings with the project's ``BILINGUAL_*`` defaults underneath ``values`` (set
+    with ``priority``), as a crawl's settings are before its add-ons run."""
+    settings = Settings(PROJECT_DEFAULTS, priority="project")
+    settings.setdict(values or {}, priority=priority)
+    return settings

@@ -8,11 +8,11 @@ import math
 
 import pytest
 from scrapy.exceptions import UsageError
-from scrapy.settings import Settings
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.frontier import LeasedFrontier
 from bilingual_spider.scheduler.redis_scheduler import bloom_from_settings
+from tests.crawlers import project_settings
 from tests.distributed.test_held_requests import scheduler
 
 KEYS, ERROR_RATE = 20_000, 0.001
@@ -41,13 +41,15 @@ def test_an_impossible_shape_is_refused(capacity, error_rate):
 
 
 def test_the_setting_chooses_the_set_or_a_bloom_filter():
-    assert bloom_from_settings(Settings()) is None
+    assert bloom_from_settings(project_settings()) is None
     shape = bloom_from_settings(
-        Settings({"BILINGUAL_REDIS_DUPEFILTER": "bloom", "BILINGUAL_REDIS_BLOOM_CAPACITY": KEYS})
+        project_settings(
+            {"BILINGUAL_REDIS_DUPEFILTER": "bloom", "BILINGUAL_REDIS_BLOOM_CAPACITY": KEYS}
+        )
     )
     assert shape == BloomShape.for_capacity(KEYS, ERROR_RATE)
     with pytest.raises(UsageError):
-        bloom_from_settings(Settings({"BILINGUAL_REDIS_DUPEFILTER": "cuckoo"}))
+        bloom_from_settings(project_settings({"BILINGUAL_REDIS_DUPEFILTER": "cuckoo"}))
 
 
 def test_at_capacity_no_false_negative_and_false_positives_near_the_rate(redis, redis_prefix):

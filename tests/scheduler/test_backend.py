@@ -4,16 +4,15 @@ hosts; anything the user or a spider chose is left alone."""
 from __future__ import annotations
 
 import pytest
-from scrapy.settings import Settings
 
 from bilingual_spider.scheduler.backend import GLOBAL_PRIORITY_QUEUE, SchedulerBackend
+from tests.crawlers import project_settings
 
 DEFAULT_QUEUE = "scrapy.pqueues.DownloaderAwarePriorityQueue"
 
 
 def queue_after_addon(values: dict[str, object], priority: str = "cmdline") -> str:
-    settings = Settings()
-    settings.setdict(values, priority=priority)
+    settings = project_settings(values, priority)
     SchedulerBackend().update_settings(settings)
     return str(settings.get("SCHEDULER_PRIORITY_QUEUE"))
 
@@ -47,9 +46,8 @@ def test_feeds_are_appended_to_when_a_crawl_resumes_from_them(tmp_path) -> None:
     from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFrontier
 
     def overwrite_after_addon(values: dict[str, object]) -> bool:
-        settings = Settings()
         feeds = {str(tmp_path / "pages.jsonl"): {"format": "jsonlines", "overwrite": True}}
-        settings.setdict({"FEEDS": feeds, **values}, priority="cmdline")
+        settings = project_settings({"FEEDS": feeds, **values})
         SchedulerBackend().update_settings(settings)
         return settings.getdict("FEEDS")[str(tmp_path / "pages.jsonl")]["overwrite"]
 
