@@ -18,15 +18,10 @@ HOST = "http://site.example"
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 
 
-def worker(prefix: str, fetched: list[str]) -> SharedRobotsTxtMiddleware:
-    """One worker's middleware; every robots.txt it downloads is appended to ``fetched``."""
-    crawler = get_crawler(
-        settings_dict={
-            "ROBOTSTXT_OBEY": True,
-            "REDIS_URL": REDIS_URL,
-            "BILINGUAL_REDIS_KEY_PREFIX": prefix,
-        }
-    )
+def middleware(fetched: list[str], **settings: object) -> SharedRobotsTxtMiddleware:
+    """A crawl's middleware with ``settings``; every robots.txt it downloads is appended to
+    ``fetched``."""
+    crawler = get_crawler(settings_dict={"ROBOTSTXT_OBEY": True, **settings})
 
     async def download_async(request: Request) -> Response:
         fetched.append(request.url)
@@ -34,6 +29,11 @@ def worker(prefix: str, fetched: list[str]) -> SharedRobotsTxtMiddleware:
 
     crawler.engine = SimpleNamespace(download_async=download_async)
     return SharedRobotsTxtMiddleware(crawler)
+
+
+def worker(prefix: str, fetched: list[str]) -> SharedRobotsTxtMiddleware:
+    """One worker's middleware in the crawl under ``prefix`` on the real Redis."""
+    return middleware(fetched, REDIS_URL=REDIS_URL, BILINGUAL_REDIS_KEY_PREFIX=prefix)
 
 
 def allowed(mw: SharedRobotsTxtMiddleware, path: str) -> bool:
@@ -90,20 +90,7 @@ def test_a_failed_fetch_is_shared_as_everything_allowed(redis_prefix):
 
 def one_process(jobdir, fetched: list[str], ttl: float = 86400.0) -> SharedRobotsTxtMiddleware:
     """A crawl's middleware without Redis, with a ``JOBDIR``."""
-    crawler = get_crawler(
-        settings_dict={
-            "ROBOTSTXT_OBEY": True,
-            "JOBDIR": str(jobdir),
-            "BILINGUAL_ROBOTSTXT_TTL": ttl,
-        }
-    )
-
-    async def download_async(request: Request) -> Response:
-        fetched.append(request.url)
-        return Response(request.url, body=ROBOTS, request=request)
-
-    crawler.engine = SimpleNamespace(download_async=download_async)
-    return SharedRobotsTxtMiddleware(crawler)
+    return middleware(fetched, JOBDIR=str(jobdir), BILINGUAL_ROBOTSTXT_TTL=ttl)
 
 
 def test_a_resumed_crawl_reads_the_rules_its_earlier_run_fetched(tmp_path):
