@@ -171,7 +171,7 @@ def stop_crawl(
         from bilingual_spider import settings as project_settings
 
         middlewares = dict(project_settings.DOWNLOADER_MIDDLEWARES)
-        middlewares["bilingual_spider.search.service.SearchDownloadMiddleware"] = None
+        middlewares["bilingual_spider.search.middlewares.SearchDownloadMiddleware"] = None
         extra["DOWNLOADER_MIDDLEWARES"] = middlewares
     before = server.stats()["requests"].get(API_HOST, 0)
     command = spider_command(

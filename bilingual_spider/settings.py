@@ -424,11 +424,11 @@ EXTENSIONS["bilingual_spider.search.service.SearchService"] = 100
 DOWNLOADER_MIDDLEWARES.update(
     {
         # before network safety (50) and robots.txt (100): cached and local answers never leave
-        "bilingual_spider.search.service.SearchMiddleware": 40,
+        "bilingual_spider.search.middlewares.SearchMiddleware": 40,
         # after the proxy (750) and stats (850): the key exists only inside the download
         "bilingual_spider.middlewares.search_credentials.SearchCredentialsMiddleware": 990,
         # the last: search calls are sent as tasks cancelled when the crawl stops (Ctrl-C)
-        "bilingual_spider.search.service.SearchDownloadMiddleware": 995,
+        "bilingual_spider.search.middlewares.SearchDownloadMiddleware": 995,
     }
 )
 BILINGUAL_SEARCH_ENABLED = True

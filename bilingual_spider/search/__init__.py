@@ -17,16 +17,18 @@
 ``failures.py``            what failed (throttled, transient, unreadable, key refused) and so
                            what to do
 ``breaker.py``             an adapter's health: circuit breaker, error window, call timeouts
+``health.py``              each adapter's readiness and health joined, and what is said of it
 ``answer_cache.py``        answers already received (LRU)
 ``credentials.py``         keys added at the last moment; secrets redacted from every log
 ``configuration.py``       the adapters of a crawl, from its settings and environment
-``service.py``             the Scrapy side: :class:`SearchService` (extension) and
-                           :class:`SearchMiddleware` (downloader middleware)
+``service.py``             the Scrapy side: :class:`SearchService` (extension): queries held,
+                           released as requests, answers read, retried or given up
+``middlewares.py``         its two downloader middlewares (hooks, cancellable downloads)
 =========================  ==================================================================
 
-Everything but ``credentials.py`` and ``service.py`` is plain Python (numpy for the host graph,
-pyarrow for the columnar index):
-an adapter's request-building and parsing are tested without Scrapy.
+Everything but ``credentials.py``, ``service.py`` and ``middlewares.py`` is plain Python (numpy
+for the host graph, pyarrow for the columnar index): an adapter's request-building and parsing
+are tested without Scrapy.
 """
 
 from bilingual_spider.search.values import (

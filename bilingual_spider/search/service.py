@@ -12,7 +12,7 @@ A spider hands a query to the service and names the callback that gets the answe
 The service holds each query until its adapter may be called, then injects a request into the
 engine (``engine.crawl``): it goes through the scheduler and the downloader like any page
 (priority ``BILINGUAL_SEARCH_PRIORITY``, a download slot of its own per adapter), so backlink
-calls share the crawl's concurrency and throttling. :class:`SearchMiddleware` (a downloader
+calls share the crawl's concurrency and throttling. ``SearchMiddleware`` (a downloader
 middleware) answers from the cache and from local adapters without any download, paces remote
 calls, reads the answers, and backs off on 429 and 5xx. Each answer page reaches the callback;
 the following pages are asked automatically up to ``BILINGUAL_SEARCH_MAX_PAGES``.
@@ -57,7 +57,7 @@ import math
 import os
 import re
 import time
-from collections import Counter, defaultdict, deque
+from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -65,7 +65,6 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from scrapy import Request, signals
-from scrapy.core.downloader.handlers import DownloadHandlers
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.http import Response
@@ -88,7 +87,6 @@ from bilingual_spider.search.adapter import (
     RemoteAdapter,
 )
 from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
-from bilingual_spider.search.breaker import CallTimes, CircuitBreaker, ErrorWindow
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
 from bilingual_spider.search.configuration import SearchSetup, build_setup
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
@@ -104,6 +102,7 @@ from bilingual_spider.search.failures import (
     status_failure,
     unreadable_failure,
 )
+from bilingual_spider.search.health import AdapterHealth, HealthSettings
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.values import (
     SEARCH,
@@ -178,22 +177,6 @@ class _Held:
     frontier_id: str | None = None
     """Its request's id in a distributed crawl's frontier, where it waits leased to this worker
     (so a query held by a worker that dies is not lost: any worker asks it)."""
-
-
-@dataclass
-class _Preparation:
-    """An adapter getting ready (setup call, file downloads, index build)."""
-
-    task: asyncio.Future[None] | None = None
-    failures: int = 0
-    not_before: float = 0.0
-    ready: bool = False
-    given_up: str | None = None
-    """Why the adapter will never be ready: its queries are answered with this error."""
-    failing_since: float | None = None
-    """When its first attempt failed (None once ready): not ready past
-    ``BILINGUAL_SEARCH_GIVE_UP_AFTER``, it holds its queries no longer."""
-    last_error: str = ""
 
 
 @dataclass
@@ -296,27 +279,25 @@ class SearchService:
         self.later_delay, self.later_rounds = later_delay, later_rounds
         self.pages_per_host = pages_per_host
         self.timeout = timeout
-        self.give_up_after = give_up_after
         self.clock = clock
-        self.breakers = {
-            name: CircuitBreaker(
-                breaker_failures, breaker_pause, max_backoff, give_up_after, clock=clock
-            )
-            for name in setup.rates
+        health_settings = HealthSettings(
+            breaker_failures=breaker_failures,
+            breaker_pause=breaker_pause,
+            max_backoff=max_backoff,
+            give_up_after=give_up_after,
+            error_share=error_share,
+            error_window=error_window,
+            timeout=timeout,
+            min_timeout=min_timeout,
+            later_delay=later_delay,
+            later_rounds=later_rounds,
+        )
+        self.health = {
+            name: AdapterHealth(name, stats, health_settings, clock) for name in setup.rates
         }
-        self.error_windows = {name: ErrorWindow(error_window, error_share) for name in setup.rates}
-        self.call_times = {name: CallTimes(timeout, min_timeout) for name in setup.rates}
-        self._probes: dict[str, CacheKey] = {}
-        self._given_up_said: set[str] = set()
-        self._never_answered: Counter[str] = Counter()
-        self._health_failures: Counter[str] = Counter()
-        """Per adapter: queries that failed for good, or for a round, for its health."""
-        self._warned: set[str] = set()
-        """Adapters a WARNING (or ERROR) said fail: down, too many failed calls, key refused."""
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
         self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
-        self._preparations: defaultdict[str, _Preparation] = defaultdict(_Preparation)
         self._timer: CallLaterResult | None = None
         self._timer_at = math.inf
         self._downloads: set[asyncio.Future[Response]] = set()
@@ -445,10 +426,11 @@ class SearchService:
         now, wake = self.clock(), math.inf
         for name, counts in list(self._counts.items()):
             self._answer_with_error_if_given_up(name, counts)
-            wake = min(wake, self._give_up_time(name, counts))
+            if counts:
+                wake = min(wake, self.health[name].give_up_time())
             if counts and not self._ready(name):
                 wake = min(wake, self._prepare_later(name))
-                if not self._not_ready_for_long(name):
+                if not self.health[name].not_ready_for_long():
                     continue
             if counts.later:
                 due = [h for h in counts.later if h.not_before <= now]
@@ -463,7 +445,8 @@ class SearchService:
         with its probe due: one call); the time when it may be called again (inf: when a call
         ends)."""
         cacheable = self._cacheable(name)
-        breaker = self.breakers[name]
+        health = self.health[name]
+        breaker = health.breaker
         while counts.held:
             held = counts.held[0]
             call = held.call
@@ -483,9 +466,7 @@ class SearchService:
                 counts.in_flight.add(call.key)
                 counts.sent_at[call.key] = now
                 if breaker.down:
-                    breaker.probe_sent()
-                    self._probes[name] = call.key
-                    self.stats.inc_value(f"search/{name}/probes")
+                    health.probe_sent(call.key)
             self._release(counts.held.popleft())
         return math.inf
 
@@ -497,104 +478,36 @@ class SearchService:
             return None
         if len(counts.in_flight) >= 2 * self.max_in_flight:
             return math.inf
-        slow_after = self.call_times[name].slow_after()
+        slow_after = self.health[name].call_times.slow_after()
         becoming_slow = [t + slow_after for t in counts.sent_at.values() if t + slow_after > now]
         if len(becoming_slow) < self.max_in_flight:
             return None
         return min(becoming_slow)
 
-    def _unavailable_reason(self, name: str) -> str | None:
-        """Why ``name``'s queries are answered with an error instead of asked: it will never be
-        ready, it refused its key, or it has been down past ``BILINGUAL_SEARCH_GIVE_UP_AFTER``."""
-        reason = self._preparations[name].given_up
-        if reason is not None:
-            return reason
-        reason = self._not_ready_for_long(name)
-        if reason is not None:
-            if name not in self._given_up_said:
-                self._given_up_said.add(name)
-                logger.info(  # its WARNING was said when its first attempt failed
-                    "search adapter %s: %s: the crawl goes on without it, its queries are "
-                    "answered with an error (it is tried again when due)",
-                    name,
-                    reason,
-                )
-            return reason
-        breaker = self.breakers[name]
-        if not breaker.given_up():
-            return None
-        if name not in self._given_up_said:
-            self._given_up_said.add(name)
-            logger.info(  # the WARNING was said when it went down
-                "search API %s down for %.0f s (last: %s): the crawl goes on without it, its "
-                "queries are answered with an error (one probe a while still tests it)",
-                name,
-                breaker.down_for(),
-                breaker.last_reason,
-            )
-        return f"{name} down for {breaker.down_for():.0f} s (last: {breaker.last_reason})"
-
-    def _not_ready_for_long(self, name: str) -> str | None:
-        """Why ``name``'s queries are not held for it: it has failed to get ready (its setup
-        call, its files) for longer than ``BILINGUAL_SEARCH_GIVE_UP_AFTER``; else None. Its
-        next attempt still goes when due, without holding the crawl's end."""
-        preparation = self._preparations[name]
-        since = preparation.failing_since
-        if since is None or preparation.ready or self.clock() - since <= self.give_up_after:
-            return None
-        return f"{name} not ready for {self.clock() - since:.0f} s ({preparation.last_error})"
-
-    def _give_up_time(self, name: str, counts: _Counts) -> float:
-        """When a down (or not ready) adapter's waiting queries are to be given up (inf: not
-        down, or none)."""
-        if not counts:
-            return math.inf
-        since = self._preparations[name].failing_since
-        if since is not None and not self._not_ready_for_long(name):
-            return since + self.give_up_after + 0.01
-        breaker = self.breakers[name]
-        if breaker.down_since is None or breaker.given_up():
-            return math.inf
-        return breaker.down_since + breaker.give_up_after + 0.01
-
     def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
-        reason = self._unavailable_reason(name)
+        health = self.health[name]
+        reason = health.given_up_reason()
         if reason is None:
             return
         probe = None  # a query kept to probe a given-up adapter whose probe is due
-        preparation = self._preparations[name]
-        if preparation.given_up is None and preparation.ready and self.breakers[name].delay() == 0:
+        if health.probe_due():
             probe = next((h for h in counts.held if h.call.error is None), None)
         for entry in counts.every_held():
             if entry.call.error is None and entry is not probe:
                 self.stats.inc_value(f"search/{name}/gave_up")
                 self.stats.inc_value(f"search/{name}/unanswered")
-                self._never_answered[name] += 1
+                health.never_answered += 1
                 entry.call = replace(entry.call, error=reason)
         counts.held.extend(counts.later)
         for entries in counts.waiting.values():
             counts.held.extend(entries)
         counts.later, counts.waiting = [], {}
 
-    def _failing(self, name: str) -> bool:
-        """True when a WARNING already said that adapter ``name`` fails (down, stopped, or too
-        many of its calls failing): a query's failure is no news."""
-        return self._unavailable_now(name) is not None or not self.error_windows[name].armed
-
     def unavailable(self, kind: str) -> str | None:
         """Why the default adapter of ``kind`` queries cannot answer now (down, stopped, never
         ready), or None when it can."""
         name = self.defaults.get(kind)
-        return None if name is None else self._unavailable_now(name)
-
-    def _unavailable_now(self, name: str) -> str | None:
-        reason = self._preparations[name].given_up or self._not_ready_for_long(name)
-        if reason is not None:
-            return reason
-        breaker = self.breakers[name]
-        if breaker.down:
-            return f"{name} down for {breaker.down_for():.0f} s ({breaker.last_reason})"
-        return None
+        return None if name is None else self.health[name].unavailable()
 
     def _release(self, held: _Held) -> None:
         assert self.crawler is not None and self.crawler.engine is not None
@@ -619,9 +532,7 @@ class SearchService:
         """A call of a spider's query is over (answered, given up, or held for later)."""
         if not call.inline and call.query is not None:
             self._counts[call.adapter].answered(call.key)
-            if self._probes.get(call.adapter) == call.key:
-                del self._probes[call.adapter]
-                self.breakers[call.adapter].probe_lost()  # unless answered either way
+            self.health[call.adapter].call_over(call.key)
         self._pump()
 
     def _cacheable(self, name: str) -> bool:
@@ -644,7 +555,7 @@ class SearchService:
             WORKER_LOCAL_META: True,  # its pacing and in-flight count live in this service
         }
         if self.timeout > 0:
-            meta["download_timeout"] = self._timeout_of(call)
+            meta["download_timeout"] = self.health[call.adapter].timeout_of(call.attempt)
         adapter = self.remote.get(call.adapter)
         assert call.query is not None
         if adapter is None or call.error is not None:  # answered by the middleware
@@ -717,7 +628,7 @@ class SearchService:
         if call.raw:
             readable = status in (200, 206)  # 206: a Range request's part
         if readable and (call.raw or adapter is None):
-            self._call_answered(call.adapter, request)
+            self.health[call.adapter].answered(request.meta.get("download_latency"))
             return response
         if readable:
             assert adapter is not None and call.query is not None
@@ -726,7 +637,7 @@ class SearchService:
             except (AnswerError, ValueError) as exc:
                 failure = unreadable_failure(str(exc) or type(exc).__name__)
                 return self._retry_or_fail(request, response, failure, None)
-            self._call_answered(call.adapter, request)
+            self.health[call.adapter].answered(request.meta.get("download_latency"))
             request.meta[SEARCH_PAGE] = replace(page, page_number=call.page_number)
             self._deliver(request, request.meta[SEARCH_PAGE])
             return response
@@ -735,7 +646,7 @@ class SearchService:
         refused = adapter is not None and adapter.key_refused(status, response.body)
         failure = status_failure(status, refused)
         if failure.kind == KEY_REFUSED:
-            self._stop(call.adapter, failure)
+            self.health[call.adapter].key_refused(failure)
         if failure.retry_limit == 0:
             return self._fail(request, response, failure.reason, permanent=True)
         header = response.headers.get
@@ -865,11 +776,10 @@ class SearchService:
         transient failure waits a back-off of its own; an unreadable answer is asked once
         more at once. Every failure counts against the adapter's circuit breaker."""
         call: SearchCall = request.meta[SEARCH_CALL]
-        self._call_failed(call, failure)
-        preparation = self._preparations[call.adapter]
-        if call.query is None and not preparation.ready:  # getting ready fails from now
-            preparation.failing_since = preparation.failing_since or self.clock()
-            preparation.last_error = failure.reason
+        health = self.health[call.adapter]
+        health.failed(failure, _describe(call))
+        if call.query is None:  # a call to get ready
+            health.getting_ready_fails(failure.reason)
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
         if failure.kind == UNREADABLE:
             pause = 0.0
@@ -903,106 +813,6 @@ class SearchService:
         self._done(call)
         raise AskedLater(f"search call failed ({failure.reason}), asked again")
 
-    def _timeout_of(self, call: SearchCall) -> float:
-        """The download timeout of a call: adapted to the adapter's answers (the full
-        ``BILINGUAL_SEARCH_TIMEOUT`` for a probe)."""
-        times = self.call_times.get(call.adapter)
-        if times is None:
-            return self.timeout
-        return times.timeout(call.attempt, probe=self.breakers[call.adapter].down)
-
-    def _call_answered(self, name: str, request: Request) -> None:
-        """A call of ``name`` was answered: its breaker closes, its error window counts it, its
-        duration adapts the timeout."""
-        if name not in self.breakers:
-            return
-        latency = request.meta.get("download_latency")
-        if isinstance(latency, (int, float)):
-            self.call_times[name].add(float(latency))
-        self._count_outcome(name, None)
-        down_for = self.breakers[name].succeeded()
-        if down_for is not None:
-            self._given_up_said.discard(name)
-            self.stats.inc_value(f"search/{name}/back")
-            logger.info("search API %s is back after %.0f s down", name, down_for)
-
-    def _count_outcome(self, name: str, failure_label: str | None) -> None:
-        """One call in the adapter's error window; one WARNING when too many failed."""
-        window = self.error_windows[name]
-        window.add(failure_label)
-        share = window.alarm()
-        if share is not None:
-            label, count = window.commonest()
-            self.stats.inc_value(f"search/{name}/error_rate_warnings")
-            self._warned.add(name)
-            logger.warning(
-                "search API %s: %.0f%% of its last %d calls failed (commonest: %s, %d calls)",
-                name,
-                100 * share,
-                window.size,
-                label,
-                count,
-            )
-
-    def _call_failed(self, call: SearchCall, failure: CallFailure) -> None:
-        """A call of the adapter failed: counted in its error window (one WARNING when too
-        many fail) and by its circuit breaker (a WARNING when it goes down)."""
-        name = call.adapter
-        if name not in self.breakers or not failure.counts_against_the_service:
-            return
-        self._count_outcome(name, failure.label)
-        breaker = self.breakers[name]
-        was_down = breaker.down
-        pause = breaker.failed(failure.reason)
-        if pause is None:
-            return
-        if not was_down:
-            self.stats.inc_value(f"search/{name}/down")
-            self._warned.add(name)
-            logger.warning(
-                "search API %s is down after %d failed calls in a row (last: %s, for %s): its "
-                "queries wait, the crawl goes on; one probe call in %.1f s",
-                name,
-                breaker.in_a_row,
-                failure.reason,
-                _describe(call),
-                pause,
-            )
-        else:
-            logger.info(
-                "search API %s still down (probe %s: %s): next probe in %.1f s",
-                name,
-                _describe(call),
-                failure.reason,
-                pause,
-            )
-
-    def _stop(self, name: str, failure: CallFailure) -> None:
-        """The service refused the adapter's key: no call of it is worth sending."""
-        preparation = self._preparations[name]
-        if preparation.given_up is not None:
-            return
-        preparation.given_up = f"{name} refused its key ({failure.reason})"
-        self.stats.inc_value(f"search/{name}/key_refused")
-        self._warned.add(name)
-        logger.error(
-            "search API %s refused its key (%s): the adapter is stopped for this crawl and its "
-            "queries are answered with an error; check its key (see docs/search.md)",
-            name,
-            failure.reason,
-        )
-
-    def _reported(self, name: str, health: bool) -> bool:
-        """Whether the service reports a query's failure itself: its adapter is known to fail
-        (down, stopped, too many failed calls: a WARNING said so), or the failure is of the
-        API's health (``health``), which the breaker and the error window watch (a WARNING when
-        it goes down or too many calls fail; else one at the close)."""
-        if name not in self.error_windows:
-            return False
-        if health:
-            self._health_failures[name] += 1
-        return health or self._failing(name)
-
     def _fail(
         self,
         request: Request,
@@ -1020,7 +830,7 @@ class SearchService:
         if call.inline:  # counted by the caller (a preparation, a host's pages)
             raise SearchFailed(f"{_describe(call)}: {reason}")
         self.stats.inc_value(f"search/{name}/failed")
-        reported = self._reported(name, health)
+        reported = self.health[name].reported(health)
         level = logging.INFO if reported else logging.WARNING
         if not permanent and call.later_round < self.later_rounds:
             delay = max(wait, self.later_delay * 2**call.later_round)
@@ -1100,7 +910,7 @@ class SearchService:
         adapter = self.remote.get(name)
         if adapter is None:
             raise NotConfigured(f"no remote adapter {name!r}")
-        unavailable = self._unavailable_reason(name)
+        unavailable = self.health[name].given_up_reason()
         if unavailable is not None:  # down for long, or its key refused: not worth a call
             raise SearchFailed(unavailable)
         await self._ensure_ready(name)
@@ -1125,7 +935,7 @@ class SearchService:
         if call.raw and not ranged:  # whole graph files: no size limit, no time limit of ours
             meta.update(download_maxsize=0, download_warnsize=0)
         elif self.timeout > 0:
-            meta["download_timeout"] = self._timeout_of(call)
+            meta["download_timeout"] = self.health[call.adapter].timeout_of(call.attempt)
         return await self.crawler.engine.download_async(self._http_request(http, meta))
 
     def _fetcher(self, call: SearchCall) -> Fetch:
@@ -1152,7 +962,7 @@ class SearchService:
     # --- getting adapters ready ----------------------------------------------------------------
 
     def _ready(self, name: str) -> bool:
-        preparation = self._preparations[name]
+        preparation = self.health[name].preparation
         if preparation.ready or preparation.given_up is not None:
             return True
         remote = self.remote.get(name)
@@ -1164,7 +974,7 @@ class SearchService:
 
     def _prepare_later(self, name: str) -> float:
         """Start preparing ``name`` unless under way; the time to look again (inf: when done)."""
-        preparation = self._preparations[name]
+        preparation = self.health[name].preparation
         if preparation.task is not None:
             return math.inf
         if preparation.not_before > self.clock():
@@ -1174,12 +984,11 @@ class SearchService:
         return math.inf
 
     async def _ensure_ready(self, name: str) -> None:
-        given_up = self._preparations[name].given_up
-        if given_up is not None:
-            raise SearchFailed(given_up)
+        preparation = self.health[name].preparation
+        if preparation.given_up is not None:
+            raise SearchFailed(preparation.given_up)
         if self._ready(name):
             return
-        preparation = self._preparations[name]
         if preparation.task is None:
             preparation.task = asyncio.ensure_future(self._prepare(name))
             preparation.task.add_done_callback(lambda _: self._prepared(name))
@@ -1209,36 +1018,16 @@ class SearchService:
         logger.info("search adapter %s ready in %.1f s", name, time.perf_counter() - started)
 
     def _prepared(self, name: str) -> None:
-        preparation = self._preparations[name]
-        task, preparation.task = preparation.task, None
+        health = self.health[name]
+        task, health.preparation.task = health.preparation.task, None
         if task is None or task.cancelled():  # the crawl is closing
             return
         error = task.exception()
         if error is None:
-            preparation.ready, preparation.failing_since = True, None
-            self._given_up_said.discard(name)
+            health.now_ready()
         else:
-            self._preparation_failed(name, preparation, error)
+            health.preparation_failed(error)
         self._pump()
-
-    def _preparation_failed(
-        self, name: str, preparation: _Preparation, error: BaseException
-    ) -> None:
-        preparation.failures += 1
-        if preparation.failing_since is None:
-            preparation.failing_since = self.clock()
-        preparation.last_error = str(error) or type(error).__name__
-        self.stats.inc_value(f"search/{name}/failed")
-        if preparation.failures <= self.later_rounds:
-            delay = self.later_delay * 2 ** (preparation.failures - 1)
-            preparation.not_before = self.clock() + delay
-            self.stats.inc_value(f"search/{name}/later")
-            logger.warning(
-                "search adapter %s not ready (%s): trying again in %.0f s", name, error, delay
-            )
-            return
-        logger.warning("search adapter %s given up: %s", name, error)
-        preparation.given_up = f"adapter not ready: {error}"
 
     # --- signals -------------------------------------------------------------------------------
 
@@ -1273,8 +1062,8 @@ class SearchService:
             if idle:
                 self._ask_later_ones_soon(name, counts)
         if any(c or c.in_flight for c in self._counts.values()) or any(
-            p.task is not None and not self._not_ready_for_long(name)
-            for name, p in self._preparations.items()
+            h.preparation.task is not None and not h.not_ready_for_long()
+            for h in self.health.values()
         ):
             self._pump()
             raise DontCloseSpider
@@ -1284,8 +1073,9 @@ class SearchService:
         held for a later round, are asked again within ``BILINGUAL_SEARCH_BREAKER_PAUSE``
         instead of ``BILINGUAL_SEARCH_LATER_DELAY`` (``asked_early``): they no longer hold the
         crawl's end for minutes."""
-        breaker = self.breakers.get(name)
-        if breaker is None or breaker.down or not self._preparations[name].ready:
+        health = self.health[name]
+        breaker = health.breaker
+        if breaker.down or not health.preparation.ready:
             return
         soon = self.clock() + breaker.pause
         for held in counts.later:
@@ -1297,89 +1087,10 @@ class SearchService:
         if self._timer is not None:
             self._timer.cancel()
             self._timer, self._timer_at = None, math.inf
-        for name, counts in self._counts.items():
-            unfinished = len(counts) + len(counts.in_flight)
-            if unfinished:
-                if self._unavailable_reason(name) or self.breakers[name].down:
-                    self._never_answered[name] += unfinished  # waiting for an API that is down
-                self.stats.inc_value(f"search/{name}/unfinished", unfinished)
-                logger.warning(
-                    "%d %s search queries were still waiting when the crawl closed",
-                    unfinished,
-                    name,
-                )
-        for name, never in self._never_answered.items():
-            if never:
-                why = self._unavailable_reason(name) or self.breakers[name].last_reason
-                logger.info("search API %s: %d queries never answered (%s)", name, never, why)
-        for name, failures in self._health_failures.items():
-            if failures and name not in self._warned:  # said as INFO only, one by one
-                label, _ = self.error_windows[name].commonest()
-                logger.warning(
-                    "search API %s: %d queries failed for good or for a round (commonest "
-                    "reason of its last calls: %s; last: %s)",
-                    name,
-                    failures,
-                    label or "none",
-                    self.breakers[name].last_reason,
-                )
-        for preparation in self._preparations.values():
-            if preparation.task is not None:
-                preparation.task.cancel()
+        for name, health in self.health.items():
+            counts = self._counts.get(name)
+            health.close(len(counts) + len(counts.in_flight) if counts is not None else 0)
         self.redaction.uninstall()
-
-
-class SearchDownloadMiddleware:
-    """Downloader middleware (order 995: after the proxy and the credentials, the last before
-    the download) that downloads search calls itself, with the crawl's download handlers, as
-    tasks the service cancels when the crawl stops (see :meth:`SearchService.download`)."""
-
-    def __init__(self, service: SearchService, handlers: DownloadHandlers) -> None:
-        self.service, self.handlers = service, handlers
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SearchDownloadMiddleware:
-        service = crawler.get_extension(SearchService)
-        if service is None:
-            raise NotConfigured("the search service extension is not enabled")
-        return cls(service, DownloadHandlers(crawler))
-
-    async def process_request(self, request: Request) -> Response | None:
-        if SEARCH_CALL not in request.meta or not request.url.startswith(("http:", "https:")):
-            return None
-        return await self.service.download(request, self.handlers.download_request_async)
-
-
-class SearchMiddleware:
-    """Downloader middleware (order 40, before network safety and robots.txt: cached and local
-    answers never touch the network) that runs the service's hooks for search requests."""
-
-    def __init__(self, service: SearchService) -> None:
-        self.service = service
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> SearchMiddleware:
-        service = crawler.get_extension(SearchService)
-        if service is None:
-            raise NotConfigured("the search service extension is not enabled")
-        return cls(service)
-
-    async def process_request(self, request: Request) -> Response | None:
-        if SEARCH_CALL not in request.meta:
-            return None
-        return await self.service.before_download(request)
-
-    def process_response(self, request: Request, response: Response) -> Response | Request:
-        if SEARCH_CALL not in request.meta:
-            return response
-        return self.service.after_download(request, response)
-
-    def process_exception(
-        self, request: Request, exception: Exception
-    ) -> Response | Request | None:
-        if SEARCH_CALL not in request.meta or SEARCH_PAGE in request.meta:
-            return None
-        return self.service.on_exception(request, exception)
 
 
 def _user_meta(meta: dict[str, Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from bilingual_spider.sandbox.engine_index import EngineIndex
 from bilingual_spider.sandbox.process import SandboxServer
 from bilingual_spider.sandbox.search_api import API_HOST, SearchApi
 from bilingual_spider.sandbox.server import Sandbox
+from tests.fake_clock import FakeClock
 
 LINKERS = 120  # www.linkerN.org, one page each, all linking to TARGET
 TARGET = "http://www.target.com/en/a.html"
@@ -505,14 +506,6 @@ def test_host_graph_files(api: SearchApi, engine_dir: Path) -> None:
 
 
 # --- rate limits ---------------------------------------------------------------------------------
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_rate_limits_answer_429_in_each_format(index: EngineIndex) -> None:

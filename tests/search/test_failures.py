@@ -31,15 +31,7 @@ from bilingual_spider.search.failures import (
     unreadable_failure,
 )
 from bilingual_spider.search.moz import MozLinks
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
+from tests.fake_clock import FakeClock
 
 # --- failures.py -----------------------------------------------------------------------------
 
@@ -127,7 +119,7 @@ def test_an_exception_reason_is_never_empty(message: str) -> None:
 
 
 def test_breaker_goes_down_after_failures_in_a_row_and_one_probe_tests_it() -> None:
-    clock = Clock()
+    clock = FakeClock(100.0)
     breaker = CircuitBreaker(failures=3, pause=10.0, max_pause=25.0, give_up_after=60.0,
                              clock=clock)  # fmt: skip
     assert breaker.failed("HTTP 503") is None and breaker.failed("HTTP 503") is None
@@ -159,7 +151,7 @@ def test_breaker_goes_down_after_failures_in_a_row_and_one_probe_tests_it() -> N
 
 @given(st.lists(st.booleans(), max_size=60), st.integers(1, 6))
 def test_breaker_is_down_only_after_a_run_of_failures(outcomes: list[bool], failures: int) -> None:
-    breaker = CircuitBreaker(failures=failures, clock=Clock())
+    breaker = CircuitBreaker(failures=failures, clock=FakeClock(100.0))
     run = 0
     for ok in outcomes:
         if breaker.state == UP:

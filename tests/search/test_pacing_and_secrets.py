@@ -19,18 +19,11 @@ from bilingual_spider.search.google_cse import CLOSING
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.service import SEARCH_CALL, SearchCall, SearchService
 from bilingual_spider.search.values import SearchPage, SearchQuery
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fake_clock import FakeClock
 
 
 def test_rate_limiter_spaces_calls_and_pauses() -> None:
-    clock = Clock()
+    clock = FakeClock(100.0)
     limiter = RateLimiter(2.0, clock)  # a call every 0.5 s
     assert [limiter.reserve() for _ in range(3)] == [0.0, 0.5, 1.0]
     assert limiter.delay() == pytest.approx(1.5)
@@ -48,7 +41,7 @@ def test_rate_limiter_spaces_calls_and_pauses() -> None:
 
 @given(st.floats(0.01, 100.0), st.lists(st.floats(0.0, 5.0), min_size=1, max_size=30))
 def test_reserved_calls_are_never_closer_than_the_interval(rate: float, gaps: list[float]) -> None:
-    clock = Clock()
+    clock = FakeClock(100.0)
     limiter = RateLimiter(rate, clock)
     starts = []
     for gap in gaps:
