@@ -21,6 +21,12 @@ BACKLINK = "backlink"
 FORWARD = "forward"
 
 
+def leaves_site(url: str, site: str, page_site: str) -> bool:
+    """Whether a link to ``url`` (of ``site``) on a page of ``page_site`` leaves for another web
+    site: the links the bipartite graph follows (once per site: :meth:`BipartiteGraph.reach`)."""
+    return bool(site) and site != page_site and url.startswith("http")
+
+
 @dataclass(frozen=True)
 class LinkExample:
     """One labelled link for the classifier of ``role``."""

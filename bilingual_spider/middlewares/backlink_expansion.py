@@ -41,7 +41,7 @@ from scrapy.http import Response
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.adapters.site_detection import DetectorCallbacks, SiteDetection
-from bilingual_spider.frontier.bipartite import BipartiteGraph
+from bilingual_spider.frontier.bipartite import BipartiteGraph, leaves_site
 from bilingual_spider.frontier.strategies import RULES, Strategy, follows_links_of
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
@@ -227,5 +227,4 @@ class BacklinkExpansionMiddleware:
         """Whether ``url`` leaves the page's site for a site not reached yet (then reached)."""
         assert self.detection is not None
         site = self.detection.site_of(url)
-        leaves = bool(site) and site != page_site and url.startswith("http")
-        return leaves and self.graph.reach(site)
+        return leaves_site(url, site, page_site) and self.graph.reach(site)

@@ -53,7 +53,13 @@ from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
 from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
-from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, BipartiteGraph, LinkExample
+from bilingual_spider.frontier.bipartite import (
+    BACKLINK,
+    FORWARD,
+    BipartiteGraph,
+    LinkExample,
+    leaves_site,
+)
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
 from bilingual_spider.frontier.rescoring import (
     FRONTIER_META,
@@ -294,7 +300,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         kept = []
         for context in contexts:
             site = self.detection.site_of(context.url)
-            if site and site != page_site and site not in seen and context.url.startswith("http"):
+            if site not in seen and leaves_site(context.url, site, page_site):
                 seen.add(site)
                 kept.append(context)
         return kept

@@ -46,3 +46,13 @@ def test_a_hub_is_fetched_once_as_a_backlink_page_whatever_number_of_sites_it_li
     assert graph.claim_backlink_page("http://hub/links")
     assert not graph.claim_backlink_page("http://hub/links")
     assert graph.claim_backlink_page("http://hub/links?page=2")
+
+
+def test_links_followed_leave_their_page_site_for_another_web_site():
+    from bilingual_spider.frontier.bipartite import leaves_site
+
+    assert leaves_site("http://b.example/x", "b.example", "a.example")
+    assert leaves_site("https://b.example/", "b.example", "a.example")
+    assert not leaves_site("http://a.example/y", "a.example", "a.example")  # in the page's site
+    assert not leaves_site("mailto:x@b.example", "b.example", "a.example")
+    assert not leaves_site("http://10.0.0.1/", "", "a.example")  # no site to judge
