@@ -306,9 +306,15 @@ mines the pages it fetched itself."""
 BILINGUAL_PATTERN_SCORING = False
 """URL-pattern credibility scoring (``middlewares/pattern_scoring.py``, for any spider but
 ``pupsniffer``, which pairs its pages itself): the pages of the crawl are mined for pairing
-patterns whenever its frontier runs dry; verified pairs become items and unpaired pages'
-counterparts requests. True makes ``scrapy crawl forward`` yield URL pairs. It reads
-``BILINGUAL_PUPSNIFFER_VERIFIER`` and ``BILINGUAL_PUPSNIFFER_DEEP_PER_SITE``."""
+patterns whenever its frontier runs dry and every ``BILINGUAL_PATTERN_SCORING_EVERY`` pages;
+verified pairs become items and unpaired pages' counterparts requests. True makes ``scrapy crawl
+forward`` yield URL pairs. It reads ``BILINGUAL_PUPSNIFFER_VERIFIER`` and
+``BILINGUAL_PUPSNIFFER_DEEP_PER_SITE``."""
+BILINGUAL_PATTERN_SCORING_EVERY = 1000
+"""Pattern scoring mines the pages seen after this many new pages, not only when the frontier
+runs dry: a crawl that ends on a page budget (``CLOSESPIDER_PAGECOUNT``) or is stopped still
+gets the pairs of all but its last pages (0: only when the frontier runs dry). Each mining reads
+every page seen (the patterns' global credibility is across sites)."""
 BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER = 50
 """With pair-first crawling, a site stops taking its budget after this many pages when 95 % are
 in one language and no other is named in the URLs of 5 % of its in-site links (0: never)."""

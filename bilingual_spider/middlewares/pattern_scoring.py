@@ -5,7 +5,8 @@ On when ``BILINGUAL_PATTERN_SCORING`` is true, unless the spider pairs its pages
 (``pupsniffer``: a true ``pairs_pages_itself`` attribute). Every HTML page a callback gets is
 recorded with its language, main text and links (the response's one parse,
 :mod:`bilingual_spider.adapters.pupsniffer_pages`). When the crawl has nothing left to fetch,
-the pages seen so far are mined for pairing patterns and their local and global credibility
+and every ``BILINGUAL_PATTERN_SCORING_EVERY`` new pages, the pages seen so far are mined for
+pairing patterns and their local and global credibility
 (:func:`~bilingual_spider.patterns.crawl_round.pair_round`); the pairs found are judged as
 PupSniffer judges them (languages, shared links, content by ``BILINGUAL_PUPSNIFFER_VERIFIER``)
 and each new one becomes a :class:`~bilingual_spider.items.UrlPairItem`. The pages left unpaired
@@ -16,7 +17,8 @@ the spider, they are mined at the next pause, and the crawl ends when a pause fi
 Items made at a pause travel in one ``data:`` request (as PupSniffer's,
 :func:`~bilingual_spider.adapters.pupsniffer_items.items_request`) through the spider's default
 callback; this middleware yields them and discards the callback's own output for it. A crawl
-closed before its frontier ran dry (a page count, Ctrl-C) emits no pairs.
+closed before its frontier ran dry (a page count, Ctrl-C) emits the pairs of its last mining: the
+pages seen after it are not mined (counted ``patterns/pages_not_mined``).
 
 Stats: ``patterns/pages`` (recorded), ``patterns/minings``, ``patterns/pairs/<method>``,
 ``patterns/rejected/<reason>``, ``patterns/counterparts`` (requests made).
@@ -67,6 +69,8 @@ class PatternScoringMiddleware:
         Counterpart requests per site and pause.
     identifier:
         Language identifier of pages (``identify_many``, as the shipped one).
+    every:
+        Mine after this many new pages, not only when the frontier runs dry (0: only then).
     """
 
     def __init__(
@@ -75,11 +79,13 @@ class PatternScoringMiddleware:
         verifier: PairVerifier | None = None,
         counterparts_per_site: int = 50,
         identifier: Any = None,
+        every: int = 0,
     ) -> None:
         self.stats = stats
         self.verifier = verifier
         self.counterparts_per_site = counterparts_per_site
         self.identifier = identifier
+        self.every = every
         self.crawled = CrawledSites()
         self.emitted: set[frozenset[str]] = set()
         self.asked: set[str] = set()
@@ -98,9 +104,11 @@ class PatternScoringMiddleware:
             verifier=load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER")),
             counterparts_per_site=settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE"),
             identifier=default_identifier(),  # loaded before the crawl, not on its first pages
+            every=settings.getint("BILINGUAL_PATTERN_SCORING_EVERY"),
         )
         middleware.crawler = crawler
         crawler.signals.connect(middleware.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(middleware.spider_closed, signal=signals.spider_closed)
         return middleware
 
     # --- the spider's output: pages recorded, items carried --------------------------------------
@@ -111,6 +119,7 @@ class PatternScoringMiddleware:
             return
         self.record(response)
         yield from result
+        yield from self._pause_when_due()
 
     async def process_spider_output_async(
         self, response: Response, result: AsyncIterator[Any]
@@ -122,6 +131,8 @@ class PatternScoringMiddleware:
         self.record(response)
         async for output in result:
             yield output
+        for request in self._pause_when_due():
+            yield request
 
     def record(self, response: Response) -> None:
         """Keep an HTML page of a site as pair discovery needs it."""
@@ -142,6 +153,13 @@ class PatternScoringMiddleware:
 
     # --- a pause: mine, emit, ask for counterparts -------------------------------------------
 
+    def _pause_when_due(self) -> list[Request]:
+        """A pause after every ``every`` new pages: its requests go out with the page's output."""
+        if not self.every or len(self.crawled.pages) - self._pages_mined < self.every:
+            return []
+        self._pages_mined = len(self.crawled.pages)
+        return self.pause()
+
     def spider_idle(self) -> None:
         """Nothing left to fetch: mine what is new, and keep the crawl open for what that asks."""
         if len(self.crawled.pages) == self._pages_mined:
@@ -153,6 +171,17 @@ class PatternScoringMiddleware:
             self.crawler.engine.crawl(request)
         if requests:
             raise DontCloseSpider
+
+    def spider_closed(self, reason: str) -> None:
+        left = len(self.crawled.pages) - self._pages_mined
+        if left:
+            self.stats.set_value("patterns/pages_not_mined", left)
+            logger.info(
+                "pattern scoring: the crawl closed (%s) with %d pages not mined since the last "
+                "mining (BILINGUAL_PATTERN_SCORING_EVERY)",
+                reason,
+                left,
+            )
 
     def pause(self) -> list[Request]:
         """The pairs of every page seen so far (an items request of the new ones) and the

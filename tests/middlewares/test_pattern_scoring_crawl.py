@@ -52,3 +52,34 @@ def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_pa
     }
     paired_pages = {url for p in right for url in (p["source_url"], p["target_url"])}
     assert counterparts & paired_pages  # a counterpart request found a pair's page
+
+
+def test_a_crawl_that_ends_on_its_page_budget_still_yields_the_pairs_mined_on_the_way(
+    served_world, tmp_path
+):
+    world, server = served_world
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:15]) + "\n")
+    run = logged_crawl(
+        "forward",
+        server.proxy_url,
+        tmp_path,
+        settings={
+            "BILINGUAL_PATTERN_SCORING": True,
+            "BILINGUAL_PATTERN_SCORING_EVERY": 50,
+            "CLOSESPIDER_PAGECOUNT": 500,
+        },
+        arguments={"seeds": seeds},
+    )
+    stats, items = run["stats"], run["items"]
+    assert stats["finish_reason"] == "closespider_pagecount"  # the frontier never ran dry
+    assert stats["patterns/minings"] >= 2
+    gold = {
+        frozenset(line.split("\t")[:2])
+        for line in (world / "gold_pairs.tsv").read_text().splitlines()
+    }
+    pairs = [item for item in items if item.get("type") == "url_pair"]
+    english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
+    right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in gold]
+    assert len(right) >= 5, (len(pairs), stats.get("patterns/pages"))
+    assert len(right) / len(english) >= 0.8, [p for p in english if p not in right][:5]
