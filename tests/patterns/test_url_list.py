@@ -83,6 +83,31 @@ def test_a_language_marker_glued_to_a_word_inside_a_unit() -> None:
     assert pairs_of(["http://x.org/d/newsUSA1.html", "http://x.org/d/newsUK1.html"]) == {}
 
 
+def test_an_initial_glued_to_a_word_beside_its_language_pairs() -> None:
+    """WMT16's summerlea.ca (``/en/2003wgs.htm``, ``/fr/2003wgsf.htm``) and schackportalen.nu
+    (``/English/eblandat.htm``, ``/Francais/fblandat.htm``): the initial is glued to a word,
+    and another unit of the URL names its language (issue 31)."""
+    english = [f"http://www.s.ca/en/{y}wgs.htm" for y in range(2003, 2009)]
+    french = [f"http://www.s.ca/fr/{y}wgsf.htm" for y in range(2003, 2009)]
+    found = pairs_of(english + french)
+    assert {frozenset(p): k for p, k in found.items()} == {
+        frozenset(pair): "<en,fr+f>" for pair in zip(english, french, strict=True)
+    }
+    words = ("blandat", "spelare", "forlag", "mjukvara")
+    english = [f"http://schack.nu/English/e{word}.htm" for word in words]
+    french = [f"http://schack.nu/Francais/f{word}.htm" for word in words]
+    found = pairs_of(english + french)
+    assert {frozenset(p): k for p, k in found.items()} == {
+        frozenset(pair): "<English+e,Francais+f>" for pair in zip(english, french, strict=True)
+    }
+    # no unit names the initial's language: a letter glued to a word is a letter
+    unnamed = [f"http://www.s.ca/a/{y}wgs.htm" for y in range(2003, 2009)]
+    assert (
+        pairs_of(unnamed + [u.replace("/a/", "/b/").replace("s.htm", "sf.htm") for u in unnamed])
+        == {}
+    )
+
+
 def test_a_numeric_language_value_pairs_url_only_by_its_parameter_name() -> None:
     """``clang=1`` / ``clang=2``: the parameter's name shows it is the site's language (issue
     31); which language each number is, only the pages' languages say."""
