@@ -59,6 +59,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from url_difference import CLASSES, url_difference
+
 from bilingual_spider.patterns.stripping import stripping_pairs
 from bilingual_spider.patterns.url_list import UrlListResult, mine_url_list
 
@@ -154,21 +156,65 @@ def scores(found: set[tuple[str, str]], gold: Gold) -> dict[str, Any]:
 
 
 def evaluate(
-    urls: list[str], gold: Gold, languages: Mapping[str, str] | None = None
+    urls: list[str],
+    gold: Gold,
+    languages: Mapping[str, str] | None = None,
+    classes: Mapping[tuple[str, str], str] | None = None,
 ) -> dict[str, Any]:
-    """PupSniffer's scores per method, the stripping matcher's, and what went wrong."""
+    """PupSniffer's scores per method, the stripping matcher's, and what went wrong; with
+    ``classes`` (each gold pair's :func:`url_difference.url_difference`), recall per class."""
     started = time.process_time()
     result = mine_url_list(urls, languages)
     seconds = time.process_time() - started
     predicted = [(p.source, p.target, p.method) for p in result.pairs]
-    return {
+    stripped = {ordered(a, b) for a, b in stripping_pairs(urls)}
+    run = {
         "urls": len(set(urls)),
         "gold_pairs": len(gold.pairs),
         "mining_s": round(seconds, 2),
         "pupsniffer": score_pairs(predicted, gold),
-        "stripping": scores({ordered(a, b) for a, b in stripping_pairs(urls)}, gold),
+        "stripping": scores(stripped, gold),
         "top_patterns": [str(k) for k in result.top_patterns(10)],
         "errors": errors(result, gold),
+    }
+    if classes is not None:
+        found = {ordered(p.source, p.target) for p in result.pairs}
+        run["recall_by_class"] = {
+            "pupsniffer": recall_by_class(found, classes),
+            "stripping": recall_by_class(stripped, classes),
+        }
+        run["missed_by_class"] = missed_by_class(found, classes)
+    return run
+
+
+def recall_by_class(found: set[tuple[str, str]], classes: Mapping[tuple[str, str], str]) -> dict:
+    """Per class of gold pair: how many, how many found, recall."""
+    out = {}
+    for name in CLASSES:
+        pairs = [pair for pair, of in classes.items() if of == name]
+        hit = sum(pair in found for pair in pairs)
+        out[name] = {
+            "gold": len(pairs),
+            "found": hit,
+            "recall": round(hit / len(pairs), 4) if pairs else None,
+        }
+    return out
+
+
+def missed_by_class(
+    found: set[tuple[str, str]], classes: Mapping[tuple[str, str], str], examples: int = 3
+) -> dict[str, list[dict]]:
+    """The gold pairs of each class that were not found, counted by host, a few of each."""
+    by_host: dict[str, Counter] = defaultdict(Counter)
+    shown: dict[tuple[str, str], list] = defaultdict(list)
+    for pair, name in sorted(classes.items()):
+        if pair not in found:
+            by_host[name][host_of(pair[0])] += 1
+            if len(shown[name, host_of(pair[0])]) < examples:
+                shown[name, host_of(pair[0])].append(pair)
+    return {
+        name: [{"host": h, "pairs": c, "examples": shown[name, h]} for h, c in hosts.most_common()]
+        for name, hosts in by_host.items()
     }
 
 
@@ -568,6 +614,11 @@ def print_table(sets: Mapping[str, Mapping[str, Any]]) -> None:
                     "  fetched, not reported, by reason: " + json.dumps(run["audit"]["top_reasons"])
                 )
                 print_audit(run["audit"])
+        for method, by_class in run.get("recall_by_class", {}).items():
+            print(
+                f"{name}: {method} recall by class of gold pair: "
+                + ", ".join(f"{c} {v['found']}/{v['gold']}" for c, v in by_class.items())
+            )
         rows = [(f"pup {m}", s) for m, s in run["pupsniffer"].items()]
         for label, s in [*rows, ("stripping", run["stripping"])]:
             print(
@@ -628,7 +679,9 @@ def run(args: argparse.Namespace, world: Path, work: Path) -> dict[str, Any]:
     golds: dict[str, Gold] = {}
     if "wmt16" in args.sets:
         urls, gold = wmt16_set(args.wmt16)
-        sets["wmt16 url_only"] = evaluate(urls, gold)
+        classes = {pair: url_difference(*pair) for pair in gold.pairs}
+        sets["wmt16 url_only"] = evaluate(urls, gold, classes=classes)
+        sets["wmt16 url_only"]["gold_classes"] = dict(Counter(classes.values()).most_common())
         parameters["wmt16"] = str(args.wmt16)
     if "real_sites" in args.sets:
         urls, languages, golds["real_sites"] = real_sites_set()

@@ -52,8 +52,14 @@ URL_MARKERS = {
 _COMPOUND = re.compile(r"[-_]")
 _WORD = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")
 INITIALS = {"e": "en", "f": "fr"}
-"""Initials taken as languages only when both units of a pattern are initials: ``_e.html`` and
-``_f.html`` on Canadian sites. Alone, a letter names no language."""
+"""Initials taken as language marks, never as languages: ``_e.html`` and ``_f.html`` on
+Canadian sites, ``report.asp`` and ``report_f.asp`` (the other language left unmarked), and
+glued to a number, ``news123e.html`` and ``news123f.html``. Alone, a letter names no language:
+:func:`language_of_unit` gives None for it."""
+LANGUAGE_PARAMETER = re.compile(r"L|(?i:[a-z_]*(?:lang|lng|locale|sprache|langue|idioma)[a-z_]*)")
+"""Query parameter names that say "language": ``lang``, ``clang``, ``LangID``, ``locale``, and
+TYPO3's ``L`` (upper case only: a lower-case ``l`` is as often a limit or a list)."""
+_NUMERIC_VALUE = re.compile(r"[0-9]{1,2}")
 
 
 def is_language_tag(language: str, subtag: str) -> bool:
@@ -84,6 +90,23 @@ def language_of_unit(unit: str) -> str | None:
     return _unaccented_names().get(word) or _compound_language(word)
 
 
+@lru_cache(maxsize=65536)
+def numeric_language_parameter(unit: str) -> str | None:
+    """The name of the parameter when ``unit`` is a number given to a language parameter
+    (``clang=2``, ``Lang=1``, ``L=3``), else None. Which language the number is, no URL says:
+    the site's URLs show only that the parameter is its language (by the parameter's name);
+    the crawl's page languages tell which (mining with languages pairs only pages of two)."""
+    name, equals, value = unit.partition("=")
+    if equals and _NUMERIC_VALUE.fullmatch(value) and LANGUAGE_PARAMETER.fullmatch(name):
+        return name
+    return None
+
+
+def is_initial(unit: str) -> bool:
+    """``e``, ``f`` (:data:`INITIALS`), or such an initial found inside a unit (``~e``)."""
+    return unit.removeprefix(INNER_MARKER) in INITIALS
+
+
 def _compound_language(word: str) -> str | None:
     """``tc_chi`` -> zh-Hant, ``de+de`` -> de: every part names the same language; the most
     specific code wins. Units joined by ``+`` (one side of a two-unit pattern, see
@@ -102,7 +125,9 @@ def _compound_language(word: str) -> str | None:
     return max((c for c in codes if c), key=len)
 
 
-_MAYBE_INNER = re.compile(r"[A-Z]{2}|[a-z][A-Z0-9_-]|[a-z]{2}[_-][A-Za-z]{2}|[A-Za-z]{4}")
+_MAYBE_INNER = re.compile(
+    r"[A-Z]{2}|[a-z][A-Z0-9_-]|[a-z]{2}[_-][A-Za-z]{2}|[A-Za-z]{4}|[0-9][ef]$"
+)
 """A unit that may hold a language word among others: cheap to test before splitting it."""
 
 
@@ -113,8 +138,9 @@ def inner_markers(unit: str) -> tuple[tuple[tuple[str, ...], str], ...]:
     ``(((goto, "", Home), en-US),)``. A word is taken for a language when it is an ISO code in
     upper case (``EN``), a lower-case code with its region in upper case or its script
     (``en_US``, ``zh-Hant``), or a language's name (``English``, ``Francais``): a lower-case
-    code among other words (``how-to-do-it``) is too often a word. A unit that names a language
-    whole (``en-US``, ``english``) is a whole-unit marker, not one of these."""
+    code among other words (``how-to-do-it``) is too often a word; or an initial (``e``,
+    ``f``) that ends the unit right after a number (``news123e``, ``005f``). A unit that names
+    a language whole (``en-US``, ``english``) is a whole-unit marker, not one of these."""
     if len(unit) < 4 or not _MAYBE_INNER.search(unit) or language_of_unit(unit):
         return ()
     words = _WORD.findall(unit)
@@ -133,12 +159,17 @@ def inner_markers(unit: str) -> tuple[tuple[tuple[str, ...], str], ...]:
             and is_language_tag(word, following)
         ):
             run, marker, skip = 2, f"{word}-{following}", i + 1
-        elif _is_inner_language_word(word):
+        elif _is_inner_language_word(word) or _is_glued_initial(words, i):
             run, marker = 1, word
         else:
             continue
         found.append(((*words[:i], "", *words[i + run :]), marker))
     return tuple(found)
+
+
+def _is_glued_initial(words: list[str], i: int) -> bool:
+    """``e`` of ``news123e``: an initial that is the unit's last word, right after a number."""
+    return i == len(words) - 1 and i > 0 and words[i] in INITIALS and words[i - 1].isdigit()
 
 
 def _is_inner_language_word(word: str) -> bool:
@@ -186,9 +217,11 @@ def _fold(text: str) -> str:
 @lru_cache(maxsize=65536)
 def is_language_unit(unit: str) -> bool:
     """A unit that may be part of a language pattern: nothing, a unit naming a language, an
-    initial (``e``, ``f``), or a unit with a language word at one end (``winkler15EN``,
-    ``goto=en_US-Main``)."""
+    initial (``e``, ``f``), a number given to a language parameter (``clang=2``), or a unit
+    with a language word at one end (``winkler15EN``, ``goto=en_US-Main``)."""
     if not unit or unit in INITIALS or language_of_unit(unit) is not None:
+        return True
+    if numeric_language_parameter(unit):
         return True
     words = _words(unit)
     return len(words) > 1 and any(
@@ -204,13 +237,24 @@ def is_language_pattern(pattern: PairingPattern) -> bool:
     (Chinese and Traditional Chinese: the first is not specific enough to tell them apart).
     Two units that differ only in a run of words naming two languages are a language pattern
     too (``<winkler15EN, winkler15FR>``, ``<goto=en_US-Home, goto=fr_CA-Home>``), and so is
-    ``<e, f>``, the English/French initials of Canadian sites (``index_e.html``).
+    ``<e, f>``, the English/French initials of Canadian sites (``index_e.html``), inside a
+    unit too (``<~e, ~f>``, ``news123e.html``). One-sided marks (issue 31): an initial against
+    nothing (``<"", f>``: ``report.asp`` and ``report_f.asp``), and numbers given to a language
+    parameter (``<clang=1, clang=2>``, ``<"", lang=2>``: ``page.php?id=7`` and
+    ``page.php?id=7&lang=2``), whose parameter name shows they are a language.
     """
     first, second = pattern.first, pattern.second
     if not first or not second:
-        return language_of_unit(first or second) is not None
-    if {first, second} <= INITIALS.keys():
-        return INITIALS[first] != INITIALS[second]
+        unit = first or second
+        return bool(language_of_unit(unit) or is_initial(unit) or numeric_language_parameter(unit))
+    if is_initial(first) and is_initial(second):
+        return (
+            INITIALS[first.removeprefix(INNER_MARKER)]
+            != INITIALS[second.removeprefix(INNER_MARKER)]
+        )
+    numeric = numeric_language_parameter(first)
+    if numeric and numeric == numeric_language_parameter(second):
+        return True
     if _different_languages(language_of_unit(first), language_of_unit(second)):
         return True
     return _differ_in_language_words(first, second)

@@ -21,7 +21,10 @@ no one-unit pattern can pair them. Every URL is hashed once more with all its un
 language removed (:func:`marker_key`); URLs sharing that key, and not already paired by a
 one-unit pattern, pair when the units each has and the other lacks name one language each, two
 different ones. Their pattern joins a side's units with ``+``: <de+de, en>. Still one key per
-URL, so mining stays linear.
+URL, so mining stays linear. An initial glued to a word of the file name, beside a unit naming
+its language (``/fr/2003wgsf.htm`` and ``/en/2003wgs.htm``, ``/Francais/fblandat.htm`` and
+``/English/eblandat.htm``: issue 31), gives at most two more keys, the word without it
+(:func:`glued_marker_keys`): <en, fr+f>, <English+e, Francais+f>.
 
 And pages whose URLs mark the language inside a unit, glued to other words (``arlt15EN.htm``
 and ``arlt15FR.htm``, ``?goto=en_US-Home`` and ``?goto=fr_CA-Home``), differ in a unit that is
@@ -37,9 +40,11 @@ import gc
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from bilingual_spider.language.codes import base_language
 from bilingual_spider.patterns.markers import (
+    INITIALS,
     INNER_MARKER,
     MARKER_JOINER,
     initial_markers,
@@ -210,6 +215,32 @@ def marker_key(
     return hash(("m", host, units.host_rest, dirs, tokens, query)), tuple(markers)
 
 
+def glued_marker_keys(
+    units: UrlUnits, language_of: Callable[[str], str | None]
+) -> list[tuple[int, tuple[str, ...]]]:
+    """:func:`marker_key` of the URL with an initial glued to one of its file name's words
+    taken off, when another unit of the URL names that initial's language: ``2003wgsf`` beside
+    ``/fr/`` (``2003wgs``, markers ``fr``, ``f``), ``eblandat`` beside ``/English/``
+    (``blandat``; ``English``, ``e``). At most two keys: the first word with an initial at its
+    end, the first with one at its front (``espelare``: ``espelar`` and ``spelare``); the
+    extension never; none for most URLs (no unit naming English or French)."""
+    named = {base_language(code) for value in unit_values(units) if (code := language_of(value))}
+    if not named.intersection(INITIALS.values()):
+        return []
+    words = [(j, token) for j, token in enumerate(units.tokens[:-1]) if len(token) > 3]
+    keys = []
+    for end in (-1, 0):
+        for j, token in words:
+            initial = token[end]
+            if INITIALS.get(initial) in named and not language_of(token):
+                rest = token[:-1] if end == -1 else token[1:]
+                tokens = (*units.tokens[:j], rest, *units.tokens[j + 1 :])
+                key, markers = marker_key(replace(units, tokens=tokens), language_of)
+                keys.append((key, (*markers, initial)))
+                break
+    return keys
+
+
 def mine_site(
     urls: Iterable[str],
     languages: Mapping[str, str] | None = None,
@@ -364,12 +395,16 @@ def _marker_pairs(
     Only keys with a URL marked in two places or more are paired: one side of a pair that
     differs in more than one unit is such a URL, save in layouts that mark each language once
     but in different places (``/en/x.html``, ``/x.fr.html``), which are left out."""
-    keyed = [marker_key(url_units, initial_markers(unit_values(url_units))) for url_units in units]
-    wanted = {key for key, markers in keyed if len(markers) > 1}  # the two-place side
+    keyed: list[tuple[int, int, tuple[str, ...]]] = []
+    for index, url_units in enumerate(units):
+        language_of = initial_markers(unit_values(url_units))
+        keyed.append((index, *marker_key(url_units, language_of)))
+        keyed += [(index, *glued) for glued in glued_marker_keys(url_units, language_of)]
+    wanted = {key for _, key, markers in keyed if len(markers) > 1}  # the two-place side
     if not wanted:
         return
     groups: dict[int, list[tuple[int, tuple[str, ...]]]] = defaultdict(list)
-    for index, (key, markers) in enumerate(keyed):
+    for index, key, markers in keyed:
         if key in wanted:
             groups[key].append((index, markers))
     paired = {(i, j) for i, j, _, _ in found} | {(j, i) for i, j, _, _ in found}
@@ -378,7 +413,7 @@ def _marker_pairs(
             continue
         for n, (a, markers_a) in enumerate(members):
             for b, markers_b in members[n + 1 :]:
-                if (a, b) in paired:
+                if a == b or (a, b) in paired:
                     continue
                 if langs is not None and (not langs[a] or not langs[b] or langs[a] == langs[b]):
                     continue

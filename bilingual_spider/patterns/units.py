@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from bilingual_spider.language.tld import registered_domain
 from bilingual_spider.patterns.markers import (
+    INITIALS,
     MARKER_JOINER,
     is_language_tag,
     language_of_unit,
@@ -222,13 +223,27 @@ def replace_unit(units: UrlUnits, unit: Unit, value: str) -> UrlUnits:
     return replace(units, tokens=tuple(tokens), separators=tuple(separators))
 
 
-def insert_unit(units: UrlUnits, value: str) -> UrlUnits:
+def insert_unit(units: UrlUnits, value: str) -> list[UrlUnits]:
     """``units`` with a unit that was "nothing" made ``value``: a query parameter when ``value``
-    is ``name=value``, else a first directory (``/page`` -> ``/fr/page``, the default-language
-    layout). Other insertion points are not guessed."""
+    is ``name=value``; an initial (``f``) as the file name's token before its extension, joined
+    by ``_`` or by ``-`` (``report.asp`` -> ``report_f.asp``, ``report-f.asp``: a directory
+    ``/f/`` is no language's); else a first directory (``/page`` -> ``/fr/page``, the
+    default-language layout). Other insertion points are not guessed."""
     if "=" in value:
-        return replace(units, query=(*units.query, value))
-    return replace(units, dirs=(value, *units.dirs))
+        return [replace(units, query=(*units.query, value))]
+    if value in INITIALS:
+        if len(units.tokens) < 2:
+            return []
+        *stem, extension = units.tokens
+        return [
+            replace(
+                units,
+                tokens=(*stem, value, extension),
+                separators=(*units.separators[:-1], joiner, units.separators[-1]),
+            )
+            for joiner in ("_", "-")
+        ]
+    return [replace(units, dirs=(value, *units.dirs))]
 
 
 def substitute(url: str, old: str, new: str) -> list[str]:
@@ -243,6 +258,6 @@ def substitute(url: str, old: str, new: str) -> list[str]:
         return []
     units = split_url(url)
     if not old:
-        return [insert_unit(units, new).url()] if new else []
+        return [made.url() for made in insert_unit(units, new)] if new else []
     made = [replace_unit(units, u, new).url() for u in units.units() if u.value == old]
     return list(dict.fromkeys(m for m in made if m != units.url()))

@@ -8,8 +8,11 @@ With a language for each URL (page language ID), only URLs of different language
 in the paper. Without languages (URL-only mode), a pattern is a candidate only when it is a
 *language pattern* (``markers.is_language_pattern``): its units name two different languages
 (``en``/``fr``, ``english``/``francais``, ``lang=en``/``lang=fr``, ``tc``/``english``) or one
-language and nothing (``/fr/`` added on one side). Otherwise every ``page1``/``page2`` of a
-paginated list would be a pattern, and in small sites it would be as credible as a real one.
+language and nothing (``/fr/`` added on one side); or two initials, or one and nothing
+(``_e``/``_f``, ``report_f.asp``), or numbers given to a language parameter (``clang=1`` /
+``clang=2``, ``&lang=2`` added), which pair pages without saying their languages. Otherwise
+every ``page1``/``page2`` of a paginated list would be a pattern, and in small sites it would be
+as credible as a real one.
 Units that cannot be part of a language pattern are not even hashed, which also makes URL-only
 mining several times faster.
 """

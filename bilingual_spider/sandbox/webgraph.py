@@ -68,6 +68,7 @@ class Site:
     """(language, page) -> sentence positions left in English (mostly-untranslated decoys)."""
     second_language: str = ""  # decoys: the language the switcher or the mixed text shows
     primary_at_root: bool = False  # directory layout: primary language without a /xx/ prefix
+    marker_shape: str = ""  # MARKER_SHAPES: how a 'filename' or 'parameter' site marks languages
     html_lang: bool = True
     prose: bool = False  # long pages of long paragraphs (``prose_site_share``)
     hreflang: bool = False
@@ -233,6 +234,7 @@ def _plan_site(
         site.primary_at_root = site.layout == "directory" and rng.random() < 0.5
         site.hreflang = kind in TARGET_KINDS and rng.random() < params.share_hreflang
         _draw_switcher_presentation(params, site)
+        _draw_marker_shape(params, site)
     site.html_lang = rng.random() < params.share_html_lang
     prose_key = f"prose:{params.seed}:{site_id}"
     site.prose = kind != "hub" and chosen_by_hash(prose_key, params.prose_site_share)
@@ -248,6 +250,34 @@ def _draw_switcher_presentation(params: WorldParams, site: Site) -> None:
     rng = random.Random(f"placement:{params.seed}:{site.id}")
     site.switcher_placement = _pick(rng, params.switcher_placement_weights)
     site.chooser_hreflang = rng.random() < params.share_chooser_hreflang
+
+
+MARKER_SHAPES = {
+    "filename": ("one_sided", "glued_initial", "initial_directory"),
+    "parameter": ("numeric", "numeric_one_sided"),
+}
+"""The URL shapes of issue 31 a site of each layout may take instead of its own (rendered by
+``webgraph_render.page_url``). ``glued_initial`` and ``initial_directory`` mark English and
+French by their initials (``e``, ``f``): only English-French sites take them."""
+INITIAL_LANGUAGES = frozenset({"en", "fr"})
+
+
+def _draw_marker_shape(params: WorldParams, site: Site) -> None:
+    """Whether the site marks its languages in one of :data:`MARKER_SHAPES`, drawn from a
+    generator of its own (no other draw of the world changes). An English-French site of the
+    'filename' layout takes one three times as often (the initials ``e``/``f`` are Canada's
+    convention, and such sites are few)."""
+    shapes = MARKER_SHAPES.get(site.layout)
+    if site.kind not in TARGET_KINDS or not shapes:
+        return
+    rng = random.Random(f"shape:{params.seed}:{site.id}")
+    initials = set(site.languages) <= INITIAL_LANGUAGES
+    share = min(1.0, 3 * params.marker_shape_share) if initials else params.marker_shape_share
+    if rng.random() >= share:
+        return
+    if not initials:
+        shapes = tuple(s for s in shapes if s not in ("glued_initial", "initial_directory"))
+    site.marker_shape = rng.choice(shapes)
 
 
 def _draw_languages(

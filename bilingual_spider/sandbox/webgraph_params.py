@@ -106,6 +106,17 @@ class WorldParams:
         + "; drawn from a generator of their own (placement:seed:site), so changing them "
         "changes no other draw of the world",
     )
+    marker_shape_share: float = _p(
+        0.3,
+        "share of bilingual and multilingual sites with a 'filename' or 'parameter' layout "
+        "whose URLs mark the language as real sites of the WMT16 document-alignment data do "
+        "(issue 31, MARKER_SHAPES): one side only (report.asp / report_f.asp, page.php?id=7 / "
+        "page.php?id=7&lang=2), an initial glued to a number (news123e / news123f), initials "
+        "in a directory (x-e/10.htm / x-f/10.htm), numbers for languages (Lang=1 / Lang=2); "
+        + ASSUMPTION
+        + "; drawn from a generator of its own (shape:seed:site), so changing it changes no "
+        "other draw of the world, only those sites' URLs",
+    )
     share_chooser_hreflang: float = _p(
         0.3,
         "share of language-chooser entry pages whose links carry hreflang (their labels are the "

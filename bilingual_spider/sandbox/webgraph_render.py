@@ -76,6 +76,8 @@ def page_url(site: Site, language: str, page: int) -> str:
     primary = language == site.primary
     slug = site.slugs[page]
     layout = site.layout
+    if site.marker_shape:
+        return f"http://{host}{shaped_path(site, language, page)}"
     if layout == "unpatterned" and not primary:
         return f"http://{host}/{site.slugs_by_language[language][page]}.html"
     if layout in ("plain", "subdomain", "cctld", "unpatterned") or (
@@ -93,6 +95,31 @@ def page_url(site: Site, language: str, page: int) -> str:
     else:
         raise ValueError(f"unknown layout {layout!r}")
     return f"http://{host}{path}"
+
+
+def shaped_path(site: Site, language: str, page: int) -> str:
+    """The path of ``page`` in ``language`` on a site of a :data:`~.webgraph.MARKER_SHAPES`
+    shape: ``/report.asp`` and ``/report_f.asp``, ``/news123e.html``, ``/docs-e/10.htm``,
+    ``/guide.php?Lang=2``, ``/article.php?id=7`` and ``/article.php?id=7&lang=2``. The
+    primary language is unmarked in the one-sided shapes and number 1 in the numeric ones."""
+    slug = site.slugs[page]
+    primary = language == site.primary
+    initial = language[0]  # e, f: English-French sites only
+    number = site.languages.index(language) + 1
+    shape = site.marker_shape
+    if shape == "one_sided":
+        mark = "f" if language == "fr" else LANGUAGES[language].url_tokens["code"]
+        return f"/{slug}.asp" if primary else f"/{slug}_{mark}.asp"
+    if shape == "glued_initial":
+        return f"/{slug}{100 + page}{initial}.html"
+    if shape == "initial_directory":
+        return f"/docs-{initial}/{page}.htm"
+    if shape == "numeric":
+        return f"/{slug}.php?Lang={number}"
+    if shape == "numeric_one_sided":
+        query = f"id={page}" if primary else f"id={page}&lang={number}"
+        return f"/article.php?{query}"
+    raise ValueError(f"unknown marker shape {shape!r}")
 
 
 def root_url(site: Site) -> str:

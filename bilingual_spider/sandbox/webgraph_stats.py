@@ -44,6 +44,11 @@ def world_stats(world_dir: str | Path) -> dict[str, Any]:
         "decoys_by_kind": dict(Counter(s["decoy"] for s in sites if s["decoy"]).most_common()),
         "bilingual_sites_by_pair": dict(Counter(s["pair"] for s in targets).most_common()),
         "bilingual_sites_by_layout": dict(Counter(s["layout"] for s in targets).most_common()),
+        "bilingual_sites_by_marker_shape": dict(
+            Counter(
+                s.get("marker_shape") or "" for s in targets if s.get("marker_shape")
+            ).most_common()
+        ),
         "bilingual_sites_by_url_tokens": dict(
             Counter(s["url_tokens"] for s in targets).most_common()
         ),

@@ -183,6 +183,7 @@ def _site_record(site: Site) -> dict[str, Any]:
         "languages": list(site.languages),
         "pair": site.pair,
         "layout": site.layout,
+        "marker_shape": site.marker_shape,
         "url_tokens": site.url_tokens,
         "switcher": site.switcher,
         "switcher_placement": site.switcher_placement or ("header" if site.switcher else ""),

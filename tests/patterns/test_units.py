@@ -85,6 +85,16 @@ def test_nothing_is_inserted_or_removed() -> None:
     assert substitute("http://en.x.org/p", "en", "fr") == ["http://fr.x.org/p"]
 
 
+def test_an_initial_is_inserted_before_the_extension_never_as_a_directory() -> None:
+    """<"", f> of ``report.asp`` / ``report_f.asp`` (issue 31): ``/f/`` is no language's."""
+    assert substitute("http://a.ca/docs/report.asp", "", "f") == [
+        "http://a.ca/docs/report_f.asp",
+        "http://a.ca/docs/report-f.asp",
+    ]
+    assert substitute("http://a.ca/docs/", "", "f") == []  # no file name to mark
+    assert substitute("http://a.ca/docs/index-f.html", "f", "") == ["http://a.ca/docs/index.html"]
+
+
 def test_empty_segments_are_kept() -> None:
     assert split_url("http://x.com//en//a").url() == "http://x.com//en//a"
     assert split_url("http://x.com").url() == "http://x.com/"

@@ -1,3 +1,5 @@
+import pytest
+
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.stripping import stripping_pairs
 from bilingual_spider.patterns.url_list import mine_url_list
@@ -81,11 +83,48 @@ def test_a_language_marker_glued_to_a_word_inside_a_unit() -> None:
     assert pairs_of(["http://x.org/d/newsUSA1.html", "http://x.org/d/newsUK1.html"]) == {}
 
 
-def test_an_opaque_parameter_value_pairs_by_the_languages_of_its_pages() -> None:
+def test_an_initial_glued_to_a_word_beside_its_language_pairs() -> None:
+    """WMT16's summerlea.ca (``/en/2003wgs.htm``, ``/fr/2003wgsf.htm``) and schackportalen.nu
+    (``/English/eblandat.htm``, ``/Francais/fblandat.htm``): the initial is glued to a word,
+    and another unit of the URL names its language (issue 31)."""
+    english = [f"http://www.s.ca/en/{y}wgs.htm" for y in range(2003, 2009)]
+    french = [f"http://www.s.ca/fr/{y}wgsf.htm" for y in range(2003, 2009)]
+    found = pairs_of(english + french)
+    assert {frozenset(p): k for p, k in found.items()} == {
+        frozenset(pair): "<en,fr+f>" for pair in zip(english, french, strict=True)
+    }
+    words = ("blandat", "spelare", "forlag", "mjukvara")
+    english = [f"http://schack.nu/English/e{word}.htm" for word in words]
+    french = [f"http://schack.nu/Francais/f{word}.htm" for word in words]
+    found = pairs_of(english + french)
+    assert {frozenset(p): k for p, k in found.items()} == {
+        frozenset(pair): "<English+e,Francais+f>" for pair in zip(english, french, strict=True)
+    }
+    # no unit names the initial's language: a letter glued to a word is a letter
+    unnamed = [f"http://www.s.ca/a/{y}wgs.htm" for y in range(2003, 2009)]
+    assert (
+        pairs_of(unnamed + [u.replace("/a/", "/b/").replace("s.htm", "sf.htm") for u in unnamed])
+        == {}
+    )
+
+
+def test_a_numeric_language_value_pairs_url_only_by_its_parameter_name() -> None:
+    """``clang=1`` / ``clang=2``: the parameter's name shows it is the site's language (issue
+    31); which language each number is, only the pages' languages say."""
     urls = [f"http://iiz-dvv.de/index.php?article_id={i}&clang={c}" for i in (4, 5) for c in (1, 2)]
+    assert set(pairs_of(urls).values()) == {"<clang=1,clang=2>"} and len(pairs_of(urls)) == 2
+    assert {(p.source_language, p.target_language) for p in mine_url_list(urls).pairs} == {
+        (None, None)
+    }
     languages = {url: "de" if url.endswith("1") else "en" for url in urls}
-    assert pairs_of(urls) == {}  # a URL cannot tell clang=2 is English
     assert set(pairs_of(urls, languages).values()) == {"<clang=1,clang=2>"}
+    one_language = dict.fromkeys(urls, "de")  # clang=2 untranslated: no pair by page languages
+    assert pairs_of(urls, one_language) == {}
+
+
+def test_a_number_of_another_parameter_is_no_language() -> None:
+    urls = [f"http://x.de/list.php?cat={i}&page={n}" for i in (4, 5) for n in (1, 2)]
+    assert pairs_of(urls) == {}
 
 
 def test_a_language_subdomain_pairs_with_the_www_host() -> None:
@@ -99,3 +138,46 @@ def test_one_malformed_url_costs_that_url_not_the_run(caplog) -> None:
     assert result.malformed == tuple(bad)
     assert result.pairs == mine_url_list(URLS).pairs != ()
     assert sum("malformed URL" in r.getMessage() for r in caplog.records) == len(bad)
+
+
+ONE_SIDED_SHAPES = {
+    "an initial added": ("http://a.ca/report{i}.asp", "http://a.ca/report{i}_f.asp", "<,f>"),
+    "an initial added after -": (
+        "http://b.int/docu/pr/{i}/index.html",
+        "http://b.int/docu/pr/{i}/index-f.html",
+        "<,f>",
+    ),
+    "a numeric language parameter added": (
+        "http://c.com/page.php?id={i}",
+        "http://c.com/page.php?id={i}&lang=2",
+        "<,lang=2>",
+    ),
+    "initials glued to a number": (
+        "http://d.ca/news{i}e.html",
+        "http://d.ca/news{i}f.html",
+        "<~e,~f>",
+    ),
+    "initials in a directory": ("http://e.ca/x-e/{i}.htm", "http://e.ca/x-f/{i}.htm", "<x-e,x-f>"),
+    "numeric values of Lang": (
+        "http://g.de/show.asp?Lang=1&id={i}",
+        "http://g.de/show.asp?Lang=2&id={i}",
+        "<Lang=1,Lang=2>",
+    ),
+    "TYPO3's L": (
+        "http://h.ch/Newsletter.{i}.0.html?&L=4",
+        "http://h.ch/Newsletter.{i}.0.html?&L=3",
+        "<L=3,L=4>",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", ONE_SIDED_SHAPES)
+def test_one_sided_and_numeric_markers_pair_url_only(shape: str) -> None:
+    """Issue 31's URL shapes: every page pairs with its translation, by one pattern."""
+    first, second, pattern = ONE_SIDED_SHAPES[shape]
+    urls = [template.format(i=i) for i in range(120, 132) for template in (first, second)]
+    found = pairs_of(urls)
+    assert set(found.values()) == {pattern}
+    assert {frozenset(pair) for pair in found} == {
+        frozenset((first.format(i=i), second.format(i=i))) for i in range(120, 132)
+    }

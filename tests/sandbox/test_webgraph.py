@@ -6,6 +6,7 @@ import hashlib
 import random
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -150,13 +151,56 @@ LAYOUT_URL = {
 }
 
 
+MARKER_SHAPE_URL = {
+    "one_sided": re.compile(r"^http://[^/]+/[\w-]+_(f|[a-z]{2}|zh-[a-z]+)\.asp$"),
+    "glued_initial": re.compile(r"^http://[^/]+/[\w-]+\d{3}f\.html$"),
+    "initial_directory": re.compile(r"^http://[^/]+/docs-f/\d+\.htm$"),
+    "numeric": re.compile(r"^http://[^/]+/[\w-]+\.php\?Lang=[2-9]$"),
+    "numeric_one_sided": re.compile(r"^http://[^/]+/article\.php\?id=\d+&lang=[2-9]$"),
+}
+
+
+def test_sites_mark_languages_in_every_shape_of_issue_31(text_source: TextSource):
+    """The shapes WMT16's sites mark languages in (one side only, initials glued to a number,
+    initials in a directory, numbers), each on some site; the English page of a one-sided
+    shape is unmarked."""
+    world = plan_world(WorldParams(seed=3, sites=1500), text_source)
+    shaped = [s for s in world.sites if s.marker_shape]
+    assert set(MARKER_SHAPE_URL) == {s.marker_shape for s in shaped}
+    assert all(s.is_target for s in shaped)
+    for site in shaped:
+        english = page_url(site, "en", 1)
+        assert not re.search(r"_f\.|_[a-z]{2}\.|&lang", english) or site.marker_shape in (
+            "glued_initial",
+            "initial_directory",
+            "numeric",
+        ), english
+
+
+def test_marker_shapes_change_no_other_draw_of_the_world(text_source: TextSource):
+    params = WorldParams(seed=3, sites=300)
+    shaped = plan_world(params, text_source).sites
+    plain = plan_world(replace(params, marker_shape_share=0.0), text_source).sites
+    assert any(s.marker_shape for s in shaped) and not any(s.marker_shape for s in plain)
+    for a, b in zip(shaped, plain, strict=True):
+        assert (a.layout, a.languages, a.slugs, a.translated, a.external) == (
+            b.layout,
+            b.languages,
+            b.slugs,
+            b.translated,
+            b.external,
+        )
+
+
 def test_urls_follow_each_sites_layout(world_dir: Path, text_source: TextSource):
     world = plan_world(WorldParams(seed=11, sites=400), text_source)
     for site in (s for s in world.sites if s.is_target):
         lang = site.languages[1]
         page = max(site.pages_in(lang))
         url, token = page_url(site, lang, page), LANGUAGES[lang].url_tokens[site.url_tokens]
-        if site.layout in LAYOUT_URL:
+        if site.marker_shape:
+            assert MARKER_SHAPE_URL[site.marker_shape].match(url), (site.marker_shape, url)
+        elif site.layout in LAYOUT_URL:
             assert LAYOUT_URL[site.layout].match(url), (site.layout, url)
             assert token in url
         elif site.layout == "subdomain":
