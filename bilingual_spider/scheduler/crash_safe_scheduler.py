@@ -27,17 +27,32 @@ every change committed as it is made:
   it, and no request is taken while the pages done and those in flight make it (so a crawl
   ends with the budget's pages, not the budget plus what was in flight).
 
+**A spider whose state is more than its frontier** (``backforth``: it has ``crawl_state()`` and
+``restore_crawl_state(parts)``) is saved otherwise. Its state (graph, classifiers, the detector's
+sites under way and verdicts, ...: :mod:`bilingual_spider.frontier.crawl_state`) and the sizes of
+its JSON-lines feeds are written in the frontier's transaction, and a commit happens only when no
+response is being processed (Scrapy's scraper is idle: every callback's effects on the state, the
+requests it made and the items it wrote are all done, or none began), at least every
+:data:`COMMIT_INTERVAL` seconds when the crawl allows it, and when it closes. A kill loses what
+was done after the last commit, and the resume undoes it wholly: the feeds are cut back to their
+saved sizes, every leased request is queued again (its effects were not saved), and the spider
+gets its saved state back. So each page's effects are in the state and the output once or not
+at all. A request taken by a newer model than the one that scored it is re-scored at the head
+(:func:`~bilingual_spider.scheduler.rescoring_queue.rescore_head`, as the other frontiers do).
+
 Chosen by :class:`~bilingual_spider.scheduler.backend.SchedulerBackend` when ``JOBDIR`` is set
-without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (a spider whose whole state is
-its frontier and its output sets it: ``forward``). Requests that cannot be serialized (a callback
+without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward`` and ``backforth``
+set it). Requests that cannot be serialized (a callback
 that is no spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and
 lost by a kill. Stats: ``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,
-feed_bytes_cut,pages_before}``, ``dupefilter/filtered``.
+feed_bytes_cut,pages_before,state_saves,state_bytes}``, ``dupefilter/filtered``,
+``frontier/rescored``, ``frontier/requeued``.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import time
 from collections import deque
@@ -50,9 +65,28 @@ from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.request import request_from_dict
 
-from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
+from bilingual_spider.frontier.crawl_state import (
+    CrawlStateError,
+    decode_state,
+    digest,
+    encode_parts,
+    header,
+)
+from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierTag
+from bilingual_spider.output.feed_recovery import (
+    cut_feeds_to,
+    feed_sizes,
+    local_jsonl_feeds,
+    settle_in_flight,
+)
 from bilingual_spider.scheduler import compact_serializer
-from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFrontier
+from bilingual_spider.scheduler.rescoring_queue import rescore_head
+from bilingual_spider.scheduler.sqlite_frontier import (
+    CRAWL_STATE,
+    FEED_SIZES,
+    FRONTIER_FILE,
+    SqliteFrontier,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -91,6 +125,8 @@ class CrashSafeScheduler(BaseScheduler):
         self.responses = 0
         self._closing = False
         self._committed_at = time.monotonic()
+        self.stateful = False  # the spider's state is saved with the frontier (module docstring)
+        self._saved: dict[str, bytes] = {}  # digest of each state part as last written
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrashSafeScheduler:
@@ -106,6 +142,7 @@ class CrashSafeScheduler(BaseScheduler):
         )
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(scheduler.spider_opened, signal=signals.spider_opened)
         return scheduler
 
     # --- Scrapy's scheduler interface -----------------------------------------------------------
@@ -121,7 +158,13 @@ class CrashSafeScheduler(BaseScheduler):
                 f"JOBDIR {self.path.parent} holds the frontier of the {owner} spider, "
                 f"not of {spider.name}: give this crawl a JOBDIR of its own"
             )
-        self._resume()
+        self.stateful = callable(getattr(spider, "crawl_state", None))
+        try:
+            self._resume_state() if self.stateful else self._resume()
+        except UsageError:
+            self.frontier.abandon()  # nothing written: the JOBDIR stays as it was left
+            self.frontier = None
+            raise
         self.frontier.commit()
         self.pages_before = self.frontier.pages
         self.crawler.stats.set_value("scheduler/crash_safe/pages_before", self.pages_before)
@@ -130,6 +173,11 @@ class CrashSafeScheduler(BaseScheduler):
         if self.frontier is None:
             return
         self._ack()
+        if self.stateful:
+            if self._quiet():
+                self._save_state()
+            else:  # Scrapy closes the scheduler once nothing is in progress: not expected
+                logger.warning("crawl state not saved at the close: responses in progress")
         if self._unsaved:
             logger.warning("%d unsaved request(s) not crawled are lost", len(self._unsaved))
         self.frontier.close()
@@ -162,6 +210,9 @@ class CrashSafeScheduler(BaseScheduler):
         self._ack()
         if time.monotonic() - self._committed_at > COMMIT_INTERVAL:
             self.commit()
+            if self.stateful and time.monotonic() - self._committed_at > COMMIT_INTERVAL:
+                self._inc("scheduler/crash_safe/commit_waits")
+                return None  # none taken until the responses in the scraper are done: saved then
         if self._closing or self._budget_taken():
             return None
         if self._unsaved:
@@ -174,6 +225,10 @@ class CrashSafeScheduler(BaseScheduler):
             if request is None:
                 self.frontier.ack([taken[0]])
                 continue
+            if self._fell_behind(request):
+                blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+                self.frontier.requeue(taken[0], blob, request.priority)
+                continue
             self._taken[request] = taken[0]
             self._inc("scheduler/dequeued/disk")
             return request
@@ -182,12 +237,103 @@ class CrashSafeScheduler(BaseScheduler):
         return len(self._unsaved) + (0 if self.frontier is None else self.frontier.queued())
 
     def commit(self) -> None:
-        """Make the frontier's changes so far survive a kill (before an item is written)."""
-        if self.frontier is not None:
-            self.frontier.commit()
-            self._committed_at = time.monotonic()
+        """Make the frontier's changes so far survive a kill (before an item is written). With a
+        stateful spider, only when no response is being processed, with the spider's state."""
+        if self.frontier is None:
+            return
+        if self.stateful:
+            if not self._quiet():
+                return  # asked again at the next request taken
+            self._ack()
+            if self.frontier.in_transaction:
+                self._save_state()
+        self.frontier.commit()
+        self._committed_at = time.monotonic()
+
+    # --- a stateful spider ----------------------------------------------------------------------
+
+    def _quiet(self) -> bool:
+        """Whether no response or failure is being processed (Scrapy's scraper is idle): then
+        the spider's state, the frontier and the feeds agree. Scrapy has no public way to ask."""
+        engine = self.crawler.engine
+        slot = getattr(getattr(engine, "scraper", None), "slot", None)
+        return slot is None or slot.is_idle()
+
+    def _save_state(self) -> None:
+        """The spider's state and its feeds' sizes, in the open transaction (the parts that
+        changed since they were last written)."""
+        assert self.frontier is not None and self.spider is not None
+        blobs = encode_parts(self.spider.crawl_state())  # type: ignore[attr-defined]
+        written = 0
+        for name, blob in blobs.items():
+            fingerprint = digest(blob)
+            if self._saved.get(name) != fingerprint:
+                self.frontier.set(f"{CRAWL_STATE}:{name}", blob)
+                self._saved[name] = fingerprint
+                written += len(blob)
+        self.frontier.set(CRAWL_STATE, header(self.spider.name, list(blobs)))
+        self.frontier.set(FEED_SIZES, json.dumps(feed_sizes(self.feeds)))
+        self._inc("scheduler/crash_safe/state_saves")
+        self._inc("scheduler/crash_safe/state_bytes_written", written)
+        self.crawler.stats.set_value(
+            "scheduler/crash_safe/state_bytes", sum(len(blob) for blob in blobs.values())
+        )
+
+    def _resume_state(self) -> None:
+        """The spider's saved state back; what the killed run did after it undone (its feeds cut
+        back, its leased requests queued again). A state that cannot be resumed stops the crawl
+        in one line."""
+        assert self.frontier is not None and self.spider is not None
+        head = self.frontier.get(CRAWL_STATE)
+        if head is None:
+            if self.frontier.seen() or self.frontier.has_queued() or self.frontier.leased():
+                raise UsageError(
+                    f"{self.path} holds a frontier of {self.spider.name} but no crawl state "
+                    "(written by an older version, or with another scheduler): start again "
+                    "with a new JOBDIR"
+                )
+            return  # a new crawl
+        try:
+            parts = decode_state(str(head), self._state_part, self.spider.name, str(self.path))
+            cut = cut_feeds_to(json.loads(str(self.frontier.get(FEED_SIZES) or "{}")))
+            self.spider.restore_crawl_state(parts)  # type: ignore[attr-defined]
+        except (CrawlStateError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        leased = [request_id for request_id, _ in self.frontier.leased()]
+        self.frontier.release(leased)
+        self._inc("scheduler/crash_safe/resumed_requeued", len(leased))
+        self._inc("scheduler/crash_safe/feed_bytes_cut", cut)
+        level = logging.WARNING if leased or cut else logging.INFO
+        logger.log(
+            level,
+            "resuming the crawl state in %s: %d request(s) in flight when it was saved queued "
+            "again, %d byte(s) written after it cut from the feeds",
+            self.path, len(leased), cut,
+        )  # fmt: skip
+
+    def _state_part(self, name: str) -> bytes | None:
+        assert self.frontier is not None
+        return self.frontier.state_part(name)
+
+    def _fell_behind(self, request: Request) -> bool:
+        """Re-scored by a newer model (COBFC's retrained classifiers), ``request`` no longer
+        beats the next one queued: it goes back."""
+        scorer = getattr(self.spider, "frontier_scorer", None)
+        tag = FrontierTag.from_meta(request.meta.get(FRONTIER_META)) if scorer else None
+        if tag is None or not scorer.is_stale(tag):
+            return False
+        assert self.frontier is not None
+        return not rescore_head(request, scorer, self.frontier.next_priority(), self.crawler.stats)
 
     # --- signals --------------------------------------------------------------------------------
+
+    def spider_opened(self) -> None:
+        """A stateful spider's state saved before its first page, with its feeds as they were
+        opened (emptied by ``-O``): a kill at any moment after finds a state to resume."""
+        if self.stateful and self.frontier is not None:
+            self._save_state()
+            self.frontier.commit()
+            self._committed_at = time.monotonic()
 
     def spider_idle(self) -> None:
         if self._budget_spent():

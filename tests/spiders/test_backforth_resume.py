@@ -1,0 +1,111 @@
+"""``scrapy crawl backforth`` with ``JOBDIR``, killed with SIGKILL and run again by the same
+command: it resumes its frontier, its state and its output (issue 32)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.frontier.crawl_state import decode_state
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.scheduler.sqlite_frontier import CRAWL_STATE, FRONTIER_FILE, SqliteFrontier
+from tests.conftest import generated_world_served
+from tests.scheduler.test_crash_safe_scheduler import PROJECT, kill_when_written
+from tests.waiting import CRAWL_SECONDS
+
+BUDGET = 300
+CONCURRENT_REQUESTS = 16
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
+    with generated_world_served(tmp_path_factory.mktemp("resume") / "w", 23, 200) as served:
+        yield served
+
+
+def saved_state(jobdir: Path) -> dict:
+    frontier = SqliteFrontier(jobdir / FRONTIER_FILE)
+    try:
+        head = str(frontier.get(CRAWL_STATE))
+        return decode_state(head, frontier.state_part, "backforth", "job")
+    finally:
+        frontier.close()
+
+
+def records(feed: Path) -> list[dict]:
+    return [json.loads(line) for line in feed.read_bytes().splitlines()]  # each valid JSON
+
+
+def test_a_backforth_crawl_killed_twice_resumes_its_state_and_output(world, tmp_path) -> None:
+    (path, web), jobdir, out = world, tmp_path / "job", tmp_path / "out"
+    command = spider_command(
+        "backforth",
+        {
+            "BILINGUAL_SANDBOX_PROXY": web.proxy_url,
+            "JOBDIR": jobdir,
+            "DOWNLOAD_DELAY": 0,
+            "CONCURRENT_REQUESTS": CONCURRENT_REQUESTS,
+            "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+            "LOG_LEVEL": "INFO",
+            "LOG_FILE": tmp_path / "log.txt",
+        },
+        {
+            "seeds": path / "seed_urls.txt",
+            "budget": BUDGET,
+            "learning_interval": 50,
+            "out": out,
+        },
+    )
+    for kill_at in (20, 60):  # sites judged in the output when it is killed
+        kill_when_written(command, out / "verdicts.jsonl", kill_at)
+    last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
+    assert last.returncode == 0
+    log = (tmp_path / "log.txt").read_text()
+    assert log.count("resuming the crawl state in") == 2
+    verdicts, sites = records(out / "verdicts.jsonl"), records(out / "sites.jsonl")
+    judged = Counter(record["site"] for record in verdicts)
+    assert [site for site, times in judged.items() if times > 1] == []  # none written twice
+    assert sorted(record["site"] for record in sites) == sorted(
+        record["site"] for record in verdicts if record["bilingual"]
+    )
+    state = saved_state(jobdir)
+    assert set(state["sites"]._verdicts) == set(judged)  # the state and the output agree
+    assert BUDGET <= state["pages"] <= BUDGET + CONCURRENT_REQUESTS  # as an unkilled crawl
+    assert state["learning"]["classifiers"]["forward"].version >= 2  # learned across the runs
+    assert log.count("backlink queries not answered before asked again") <= 2
+
+
+def test_a_crawl_state_that_cannot_be_resumed_stops_the_crawl_in_one_line(tmp_path) -> None:
+    jobdir = tmp_path / "job"
+    frontier = SqliteFrontier(jobdir / FRONTIER_FILE)
+    frontier.set("spider", "backforth")
+    frontier.set(CRAWL_STATE, json.dumps({"format": 99, "spider": "backforth", "parts": []}))
+    frontier.close()
+    command = spider_command(
+        "backforth",
+        {"JOBDIR": jobdir, "BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:9"},
+        {"seeds": "http://a.example/"},
+    )
+    refused = subprocess.run(
+        command, cwd=PROJECT, env=crawl_env(), capture_output=True, text=True,
+        timeout=CRAWL_SECONDS, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 1
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith("scrapy crawl backforth: ") and "newer than this version" in line
+    db = sqlite3.connect(jobdir / FRONTIER_FILE)
+    db.execute("UPDATE state SET value = 'forward' WHERE name = 'spider'")
+    db.commit()
+    db.close()
+    refused = subprocess.run(
+        command, cwd=PROJECT, env=crawl_env(), capture_output=True, text=True,
+        timeout=CRAWL_SECONDS, check=False,
+    )  # fmt: skip
+    (line,) = refused.stderr.splitlines()
+    assert "holds the frontier of the forward spider, not of backforth" in line
