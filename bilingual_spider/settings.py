@@ -70,9 +70,10 @@ BILINGUAL_CRASH_SAFE_FRONTIER = False
 """With JOBDIR (and no REDIS_URL): keep the frontier, the duplicate filter and the page count in
 ``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
 killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
-its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. The ``forward`` spider sets
-it; a spider that keeps state of its own outside the frontier (``backforth``, ``pupsniffer``:
-classifiers, verdicts in progress) leaves it off, and its killed JOBDIR is refused."""
+its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. ``forward`` sets it, and so
+does ``backforth``, whose state (graph, classifiers, verdicts in progress) is saved with the
+frontier (its ``crawl_state()``); ``pupsniffer`` and ``detect``, whose state is not, leave it
+off, and their killed JOBDIR is refused."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""

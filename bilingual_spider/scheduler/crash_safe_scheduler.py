@@ -45,7 +45,8 @@ without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward`` a
 set it). Requests that cannot be serialized (a callback
 that is no spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and
 lost by a kill. Stats: ``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,
-feed_bytes_cut,pages_before,state_saves,state_bytes}``, ``dupefilter/filtered``,
+feed_bytes_cut,pages_before,state_saves,state_bytes,
+state_bytes_written,commit_waits,commit_wait_seconds}``, ``dupefilter/filtered``,
 ``frontier/rescored``, ``frontier/requeued``.
 """
 
@@ -127,6 +128,7 @@ class CrashSafeScheduler(BaseScheduler):
         self._committed_at = time.monotonic()
         self.stateful = False  # the spider's state is saved with the frontier (module docstring)
         self._saved: dict[str, bytes] = {}  # digest of each state part as last written
+        self._waiting_since: float | None = None  # no request taken until the state is saved
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrashSafeScheduler:
@@ -211,7 +213,9 @@ class CrashSafeScheduler(BaseScheduler):
         if time.monotonic() - self._committed_at > COMMIT_INTERVAL:
             self.commit()
             if self.stateful and time.monotonic() - self._committed_at > COMMIT_INTERVAL:
-                self._inc("scheduler/crash_safe/commit_waits")
+                if self._waiting_since is None:
+                    self._waiting_since = time.monotonic()
+                    self._inc("scheduler/crash_safe/commit_waits")
                 return None  # none taken until the responses in the scraper are done: saved then
         if self._closing or self._budget_taken():
             return None
@@ -249,6 +253,10 @@ class CrashSafeScheduler(BaseScheduler):
                 self._save_state()
         self.frontier.commit()
         self._committed_at = time.monotonic()
+        if self._waiting_since is not None:
+            waited = round(self._committed_at - self._waiting_since, 3)
+            self.crawler.stats.inc_value("scheduler/crash_safe/commit_wait_seconds", waited)
+            self._waiting_since = None
 
     # --- a stateful spider ----------------------------------------------------------------------
 
