@@ -38,6 +38,7 @@ sites a page was served from that no verdict covers, and the bilingual sites fou
 unkilled crawls' (``sites_overlap_*``: shared / all, Jaccard).
 
     python benchmarks/kill_resume.py --spider backforth [--kills 3] [--budget 2000] [--seeds 100]
+        [--state-interval SECONDS]
 """
 
 from __future__ import annotations
@@ -303,7 +304,9 @@ BACKFORTH_WORLD = {"sites": 1000}
 co-cite related sites, so backlinks lead somewhere), served with its search and backlink API."""
 
 
-def backforth_command(proxy: str, seeds: Path, budget: int, run: Path, jobdir: bool) -> list[str]:
+def backforth_command(
+    proxy: str, seeds: Path, budget: int, run: Path, jobdir: bool, state_interval: float | None
+) -> list[str]:
     settings: dict[str, object] = {
         **CRAWL,
         "BILINGUAL_SANDBOX_PROXY": proxy,
@@ -312,6 +315,8 @@ def backforth_command(proxy: str, seeds: Path, budget: int, run: Path, jobdir: b
     }
     if jobdir:
         settings["JOBDIR"] = run / "job"
+        if state_interval is not None:
+            settings["BILINGUAL_CRASH_SAFE_STATE_INTERVAL"] = state_interval
     arguments = {"seeds": seeds, "budget": budget, "learning_interval": budget // 5}
     return spider_command("backforth", settings, {**arguments, "out": run / "out"})
 
@@ -388,7 +393,9 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
                 run = root / f"unkilled-{'jobdir' if jobdir else 'memory'}-{number}"
                 run.mkdir()
                 before = children_cpu_s()
-                command = backforth_command(web.proxy_url, seeds, args.budget, run, jobdir)
+                command = backforth_command(
+                    web.proxy_url, seeds, args.budget, run, jobdir, args.state_interval
+                )
                 subprocess.run(
                     command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True
                 )
@@ -402,7 +409,9 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
     run.mkdir()
     feed = run / "out" / "verdicts.jsonl"
     with SandboxServer([*config, "--access-log", str(access)]) as web:
-        command = backforth_command(web.proxy_url, seeds, args.budget, run, True)
+        command = backforth_command(
+            web.proxy_url, seeds, args.budget, run, True, args.state_interval
+        )
         kills = []
         for target in targets:
             crawl = start(command)
@@ -441,6 +450,9 @@ def main() -> None:
     parser.add_argument("--rate-rounds", type=int, default=3, help="throughput crawls per kind")
     parser.add_argument("--spider", choices=["forward", "backforth"], default="forward")
     parser.add_argument("--seeds", type=int, default=100, help="backforth: seeds of the world")
+    parser.add_argument(
+        "--state-interval", type=float, help="backforth: BILINGUAL_CRASH_SAFE_STATE_INTERVAL"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.spider == "backforth":
@@ -495,6 +507,7 @@ def backforth_main(args: argparse.Namespace, rng: random.Random) -> None:
         "spider": "backforth",
         "date": datetime.now().isoformat(timespec="seconds"),
         **{key: getattr(args, key) for key in ("kills", "budget", "seed", "rate_rounds")},
+        "state_interval": args.state_interval,
     }
     with tempfile.TemporaryDirectory() as scratch:
         record.update(backforth_runs(args, rng, Path(scratch)))
@@ -503,6 +516,8 @@ def backforth_main(args: argparse.Namespace, rng: random.Random) -> None:
     print("killed", json.dumps(record["killed"]))
     RESULTS.mkdir(exist_ok=True)
     name = "kill_resume_backforth.json"
+    if args.state_interval is not None:
+        name = name.replace(".json", f"_interval{args.state_interval:g}.json")
     if args.seed != 32:
         name = name.replace(".json", f"_seed{args.seed}.json")
     (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n")

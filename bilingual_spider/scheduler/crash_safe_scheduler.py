@@ -32,8 +32,9 @@ every change committed as it is made:
 sites under way and verdicts, ...: :mod:`bilingual_spider.frontier.crawl_state`) and the sizes of
 its JSON-lines feeds are written in the frontier's transaction, and a commit happens only when no
 response is being processed (Scrapy's scraper is idle: every callback's effects on the state, the
-requests it made and the items it wrote are all done, or none began), at least every
-:data:`COMMIT_INTERVAL` seconds when the crawl allows it, and when it closes. A kill loses what
+requests it made and the items it wrote are all done, or none began), every
+``BILINGUAL_CRASH_SAFE_STATE_INTERVAL`` seconds (no request is taken from then until such a
+moment comes), and when it closes. A kill loses what
 was done after the last commit, and the resume undoes it wholly: the feeds are cut back to their
 saved sizes, every leased request is queued again (its effects were not saved), and the spider
 gets its saved state back. So each page's effects are in the state and the output once or not
@@ -111,8 +112,10 @@ class CrashSafeScheduler(BaseScheduler):
         page_limit: int = 0,
         feeds: list[Path] | None = None,
         serializer: Any = None,
+        state_interval: float = COMMIT_INTERVAL,
     ) -> None:
         self.crawler = crawler
+        self.state_interval = state_interval
         self.path = Path(jobdir) / FRONTIER_FILE
         self.page_limit = page_limit
         self.feeds = feeds or []
@@ -141,6 +144,7 @@ class CrashSafeScheduler(BaseScheduler):
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
+            state_interval=settings.getfloat("BILINGUAL_CRASH_SAFE_STATE_INTERVAL"),
         )
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
@@ -210,9 +214,10 @@ class CrashSafeScheduler(BaseScheduler):
     def next_request(self) -> Request | None:
         assert self.frontier is not None
         self._ack()
-        if time.monotonic() - self._committed_at > COMMIT_INTERVAL:
+        interval = self.state_interval if self.stateful else COMMIT_INTERVAL
+        if time.monotonic() - self._committed_at > interval:
             self.commit()
-            if self.stateful and time.monotonic() - self._committed_at > COMMIT_INTERVAL:
+            if self.stateful and time.monotonic() - self._committed_at > interval:
                 if self._waiting_since is None:
                     self._waiting_since = time.monotonic()
                     self._inc("scheduler/crash_safe/commit_waits")
