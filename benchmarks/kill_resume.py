@@ -124,6 +124,22 @@ def kill(process: subprocess.Popen[bytes]) -> None:
     process.wait()
 
 
+def killed_at(
+    command: list[str], feed: Path, targets: list[int], log: Path
+) -> list[tuple[int, int]]:
+    """The crawl ``command`` started and killed once ``feed`` holds each target's lines, in
+    turn; each target with the lines the feed held at the kill."""
+    kills = []
+    for target in targets:
+        crawl = start(command)
+        wait_for(lambda: lines(feed) >= target or crawl.poll() is not None, "lines written")  # noqa: B023
+        if crawl.poll() is not None:
+            raise RuntimeError(f"the crawl ended before {target} lines of {feed}: see {log}")
+        kill(crawl)
+        kills.append((target, lines(feed)))
+    return kills
+
+
 def audit(feeds: list[Path], access: Path, budget: int) -> dict[str, object]:
     """What the outputs and the sandbox's access log say (see the module docstring)."""
     written: Counter[str] = Counter()
@@ -214,14 +230,10 @@ def single(proxy: str, seeds: str, budget: int, targets: list[int], root: Path) 
     feed = out / "pages.jsonl"
     settings = crawl_settings(proxy, budget, log, JOBDIR=root / "single-job")
     command = spider_command("forward", settings, {"seeds": seeds, "out": out})
-    kills = []
-    for target in targets:
-        crawl = start(command)
-        wait_for(lambda: lines(feed) >= target or crawl.poll() is not None, "pages written")  # noqa: B023
-        if crawl.poll() is not None:
-            raise RuntimeError(f"the crawl ended before {target} pages: see {log}")
-        kill(crawl)
-        kills.append({"target_pages": target, "pages_written_at_kill": lines(feed)})
+    kills = [
+        {"target_pages": target, "pages_written_at_kill": at}
+        for target, at in killed_at(command, feed, targets, log)
+    ]
     started = time.monotonic()
     subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
     text = log.read_text(errors="replace")
@@ -412,14 +424,10 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
         command = backforth_command(
             web.proxy_url, seeds, args.budget, run, True, args.state_interval
         )
-        kills = []
-        for target in targets:
-            crawl = start(command)
-            wait_for(lambda: lines(feed) >= target or crawl.poll() is not None, "verdicts")  # noqa: B023
-            if crawl.poll() is not None:
-                raise RuntimeError(f"the crawl ended before {target} verdicts: see {run}")
-            kill(crawl)
-            kills.append({"target_verdicts": target, "verdicts_at_kill": lines(feed)})
+        kills = [
+            {"target_verdicts": target, "verdicts_at_kill": at}
+            for target, at in killed_at(command, feed, targets, run)
+        ]
         subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
         assert web.process is not None
         web.process.send_signal(signal.SIGINT)  # ends cleanly: the access log flushed

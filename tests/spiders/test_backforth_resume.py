@@ -16,6 +16,7 @@ from bilingual_spider.frontier.crawl_state import decode_state
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.scheduler.sqlite_frontier import CRAWL_STATE, FRONTIER_FILE, SqliteFrontier
 from tests.conftest import generated_world_served
+from tests.extensions.test_jobdir_guard import refusal
 from tests.scheduler.test_crash_safe_scheduler import PROJECT, kill_when_written
 from tests.waiting import CRAWL_SECONDS
 
@@ -92,20 +93,10 @@ def test_a_crawl_state_that_cannot_be_resumed_stops_the_crawl_in_one_line(tmp_pa
         {"JOBDIR": jobdir, "BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:9"},
         {"seeds": "http://a.example/"},
     )
-    refused = subprocess.run(
-        command, cwd=PROJECT, env=crawl_env(), capture_output=True, text=True,
-        timeout=CRAWL_SECONDS, check=False,
-    )  # fmt: skip
-    assert refused.returncode == 1
-    (line,) = refused.stderr.splitlines()
+    line = refusal(command)
     assert line.startswith("scrapy crawl backforth: ") and "newer than this version" in line
     db = sqlite3.connect(jobdir / FRONTIER_FILE)
     db.execute("UPDATE state SET value = 'forward' WHERE name = 'spider'")
     db.commit()
     db.close()
-    refused = subprocess.run(
-        command, cwd=PROJECT, env=crawl_env(), capture_output=True, text=True,
-        timeout=CRAWL_SECONDS, check=False,
-    )  # fmt: skip
-    (line,) = refused.stderr.splitlines()
-    assert "holds the frontier of the forward spider, not of backforth" in line
+    assert "holds the frontier of the forward spider, not of backforth" in refusal(command)
