@@ -358,6 +358,8 @@ def backforth_audit(run: Path, truth: GroundTruth, access: Path | None) -> dict[
         "elapsed_s": round(float(stats["elapsed_time_seconds"]), 1),
         "state_bytes": stats.get("scheduler/crash_safe/state_bytes"),
         "state_saves_last_run": stats.get("scheduler/crash_safe/state_saves"),
+        "state_save_seconds_last_run": stats.get("scheduler/crash_safe/state_save_seconds"),
+        "commit_wait_seconds_last_run": stats.get("scheduler/crash_safe/commit_wait_seconds"),
         "sites": sorted(bilingual),
     }
     unfinished: set[str] = set()

@@ -76,9 +76,9 @@ frontier (its ``crawl_state()``); ``pupsniffer`` and ``detect``, whose state is 
 off, and their killed JOBDIR is refused."""
 BILINGUAL_CRASH_SAFE_STATE_INTERVAL = 1.0
 """Seconds between two saves of the state of a spider saved with its crash-safe frontier
-(``backforth``): a save waits for a moment when no page is being processed, and no request is
-taken while it waits (on a crawl limited by CPU, the pages in flight are processed first). Longer:
-less waiting; what a kill loses (done again on resume) is at most this long."""
+(``backforth``): a save waits for a moment when no page is being processed, and the pages that
+arrive while it waits are held until it is done (downloads go on). Longer: less holding; what a
+kill loses (done again on resume) is at most this long."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""

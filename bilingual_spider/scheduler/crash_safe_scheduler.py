@@ -33,8 +33,9 @@ sites under way and verdicts, ...: :mod:`bilingual_spider.frontier.crawl_state`)
 its JSON-lines feeds are written in the frontier's transaction, and a commit happens only when no
 response is being processed (Scrapy's scraper is idle: every callback's effects on the state, the
 requests it made and the items it wrote are all done, or none began), every
-``BILINGUAL_CRASH_SAFE_STATE_INTERVAL`` seconds (no request is taken from then until such a
-moment comes), and when it closes. A kill loses what
+``BILINGUAL_CRASH_SAFE_STATE_INTERVAL`` seconds (from then until such a moment comes, the
+responses and failures that come back wait for the save in :class:`StateSaveBarrier`, a
+downloader middleware, while downloads go on), at the start, and when it closes. A kill loses what
 was done after the last commit, and the resume undoes it wholly: the feeds are cut back to their
 saved sizes, every leased request is queued again (its effects were not saved), and the spider
 gets its saved state back. So each page's effects are in the state and the output once or not
@@ -46,9 +47,9 @@ without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward`` a
 set it). Requests that cannot be serialized (a callback
 that is no spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and
 lost by a kill. Stats: ``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,
-feed_bytes_cut,pages_before,state_saves,state_bytes,
-state_bytes_written,commit_waits,commit_wait_seconds}``, ``dupefilter/filtered``,
-``frontier/rescored``, ``frontier/requeued``.
+feed_bytes_cut,pages_before,state_saves,state_bytes,state_bytes_written,state_save_seconds,
+commit_waits,commit_wait_seconds,responses_held}``, ``dupefilter/filtered``, ``frontier/rescored``,
+``frontier/requeued``.
 """
 
 from __future__ import annotations
@@ -64,8 +65,10 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request, signals
 from scrapy.core.scheduler import BaseScheduler
 from scrapy.exceptions import CloseSpider, UsageError
-from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.request import request_from_dict
+from twisted.internet import task
+from twisted.internet.defer import Deferred
 
 from bilingual_spider.frontier.crawl_state import (
     CrawlStateError,
@@ -100,6 +103,8 @@ logger = logging.getLogger(__name__)
 PAGE_LIMIT_REASON = "closespider_pagecount"
 COMMIT_INTERVAL = 1.0
 """Seconds at most between two commits when no item asks for one."""
+POLL_SECONDS = 0.01
+"""While a stateful spider's save is due: how often the scraper is asked whether it is idle."""
 
 
 class CrashSafeScheduler(BaseScheduler):
@@ -131,7 +136,9 @@ class CrashSafeScheduler(BaseScheduler):
         self._committed_at = time.monotonic()
         self.stateful = False  # the spider's state is saved with the frontier (module docstring)
         self._saved: dict[str, bytes] = {}  # digest of each state part as last written
-        self._waiting_since: float | None = None  # no request taken until the state is saved
+        self._waiting_since: float | None = None  # a save due since then
+        self._saving: list[Deferred[None]] | None = None  # responses held until it is done
+        self._poll: task.LoopingCall | None = None  # tries it until the scraper is idle
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrashSafeScheduler:
@@ -184,6 +191,7 @@ class CrashSafeScheduler(BaseScheduler):
                 self._save_state()
             else:  # Scrapy closes the scheduler once nothing is in progress: not expected
                 logger.warning("crawl state not saved at the close: responses in progress")
+            self._release_responses()
         if self._unsaved:
             logger.warning("%d unsaved request(s) not crawled are lost", len(self._unsaved))
         self.frontier.close()
@@ -218,10 +226,7 @@ class CrashSafeScheduler(BaseScheduler):
         if time.monotonic() - self._committed_at > interval:
             self.commit()
             if self.stateful and time.monotonic() - self._committed_at > interval:
-                if self._waiting_since is None:
-                    self._waiting_since = time.monotonic()
-                    self._inc("scheduler/crash_safe/commit_waits")
-                return None  # none taken until the responses in the scraper are done: saved then
+                self._hold_responses()
         if self._closing or self._budget_taken():
             return None
         if self._unsaved:
@@ -258,12 +263,42 @@ class CrashSafeScheduler(BaseScheduler):
                 self._save_state()
         self.frontier.commit()
         self._committed_at = time.monotonic()
-        if self._waiting_since is not None:
-            waited = round(self._committed_at - self._waiting_since, 3)
-            self.crawler.stats.inc_value("scheduler/crash_safe/commit_wait_seconds", waited)
-            self._waiting_since = None
+        self._release_responses()
 
     # --- a stateful spider ----------------------------------------------------------------------
+
+    def until_saved(self) -> Deferred[None] | None:
+        """While a save of the state is due: fired once it is done (the downloader middleware
+        :class:`StateSaveBarrier` holds the responses and failures that arrive meanwhile, so that
+        the pages being processed run out and the state can be saved); else None."""
+        if self._saving is None:
+            return None
+        waiting: Deferred[None] = Deferred()
+        self._saving.append(waiting)
+        self._inc("scheduler/crash_safe/responses_held")
+        return waiting
+
+    def _hold_responses(self) -> None:
+        """A save is due: new responses wait until the scraper is idle and the state saved."""
+        if self._saving is not None:
+            return
+        self._saving = []
+        self._waiting_since = time.monotonic()
+        self._inc("scheduler/crash_safe/commit_waits")
+        self._poll = task.LoopingCall(self.commit)
+        self._poll.start(POLL_SECONDS, now=False)
+
+    def _release_responses(self) -> None:
+        if self._saving is None:
+            return
+        waiting, self._saving = self._saving, None
+        if self._poll is not None and self._poll.running:
+            self._poll.stop()
+        self._poll = None
+        waited = round(time.monotonic() - (self._waiting_since or time.monotonic()), 3)
+        self.crawler.stats.inc_value("scheduler/crash_safe/commit_wait_seconds", waited)
+        for deferred in waiting:
+            deferred.callback(None)
 
     def _quiet(self) -> bool:
         """Whether no response or failure is being processed (Scrapy's scraper is idle): then
@@ -276,6 +311,7 @@ class CrashSafeScheduler(BaseScheduler):
         """The spider's state and its feeds' sizes, in the open transaction (the parts that
         changed since they were last written)."""
         assert self.frontier is not None and self.spider is not None
+        started = time.perf_counter()
         blobs = encode_parts(self.spider.crawl_state())  # type: ignore[attr-defined]
         written = 0
         for name, blob in blobs.items():
@@ -291,6 +327,8 @@ class CrashSafeScheduler(BaseScheduler):
         self.crawler.stats.set_value(
             "scheduler/crash_safe/state_bytes", sum(len(blob) for blob in blobs.values())
         )
+        seconds = round(time.perf_counter() - started, 4)
+        self.crawler.stats.inc_value("scheduler/crash_safe/state_save_seconds", seconds)
 
     def _resume_state(self) -> None:
         """The spider's saved state back; what the killed run did after it undone (its feeds cut
@@ -428,3 +466,32 @@ class CrashSafeScheduler(BaseScheduler):
     def _inc(self, key: str, count: int = 1) -> None:
         if count:
             self.crawler.stats.inc_value(key, count)
+
+
+class StateSaveBarrier:
+    """Downloader middleware of a stateful spider's crash-safe frontier: while a save of its state
+    is due (:meth:`CrashSafeScheduler.until_saved`), the responses and failures that come back
+    wait for it before they reach the spider. Downloads go on meanwhile, so the crawl loses
+    little time: only the pages already being processed must be done before the save."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StateSaveBarrier:
+        return cls(crawler)
+
+    async def process_response(self, request: Request, response: Response) -> Response:
+        await self._saved()
+        return response
+
+    async def process_exception(self, request: Request, exception: Exception) -> None:
+        await self._saved()
+
+    async def _saved(self) -> None:
+        engine = self.crawler.engine
+        scheduler = engine.scheduler if engine is not None else None
+        if isinstance(scheduler, CrashSafeScheduler):
+            waiting = scheduler.until_saved()
+            if waiting is not None:
+                await maybe_deferred_to_future(waiting)
