@@ -43,8 +43,8 @@ at all. A request taken by a newer model than the one that scored it is re-score
 (:func:`~bilingual_spider.scheduler.rescoring_queue.rescore_head`, as the other frontiers do).
 
 Chosen by :class:`~bilingual_spider.scheduler.backend.SchedulerBackend` when ``JOBDIR`` is set
-without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward`` and ``backforth``
-set it). Requests that cannot be serialized (a callback
+without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward``, ``backforth``
+and ``detect`` set it). Requests that cannot be serialized (a callback
 that is no spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and
 lost by a kill. Stats: ``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,
 feed_bytes_cut,pages_before,state_saves,state_bytes,state_bytes_written,state_save_seconds,
@@ -103,6 +103,8 @@ logger = logging.getLogger(__name__)
 PAGE_LIMIT_REASON = "closespider_pagecount"
 COMMIT_INTERVAL = 1.0
 """Seconds at most between two commits when no item asks for one."""
+STATS_PART = "stats"
+"""The part of a saved state that holds the counters named by the spider's ``carried_stats``."""
 POLL_SECONDS = 0.01
 """While a stateful spider's save is due: how often the scraper is asked whether it is idle."""
 
@@ -139,6 +141,7 @@ class CrashSafeScheduler(BaseScheduler):
         self._waiting_since: float | None = None  # a save due since then
         self._saving: list[Deferred[None]] | None = None  # responses held until it is done
         self._poll: task.LoopingCall | None = None  # tries it until the scraper is idle
+        self._carried: dict[str, Any] = {}  # counters of the state resumed, set at spider_opened
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrashSafeScheduler:
@@ -312,7 +315,11 @@ class CrashSafeScheduler(BaseScheduler):
         changed since they were last written)."""
         assert self.frontier is not None and self.spider is not None
         started = time.perf_counter()
-        blobs = encode_parts(self.spider.crawl_state())  # type: ignore[attr-defined]
+        parts = self.spider.crawl_state()  # type: ignore[attr-defined]
+        prefixes = tuple(getattr(self.spider, "carried_stats", ()))
+        counters = self.crawler.stats.get_stats().items()
+        parts[STATS_PART] = {k: v for k, v in counters if prefixes and k.startswith(prefixes)}
+        blobs = encode_parts(parts)
         written = 0
         for name, blob in blobs.items():
             fingerprint = digest(blob)
@@ -347,6 +354,7 @@ class CrashSafeScheduler(BaseScheduler):
         try:
             parts = decode_state(str(head), self._state_part, self.spider.name, str(self.path))
             cut = cut_feeds_to(json.loads(str(self.frontier.get(FEED_SIZES) or "{}")))
+            self._carried = parts.pop(STATS_PART, {})
             self.spider.restore_crawl_state(parts)  # type: ignore[attr-defined]
         except (CrawlStateError, ValueError) as exc:
             raise UsageError(str(exc)) from None
@@ -381,6 +389,8 @@ class CrashSafeScheduler(BaseScheduler):
     def spider_opened(self) -> None:
         """A stateful spider's state saved before its first page, with its feeds as they were
         opened (emptied by ``-O``): a kill at any moment after finds a state to resume."""
+        for key, value in self._carried.items():  # the stats collector is open from now on
+            self.crawler.stats.set_value(key, value)
         if self.stateful and self.frontier is not None:
             self._save_state()
             self.frontier.commit()

@@ -94,8 +94,6 @@ logger = logging.getLogger(__name__)
 
 FETCHED_ROLES = ("seed", "backlink", "forward", "probe")
 """Roles whose pages count against the page budget (API answers do not)."""
-CARRIED_STATS = ("backforth/", "detector/", "backlinks/", "frontier/")
-"""Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
 
 
 class BackForthSpider(DetectorCallbacks, scrapy.Spider):
@@ -111,6 +109,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         "BILINGUAL_BACKLINK_EXPANSION": True,  # for the strategies that expand backlinks
         "BILINGUAL_CRASH_SAFE_FRONTIER": True,  # with JOBDIR: resumed after a kill
     }
+    carried_stats = ("backforth/", "detector/", "backlinks/", "frontier/")
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
 
     def __init__(
         self,
@@ -215,7 +215,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def crawl_state(self) -> dict[str, Any]:
         """What this crawl is besides its frontier (saved by the crash-safe frontier in
         ``JOBDIR`` with each commit; see the module docstring)."""
-        stats = self.crawler.stats.get_stats()
         return {
             "strategy": self.strategy.value,
             "pages": self.pages,
@@ -226,7 +225,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             "learning": self.learning.saved_state(),
             "rng": self._rng.getstate(),
             "backlinks_pending": self._backlinks_pending,
-            "stats": {k: v for k, v in stats.items() if k.startswith(CARRIED_STATS)},
         }
 
     def restore_crawl_state(self, parts: dict[str, Any]) -> None:
@@ -251,11 +249,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._backlinks_pending.pop(site, None)
 
     def _resume(self) -> None:
-        """A resumed crawl: its counters back, its unanswered backlink queries asked again, and
-        at once closed when its budget was spent."""
-        assert self._resumed is not None
-        for key, value in self._resumed["stats"].items():
-            self.crawler.stats.set_value(key, value)
+        """A resumed crawl: its unanswered backlink queries asked again, and at once closed when
+        its budget was spent."""
         if self.budget is not None and self.pages >= self.budget:
             logger.info("page budget spent: %d pages over every run", self.pages)
             engine = self.crawler.engine

@@ -1,5 +1,5 @@
-"""``scrapy crawl backforth`` with ``JOBDIR``, killed with SIGKILL and run again by the same
-command: it resumes its frontier, its state and its output (issue 32)."""
+"""``scrapy crawl backforth`` (and ``detect``) with ``JOBDIR``, killed with SIGKILL and run again
+by the same command: it resumes its frontier, its state and its output (issue 32)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,28 @@ def test_a_backforth_crawl_killed_twice_resumes_its_state_and_output(world, tmp_
     assert state["pages"] - after_budget == BUDGET - 1  # as an unkilled crawl: the budget's pages
     assert state["learning"]["classifiers"]["forward"].version >= 2  # learned across the runs
     assert log.count("backlink queries not answered before asked again") <= 2
+
+
+def test_a_detect_crawl_killed_twice_judges_each_site_once(world, tmp_path) -> None:
+    (path, web), jobdir, out = world, tmp_path / "job", tmp_path / "out"
+    truth = json.loads((path / "ground_truth.json").read_text())
+    hosts = sorted({host for site in truth["sites"] for host in site["hosts"].values()})
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("".join(f"http://{host}/\n" for host in hosts))
+    settings = {
+        "BILINGUAL_SANDBOX_PROXY": web.proxy_url,
+        "JOBDIR": jobdir,
+        "DOWNLOAD_DELAY": 0,
+        "LOG_FILE": tmp_path / "log.txt",
+    }
+    command = spider_command("detect", settings, {"seeds": seeds, "out": out})
+    for kill_at in (30, 90):  # sites judged in the output when it is killed
+        kill_when_written(command, out / "verdicts.jsonl", kill_at)
+    last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
+    assert last.returncode == 0
+    assert (tmp_path / "log.txt").read_text().count("resuming the crawl state in") == 2
+    judged = Counter(record["site"] for record in records(out / "verdicts.jsonl"))
+    assert sorted(judged.elements()) == hosts  # every site judged, once
 
 
 def test_a_crawl_state_that_cannot_be_resumed_stops_the_crawl_in_one_line(tmp_path) -> None:
