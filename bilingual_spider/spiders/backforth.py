@@ -147,6 +147,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._rng = random.Random(0)
         self._backlinks_pending: dict[str, str] = {}  # bilingual site -> the page judged
         self._resumed: dict[str, Any] | None = None  # the parts of a state resumed
+        self._asks_again = False  # keeps its unanswered backlink queries (JOBDIR, no Redis)
         self._progress: task.LoopingCall | None = None
         self._started = time.monotonic()
 
@@ -198,6 +199,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             )
         spider.learning = LinkLearning(classifiers, spider.learning_interval, shared)
         spider.bind_detection(crawler)
+        spider._asks_again = (
+            spider.expands_backlinks
+            and settings.getbool("BILINGUAL_BACKLINK_EXPANSION")
+            and bool(settings.get("JOBDIR"))
+            and not settings.get("REDIS_URL")
+        )
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         return spider
@@ -390,7 +397,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
         if not verdict.bilingual:
             return
-        if self.expands_backlinks:  # until answered (the backlink expansion asks at the item)
+        if self._asks_again:  # until answered (the backlink expansion asks at the item)
             self._backlinks_pending[verdict.site] = verdict.url
         self.sites_found += 1
         self.crawler.stats.inc_value("backforth/sites_bilingual")
