@@ -71,9 +71,9 @@ BILINGUAL_CRASH_SAFE_FRONTIER = False
 ``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
 killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
 its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. ``forward`` sets it, and so
-do ``backforth`` and ``detect``, whose state (graph, classifiers, verdicts in progress) is saved
-with the frontier (their ``crawl_state()``); ``pupsniffer``, whose state is not, leaves it off,
-and its killed JOBDIR is refused."""
+do ``backforth``, ``detect`` and ``pupsniffer``, whose state (graph, classifiers, verdicts in
+progress, round store) is saved with the frontier (their ``crawl_state()``). Off, a killed
+JOBDIR is refused."""
 BILINGUAL_CRASH_SAFE_STATE_INTERVAL = 1.0
 """Seconds between two saves of the state of a spider saved with its crash-safe frontier
 (``backforth``): a save waits for a moment when no page is being processed, and the pages that

@@ -27,9 +27,9 @@ every change committed as it is made:
   it, and no request is taken while the pages done and those in flight make it (so a crawl
   ends with the budget's pages, not the budget plus what was in flight).
 
-**A spider whose state is more than its frontier** (``backforth``, ``detect``: they have
-``crawl_state()`` and ``restore_crawl_state(parts)``) is saved otherwise. Its state (graph,
-classifiers, the detector's sites under way and verdicts, ...:
+**A spider whose state is more than its frontier** (``backforth``, ``detect``, ``pupsniffer``:
+they have ``crawl_state()`` and ``restore_crawl_state(parts)``) is saved otherwise. Its state
+(graph, classifiers, the detector's sites under way and verdicts, ...:
 :mod:`bilingual_spider.frontier.crawl_state`), the counters its ``carried_stats`` name and the
 sizes of its JSON-lines feeds are written in the frontier's transaction, and a commit happens
 only when no response is being processed (Scrapy's scraper is idle: every callback's effects on
@@ -45,9 +45,10 @@ when it reaches the head (:func:`~bilingual_spider.scheduler.rescoring_queue.res
 the other frontiers do).
 
 Chosen by :class:`~bilingual_spider.scheduler.backend.SchedulerBackend` when ``JOBDIR`` is set
-without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward``, ``backforth`` and
-``detect`` set it). Requests that cannot be serialized (a callback that is no spider method) are
-kept in memory, counted in ``scheduler/crash_safe/unsaved``, and lost by a kill. Stats:
+without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward``, ``backforth``,
+``detect`` and ``pupsniffer`` set it). Requests that cannot be serialized (a callback that is no
+spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and lost by a
+kill. Stats:
 ``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,feed_bytes_cut,pages_before,
 state_saves,state_bytes,state_bytes_written,state_save_seconds,commit_waits,commit_wait_seconds,
 responses_held}``, ``dupefilter/filtered``, ``frontier/rescored``, ``frontier/requeued``.

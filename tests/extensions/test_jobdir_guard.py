@@ -60,7 +60,7 @@ def crawl_command(small_sandbox, jobdir: Path, out: Path, **settings: object) ->
 
 
 def test_kill_9_then_the_same_command_is_refused_in_one_line(small_sandbox, tmp_path) -> None:
-    """A killed crawl with Scrapy's own JOBDIR state (pupsniffer; here forward with
+    """A killed crawl with Scrapy's own JOBDIR state (any spider; here forward with
     its crash-safe frontier turned off) is refused."""
     jobdir = tmp_path / "job"
     command = crawl_command(
