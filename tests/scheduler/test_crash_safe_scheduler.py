@@ -7,6 +7,7 @@ import json
 import signal
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from bilingual_spider.output.feed_recovery import repair_jsonl, urls_in_jsonl
@@ -92,9 +93,14 @@ def lines(feed: Path) -> int:
 
 def kill_when_written(command: list[str], feed: Path, pages: int) -> None:
     """Run the crawl ``command`` and SIGKILL it once ``feed`` has ``pages`` lines."""
+    kill_when(command, lambda: lines(feed) >= pages)
+
+
+def kill_when(command: list[str], ready: Callable[[], bool]) -> None:
+    """Run the crawl ``command`` and SIGKILL it once ``ready()`` is true."""
     crawl = subprocess.Popen(command, cwd=PROJECT, env=crawl_env())
     try:
-        wait_until(lambda: lines(feed) >= pages or crawl.poll() is not None, CRAWL_SECONDS)
+        wait_until(lambda: ready() or crawl.poll() is not None, CRAWL_SECONDS)
         assert crawl.poll() is None, "the crawl ended before it could be killed"
         crawl.send_signal(signal.SIGKILL)
         crawl.wait(timeout=CRAWL_SECONDS)

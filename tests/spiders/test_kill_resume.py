@@ -5,7 +5,6 @@ and run again by the same command: each resumes its frontier, its state and its 
 from __future__ import annotations
 
 import json
-import signal
 import sqlite3
 import subprocess
 from collections import Counter
@@ -19,8 +18,8 @@ from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_co
 from bilingual_spider.scheduler.sqlite_frontier import CRAWL_STATE, FRONTIER_FILE, SqliteFrontier
 from tests.conftest import generated_world_served
 from tests.extensions.test_jobdir_guard import refusal
-from tests.scheduler.test_crash_safe_scheduler import PROJECT, kill_when_written
-from tests.waiting import CRAWL_SECONDS, wait_until
+from tests.scheduler.test_crash_safe_scheduler import PROJECT, kill_when, kill_when_written
+from tests.waiting import CRAWL_SECONDS
 
 BUDGET = 300
 CONCURRENT_REQUESTS = 16
@@ -133,15 +132,7 @@ def test_a_pupsniffer_crawl_killed_twice_writes_each_pair_group_and_site_once(
     reference = {(record["source_url"], record["target_url"]) for record in unkilled_pairs}
     command = spider_command("pupsniffer", settings, {**arguments, "out": out})
     for kill_at in (800, 1800):  # pages fetched (its stats file says) when it is killed
-        crawl = subprocess.Popen(command, cwd=PROJECT, env=crawl_env())
-        try:
-            wait_until(lambda: pages(stats) >= kill_at or crawl.poll() is not None, CRAWL_SECONDS)  # noqa: B023
-            assert crawl.poll() is None, "the crawl ended before it could be killed"
-            crawl.send_signal(signal.SIGKILL)
-            crawl.wait(timeout=CRAWL_SECONDS)
-        finally:
-            if crawl.poll() is None:
-                crawl.kill()
+        kill_when(command, lambda: pages(stats) >= kill_at)  # noqa: B023
     last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
     assert last.returncode == 0
     assert (tmp_path / "log.txt").read_text().count("resuming the crawl state in") == 2
