@@ -25,6 +25,20 @@ in turn ``--rate-rounds`` times; the medians of pages per second and of CPU mill
 (the crawl process's, start-up included: less sensitive to a shared machine's load).
 
     python benchmarks/kill_resume.py [--mode single|redis|both] [--kills 3] [--budget 2000]
+
+``--spider backforth``: ``scrapy crawl backforth`` (COBFC) on a generated world of 1,000 sites
+served with its backlink API, the same way: ``--rate-rounds`` unkilled crawls each with
+``JOBDIR`` and without (in turn: their sites found, pages, seconds and CPU), then one with
+``JOBDIR`` killed ``--kills`` times once its ``verdicts.jsonl`` holds a random share (10-90 %) of
+the first unkilled JOBDIR crawl's verdicts, resumed each time. Reported: verdicts and bilingual
+sites written twice, ``bad_lines``, verdicts in the JOBDIR's state missing from the output (and
+the reverse), pages counted against ``budget`` (and those counted after it, in flight then, as
+an unkilled crawl does), pages the sandbox served twice (fetched again after a kill), ground-truth
+sites a page was served from that no verdict covers, and the bilingual sites found against the
+unkilled crawls' (``sites_overlap_*``: shared / all, Jaccard).
+
+    python benchmarks/kill_resume.py --spider backforth [--kills 3] [--budget 2000] [--seeds 100]
+        [--state-interval SECONDS]
 """
 
 from __future__ import annotations
@@ -51,9 +65,23 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from sandbox_throughput import build_web  # noqa: E402
+from strategies import (  # noqa: E402  (a sibling benchmark: its world and crawl settings)
+    CRAWL,
+    GroundTruth,
+    prepare_world,
+    sample_seeds,
+)
 
+from bilingual_spider.frontier.crawl_state import decode_state  # noqa: E402
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command  # noqa: E402
 from bilingual_spider.sandbox.server import CONTROL_HOST  # noqa: E402
+from bilingual_spider.sandbox.webgraph_params import WorldParams  # noqa: E402
+from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, load_ground_truth  # noqa: E402
+from bilingual_spider.scheduler.sqlite_frontier import (  # noqa: E402
+    CRAWL_STATE,
+    FRONTIER_FILE,
+    SqliteFrontier,
+)
 
 RESULTS = HERE / "results"
 PROJECT = HERE.parent
@@ -94,6 +122,22 @@ def wait_for(condition: Any, what: str) -> None:
 def kill(process: subprocess.Popen[bytes]) -> None:
     process.send_signal(signal.SIGKILL)
     process.wait()
+
+
+def killed_at(
+    command: list[str], feed: Path, targets: list[int], log: Path
+) -> list[tuple[int, int]]:
+    """The crawl ``command`` started and killed once ``feed`` holds each target's lines, in
+    turn; each target with the lines the feed held at the kill."""
+    kills = []
+    for target in targets:
+        crawl = start(command)
+        wait_for(lambda: lines(feed) >= target or crawl.poll() is not None, "lines written")  # noqa: B023
+        if crawl.poll() is not None:
+            raise RuntimeError(f"the crawl ended before {target} lines of {feed}: see {log}")
+        kill(crawl)
+        kills.append((target, lines(feed)))
+    return kills
 
 
 def audit(feeds: list[Path], access: Path, budget: int) -> dict[str, object]:
@@ -186,14 +230,10 @@ def single(proxy: str, seeds: str, budget: int, targets: list[int], root: Path) 
     feed = out / "pages.jsonl"
     settings = crawl_settings(proxy, budget, log, JOBDIR=root / "single-job")
     command = spider_command("forward", settings, {"seeds": seeds, "out": out})
-    kills = []
-    for target in targets:
-        crawl = start(command)
-        wait_for(lambda: lines(feed) >= target or crawl.poll() is not None, "pages written")  # noqa: B023
-        if crawl.poll() is not None:
-            raise RuntimeError(f"the crawl ended before {target} pages: see {log}")
-        kill(crawl)
-        kills.append({"target_pages": target, "pages_written_at_kill": lines(feed)})
+    kills = [
+        {"target_pages": target, "pages_written_at_kill": at}
+        for target, at in killed_at(command, feed, targets, log)
+    ]
     started = time.monotonic()
     subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
     text = log.read_text(errors="replace")
@@ -269,6 +309,145 @@ def cleanup(prefix: str) -> None:
     client.close()
 
 
+# --- backforth -------------------------------------------------------------------------------
+
+BACKFORTH_WORLD = {"sites": 1000}
+"""The world of ``make demo`` (1,000 sites, every other parameter at its default: hubs that
+co-cite related sites, so backlinks lead somewhere), served with its search and backlink API."""
+
+
+def backforth_command(
+    proxy: str, seeds: Path, budget: int, run: Path, jobdir: bool, state_interval: float | None
+) -> list[str]:
+    settings: dict[str, object] = {
+        **CRAWL,
+        "BILINGUAL_SANDBOX_PROXY": proxy,
+        "LOG_FILE": run / "log.txt",
+        "BILINGUAL_STATS_FILE": run / "stats.json",
+    }
+    if jobdir:
+        settings["JOBDIR"] = run / "job"
+        if state_interval is not None:
+            settings["BILINGUAL_CRASH_SAFE_STATE_INTERVAL"] = state_interval
+    arguments = {"seeds": seeds, "budget": budget, "learning_interval": budget // 5}
+    return spider_command("backforth", settings, {**arguments, "out": run / "out"})
+
+
+def backforth_audit(run: Path, truth: GroundTruth, access: Path | None) -> dict[str, Any]:
+    """A backforth run's output against its JOBDIR's state (or, unkilled without JOBDIR, its
+    stats), and the sites whose pages the sandbox served that no verdict covers."""
+    written: Counter[str] = Counter()
+    bilingual: Counter[str] = Counter()
+    bad = 0
+    for name, counter in (("verdicts.jsonl", written), ("sites.jsonl", bilingual)):
+        for line in (run / "out" / name).read_bytes().splitlines():
+            try:
+                counter[json.loads(line)["site"]] += 1
+            except (ValueError, KeyError):
+                bad += 1
+    stats = json.loads((run / "stats.json").read_text())
+    record: dict[str, Any] = {
+        "verdicts": len(written),
+        "verdicts_written_twice": sum(1 for count in written.values() if count > 1),
+        "bilingual_sites": len(bilingual),
+        "bilingual_sites_written_twice": sum(1 for count in bilingual.values() if count > 1),
+        "bad_lines": bad,
+        "pages": stats.get("backforth/pages", 0),
+        "pages_after_budget": stats.get("backforth/pages_after_budget", 0),
+        "true_bilingual": sum(1 for site in bilingual if truth.is_bilingual(site)),
+        "elapsed_s": round(float(stats["elapsed_time_seconds"]), 1),
+        "state_bytes": stats.get("scheduler/crash_safe/state_bytes"),
+        "state_saves_last_run": stats.get("scheduler/crash_safe/state_saves"),
+        "state_save_seconds_last_run": stats.get("scheduler/crash_safe/state_save_seconds"),
+        "commit_wait_seconds_last_run": stats.get("scheduler/crash_safe/commit_wait_seconds"),
+        "sites": sorted(bilingual),
+    }
+    unfinished: set[str] = set()
+    if (run / "job" / FRONTIER_FILE).is_file():
+        frontier = SqliteFrontier(run / "job" / FRONTIER_FILE)
+        parts = decode_state(str(frontier.get(CRAWL_STATE)), frontier.state_part, "backforth", "")
+        frontier.close()
+        saved = set(parts["sites"]._verdicts)
+        unfinished = set(parts["sites"].unfinished())
+        record["verdicts_missing_from_output"] = len(saved - set(written))
+        record["verdicts_not_in_state"] = len(set(written) - saved)
+        record["pages"] = parts["pages"]
+    if access is not None:  # ground-truth sites a page was served from, not judged at the end
+        judged = {truth.site_of(site) for site in [*written, *unfinished]}
+        served: Counter[str] = Counter()
+        served_sites = set()
+        for line in access.read_text().splitlines():
+            _, _, host, target, status = line.split("\t")
+            name = truth.site_of(host)
+            if status == "200" and name is not None and not target.endswith("/robots.txt"):
+                served[target if target.startswith("http") else f"http://{host}{target}"] += 1
+                served_sites.add(name)
+        record["sites_served_not_judged"] = len(served_sites - judged)
+        record["pages_served_twice"] = sum(count - 1 for count in served.values())
+    return record
+
+
+def overlap(a: list[str], b: list[str]) -> float:
+    return round(len(set(a) & set(b)) / max(1, len(set(a) | set(b))), 3)
+
+
+def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> dict[str, Any]:
+    """Unkilled crawls (JOBDIR and none, in turn), then one killed ``--kills`` times when its
+    output holds a random share (10-90 %) of the unkilled crawl's verdicts, resumed each time."""
+    world = root / "world"
+    world_info = prepare_world(world, WorldParams(seed=args.seed, **BACKFORTH_WORLD))
+    truth = GroundTruth(load_ground_truth(world))
+    seeds = root / "seeds.txt"
+    seeds.write_text("".join(url + "\n" for url in sample_seeds(world, args.seeds, args.seed)))
+    record: dict[str, Any] = {"world": world_info, "seeds": args.seeds, "unkilled": []}
+    config = ["--config", str(world / CONFIG_FILE)]
+    with SandboxServer(config) as web:
+        for number in range(args.rate_rounds):
+            for jobdir in (False, True):
+                run = root / f"unkilled-{'jobdir' if jobdir else 'memory'}-{number}"
+                run.mkdir()
+                before = children_cpu_s()
+                command = backforth_command(
+                    web.proxy_url, seeds, args.budget, run, jobdir, args.state_interval
+                )
+                subprocess.run(
+                    command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True
+                )
+                audit = backforth_audit(run, truth, None)
+                audit["cpu_s"] = round(children_cpu_s() - before, 1)
+                record["unkilled"].append({"jobdir": jobdir, "round": number, **audit})
+    first = record["unkilled"][1]  # the first JOBDIR crawl: the reference
+    low, high = first["verdicts"] // 10, first["verdicts"] * 9 // 10
+    targets = sorted(rng.sample(range(low, high), args.kills))
+    run, access = root / "killed", root / "killed-access.tsv"
+    run.mkdir()
+    feed = run / "out" / "verdicts.jsonl"
+    with SandboxServer([*config, "--access-log", str(access)]) as web:
+        command = backforth_command(
+            web.proxy_url, seeds, args.budget, run, True, args.state_interval
+        )
+        kills = [
+            {"target_verdicts": target, "verdicts_at_kill": at}
+            for target, at in killed_at(command, feed, targets, run)
+        ]
+        subprocess.run(command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True)
+        assert web.process is not None
+        web.process.send_signal(signal.SIGINT)  # ends cleanly: the access log flushed
+        web.process.wait()
+    killed = backforth_audit(run, truth, access)
+    text = (run / "log.txt").read_text(errors="replace")
+    killed["resumes_logged"] = text.count("resuming the crawl state in")
+    killed["kills"] = kills
+    reference = first["sites"]
+    killed["sites_overlap_with_unkilled"] = overlap(killed["sites"], reference)
+    for other in record["unkilled"]:
+        other["sites_overlap_with_first_jobdir_crawl"] = overlap(other["sites"], reference)
+    record["killed"] = killed
+    for entry in [*record["unkilled"], killed]:
+        entry.pop("sites")
+    return record
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", choices=["single", "redis", "both"], default="both")
@@ -279,8 +458,16 @@ def main() -> None:
     parser.add_argument("--lease", type=float, default=60.0, help="Redis lease seconds")
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--rate-rounds", type=int, default=3, help="throughput crawls per kind")
+    parser.add_argument("--spider", choices=["forward", "backforth"], default="forward")
+    parser.add_argument("--seeds", type=int, default=100, help="backforth: seeds of the world")
+    parser.add_argument(
+        "--state-interval", type=float, help="backforth: BILINGUAL_CRASH_SAFE_STATE_INTERVAL"
+    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.spider == "backforth":
+        backforth_main(args, rng)
+        return
     modes = ["single", "redis"] if args.mode == "both" else [args.mode]
     record: dict[str, Any] = {
         "benchmark": "kill_resume",
@@ -319,6 +506,29 @@ def main() -> None:
     RESULTS.mkdir(exist_ok=True)
     name = "kill_resume.json" if args.mode == "both" else f"kill_resume_{args.mode}.json"
     if args.seed != parser.get_default("seed"):
+        name = name.replace(".json", f"_seed{args.seed}.json")
+    (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n")
+    print(f"written {RESULTS / name}")
+
+
+def backforth_main(args: argparse.Namespace, rng: random.Random) -> None:
+    record: dict[str, Any] = {
+        "benchmark": "kill_resume",
+        "spider": "backforth",
+        "date": datetime.now().isoformat(timespec="seconds"),
+        **{key: getattr(args, key) for key in ("kills", "budget", "seed", "rate_rounds")},
+        "state_interval": args.state_interval,
+    }
+    with tempfile.TemporaryDirectory() as scratch:
+        record.update(backforth_runs(args, rng, Path(scratch)))
+    for run in record["unkilled"]:
+        print("unkilled", json.dumps(run))
+    print("killed", json.dumps(record["killed"]))
+    RESULTS.mkdir(exist_ok=True)
+    name = "kill_resume_backforth.json"
+    if args.state_interval is not None:
+        name = name.replace(".json", f"_interval{args.state_interval:g}.json")
+    if args.seed != 32:
         name = name.replace(".json", f"_seed{args.seed}.json")
     (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n")
     print(f"written {RESULTS / name}")

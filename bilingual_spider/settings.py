@@ -70,9 +70,15 @@ BILINGUAL_CRASH_SAFE_FRONTIER = False
 """With JOBDIR (and no REDIS_URL): keep the frontier, the duplicate filter and the page count in
 ``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
 killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
-its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. The ``forward`` spider sets
-it; a spider that keeps state of its own outside the frontier (``backforth``, ``pupsniffer``:
-classifiers, verdicts in progress) leaves it off, and its killed JOBDIR is refused."""
+its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. ``forward`` sets it, and so
+do ``backforth``, ``detect`` and ``pupsniffer``, whose state (graph, classifiers, verdicts in
+progress, round store) is saved with the frontier (their ``crawl_state()``). Off, a killed
+JOBDIR is refused."""
+BILINGUAL_CRASH_SAFE_STATE_INTERVAL = 1.0
+"""Seconds between two saves of the state of a spider saved with its crash-safe frontier
+(``backforth``): a save waits for a moment when no page is being processed, and the pages that
+arrive while it waits are held until it is done (downloads go on). Longer: less holding; what a
+kill loses (done again on resume) is at most this long."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""

@@ -55,6 +55,25 @@ class LinkLearning:
         self.scorer = FrontierScorer(models)
         self._pages_at_last_learning = 0
 
+    def saved_state(self) -> dict[str, Any]:
+        """What a ``JOBDIR`` keeps of the learning (one process): the classifiers as they are
+        (examples, fitted models, versions), the page of the last learning iteration and the
+        harvest rate frozen with the backlink model."""
+        backlink_model = self.scorer.models.get(BACKLINK)
+        return {
+            "classifiers": self.classifiers,
+            "pages_at_last_learning": self._pages_at_last_learning,
+            "harvest_rate": getattr(backlink_model, "harvest_rate", None),
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """The learning as :meth:`saved_state` left it (the scorer rebuilt over its classifiers)."""
+        self.__init__(state["classifiers"], self.learning_interval, self.shared)  # type: ignore[misc]
+        self._pages_at_last_learning = int(state["pages_at_last_learning"])
+        backlink_model = self.scorer.models.get(BACKLINK)
+        if isinstance(backlink_model, DiscountedBacklinkModel):
+            backlink_model.harvest_rate = state["harvest_rate"]
+
     def learn_from(self, examples: Iterable[LinkExample]) -> None:
         """Labelled links (from the bipartite graph) of the roles that have a classifier."""
         for example in examples:

@@ -146,7 +146,9 @@ class Command(ScrapyCrawl):
                 self._refuse([f"no seeds: {error}"], args[0])
             if seeds:
                 opts.spargs["seeds"] = seeds
-        problem = redis_problem(self.settings) or jobdir_problem(self.settings.get("JOBDIR"))
+        problem = redis_problem(self.settings) or jobdir_problem(
+            self.settings.get("JOBDIR"), args[0]
+        )
         if problem:
             self._say([problem], args[0])
             sys.exit(NOT_STARTED)

@@ -14,7 +14,9 @@ uses. :func:`jobdir_problem` is also asked by ``scrapy crawl`` before anything s
 
 A ``JOBDIR`` holding a crash-safe frontier (``frontier.sqlite3``, written by
 :mod:`bilingual_spider.scheduler.crash_safe_scheduler`, committed as it changes) is resumed after
-a kill: the mark of a dead process is then no problem (a live one still is).
+a kill: the mark of a dead process is then no problem (a live one still is), but the frontier of
+another spider, a crawl state of a newer format or one that cannot be read is
+(:func:`~bilingual_spider.scheduler.sqlite_frontier.resume_problem`).
 """
 
 from __future__ import annotations
@@ -30,18 +32,23 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 
-from bilingual_spider.scheduler.sqlite_frontier import has_frontier
+from bilingual_spider.scheduler.sqlite_frontier import has_frontier, resume_problem
 
 logger = logging.getLogger(__name__)
 
 RUNNING_MARKER = "bilingual_spider.running"
 
 
-def jobdir_problem(jobdir: str | os.PathLike[str] | None) -> str | None:
-    """Why the crawl state in ``jobdir`` must not be resumed, in one line, or None (no
-    ``JOBDIR``, a new one, or one whose last crawl closed cleanly)."""
+def jobdir_problem(jobdir: str | os.PathLike[str] | None, spider: str | None = None) -> str | None:
+    """Why the crawl state in ``jobdir`` must not be resumed (by ``spider``, when given), in one
+    line, or None (no ``JOBDIR``, a new one, one whose last crawl closed cleanly, or a
+    crash-safe frontier ``spider`` can resume)."""
     if not jobdir:
         return None
+    return _mark_problem(jobdir) or (resume_problem(jobdir, spider) if spider else None)
+
+
+def _mark_problem(jobdir: str | os.PathLike[str]) -> str | None:
     marker = Path(jobdir) / RUNNING_MARKER
     try:
         mark = json.loads(marker.read_text(encoding="utf-8"))

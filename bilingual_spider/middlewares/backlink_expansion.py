@@ -14,7 +14,9 @@ site), once per page. The answer comes back through the spider's default callbac
 
 A spider that runs the bipartite crawl itself (``backforth``: its classifiers order the requests,
 its bipartite graph labels them) makes the backlink page requests with its
-``backlink_request(link, origin)`` method. For any other spider (``scrapy crawl forward -s
+``backlink_request(link, origin)`` method (and is told of each answer by its
+``backlinks_answered(origin)``, so that a crawl resumed after a kill asks again what was not
+answered). For any other spider (``scrapy crawl forward -s
 BILINGUAL_BACKLINK_EXPANSION=true``) the middleware runs the crawl over the spider's output: the
 spider mixes in :class:`~bilingual_spider.adapters.site_detection.DetectorCallbacks`, each site's
 first page goes to the bilingual-site detector (its probes are the only in-site fetches), the
@@ -59,9 +61,14 @@ SCOPES = ("page", "host")
 
 def backlink_query(verdict: SiteVerdictItem, scope: str = "page") -> SearchQuery:
     """The backlinks of the judged page (``page``), or of its host (``host``)."""
+    return backlink_query_of(verdict.url, scope)
+
+
+def backlink_query_of(url: str, scope: str = "page") -> SearchQuery:
+    """The backlinks of the page ``url`` (``page``), or of its host (``host``)."""
     if scope == "host":
-        return SearchQuery.backlinks(host_of(verdict.url), "host")
-    return SearchQuery.backlinks(verdict.url)
+        return SearchQuery.backlinks(host_of(url), "host")
+    return SearchQuery.backlinks(url)
 
 
 class BacklinkExpansionMiddleware:
@@ -96,6 +103,7 @@ class BacklinkExpansionMiddleware:
         self.stats = stats
         self.scope = scope
         self.make_request = getattr(spider, "backlink_request", None)
+        self.answered = getattr(spider, "backlinks_answered", None)
         self.detection = detection
         self.graph = BipartiteGraph()
 
@@ -169,6 +177,8 @@ class BacklinkExpansionMiddleware:
         """The backlink pages of the bilingual site a backlink answer was asked for."""
         origin = response.meta[BACKLINKS_OF_META]
         page = search_page(response)
+        if self.answered is not None:  # a spider that keeps the queries it waits for
+            self.answered(origin)
         if page.error:
             self.stats.inc_value("backlinks/queries_failed")
             # the API's health (down, failing often) is the search service's WARNING to say

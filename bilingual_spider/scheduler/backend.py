@@ -1,10 +1,10 @@
 """Scrapy add-on choosing the scheduler backend from one setting, ``REDIS_URL``.
 
 Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume after a clean stop);
-with ``JOBDIR`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` (the forward spider sets it), the crash-safe
-frontier in ``JOBDIR`` (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`: resumed after
-``kill -9``), and a crawl resuming one appends to its local JSON-lines feeds, ``-O`` too (its
-output is part of the state). Set: the leased Redis frontier
+with ``JOBDIR`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` (``forward`` and ``backforth`` set it), the
+crash-safe frontier in ``JOBDIR`` (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`:
+resumed after ``kill -9``), and a crawl resuming one appends to its local JSON-lines feeds,
+``-O`` too (its output is part of the state). Set: the leased Redis frontier
 (:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate filter, under
 ``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one Redis without
 touching each other's keys; and the cross-worker politeness middleware. A worker with a
@@ -49,6 +49,7 @@ def prioritising_focus(settings: BaseSettings) -> bool:
 
 REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
 CRASH_SAFE_SCHEDULER = "bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler"
+STATE_SAVE_BARRIER = "bilingual_spider.scheduler.crash_safe_scheduler.StateSaveBarrier"
 FRONTIER_COMMIT_PIPELINE = "bilingual_spider.pipelines.frontier_commit.FrontierCommitPipeline"
 
 
@@ -76,6 +77,7 @@ class SchedulerBackend:
             return
         settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
         settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
+        settings["DOWNLOADER_MIDDLEWARES"][STATE_SAVE_BARRIER] = 1  # last on a response's way
         if has_frontier(jobdir):
             append_local_jsonl(settings, f"resuming JOBDIR {jobdir}")
 

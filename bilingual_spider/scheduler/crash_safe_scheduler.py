@@ -27,17 +27,37 @@ every change committed as it is made:
   it, and no request is taken while the pages done and those in flight make it (so a crawl
   ends with the budget's pages, not the budget plus what was in flight).
 
+**A spider whose state is more than its frontier** (``backforth``, ``detect``, ``pupsniffer``:
+they have ``crawl_state()`` and ``restore_crawl_state(parts)``) is saved otherwise. Its state
+(graph, classifiers, the detector's sites under way and verdicts, ...:
+:mod:`bilingual_spider.frontier.crawl_state`), the counters its ``carried_stats`` name and the
+sizes of its JSON-lines feeds are written in the frontier's transaction, and a commit happens
+only when no response is being processed (Scrapy's scraper is idle: every callback's effects on
+the state, the requests it made and the items it wrote are all done, or none began): every
+``BILINGUAL_CRASH_SAFE_STATE_INTERVAL`` seconds (from then until such a moment comes, the
+responses and failures that come back wait for the save in :class:`StateSaveBarrier`, a
+downloader middleware, while downloads go on), at the start, and when it closes. A kill loses
+what was done after the last commit, and the resume undoes it wholly: the feeds are cut back to
+their saved sizes, every leased request is queued again (its effects were not saved), and the
+spider gets its saved state back. So each page's effects are in the state and the output once
+or not at all. A request scored by an older model than the spider's current one is re-scored
+when it reaches the head (:func:`~bilingual_spider.scheduler.rescoring_queue.rescore_head`, as
+the other frontiers do).
+
 Chosen by :class:`~bilingual_spider.scheduler.backend.SchedulerBackend` when ``JOBDIR`` is set
-without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (a spider whose whole state is
-its frontier and its output sets it: ``forward``). Requests that cannot be serialized (a callback
-that is no spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and
-lost by a kill. Stats: ``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,
-feed_bytes_cut,pages_before}``, ``dupefilter/filtered``.
+without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward``, ``backforth``,
+``detect`` and ``pupsniffer`` set it). Requests that cannot be serialized (a callback that is no
+spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and lost by a
+kill. Stats:
+``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,feed_bytes_cut,pages_before,
+state_saves,state_bytes,state_bytes_written,state_save_seconds,commit_waits,commit_wait_seconds,
+responses_held}``, ``dupefilter/filtered``, ``frontier/rescored``, ``frontier/requeued``.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 import time
 from collections import deque
@@ -47,12 +67,33 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request, signals
 from scrapy.core.scheduler import BaseScheduler
 from scrapy.exceptions import CloseSpider, UsageError
-from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.request import request_from_dict
+from twisted.internet import task
+from twisted.internet.defer import Deferred
 
-from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
+from bilingual_spider.frontier.crawl_state import (
+    CrawlStateError,
+    decode_state,
+    digest,
+    encode_parts,
+    header,
+)
+from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierTag
+from bilingual_spider.output.feed_recovery import (
+    cut_feeds_to,
+    feed_sizes,
+    local_jsonl_feeds,
+    settle_in_flight,
+)
 from bilingual_spider.scheduler import compact_serializer
-from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFrontier
+from bilingual_spider.scheduler.rescoring_queue import rescore_head
+from bilingual_spider.scheduler.sqlite_frontier import (
+    CRAWL_STATE,
+    FEED_SIZES,
+    FRONTIER_FILE,
+    SqliteFrontier,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -64,6 +105,10 @@ logger = logging.getLogger(__name__)
 PAGE_LIMIT_REASON = "closespider_pagecount"
 COMMIT_INTERVAL = 1.0
 """Seconds at most between two commits when no item asks for one."""
+STATS_PART = "stats"
+"""The part of a saved state that holds the counters named by the spider's ``carried_stats``."""
+POLL_SECONDS = 0.01
+"""While a stateful spider's save is due: how often the scraper is asked whether it is idle."""
 
 
 class CrashSafeScheduler(BaseScheduler):
@@ -76,8 +121,10 @@ class CrashSafeScheduler(BaseScheduler):
         page_limit: int = 0,
         feeds: list[Path] | None = None,
         serializer: Any = None,
+        state_interval: float = COMMIT_INTERVAL,
     ) -> None:
         self.crawler = crawler
+        self.state_interval = state_interval
         self.path = Path(jobdir) / FRONTIER_FILE
         self.page_limit = page_limit
         self.feeds = feeds or []
@@ -91,6 +138,12 @@ class CrashSafeScheduler(BaseScheduler):
         self.responses = 0
         self._closing = False
         self._committed_at = time.monotonic()
+        self.stateful = False  # the spider's state is saved with the frontier (module docstring)
+        self._saved: dict[str, bytes] = {}  # digest of each state part as last written
+        self._waiting_since: float | None = None  # a save due since then
+        self._saving: list[Deferred[None]] | None = None  # responses held until it is done
+        self._poll: task.LoopingCall | None = None  # tries it until the scraper is idle
+        self._carried: dict[str, Any] = {}  # counters of the state resumed, set at spider_opened
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrashSafeScheduler:
@@ -103,9 +156,11 @@ class CrashSafeScheduler(BaseScheduler):
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
+            state_interval=settings.getfloat("BILINGUAL_CRASH_SAFE_STATE_INTERVAL"),
         )
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(scheduler.spider_opened, signal=signals.spider_opened)
         return scheduler
 
     # --- Scrapy's scheduler interface -----------------------------------------------------------
@@ -121,7 +176,13 @@ class CrashSafeScheduler(BaseScheduler):
                 f"JOBDIR {self.path.parent} holds the frontier of the {owner} spider, "
                 f"not of {spider.name}: give this crawl a JOBDIR of its own"
             )
-        self._resume()
+        self.stateful = callable(getattr(spider, "crawl_state", None))
+        try:
+            self._resume_state() if self.stateful else self._resume()
+        except UsageError:
+            self.frontier.abandon()  # nothing written: the JOBDIR stays as it was left
+            self.frontier = None
+            raise
         self.frontier.commit()
         self.pages_before = self.frontier.pages
         self.crawler.stats.set_value("scheduler/crash_safe/pages_before", self.pages_before)
@@ -130,6 +191,12 @@ class CrashSafeScheduler(BaseScheduler):
         if self.frontier is None:
             return
         self._ack()
+        if self.stateful:
+            if self._quiet():
+                self._save_state()
+            else:  # Scrapy closes the scheduler once nothing is in progress: not expected
+                logger.warning("crawl state not saved at the close: responses in progress")
+            self._release_responses()
         if self._unsaved:
             logger.warning("%d unsaved request(s) not crawled are lost", len(self._unsaved))
         self.frontier.close()
@@ -160,8 +227,11 @@ class CrashSafeScheduler(BaseScheduler):
     def next_request(self) -> Request | None:
         assert self.frontier is not None
         self._ack()
-        if time.monotonic() - self._committed_at > COMMIT_INTERVAL:
+        interval = self.state_interval if self.stateful else COMMIT_INTERVAL
+        if time.monotonic() - self._committed_at > interval:
             self.commit()
+            if self.stateful and time.monotonic() - self._committed_at > interval:
+                self._hold_responses()
         if self._closing or self._budget_taken():
             return None
         if self._unsaved:
@@ -174,6 +244,10 @@ class CrashSafeScheduler(BaseScheduler):
             if request is None:
                 self.frontier.ack([taken[0]])
                 continue
+            if self._fell_behind(request):
+                blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+                self.frontier.requeue(taken[0], blob, request.priority)
+                continue
             self._taken[request] = taken[0]
             self._inc("scheduler/dequeued/disk")
             return request
@@ -182,12 +256,147 @@ class CrashSafeScheduler(BaseScheduler):
         return len(self._unsaved) + (0 if self.frontier is None else self.frontier.queued())
 
     def commit(self) -> None:
-        """Make the frontier's changes so far survive a kill (before an item is written)."""
-        if self.frontier is not None:
-            self.frontier.commit()
-            self._committed_at = time.monotonic()
+        """Make the frontier's changes so far survive a kill (before an item is written). With a
+        stateful spider, only when no response is being processed, with the spider's state."""
+        if self.frontier is None:
+            return
+        if self.stateful:
+            if not self._quiet():
+                return  # asked again at the next request taken
+            self._ack()
+            if self.frontier.in_transaction:
+                self._save_state()
+        self.frontier.commit()
+        self._committed_at = time.monotonic()
+        self._release_responses()
+
+    # --- a stateful spider ----------------------------------------------------------------------
+
+    def until_saved(self) -> Deferred[None] | None:
+        """While a save of the state is due: fired once it is done (the downloader middleware
+        :class:`StateSaveBarrier` holds the responses and failures that arrive meanwhile, so that
+        the pages being processed run out and the state can be saved); else None."""
+        if self._saving is None:
+            return None
+        waiting: Deferred[None] = Deferred()
+        self._saving.append(waiting)
+        self._inc("scheduler/crash_safe/responses_held")
+        return waiting
+
+    def _hold_responses(self) -> None:
+        """A save is due: new responses wait until the scraper is idle and the state saved."""
+        if self._saving is not None:
+            return
+        self._saving = []
+        self._waiting_since = time.monotonic()
+        self._inc("scheduler/crash_safe/commit_waits")
+        self._poll = task.LoopingCall(self.commit)
+        self._poll.start(POLL_SECONDS, now=False)
+
+    def _release_responses(self) -> None:
+        if self._saving is None:
+            return
+        waiting, self._saving = self._saving, None
+        if self._poll is not None and self._poll.running:
+            self._poll.stop()
+        self._poll = None
+        waited = round(time.monotonic() - (self._waiting_since or time.monotonic()), 3)
+        self.crawler.stats.inc_value("scheduler/crash_safe/commit_wait_seconds", waited)
+        for deferred in waiting:
+            deferred.callback(None)
+
+    def _quiet(self) -> bool:
+        """Whether no response or failure is being processed (Scrapy's scraper is idle): then
+        the spider's state, the frontier and the feeds agree. Scrapy has no public way to ask."""
+        engine = self.crawler.engine
+        slot = getattr(getattr(engine, "scraper", None), "slot", None)
+        return slot is None or slot.is_idle()
+
+    def _save_state(self) -> None:
+        """The spider's state and its feeds' sizes, in the open transaction (the parts that
+        changed since they were last written)."""
+        assert self.frontier is not None and self.spider is not None
+        started = time.perf_counter()
+        parts = self.spider.crawl_state()  # type: ignore[attr-defined]
+        prefixes = tuple(getattr(self.spider, "carried_stats", ()))
+        counters = self.crawler.stats.get_stats().items()
+        parts[STATS_PART] = {k: v for k, v in counters if prefixes and k.startswith(prefixes)}
+        blobs = encode_parts(parts)
+        written = 0
+        for name, blob in blobs.items():
+            fingerprint = digest(blob)
+            if self._saved.get(name) != fingerprint:
+                self.frontier.set(f"{CRAWL_STATE}:{name}", blob)
+                self._saved[name] = fingerprint
+                written += len(blob)
+        self.frontier.set(CRAWL_STATE, header(self.spider.name, list(blobs)))
+        self.frontier.set(FEED_SIZES, json.dumps(feed_sizes(self.feeds)))
+        self._inc("scheduler/crash_safe/state_saves")
+        self._inc("scheduler/crash_safe/state_bytes_written", written)
+        self.crawler.stats.set_value(
+            "scheduler/crash_safe/state_bytes", sum(len(blob) for blob in blobs.values())
+        )
+        seconds = round(time.perf_counter() - started, 4)
+        self.crawler.stats.inc_value("scheduler/crash_safe/state_save_seconds", seconds)
+
+    def _resume_state(self) -> None:
+        """The spider's saved state back; what the killed run did after it undone (its feeds cut
+        back, its leased requests queued again). A state that cannot be resumed stops the crawl
+        in one line."""
+        assert self.frontier is not None and self.spider is not None
+        head = self.frontier.get(CRAWL_STATE)
+        if head is None:
+            if self.frontier.seen() or self.frontier.has_queued() or self.frontier.leased():
+                raise UsageError(
+                    f"{self.path} holds a frontier of {self.spider.name} but no crawl state "
+                    "(written by an older version, or with another scheduler): start again "
+                    "with a new JOBDIR"
+                )
+            return  # a new crawl
+        try:
+            parts = decode_state(str(head), self._state_part, self.spider.name, str(self.path))
+            cut = cut_feeds_to(json.loads(str(self.frontier.get(FEED_SIZES) or "{}")))
+            self._carried = parts.pop(STATS_PART, {})
+            self.spider.restore_crawl_state(parts)  # type: ignore[attr-defined]
+        except (CrawlStateError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        leased = [request_id for request_id, _ in self.frontier.leased()]
+        self.frontier.release(leased)
+        self._inc("scheduler/crash_safe/resumed_requeued", len(leased))
+        self._inc("scheduler/crash_safe/feed_bytes_cut", cut)
+        level = logging.WARNING if leased or cut else logging.INFO
+        logger.log(
+            level,
+            "resuming the crawl state in %s: %d request(s) in flight when it was saved queued "
+            "again, %d byte(s) written after it cut from the feeds",
+            self.path, len(leased), cut,
+        )  # fmt: skip
+
+    def _state_part(self, name: str) -> bytes | None:
+        assert self.frontier is not None
+        return self.frontier.state_part(name)
+
+    def _fell_behind(self, request: Request) -> bool:
+        """Re-scored by a newer model (COBFC's retrained classifiers), ``request`` no longer
+        beats the next one queued: it goes back."""
+        scorer = getattr(self.spider, "frontier_scorer", None)
+        tag = FrontierTag.from_meta(request.meta.get(FRONTIER_META)) if scorer else None
+        if tag is None or not scorer.is_stale(tag):
+            return False
+        assert self.frontier is not None
+        return not rescore_head(request, scorer, self.frontier.next_priority(), self.crawler.stats)
 
     # --- signals --------------------------------------------------------------------------------
+
+    def spider_opened(self) -> None:
+        """A stateful spider's state saved before its first page, with its feeds as they were
+        opened (emptied by ``-O``): a kill at any moment after finds a state to resume."""
+        for key, value in self._carried.items():  # the stats collector is open from now on
+            self.crawler.stats.set_value(key, value)
+        if self.stateful and self.frontier is not None:
+            self._save_state()
+            self.frontier.commit()
+            self._committed_at = time.monotonic()
 
     def spider_idle(self) -> None:
         if self._budget_spent():
@@ -269,3 +478,32 @@ class CrashSafeScheduler(BaseScheduler):
     def _inc(self, key: str, count: int = 1) -> None:
         if count:
             self.crawler.stats.inc_value(key, count)
+
+
+class StateSaveBarrier:
+    """Downloader middleware of a stateful spider's crash-safe frontier: while a save of its state
+    is due (:meth:`CrashSafeScheduler.until_saved`), the responses and failures that come back
+    wait for it before they reach the spider. Downloads go on meanwhile, so the crawl loses
+    little time: only the pages already being processed must be done before the save."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StateSaveBarrier:
+        return cls(crawler)
+
+    async def process_response(self, request: Request, response: Response) -> Response:
+        await self._saved()
+        return response
+
+    async def process_exception(self, request: Request, exception: Exception) -> None:
+        await self._saved()
+
+    async def _saved(self) -> None:
+        engine = self.crawler.engine
+        scheduler = engine.scheduler if engine is not None else None
+        if isinstance(scheduler, CrashSafeScheduler):
+            waiting = scheduler.until_saved()
+            if waiting is not None:
+                await maybe_deferred_to_future(waiting)

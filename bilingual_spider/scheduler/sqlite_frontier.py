@@ -20,7 +20,11 @@ Tables::
     seen(fingerprint)                      the duplicate filter (exact; also kept in memory,
                                            about 95 bytes a URL, as Scrapy's own filter does)
     state(name, value)                     ``spider`` (whose frontier it is), ``pages`` (requests
-                                           done with a response: the page budget's count)
+                                           done with a response: the page budget's count), and
+                                           for a spider whose state is more than its frontier
+                                           (``backforth``), ``crawl_state`` (its state, a blob
+                                           written in the same transaction as the frontier) and
+                                           ``feed_sizes`` (its output files' sizes then)
 
 This module knows nothing of Scrapy: requests are bytes with a priority and a fingerprint.
 """
@@ -31,8 +35,14 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from bilingual_spider.frontier.crawl_state import CrawlStateError, decode_state
+
 FRONTIER_FILE = "frontier.sqlite3"
 """The file's name in a ``JOBDIR``: its presence says the state there survives a kill."""
+CRAWL_STATE = "crawl_state"
+FEED_SIZES = "feed_sizes"
+"""Names in the ``state`` table: a stateful spider's state (its header; each part under
+``crawl_state:NAME``), its feeds' sizes when it was saved."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS requests (
@@ -52,6 +62,47 @@ def has_frontier(jobdir: str | Path) -> bool:
     return (Path(jobdir) / FRONTIER_FILE).is_file()
 
 
+def resume_problem(jobdir: str | Path, spider: str) -> str | None:
+    """Why ``spider`` cannot resume the frontier in ``jobdir``, in one line (another spider's,
+    a crawl state it cannot read, a damaged file), or None (none there, or resumable)."""
+    path = Path(jobdir) / FRONTIER_FILE
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return _state_problem(db, path, spider)
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        return f"{path} cannot be read ({exc}): start again with a new JOBDIR"
+
+
+def _state_problem(db: sqlite3.Connection, path: Path, spider: str) -> str | None:
+    def value(name: str) -> object:
+        row = db.execute("SELECT value FROM state WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    owner = value("spider")
+    if owner is not None and owner != spider:
+        return (
+            f"JOBDIR {path.parent} holds the frontier of the {owner} spider, not of {spider}: "
+            "give this crawl a JOBDIR of its own"
+        )
+    head = value(CRAWL_STATE)
+    if head is None:
+        return None
+    try:
+        decode_state(str(head), lambda n: _blob(value(f"{CRAWL_STATE}:{n}")), spider, str(path))
+    except CrawlStateError as exc:
+        return str(exc)
+    return None
+
+
+def _blob(value: object) -> bytes | None:
+    return value if isinstance(value, bytes) else None
+
+
 class SqliteFrontier:
     """The frontier in ``path`` (created if missing); see the module docstring."""
 
@@ -69,6 +120,15 @@ class SqliteFrontier:
     def close(self) -> None:
         self.commit()
         self.db.close()
+
+    def abandon(self) -> None:
+        """Close without committing what changed since the last commit."""
+        self.db.close()
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether changes were made since the last commit."""
+        return self._open_transaction
 
     def commit(self) -> None:
         """Make every change so far survive a kill."""
@@ -128,6 +188,21 @@ class SqliteFrontier:
         self._begin()
         self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", [(i,) for i in ids])
 
+    def requeue(self, request_id: int, blob: bytes, priority: int) -> None:
+        """A leased request back to the queue with a new priority (re-scored by a newer model)."""
+        self._begin()
+        self.db.execute(
+            "UPDATE requests SET leased = 0, priority = ?, blob = ? WHERE id = ?",
+            (priority, blob, request_id),
+        )
+
+    def next_priority(self) -> int | None:
+        """The priority of the next request :meth:`take` would give (None: nothing queued)."""
+        row = self.db.execute(
+            "SELECT priority FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
+        ).fetchone()
+        return None if row is None else int(row[0])
+
     def queued(self) -> int:
         return int(self.db.execute("SELECT count(*) FROM requests WHERE leased = 0").fetchone()[0])
 
@@ -156,6 +231,10 @@ class SqliteFrontier:
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
+
+    def state_part(self, name: str) -> bytes | None:
+        """The bytes of the crawl state's part ``name`` (None: missing)."""
+        return _blob(self.get(f"{CRAWL_STATE}:{name}"))
 
     def _begin(self) -> None:
         if not self._open_transaction:

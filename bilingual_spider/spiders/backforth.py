@@ -24,6 +24,14 @@ scoring), the classifiers' examples and learning iterations in
 :mod:`bilingual_spider.adapters.link_learning` (with its stats); this module wires them to
 Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem` per site judged and a
 :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with how it was found.
+**Resumed after a kill** (``-s JOBDIR=DIR``, one process): the crash-safe frontier
+(:mod:`bilingual_spider.scheduler.crash_safe_scheduler`) saves :meth:`BackForthSpider.crawl_state`
+with each commit and hands it back at the next start (:meth:`~BackForthSpider.restore_crawl_state`):
+the page count, the bipartite graph, the classifiers as they were, the detector's sites under way
+and verdicts, how each site was found, the random order's generator, the backlink queries not
+answered yet (asked again when it resumes) and the crawl's counters (``backforth/``,
+``detector/``, ``backlinks/``, ``frontier/``).
+
 Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis and a budget),
 ``backforth/pages_after_budget`` (counted but not processed: the page that spent the budget and
 those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``, plus the
@@ -44,6 +52,7 @@ from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 from scrapy.http import Response, TextResponse
+from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task
 from twisted.python.failure import Failure
 
@@ -75,7 +84,12 @@ from bilingual_spider.frontier.topic import (
 from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
-from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META, SCOPES
+from bilingual_spider.middlewares.backlink_expansion import (
+    BACKLINK_OF_META,
+    BACKLINKS_OF_META,
+    SCOPES,
+    backlink_query_of,
+)
 from bilingual_spider.response_page import response_page
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
@@ -99,7 +113,10 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
         "DEPTH_PRIORITY": 0,
         "BILINGUAL_BACKLINK_EXPANSION": True,  # for the strategies that expand backlinks
+        "BILINGUAL_CRASH_SAFE_FRONTIER": True,  # with JOBDIR: resumed after a kill
     }
+    carried_stats = ("backforth/", "detector/", "backlinks/", "frontier/")
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
 
     def __init__(
         self,
@@ -134,6 +151,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.sites_found = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
+        self._backlinks_pending: dict[str, str] = {}  # bilingual site -> the page judged
+        self._resumed: dict[str, Any] | None = None  # the parts of a state resumed
+        self._asks_again = False  # keeps its unanswered backlink queries (JOBDIR, no Redis)
         self._progress: task.LoopingCall | None = None
         self._started = time.monotonic()
 
@@ -185,6 +205,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             )
         spider.learning = LinkLearning(classifiers, spider.learning_interval, shared)
         spider.bind_detection(crawler)
+        spider._asks_again = (
+            spider.expands_backlinks
+            and settings.getbool("BILINGUAL_BACKLINK_EXPANSION")
+            and bool(settings.get("JOBDIR"))
+            and not settings.get("REDIS_URL")
+        )
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         return spider
@@ -197,11 +223,71 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             if request is not None:
                 yield request
 
+    # --- the state a JOBDIR keeps ---------------------------------------------------------------
+
+    def crawl_state(self) -> dict[str, Any]:
+        """What this crawl is besides its frontier (saved by the crash-safe frontier in
+        ``JOBDIR`` with each commit; see the module docstring)."""
+        return {
+            "strategy": self.strategy.value,
+            "pages": self.pages,
+            "sites_found": self.sites_found,
+            "found_by": self._found_by,
+            "graph": self.graph,
+            "sites": self.detection.store,
+            "learning": self.learning.saved_state(),
+            "rng": self._rng.getstate(),
+            "backlinks_pending": self._backlinks_pending,
+        }
+
+    def restore_crawl_state(self, parts: dict[str, Any]) -> None:
+        """This crawl as :meth:`crawl_state` saved it (before it starts)."""
+        if parts["strategy"] != self.strategy.value:
+            raise ValueError(
+                f"the crawl state is of a {parts['strategy']} crawl, and this command asks for "
+                f"{self.strategy.value}: resume it with the same arguments"
+            )
+        self.pages = parts["pages"]
+        self.sites_found = parts["sites_found"]
+        self._found_by = parts["found_by"]
+        self.graph = parts["graph"]
+        self.detection.store = parts["sites"]
+        self.learning.restore(parts["learning"])
+        self._rng.setstate(parts["rng"])
+        self._backlinks_pending = parts["backlinks_pending"]
+        self._resumed = parts
+
+    def backlinks_answered(self, site: str) -> None:
+        """The backlink query of ``site`` was answered (told by the backlink expansion)."""
+        self._backlinks_pending.pop(site, None)
+
+    def _resume(self) -> None:
+        """A resumed crawl: its unanswered backlink queries asked again, and at once closed when
+        its budget was spent."""
+        if self.budget is not None and self.pages >= self.budget:
+            logger.info("page budget spent: %d pages over every run", self.pages)
+            engine = self.crawler.engine
+            assert engine is not None
+            deferred_from_coro(engine.close_spider_async(reason="budget"))
+            return
+        if not self._backlinks_pending:
+            return
+        search = SearchService.of(self.crawler)
+        scope = self.crawler.settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE")
+        for site, url in self._backlinks_pending.items():
+            meta = {"role": "api", BACKLINKS_OF_META: site}
+            search.submit(backlink_query_of(url, scope), meta=meta)
+        asked = len(self._backlinks_pending)
+        self.crawler.stats.inc_value("backlinks/queries_asked_again", asked)
+        logger.info("%d backlink queries not answered before asked again", asked)
+
     def seed_request(self, url: str) -> scrapy.Request | None:
         """The request of a seed (None: its site was reached already). Also called by the Redis
-        frontier for seeds pushed with ``bilingual-spider seed``."""
+        frontier for seeds pushed with ``bilingual-spider seed``. A resumed crawl asks again for
+        the seeds it reached and did not judge (the duplicate filter drops those queued)."""
         site = self.detection.site_of(url)
-        if not self.graph.reach(site):
+        again = self._resumed is not None and self._found_by.get(site) == "seed"
+        if not self.graph.reach(site) and not (again and site not in self.graph.verdicts):
             return None
         self._found_by[site] = "seed"
         return self._request(url, "seed", errback=self.first_page_failed)
@@ -317,6 +403,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
         if not verdict.bilingual:
             return
+        if self._asks_again:  # until answered (the backlink expansion asks at the item)
+            self._backlinks_pending[verdict.site] = verdict.url
         self.sites_found += 1
         self.crawler.stats.inc_value("backforth/sites_bilingual")
         yield BilingualSiteItem(
@@ -412,6 +500,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         return spent
 
     def _opened(self, spider: scrapy.Spider) -> None:
+        if self._resumed is not None:
+            self._resume()
         interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
         if interval > 0:
             self._progress = task.LoopingCall(self._log_progress)

@@ -5,6 +5,10 @@ detector (Barbosa et al. 2011, section 2.1) and emit one
 It fetches each site's first page and the detector's probes, nothing else. The detector's
 settings are ``BILINGUAL_DETECTOR_*`` (see ``settings.py``); ``bilingual-spider detect`` is the
 command-line front end (:func:`detect_sites`).
+
+With ``-s JOBDIR=DIR`` it resumes after a kill as ``backforth`` does
+(:mod:`bilingual_spider.scheduler.crash_safe_scheduler`): its state is the detector's sites under
+way and verdicts, and how many of its seeds it handed out.
 """
 
 from __future__ import annotations
@@ -28,6 +32,9 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
     name = "detect"
     item_types = (SiteVerdictItem,)
     """What it makes: their feeds are in a run directory even when empty."""
+    custom_settings = {"BILINGUAL_CRASH_SAFE_FRONTIER": True}  # with JOBDIR: resumed after a kill
+    carried_stats = ("detector/",)
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
 
     def __init__(
         self,
@@ -39,6 +46,7 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         super().__init__(*args, **kwargs)
         self.seeds_argument = seeds
         self.seed_urls: list[str] = list(seed_urls or [])
+        self.seeds_given = 0  # seeds handed to the frontier (a resumed crawl skips them)
 
     def run_parameters(self) -> dict[str, Any]:
         """What this crawl is (the report's header)."""
@@ -52,8 +60,20 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         spider.bind_detection(crawler)
         return spider
 
+    def crawl_state(self) -> dict[str, Any]:
+        """What a ``JOBDIR`` keeps besides the frontier (see the module docstring)."""
+        return {"sites": self.detection.store, "seeds_given": self.seeds_given}
+
+    def restore_crawl_state(self, parts: dict[str, Any]) -> None:
+        self.detection.store = parts["sites"]
+        self.seeds_given = parts["seeds_given"]
+
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        for url in self.seed_urls:
+        for number, url in enumerate(self.seed_urls):
+            if number < self.seeds_given:
+                continue  # queued (or done) before a kill; counted once the next is asked for
+            if number:
+                self.seeds_given = number  # the seed before was taken by the frontier
             yield scrapy.Request(
                 url,
                 callback=self.parse,
@@ -61,6 +81,7 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
                 dont_filter=True,
                 meta={"role": "seed"},
             )
+        self.seeds_given = len(self.seed_urls)
 
     def parse(self, response: Response) -> Iterator[Any]:
         yield from self.detection.examine(response)

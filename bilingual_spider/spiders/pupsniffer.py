@@ -81,7 +81,10 @@ class PupSnifferSpider(scrapy.Spider):
         "DEPTH_PRIORITY": 1,
         "SCHEDULER_DISK_QUEUE": "scrapy.squeues.PickleFifoDiskQueue",
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
+        "BILINGUAL_CRASH_SAFE_FRONTIER": True,  # with JOBDIR: resumed after a kill
     }
+    carried_stats = ("pupsniffer/", "detector/")
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
 
     def __init__(
         self,
@@ -188,6 +191,35 @@ class PupSnifferSpider(scrapy.Spider):
             sum(methods.values()),
             methods or "",
         )
+
+    # --- the state a JOBDIR keeps (scheduler/crash_safe_scheduler.py) ---------------------------
+
+    def crawl_state(self) -> dict[str, Any]:
+        """What this crawl is besides its frontier: the round store (sites, pages counted and
+        marked, stages, pairs of each round), each site's progress in the pair-first order
+        (pages waiting for their turn included), the sites whose sitemap pages were asked for."""
+        return {
+            "mode": self.mode,
+            "store": self.store,
+            "progress": self.order.progress,
+            "stopped": self.order.stopped,
+            "sitemaps": self.sitemaps.asked_sites,
+            "round_pairs": self.driver._pairs,
+        }
+
+    def restore_crawl_state(self, parts: dict[str, Any]) -> None:
+        """This crawl as :meth:`crawl_state` saved it (before it starts), into the objects its
+        parts share."""
+        if parts["mode"] != self.mode:
+            raise ValueError(
+                f"the crawl state is of a {parts['mode']} crawl, and this command asks for "
+                f"{self.mode}: resume it with the same arguments"
+            )
+        vars(self.store).update(vars(parts["store"]))  # the one store every part refers to
+        self.order.progress.update(parts["progress"])
+        self.order.stopped.update(parts["stopped"])
+        self.sitemaps.asked_sites.update(parts["sitemaps"])
+        self.driver._pairs = parts["round_pairs"]
 
     # --- crawling the sites of a round: adapters/pupsniffer_requests.py ------------------------
 

@@ -60,7 +60,7 @@ def crawl_command(small_sandbox, jobdir: Path, out: Path, **settings: object) ->
 
 
 def test_kill_9_then_the_same_command_is_refused_in_one_line(small_sandbox, tmp_path) -> None:
-    """A killed crawl with Scrapy's own JOBDIR state (backforth, pupsniffer; here forward with
+    """A killed crawl with Scrapy's own JOBDIR state (any spider; here forward with
     its crash-safe frontier turned off) is refused."""
     jobdir = tmp_path / "job"
     command = crawl_command(
@@ -76,14 +76,20 @@ def test_kill_9_then_the_same_command_is_refused_in_one_line(small_sandbox, tmp_
     finally:
         if crawl.poll() is None:
             crawl.kill()
-    again = subprocess.run(
+    line = refusal(command)
+    assert line.startswith(f"scrapy crawl forward: JOBDIR {jobdir}: the crawl that used it (pid ")
+    assert "ended without saving its state (killed?)" in line and "delete" in line
+
+
+def refusal(command: list[str]) -> str:
+    """The one line on which the crawl ``command`` refuses to start (exit status 1)."""
+    refused = subprocess.run(
         command, cwd=PROJECT, env=crawl_env(), capture_output=True, text=True,
         timeout=CRAWL_SECONDS, check=False,
     )  # fmt: skip
-    assert again.returncode == 1
-    (line,) = again.stderr.splitlines()
-    assert line.startswith(f"scrapy crawl forward: JOBDIR {jobdir}: the crawl that used it (pid ")
-    assert "ended without saving its state (killed?)" in line and "delete" in line
+    assert refused.returncode == 1
+    (line,) = refused.stderr.splitlines()
+    return line
 
 
 def test_a_crawl_that_closes_cleanly_leaves_no_mark_and_resumes(small_sandbox, tmp_path) -> None:

@@ -7,12 +7,17 @@ import json
 import signal
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from bilingual_spider.output.feed_recovery import repair_jsonl, urls_in_jsonl
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.sandbox.server import CONTROL_HOST
-from bilingual_spider.scheduler.sqlite_frontier import SqliteFrontier
+from bilingual_spider.scheduler.sqlite_frontier import (
+    FRONTIER_FILE,
+    SqliteFrontier,
+    resume_problem,
+)
 from tests.conftest import REDIS_URL
 from tests.waiting import CRAWL_SECONDS, wait_until
 
@@ -42,6 +47,38 @@ def test_the_frontier_keeps_what_a_dead_process_had_taken(tmp_path: Path) -> Non
     assert taken == second  # back in its old place, ahead of the later "c"
 
 
+def test_a_request_rescored_lower_goes_back_behind_the_next_one(tmp_path: Path) -> None:
+    frontier = SqliteFrontier(tmp_path / FRONTIER_FILE)
+    frontier.push(b"stale", 9)
+    frontier.push(b"next", 5)
+    taken = frontier.take()
+    assert taken is not None and taken[1] == b"stale" and frontier.next_priority() == 5
+    frontier.requeue(taken[0], b"rescored", 3)  # a newer model scored it lower
+    assert frontier.take() == (frontier_id(frontier, b"next"), b"next")
+    assert frontier.take() == (taken[0], b"rescored")
+    assert frontier.next_priority() is None
+
+
+def frontier_id(frontier: SqliteFrontier, blob: bytes) -> int:
+    return frontier.db.execute("SELECT id FROM requests WHERE blob = ?", (blob,)).fetchone()[0]
+
+
+def test_a_damaged_file_or_another_spider_s_frontier_cannot_be_resumed(tmp_path: Path) -> None:
+    assert resume_problem(tmp_path / "none", "backforth") is None
+    frontier = SqliteFrontier(tmp_path / "fwd" / FRONTIER_FILE)
+    frontier.set("spider", "forward")
+    frontier.close()
+    assert resume_problem(tmp_path / "fwd", "forward") is None
+    assert "of the forward spider, not of backforth" in (
+        resume_problem(tmp_path / "fwd", "backforth") or ""
+    )
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / FRONTIER_FILE).write_bytes(b"not a database, not at all" * 10)
+    assert "cannot be read (file is not a database)" in (
+        resume_problem(tmp_path / "bad", "backforth") or ""
+    )
+
+
 def test_a_feed_cut_mid_line_is_repaired(tmp_path: Path) -> None:
     feed = tmp_path / "pages.jsonl"
     feed.write_bytes(b'{"url": "http://a/"}\n{"url": "http://b/"}\n{"url": "http://c/", "st')
@@ -56,9 +93,14 @@ def lines(feed: Path) -> int:
 
 def kill_when_written(command: list[str], feed: Path, pages: int) -> None:
     """Run the crawl ``command`` and SIGKILL it once ``feed`` has ``pages`` lines."""
+    kill_when(command, lambda: lines(feed) >= pages)
+
+
+def kill_when(command: list[str], ready: Callable[[], bool]) -> None:
+    """Run the crawl ``command`` and SIGKILL it once ``ready()`` is true."""
     crawl = subprocess.Popen(command, cwd=PROJECT, env=crawl_env())
     try:
-        wait_until(lambda: lines(feed) >= pages or crawl.poll() is not None, CRAWL_SECONDS)
+        wait_until(lambda: ready() or crawl.poll() is not None, CRAWL_SECONDS)
         assert crawl.poll() is None, "the crawl ended before it could be killed"
         crawl.send_signal(signal.SIGKILL)
         crawl.wait(timeout=CRAWL_SECONDS)
