@@ -19,10 +19,20 @@ def served_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pat
         yield served
 
 
+def first_seeds(world: Path, tmp_path: Path, count: int = 15) -> Path:
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:count]) + "\n")
+    return seeds
+
+
+def gold_pairs(world: Path) -> set[frozenset[str]]:
+    lines = (world / "gold_pairs.tsv").read_text().splitlines()
+    return {frozenset(line.split("\t")[:2]) for line in lines}
+
+
 def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_path):
     world, server = served_world
-    seeds = tmp_path / "seeds.txt"
-    seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:15]) + "\n")
+    seeds = first_seeds(world, tmp_path)
     run = logged_crawl(
         "forward",
         server.proxy_url,
@@ -35,10 +45,7 @@ def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_pa
     assert stats["finish_reason"] == "finished"
     assert stats["patterns/minings"] >= 2  # the counterparts' pages were mined again
 
-    gold = {
-        frozenset(line.split("\t")[:2])
-        for line in (world / "gold_pairs.tsv").read_text().splitlines()
-    }
+    gold = gold_pairs(world)
     pairs = [item for item in items if item.get("type") == "url_pair"]
     english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
     right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in gold]
@@ -58,8 +65,7 @@ def test_a_crawl_that_ends_on_its_page_budget_still_yields_the_pairs_mined_on_th
     served_world, tmp_path
 ):
     world, server = served_world
-    seeds = tmp_path / "seeds.txt"
-    seeds.write_text("\n".join((world / "seed_urls.txt").read_text().split()[:15]) + "\n")
+    seeds = first_seeds(world, tmp_path)
     run = logged_crawl(
         "forward",
         server.proxy_url,
@@ -74,10 +80,7 @@ def test_a_crawl_that_ends_on_its_page_budget_still_yields_the_pairs_mined_on_th
     stats, items = run["stats"], run["items"]
     assert stats["finish_reason"] == "closespider_pagecount"  # the frontier never ran dry
     assert stats["patterns/minings"] >= 2
-    gold = {
-        frozenset(line.split("\t")[:2])
-        for line in (world / "gold_pairs.tsv").read_text().splitlines()
-    }
+    gold = gold_pairs(world)
     pairs = [item for item in items if item.get("type") == "url_pair"]
     english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
     right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in gold]
