@@ -24,6 +24,12 @@ out-of-site links of seed and backlink pages are followed, one per site not reac
 forward pages' own links are not (:func:`~bilingual_spider.frontier.strategies.follows_links_of`
 with OBFC's rules).
 
+With no backlink API (``BILINGUAL_SEARCH_BACKLINKS`` is ``embedded``, the default without Moz
+keys), the backlinks are the crawl's own fetched pages that link to a site: this middleware
+records the links of every page the spider gets in the search service's crawl link graph
+(:meth:`~bilingual_spider.search.service.SearchService.record_links`, stats
+``search/crawl_graph/*``).
+
 Stats: ``backlinks/queries``, ``backlinks/queries_failed`` (answered with an error for good),
 ``backlinks/requested`` (backlink page requests), ``backlinks/pages_known`` (a backlink page
 requested already, for another site); when the middleware runs the crawl:
@@ -39,7 +45,7 @@ from typing import Any
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
-from scrapy.http import Response
+from scrapy.http import Response, TextResponse
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.adapters.site_detection import DetectorCallbacks, SiteDetection
@@ -47,8 +53,11 @@ from bilingual_spider.frontier.bipartite import BipartiteGraph, leaves_site
 from bilingual_spider.frontier.strategies import RULES, Strategy, follows_links_of
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
+from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.response_page import response_page
+from bilingual_spider.search import embedded
 from bilingual_spider.search.service import SearchService, search_page
-from bilingual_spider.search.values import FoundLink, SearchQuery
+from bilingual_spider.search.values import BACKLINKS, FoundLink, SearchQuery
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +66,8 @@ BACKLINKS_OF_META = "backlinks_of"
 BACKLINK_OF_META = "backlink_of"
 """Request meta key of a backlink page: the bilingual site it links to."""
 SCOPES = ("page", "host")
+NOT_PAGES = ("api", "probe", "items")
+"""Roles whose responses are no page of a site (their links are no backlinks)."""
 
 
 def backlink_query(verdict: SiteVerdictItem, scope: str = "page") -> SearchQuery:
@@ -106,6 +117,8 @@ class BacklinkExpansionMiddleware:
         self.answered = getattr(spider, "backlinks_answered", None)
         self.detection = detection
         self.graph = BipartiteGraph()
+        self.records_links = search.defaults.get(BACKLINKS) == embedded.NAME
+        """The backlinks are the crawl's own pages: each page's links are recorded."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> BacklinkExpansionMiddleware:
@@ -152,6 +165,7 @@ class BacklinkExpansionMiddleware:
         if BACKLINKS_OF_META in response.meta:
             yield from self._backlink_requests(response)
             return
+        self._record_links(response)
         if self.detection is None:
             yield from result
             return
@@ -164,12 +178,22 @@ class BacklinkExpansionMiddleware:
             for request in self._backlink_requests(response):
                 yield request
             return
+        self._record_links(response)
         if self.detection is None:
             async for output in result:
                 yield output
             return
         for output in self._bipartite(response, [output async for output in result]):
             yield output
+
+    def _record_links(self, response: Response) -> None:
+        """A page's links, in the crawl link graph that answers the embedded backlinks."""
+        if not self.records_links or response.meta.get("role") in NOT_PAGES:
+            return
+        if not isinstance(response, TextResponse):
+            return
+        contexts = extract_link_contexts(response_page(response), response.url)
+        self.search.record_links(response.url, [(c.url, c.anchor) for c in contexts])
 
     # --- answers -> backlink pages -------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from scrapy import Request
-from scrapy.http import TextResponse
+from scrapy.http import HtmlResponse, TextResponse
 from scrapy.statscollectors import MemoryStatsCollector
 
 from bilingual_spider.items import SiteVerdictItem
@@ -18,13 +18,19 @@ from bilingual_spider.middlewares.backlink_expansion import (
     backlink_query,
 )
 from bilingual_spider.search.service import SEARCH_PAGE
-from bilingual_spider.search.values import FoundLink, SearchPage, SearchQuery
+from bilingual_spider.search.crawl_graph import CrawlLinkGraph
+from bilingual_spider.search.values import BACKLINKS, FoundLink, SearchPage, SearchQuery
 from tests.crawlers import get_crawler
 
 
 class RecordingSearch:
-    def __init__(self) -> None:
+    def __init__(self, backlinks: str = "moz") -> None:
         self.submitted: list[tuple[SearchQuery, dict[str, Any]]] = []
+        self.defaults = {BACKLINKS: backlinks}
+        self.crawl_graph = CrawlLinkGraph()
+
+    def record_links(self, page_url: str, links: Any) -> None:
+        self.crawl_graph.add_page(page_url, links)
 
     def submit(self, query: SearchQuery, meta: dict[str, Any]) -> str:
         self.submitted.append((query, meta))
@@ -41,8 +47,10 @@ def verdict(site: str, bilingual: bool) -> SiteVerdictItem:
     )
 
 
-def middleware(scope: str = "page") -> tuple[BacklinkExpansionMiddleware, RecordingSearch]:
-    search = RecordingSearch()
+def middleware(
+    scope: str = "page", backlinks: str = "moz"
+) -> tuple[BacklinkExpansionMiddleware, RecordingSearch]:
+    search = RecordingSearch(backlinks)
     stats = MemoryStatsCollector(get_crawler())
     return BacklinkExpansionMiddleware(search, stats, scope=scope), search  # type: ignore[arg-type]
 
@@ -94,3 +102,22 @@ def test_a_failed_answer_requests_nothing_and_is_counted():
 def test_a_scope_other_than_page_or_host_is_refused():
     with pytest.raises(ValueError, match="page or host"):
         middleware("site")
+
+
+def page(url: str, body: str, role: str = "forward") -> HtmlResponse:
+    request = Request(url, meta={"role": role})
+    return HtmlResponse(url, body=body.encode(), encoding="utf-8", request=request)
+
+
+@pytest.mark.parametrize("backlinks, recorded", [("embedded", True), ("moz", False)])
+def test_with_no_backlink_api_the_pages_links_are_the_backlinks(backlinks, recorded):
+    expansion, search = middleware(backlinks=backlinks)
+    body = '<p><a href="http://bi.example/fr/">le site</a> <a href="/other.html">here</a></p>'
+    output = [Request("http://bi.example/fr/")]
+    assert list(expansion.process_spider_output(page("http://hub.example/", body), output)) == (
+        output
+    )
+    probe = page("http://probe.example/", '<a href="http://bi.example/x">x</a>', role="probe")
+    list(expansion.process_spider_output(probe, []))
+    found = [(b.source, b.anchor) for b in search.crawl_graph.backlinks("http://bi.example/")]
+    assert found == ([("http://hub.example/", "le site")] if recorded else [])

@@ -55,3 +55,22 @@ def test_forward_with_backlink_expansion_finds_sites_only_backlinks_reach(served
     seed_hosts = {host(url) for url in (world / "seed_urls.txt").read_text().split()}
     only_by_backlinks = (found & by_backlinks & bilingual_hosts) - seed_hosts
     assert len(only_by_backlinks) >= 5, (len(found), len(by_backlinks))
+
+
+def test_with_no_backlink_api_the_crawls_own_pages_are_the_backlinks(served_world, tmp_path):
+    """``BILINGUAL_SEARCH_BACKLINKS=embedded`` (the default without Moz keys): a bilingual
+    site's backlinks are the fetched pages that link to it, which the middleware records."""
+    world, server = served_world
+    run = logged_crawl(
+        "forward",
+        server.proxy_url,
+        tmp_path,
+        settings={"BILINGUAL_BACKLINK_EXPANSION": True, "BILINGUAL_SEARCH_BACKLINKS": "embedded"},
+        arguments={"seeds": world / "seed_urls.txt"},
+    )
+    stats, fetched = run["stats"], run["responses"]
+    assert stats["search/crawl_graph/pages"] > 0
+    assert stats["search/embedded/found"] > 0 and stats["backlinks/requested"] > 0
+    backlink_pages = {r["url"] for r in fetched if r["role"] == "backlink"}
+    followed = [r for r in fetched if r["role"] == "forward" and r["referer"] in backlink_pages]
+    assert followed  # a backlink page's links led somewhere
