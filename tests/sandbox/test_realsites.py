@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.patterns.copied_prose import SourceProse, copied_prose_share, letters
 from bilingual_spider.sandbox import realsites
 from bilingual_spider.sandbox.config import SandboxConfig
 from bilingual_spider.sandbox.realsites import (
@@ -33,13 +34,10 @@ from bilingual_spider.sandbox.realsites import (
     LanguageStart,
     PageFile,
     RealSite,
-    SourceProse,
     build,
-    copied_prose_share,
     entry_style_urls,
     fetch,
     judge_translation,
-    letters,
     load_sites,
     prose_segments,
     render_entry_page,
@@ -284,6 +282,20 @@ def test_an_untranslated_block_with_translated_cross_references_is_copied() -> N
     share = copied_prose_share([czech_kept, czech_own], source)
     assert share == letters(czech_kept) / (letters(czech_kept) + letters(czech_own))
     assert judge_translation("cs", [czech_kept, czech_own], source, _identify) == "copied"
+
+
+def test_a_japanese_translation_of_numbered_headings_is_no_copy() -> None:
+    # the installation guide's ja/ch08.html: a table of contents whose headings keep their
+    # numbers and product names; with runs of letters as words, "8.2.1. Debian
+    # パッケージングシステム" shared two of its three 3-grams with the English heading
+    english = ["8.2.1. Debian Packaging System, and how to use it"]
+    japanese = ["8.2.1. Debian パッケージングシステムとその使い方の説明"]
+    assert copied_prose_share(japanese, english) == 0.0
+    assert judge_translation("ja", japanese, english, _identify_japanese) is None
+
+
+def _identify_japanese(texts: list[str]) -> list[str | None]:
+    return ["ja" for _ in texts]
 
 
 def _identify(texts: list[str]) -> list[str | None]:
