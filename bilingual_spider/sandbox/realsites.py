@@ -39,7 +39,7 @@ import subprocess
 import tempfile
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -67,7 +67,8 @@ DEFAULT_SITES_FILE = Path(__file__).with_name("real_sites.toml")
 SANDBOX_CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
 GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
-"""One line per page whose source page is not in the source language (``source_not_english``),
+"""One line per page whose source page is not in the source language (``source_not_english``)
+or not served at its URL (``source_not_served``: an entry page in front of it),
 and per page of which two files or more hold other sections (``other_sections``): the URLs of
 those files, tab-separated. The gold pairs only the source page with each translation, so it
 can say nothing of pairs among these."""
@@ -80,6 +81,7 @@ DROP_REASONS = (
     "copied",  # (b) half or more of its prose is the English page's (copied_prose_share)
     "wrong_language",  # (c) language ID of its own (not copied) prose is not the file's language
     "source_not_english",  # the English page itself is not identified as English
+    "source_not_served",  # the site's entry page is served at the English page's URL
     "no_source_page",  # a translated page with no English page of the same name
     "other_section",  # it holds another section than the English page of its name (by hand)
 )
@@ -325,11 +327,14 @@ class SiteGold:
     """The other-language URLs of each page whose source page is not in the source language."""
     judged: Counter[str] = field(default_factory=Counter)
     """Per other language: its own (not symlinked) files judged against their source page."""
+    unserved: list[GoldPair] = field(default_factory=list)
+    """Translations of a source page not served at its URL (``source_not_served``): no pair
+    of the gold, but translations of the site."""
 
     def translated_languages(self) -> list[str]:
         """The other languages whose judged files are mostly translations
         (:data:`MIN_TRANSLATED_SHARE`)."""
-        kept = Counter(pair.target_lang for pair in self.pairs)
+        kept = Counter(pair.target_lang for pair in [*self.pairs, *self.unserved])
         return sorted(
             lang for lang, n in self.judged.items() if kept[lang] >= MIN_TRANSLATED_SHARE * n
         )
@@ -915,11 +920,18 @@ class PageTextCache:
 
 
 def derive_gold(
-    site: RealSite, files: Sequence[PageFile], identifier: LanguageIdentifier | None = None
+    site: RealSite,
+    files: Sequence[PageFile],
+    identifier: LanguageIdentifier | None = None,
+    shadowed: Collection[str] = (),
 ) -> SiteGold:
     """Gold pairs of a site: its source-language page x every other-language file of the same
     page, dropping (and counting by reason, see :data:`DROP_REASONS`) untranslated symlinks,
     files whose text is not in their own language, and translations that are mostly English.
+    ``shadowed``: files not served at their URL (the site's entry page is, :func:`site_dirs`);
+    a source page among them is judged with its translations (they say whether the site is
+    bilingual), but its pairs are dropped (``source_not_served``) and its translations' pairs
+    are unjudged: no crawl can fetch that page.
 
     ``identifier`` defaults to the process's shared lid.176 identifier. A monolingual site has
     no pairs and drops nothing.
@@ -978,6 +990,12 @@ def derive_gold(
                     site.name,
                 )
             )
+    unserved = {site.url(f) for f in shadowed}
+    gold.unserved = [p for p in gold.pairs if p.source_url in unserved]
+    for source_url in dict.fromkeys(p.source_url for p in gold.unserved):
+        gold.unjudged.append([p.target_url for p in gold.unserved if p.source_url == source_url])
+    gold.dropped["source_not_served"] += len(gold.unserved)
+    gold.pairs = [p for p in gold.pairs if p.source_url not in unserved]
     gold.languages = sorted(languages)
     return gold
 
@@ -1174,9 +1192,11 @@ def build(
         served = served_html(dirs)
         files = page_files(site, served)
         entry_dirs = write_entry_pages(cache, site, files)
-        if site.entry_style != "none":
-            served.setdefault("index.html", entry_dirs[site.entry_style] / "index.html")
-        gold = derive_gold(site, files, identifier)
+        shadowed = set()
+        if site.entry_style != "none":  # the entry page comes first in the site's mount
+            shadowed = {"index.html"} & set(served)
+            served["index.html"] = entry_dirs[site.entry_style] / "index.html"
+        gold = derive_gold(site, files, identifier, shadowed)
         logger.info(
             "%s: %d pages, %d gold pairs, dropped %s",
             site.name, len(served), len(gold.pairs), dict(+gold.dropped),
