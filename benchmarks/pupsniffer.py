@@ -32,13 +32,16 @@ or more of whose prose is the English page's, a page whose own prose is not in i
 URL cannot tell, and the paper counts such pairs as errors too.
 
 ``--crawl``: also crawls the real sites and the generated world with ``scrapy crawl pupsniffer``
-through the sandbox web and scores its items (:func:`score_pairs`).
+through the sandbox web and scores its items (:func:`score_pairs`). ``--verifier-folds``: the
+real sites leave-sites-out (the shipped pair verifier was trained on some of them): crawled in
+folds by host, each with a verifier trained without its sites (:func:`verifier_folds`).
 
 Goals: on the real sites precision >= 0.98 and recall >= 0.90; PupSniffer's F1 above the
 stripping matcher's on every set.
 
     python benchmarks/pupsniffer.py [--sets wmt16 real_sites generated] [--wmt16 PATH]
         [--world DIR] [--world-seed 5] [--world-sites 1000] [--crawl] [--site-budget N]
+        [--verifier-folds]
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from datetime import datetime
 from itertools import combinations
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from url_difference import CLASSES, url_difference
 
@@ -649,6 +653,12 @@ def main(argv: list[str] | None = None) -> int:
         default="default",
         help="BILINGUAL_PUPSNIFFER_VERIFIER of the crawls: default, a model file, or '' (none)",
     )
+    parser.add_argument(
+        "--verifier-folds",
+        action="store_true",
+        help="real sites crawled leave-sites-out: each fold with a pair verifier trained "
+        "without its sites",
+    )
     parser.add_argument("--work", type=Path, help="crawl outputs (default: a temporary dir)")
     parser.add_argument(
         "--reuse", action="store_true", help="score the crawls left in --work, not crawl again"
@@ -700,6 +710,8 @@ def run(args: argparse.Namespace, world: Path, work: Path) -> dict[str, Any]:
     if args.crawl:  # the spider's own pairs, next to the comparator on the same set's URLs
         parameters["site_budget"] = args.site_budget
         parameters["verifier"] = args.verifier or "none"
+        if args.verifier_folds:
+            parameters["verifier"] = "leave-sites-out folds (verifier_folds)"
         parameters["pair_first"] = args.pair_first
         for name, crawled in crawls(args, world, work, golds).items():
             label = name if " " in name else f"{name} crawl"
@@ -731,9 +743,13 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
     if "real_sites" in golds:
         seeds = realsites.sandbox_seed_urls()
         budget = args.site_budget
-        crawl = run_crawl(
-            ["--real-sites"], seeds, work / "real_sites", settings, args.reuse, site_budget=budget
-        )
+        if args.verifier_folds:
+            crawl = leave_sites_out_crawl(work / "real_sites_folds", settings, args)
+        else:
+            crawl = run_crawl(
+                ["--real-sites"], seeds, work / "real_sites", settings, args.reuse,
+                site_budget=budget,
+            )  # fmt: skip
         languages = real_sites_set()[1]
         names = {site.seed_url: site.name for site in realsites.load_sites()}
         scored["real_sites"] = crawl_scores(crawl, golds["real_sites"], languages, names)
@@ -768,6 +784,74 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
         )
         scored["generated search"] = crawl_scores(crawl, golds["generated"])
     return scored
+
+
+def verifier_folds() -> list[tuple[list[dict[str, Any]], list[str] | None]]:
+    """The real sites in folds for a leave-sites-out crawl, each with the sites its pair
+    verifier is trained on (``None``: the shipped model, trained on none of them). The sites a
+    verifier may be trained on (what ``bilingual-spider train pair-verifier`` uses: every
+    multilingual site not held out) are split by host, for a crawl takes a host for one site:
+    the manuals of www.debian.org, and the others; each fold's verifier is trained on the other
+    fold's. The held-out and monolingual sites of other hosts are crawled with the shipped
+    model, whose training sites are all in the first two folds."""
+    from bilingual_spider.sandbox import realsites
+
+    sites = json.loads(realsites.sites_json_path().read_text())
+    pool = [s for s in sites if s["kind"] == "multilingual" and not s["holdout"]]
+    debian = {s["host"] for s in pool if s["host"] == "www.debian.org"}
+    pool_hosts = {s["host"] for s in pool}
+    first = [s for s in sites if s["host"] in debian]
+    second = [s for s in sites if s["host"] in pool_hosts - debian]
+    rest = [s for s in sites if s["host"] not in pool_hosts]
+    names = [[s["name"] for s in pool if s["host"] not in fold_hosts] for fold_hosts in (
+        debian, pool_hosts - debian)]  # fmt: skip
+    return [(first, names[0]), (second, names[1]), (rest, None)]
+
+
+def leave_sites_out_crawl(work: Path, settings: Mapping[str, object], args: Any) -> Crawl:
+    """``--verifier-folds``: the real sites crawled fold by fold (:func:`verifier_folds`), each
+    with a pair verifier trained without its sites; the pages and pairs of each crawl on its own
+    fold's hosts only, merged into one crawl to score."""
+    from bilingual_spider.patterns.verifier_training import (
+        fitted_verifier,
+        real_site_pair_examples,
+    )
+
+    merged = Crawl([], set())
+    examples = None
+    for k, (fold, trained_on) in enumerate(verifier_folds()):
+        model = "default"
+        if trained_on is not None:
+            model_file = work / f"verifier_fold{k}.json"
+            if not (args.reuse and model_file.exists()):
+                examples = examples if examples is not None else real_site_pair_examples()
+                chosen = [e for e in examples if e.site in trained_on]
+                work.mkdir(parents=True, exist_ok=True)
+                fitted_verifier(chosen, threshold=0.7).save(
+                    model_file, {"trained_on": trained_on, "fold": [s["name"] for s in fold]}
+                )
+            model = str(model_file)
+        hosts = {s["host"] for s in fold}
+        crawl = run_crawl(
+            ["--real-sites"], [s["seed_url"] for s in fold], work / f"fold{k}",
+            {**settings, "BILINGUAL_PUPSNIFFER_VERIFIER": model}, args.reuse,
+            site_budget=args.site_budget,
+        )  # fmt: skip
+        add_on_hosts(merged, crawl, hosts)
+    return merged
+
+
+def add_on_hosts(merged: Crawl, crawl: Crawl, hosts: set[str]) -> None:
+    """Add to ``merged`` what ``crawl`` fetched and found on ``hosts``: its pages, the pairs
+    whose source page is there, and the rejections and languages of those pages."""
+
+    def there(url: str) -> bool:
+        return urlsplit(url).netloc in hosts
+
+    merged.items += [i for i in crawl.items if there(i.get("source_url", ""))]
+    merged.fetched |= {u for u in crawl.fetched if there(u)}
+    merged.rejected.update({p: r for p, r in crawl.rejected.items() if there(p[0])})
+    merged.languages.update({u: x for u, x in crawl.languages.items() if there(u)})
 
 
 def english_hosts_of_bilingual_sites(world: Path) -> tuple[list[str], list[str]]:

@@ -18,7 +18,6 @@ from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
 from bilingual_spider.language.identification import UNDETERMINED
 from bilingual_spider.language.page_language import (
-    MIN_BLOCK_CHARS,
     LanguageBlock,
     language_blocks,
     language_of_blocks,
@@ -27,7 +26,7 @@ from bilingual_spider.language.page_language import (
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.patterns.alternates import Alternate, page_alternates
 from bilingual_spider.patterns.crawl_round import PageRecord, marked_language
-from bilingual_spider.patterns.pair_language import MIN_LANGUAGE_SHARE
+from bilingual_spider.patterns.pair_language import BLOCK_SEPARATOR, MIN_LANGUAGE_SHARE
 from bilingual_spider.patterns.verification import page_content
 from bilingual_spider.response_page import response_page
 
@@ -43,9 +42,10 @@ class PageText(NamedTuple):
     language_share: float = 0.0
     """The share of its main text in its main language."""
     prose: str = ""
-    """Its main text's blocks of :data:`~bilingual_spider.language.page_language.
-    MIN_BLOCK_CHARS` or more, without code: what the copy check compares (a table of package
-    names or a shell session is the same in every language, and no prose)."""
+    """Its prose: its main text's blocks without code and navigation, joined by
+    :data:`~bilingual_spider.patterns.pair_language.BLOCK_SEPARATOR`; what the copy check
+    compares (:mod:`~bilingual_spider.patterns.copied_prose`: a table of package names or a
+    shell session is the same in every language, and no prose)."""
 
 
 NO_TEXT = PageText(None, "")
@@ -93,7 +93,7 @@ def page_text(response: TextResponse, identifier: Any = None) -> PageText:
     blocks, truncated = main_text_blocks(parsed)
     judged = language_blocks(blocks, identifier=identifier)
     found = language_of_blocks(judged, truncated)
-    prose_blocks, _ = main_text_blocks(parsed, code=False)
+    prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
     language: str | None = None
     mixed: tuple[LanguageBlock, ...] = ()
     if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
@@ -103,5 +103,4 @@ def page_text(response: TextResponse, identifier: Any = None) -> PageText:
         mixed = tuple(language_blocks(prose_blocks, identifier=identifier) or judged)
     logger.debug("pupsniffer page language %s %s", language or UNDETERMINED, response.url)
     share = 0.0 if found.undetermined else found.score
-    prose = " ".join(block for block in prose_blocks if len(block) >= MIN_BLOCK_CHARS)
-    return PageText(language, " ".join(blocks), mixed, share, prose)
+    return PageText(language, " ".join(blocks), mixed, share, BLOCK_SEPARATOR.join(prose_blocks))

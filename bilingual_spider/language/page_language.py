@@ -8,8 +8,11 @@ shows as two large shares instead of one arbitrary answer.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -25,6 +28,23 @@ SKIPPED_TAGS = (
 )  # fmt: skip
 CODE_TAGS = ("pre", "code", "tt", "kbd", "samp")
 """Code samples and commands: the same in every language, left out of a page's prose."""
+NAVIGATION_TAGS = ("head", "nav", "header", "footer", "aside")
+NAVIGATION_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search"})
+NAVIGATION_NAMES = frozenset(
+    {
+        "nav", "navbar", "navheader", "navfooter", "navigation", "navback", "breadcrumb",
+        "breadcrumbs", "sidebar", "sphinxsidebar", "related", "header", "footer", "path",
+        "toplang", "bottomlang", "quickview", "tocframe", "searchbox", "languages",
+        "legalnotice", "copyright",
+    }
+)  # fmt: skip
+"""Class and id names (or a ``-``/``_``-separated part of one: ``page-header``, ``nav_table``,
+``global-nav``) of navigation and boilerplate: what the documentation generators of real sites
+call them (DocBook's navheader/navfooter/legalnotice, Sphinx's related and sphinxsidebar,
+texinfo's nav_table and tocframe, the Apache manual's page-header, path, toplang/bottomlang and
+quickview). Not a page's prose (:func:`is_navigation`)."""
+CONTENT_TAGS = ("html", "body", "main", "article")
+_NAME_PARTS = re.compile(r"[-_\s]+")
 BLOCK_TAGS = frozenset(
     {
         "p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote",
@@ -49,11 +69,26 @@ class PageLanguage:
     only its start was read."""
 
 
+def is_navigation(element: Any) -> bool:
+    """Whether an element is navigation or boilerplate, not prose: a ``nav``, ``header``,
+    ``footer`` or ``aside`` element, an ARIA navigation role, or a class or id that names
+    navigation or a legal notice (:data:`NAVIGATION_NAMES`). The page's body is not, whatever
+    its class (the Apache manual's ``class="no-sidebar"``)."""
+    tag = element.tag
+    if not isinstance(tag, str) or tag in CONTENT_TAGS:
+        return False
+    if tag in NAVIGATION_TAGS or element.get("role") in NAVIGATION_ROLES:
+        return True
+    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return any(part in NAVIGATION_NAMES for part in _NAME_PARTS.split(names))
+
+
 def main_text_blocks(
-    page: str | bytes | ParsedPage, *, code: bool = True
+    page: str | bytes | ParsedPage, *, code: bool = True, navigation: bool = True
 ) -> tuple[list[str], bool]:
     """The text blocks of a page's main content, and whether the page was truncated; without
-    its code samples and commands (:data:`CODE_TAGS`) when not ``code``.
+    its code samples and commands (:data:`CODE_TAGS`) when not ``code``, and without what
+    :func:`is_navigation` calls navigation when not ``navigation`` (a page's *prose*).
 
     A :class:`~bilingual_spider.html_page.ParsedPage` (the tree the link contexts are read
     from) is read as it is, not parsed again, and not changed."""
@@ -61,12 +96,17 @@ def main_text_blocks(
     if page.root is None:
         return [], page.truncated
     skipped = SKIPPED_TAGS if code else (*SKIPPED_TAGS, *CODE_TAGS)
-    return _blocks(page.root, skipped), page.truncated
+    return _blocks(page.root, skipped, None if navigation else is_navigation), page.truncated
 
 
-def _blocks(root: etree._Element, skipped_tags: tuple[str, ...] = SKIPPED_TAGS) -> list[str]:
-    """The blocks of text under ``root``, without the text of :data:`SKIPPED_TAGS`, comments and
-    processing instructions (their tails are kept: they are the text after them)."""
+def _blocks(
+    root: etree._Element,
+    skipped_tags: tuple[str, ...] = SKIPPED_TAGS,
+    skip: Callable[[Any], bool] | None = None,
+) -> list[str]:
+    """The blocks of text under ``root``, without the text of :data:`SKIPPED_TAGS` (and of the
+    elements ``skip`` names), comments and processing instructions (their tails are kept: they
+    are the text after them)."""
     blocks: list[str] = []
     current: list[str] = []
 
@@ -85,7 +125,7 @@ def _blocks(root: etree._Element, skipped_tags: tuple[str, ...] = SKIPPED_TAGS) 
                 current.append(element.tail)
             continue
         if event == "start":
-            if tag in skipped_tags and element is not root:
+            if (tag in skipped_tags or (skip and skip(element))) and element is not root:
                 walker.skip_subtree()
                 skipped = element
                 if element.tail:

@@ -88,8 +88,9 @@ class PageRecord:
     """The share of its main text in its main language (language ID's, by blocks); 1.0 when
     not known."""
     prose: str = ""
-    """What the copy check compares (:mod:`.pair_language`): its main text's long blocks
-    without code; empty: ``text``."""
+    """What the copy check compares (:mod:`.pair_language`, :mod:`.copied_prose`): its main
+    text's blocks without code and navigation, joined by
+    :data:`~.pair_language.BLOCK_SEPARATOR`; empty: ``text``."""
 
     @property
     def copy_text(self) -> str:

@@ -8,8 +8,11 @@ any languages, and a pair is rejected when:
 - its two sides are in the same language (``en`` and ``en-GB``; ``zh-Hans`` and ``zh-Hant`` are
   different: the project treats the two scripts as two targets);
 - either side's language is undetermined;
-- the "translation" is mostly the source text: half or more of the shorter text's character
-  5-grams are found in the other (a page served untranslated under the other language's URL).
+- the "translation" is mostly the source text: half or more of either page's prose is copied
+  from the other (:mod:`.copied_prose`: a block is copied when it is the other page's verbatim
+  or half or more of its word 3-grams are the other page's; a page served untranslated under
+  the other language's URL, a translation left half in English). The real sites' gold judges
+  its pairs by the same measure.
 
 A page whose text is mixed (a translated manual that keeps an untranslated English appendix,
 its code and UI strings) has no language with :data:`MIN_LANGUAGE_SHARE` of its text. Its
@@ -35,10 +38,17 @@ from bilingual_spider.language.identification import (
     default_calibration,
 )
 from bilingual_spider.language.page_language import LanguageBlock
-from bilingual_spider.patterns.resemblance import Fingerprint, containment, fingerprint
+from bilingual_spider.patterns.copied_prose import (
+    SourceProse,
+    as_source,
+    mutual_copied_share,
+)
+from bilingual_spider.patterns.resemblance import containment, fingerprint
 
 MAX_COPIED_SHARE = 0.5
-"""A translation sharing this share of its 5-grams with the source, or more, is a copy."""
+"""A page with this share of its prose copied from the other page, or more, is a copy."""
+BLOCK_SEPARATOR = "\n"
+"""Between the blocks of a page's prose given as one string (``PageRecord.prose``)."""
 MIN_LANGUAGE_SHARE = 0.6
 """A page is in a language when that language has this share of its main text's blocks (the
 detector's ``BILINGUAL_DETECTOR_MIN_SHARE``); a page with no such language is *mixed*, and
@@ -46,8 +56,6 @@ its language is decided by :func:`own_prose` against the other page of a pair.""
 OWN_PROSE_MAJORITY = 0.5
 """A mixed page is in the language of more than this share of its prose not copied from the
 other page (its main language): the rule's "less than half copied", for the rest."""
-COPIED_BLOCK = 0.5
-"""A block of a page is copied from the other page when this share of its 5-grams is there."""
 
 
 class PairLanguageVerdict(StrEnum):
@@ -63,16 +71,22 @@ class PairLanguageCheck:
     source_language: str
     target_language: str
     copied_share: float
-    """Share of the shorter text's 5-grams found in the other text, or the share of a mixed
-    page's prose copied from the other page when larger (:func:`own_prose`)."""
+    """The larger share of a page's prose copied from the other page
+    (:func:`~.copied_prose.mutual_copied_share`; a mixed page's, :func:`own_prose`)."""
 
     @property
     def accepted(self) -> bool:
         return self.verdict is PairLanguageVerdict.BILINGUAL
 
 
+def prose_blocks(text: str) -> list[str]:
+    """A page's prose blocks from its prose as one string (:data:`BLOCK_SEPARATOR`)."""
+    return text.split(BLOCK_SEPARATOR)
+
+
 def copied_share(source_text: str, target_text: str) -> float:
-    """How much of the shorter text is found in the longer one (character 5-grams)."""
+    """How much of the shorter text is found in the longer one (character 5-grams): a signal
+    of the pair verifier (:mod:`.verification`)."""
     a, b = fingerprint(source_text), fingerprint(target_text)
     part, whole = (a, b) if len(a) <= len(b) else (b, a)
     return containment(part, whole)
@@ -90,20 +104,21 @@ class OwnProse:
 
 def own_prose(
     blocks: Sequence[LanguageBlock],
-    other: str | Fingerprint,
+    other: str | SourceProse,
     majority: float = OWN_PROSE_MAJORITY,
 ) -> OwnProse:
     """The language of a page's prose not copied from the other page of a pair, and how much
     of its prose is copied. ``blocks``: the page's judged blocks with their languages
-    (``language_blocks``); ``other``: the other page's text or fingerprint. A block is copied
-    when :data:`COPIED_BLOCK` of its 5-grams are in the other page (an untranslated paragraph,
-    a code sample, a UI string kept as it is)."""
-    whole = other if isinstance(other, frozenset) else fingerprint(other)
+    (``language_blocks``); ``other``: the other page's prose (its blocks joined by
+    :data:`BLOCK_SEPARATOR`). A block is copied when it is the other page's verbatim or half or
+    more of its word 3-grams are (:meth:`~.copied_prose.SourceProse.copies`: an untranslated
+    paragraph, a UI string kept as it is)."""
+    source = as_source(prose_blocks(other) if isinstance(other, str) else other)
     own: Counter[str] = Counter()
     copied = total = 0
     for block in blocks:
         total += len(block.text)
-        if containment(fingerprint(block.text), whole) >= COPIED_BLOCK:
+        if source.copies(block.text):
             copied += len(block.text)
         elif block.lang:
             own[block.lang] += len(block.text)
@@ -125,19 +140,20 @@ def check_pair_language(
     source_blocks: Sequence[LanguageBlock] = (),
     target_blocks: Sequence[LanguageBlock] = (),
 ) -> PairLanguageCheck:
-    """Judge a pair from each side's identified language and their texts. A mixed side (no
-    language, its judged ``*_blocks`` given) is in the main language of its prose not copied
-    from the other page, and the pair is ``copied`` when half or more of that prose is
-    (:func:`own_prose`)."""
-    share = copied_share(source_text, target_text)
+    """Judge a pair from each side's identified language and their prose (blocks joined by
+    :data:`BLOCK_SEPARATOR`). A mixed side (no language, its judged ``*_blocks`` given) is in
+    the main language of its prose not copied from the other page, and the pair is ``copied``
+    when half or more of that prose is (:func:`own_prose`)."""
+    source_prose, target_prose = prose_blocks(source_text), prose_blocks(target_text)
+    share = mutual_copied_share(source_prose, target_prose)
     mixed_copied = 0.0
     languages = []
     for language, blocks, other in (
-        (source_language, source_blocks, target_text),
-        (target_language, target_blocks, source_text),
+        (source_language, source_blocks, target_prose),
+        (target_language, target_blocks, source_prose),
     ):
         if language is None and blocks:
-            prose = own_prose(blocks, other)
+            prose = own_prose(blocks, SourceProse(other))
             mixed_copied = max(mixed_copied, prose.copied_share)
             language = prose.lang
         languages.append(language or UNDETERMINED)

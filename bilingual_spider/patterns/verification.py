@@ -42,7 +42,7 @@ import numpy as np
 from lxml import etree
 
 from bilingual_spider.html_page import ParsedPage, as_parsed
-from bilingual_spider.language.page_language import SKIPPED_TAGS
+from bilingual_spider.language.page_language import CONTENT_TAGS, SKIPPED_TAGS
 from bilingual_spider.patterns.pair_language import copied_share
 
 MAX_SHAPE_TOKENS = 3000
@@ -119,6 +119,10 @@ def page_content(page: str | bytes | ParsedPage) -> PageContent:
 
 
 def _is_template(element: etree._Element) -> bool:
+    """Whether an element is the site's template (:data:`TEMPLATE`); the page's body or main
+    content never is, whatever its class (the Apache manual's ``<body class="no-sidebar">``)."""
+    if element.tag in CONTENT_TAGS:
+        return False
     marks = f"{element.get('id') or ''} {element.get('class') or ''}".strip()
     return bool(marks) and TEMPLATE.search(marks) is not None
 

@@ -39,7 +39,7 @@ import subprocess
 import tempfile
 import tomllib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -53,6 +53,8 @@ from lxml import etree
 
 from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.language.codes import same_language as codes_same_language
+from bilingual_spider.language.page_language import is_navigation
+from bilingual_spider.patterns.copied_prose import SourceProse, as_source, copied_prose_share
 
 if TYPE_CHECKING:
     from bilingual_spider.language.identification import LanguageIdentifier
@@ -65,7 +67,8 @@ DEFAULT_SITES_FILE = Path(__file__).with_name("real_sites.toml")
 SANDBOX_CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
 GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
-"""One line per page whose source page is not in the source language (``source_not_english``),
+"""One line per page whose source page is not in the source language (``source_not_english``)
+or not served at its URL (``source_not_served``: an entry page in front of it),
 and per page of which two files or more hold other sections (``other_sections``): the URLs of
 those files, tab-separated. The gold pairs only the source page with each translation, so it
 can say nothing of pairs among these."""
@@ -73,14 +76,12 @@ SITES_FILE = "sites.json"
 BUILD_KEY_FILE = "build.key"
 
 KINDS = ("multilingual", "monolingual")
-MIN_SEGMENT_LETTERS = 20
-"""Text blocks with fewer letters are left out of the copied share: product names, menu words
-and commands are the same in both pages."""
 DROP_REASONS = (
     "untranslated_symlink",  # (a) a symlink to, or the same file as, the English page
     "copied",  # (b) half or more of its prose is the English page's (copied_prose_share)
     "wrong_language",  # (c) language ID of its own (not copied) prose is not the file's language
     "source_not_english",  # the English page itself is not identified as English
+    "source_not_served",  # the site's entry page is served at the English page's URL
     "no_source_page",  # a translated page with no English page of the same name
     "other_section",  # it holds another section than the English page of its name (by hand)
 )
@@ -118,34 +119,8 @@ _BLOCK_TAGS = (
     "hr", "li", "main", "nav", "ol", "option", "p", "section", "table", "td", "th", "title", "tr",
     "ul",
 )  # fmt: skip
-# Not part of a page's prose: what HTML and ARIA call navigation, banners, sidebars and page
-# footers, and the elements the documentation generators of the real sites give a navigation or
-# legal-notice class or id (DocBook's navheader/navfooter/legalnotice, Sphinx's related and
-# sphinxsidebar, texinfo's nav_table and tocframe, the Apache manual's page-header, path,
-# toplang/bottomlang and quickview): the gold judges the copied share on the prose alone.
-_NAVIGATION_TAGS = ("head", "nav", "header", "footer", "aside")
-_NAVIGATION_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search"})
-_NAVIGATION_NAMES = frozenset(
-    {
-        "nav", "navbar", "navheader", "navfooter", "navigation", "navback", "breadcrumb",
-        "breadcrumbs", "sidebar", "sphinxsidebar", "related", "header", "footer", "path",
-        "toplang", "bottomlang", "quickview", "tocframe", "searchbox", "languages",
-        "legalnotice", "copyright",
-    }
-)  # fmt: skip
-"""Class and id names (or a ``-``/``_``-separated part of one: ``page-header``, ``nav_table``,
-``global-nav``) of navigation and boilerplate. Written for this gold, apart from the crawl's
-main text (``language/page_language.py``), so that the gold stays an independent judge."""
-_CONTENT_TAGS = ("html", "body", "main", "article")
-_NAME_PARTS = re.compile(r"[-_\s]+")
-WORD_NGRAM = 3
-"""A translation's block is copied when half or more of its word 3-grams are the source page's
-(:data:`COPIED_BLOCK_SHARE`), not only when it is a source block verbatim."""
-COPIED_BLOCK_SHARE = 0.5
-_WORDS = re.compile(r"\w+")
 _XML_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)""")
 _META_CHARSET = re.compile(rb"""<meta[^>]*\bcharset\s*=\s*["']?([A-Za-z0-9._:-]+)""", re.I)
-_NOT_LETTERS = re.compile(r"[\W\d_]+")
 _BLOCK_BREAK = "\u2029"  # PARAGRAPH SEPARATOR: line breaks in the source are mere spaces
 _PARSER = lxml.html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
 
@@ -352,11 +327,14 @@ class SiteGold:
     """The other-language URLs of each page whose source page is not in the source language."""
     judged: Counter[str] = field(default_factory=Counter)
     """Per other language: its own (not symlinked) files judged against their source page."""
+    unserved: list[GoldPair] = field(default_factory=list)
+    """Translations of a source page not served at its URL (``source_not_served``): no pair
+    of the gold, but translations of the site."""
 
     def translated_languages(self) -> list[str]:
         """The other languages whose judged files are mostly translations
         (:data:`MIN_TRANSLATED_SHARE`)."""
-        kept = Counter(pair.target_lang for pair in self.pairs)
+        kept = Counter(pair.target_lang for pair in [*self.pairs, *self.unserved])
         return sorted(
             lang for lang, n in self.judged.items() if kept[lang] >= MIN_TRANSLATED_SHARE * n
         )
@@ -879,14 +857,15 @@ def text_segments(data: bytes) -> list[str]:
 def prose_segments(data: bytes) -> list[str]:
     """:func:`text_segments` of a page's prose: without its navigation and boilerplate (the
     ``head``, ``nav``, ``header``, ``footer`` and ``aside`` elements, ARIA navigation roles, and
-    elements whose class or id names navigation or a legal notice, :data:`_NAVIGATION_NAMES`).
+    elements whose class or id names navigation or a legal notice: :func:`~bilingual_spider.
+    language.page_language.is_navigation`, which the crawl's prose leaves out too).
     A translated navigation bar or sidebar beside an untranslated body is no translated prose;
     a table of contents in the body (DocBook's ``toc``) is kept: it is the page's content."""
     document = _document(data)
     if document is None:
         return []
     for element in list(document.iter()):
-        if element is not document and _is_navigation(element):
+        if element is not document and is_navigation(element):
             element.drop_tree()
     return _segments(document)
 
@@ -901,16 +880,6 @@ def _document(data: bytes) -> Any:
         return None
 
 
-def _is_navigation(element: Any) -> bool:
-    tag = element.tag
-    if not isinstance(tag, str) or tag in _CONTENT_TAGS:
-        return False  # a comment; or the page's body (Apache's ``class="no-sidebar"``)
-    if tag in _NAVIGATION_TAGS or element.get("role") in _NAVIGATION_ROLES:
-        return True
-    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
-    return any(part in _NAVIGATION_NAMES for part in _NAME_PARTS.split(names))
-
-
 def _segments(document: Any) -> list[str]:
     etree.strip_elements(document, *_NON_TEXT_TAGS, with_tail=False)
     for element in document.iter(*_BLOCK_TAGS):
@@ -920,11 +889,6 @@ def _segments(document: Any) -> list[str]:
     return [block for block in blocks if block]
 
 
-def letters(text: str) -> int:
-    """Number of letters (of any script) in ``text``."""
-    return len(_NOT_LETTERS.sub("", text))
-
-
 def same_language(found: str | None, expected: str) -> bool:
     """Whether language ID's ``found`` agrees with a file's ``expected`` language. lid.176 has no
     regional varieties (``pt`` for ``pt-BR``), so bases are compared; but it (with
@@ -932,63 +896,6 @@ def same_language(found: str | None, expected: str) -> bool:
     Traditional Chinese, so those must agree unless the file says only ``zh``
     (:func:`bilingual_spider.language.codes.same_language`)."""
     return found is not None and codes_same_language(found, expected)
-
-
-class SourceProse:
-    """The source (English) page's prose, to tell which blocks of a translation are copied."""
-
-    def __init__(self, segments: Iterable[str]) -> None:
-        self.blocks = set(segments)
-        self.ngrams = {g for block in self.blocks for g in word_ngrams(block)}
-
-    def copies(self, block: str) -> bool:
-        """Whether ``block`` is the source's: one of its blocks verbatim, or a block half or
-        more of whose word 3-grams are the source's (an untranslated paragraph whose
-        cross-reference or product name the translator's tools translated)."""
-        if block in self.blocks:
-            return True
-        ngrams = word_ngrams(block)
-        shared = sum(1 for g in ngrams if g in self.ngrams)
-        return bool(ngrams) and shared >= COPIED_BLOCK_SHARE * len(ngrams)
-
-
-def word_ngrams(text: str, n: int = WORD_NGRAM) -> set[tuple[str, ...]]:
-    """The lower-cased word ``n``-grams of ``text``; a text of fewer words gives none."""
-    words = [w.lower() for w in _WORDS.findall(text)]
-    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
-
-
-def _as_source(source: SourceProse | Iterable[str]) -> SourceProse:
-    return source if isinstance(source, SourceProse) else SourceProse(source)
-
-
-def copied_prose_share(segments: Sequence[str], source: SourceProse | Iterable[str]) -> float:
-    """Share of a translation's prose that is copied from the source page (English), by letters.
-
-    The unit is the text block, not the sentence or the word shingle: Debian's translations are
-    made with po4a/gettext, one string per paragraph, list item or cell, and an untranslated
-    string is left as the whole English block, but with its cross-references and entities
-    translated (``see 4.1 „Oficiální Debian …“``). So a block is copied when it is an English
-    block verbatim, or when half or more of its word 3-grams are the English page's
-    (:meth:`SourceProse.copies`); the share of such blocks, weighted by their letters, is the
-    share of the page left untranslated. Blocks shorter than :data:`MIN_SEGMENT_LETTERS`
-    letters are left out: product names, menu words and commands are the same in both pages.
-
-    Parameters
-    ----------
-    segments:
-        Prose blocks of the translation (:func:`prose_segments`).
-    source:
-        The English page's prose (:class:`SourceProse`, or its blocks).
-
-    Returns
-    -------
-    float in [0, 1]; 0 for a page with no block long enough to judge.
-    """
-    prose = _as_source(source)
-    weighted = [(s, n) for s in segments if (n := letters(s)) >= MIN_SEGMENT_LETTERS]
-    total = sum(n for _, n in weighted)
-    return sum(n for s, n in weighted if prose.copies(s)) / total if total else 0.0
 
 
 def lid_codes(identifier: LanguageIdentifier) -> Callable[[list[str]], list[str | None]]:
@@ -1013,11 +920,18 @@ class PageTextCache:
 
 
 def derive_gold(
-    site: RealSite, files: Sequence[PageFile], identifier: LanguageIdentifier | None = None
+    site: RealSite,
+    files: Sequence[PageFile],
+    identifier: LanguageIdentifier | None = None,
+    shadowed: Collection[str] = (),
 ) -> SiteGold:
     """Gold pairs of a site: its source-language page x every other-language file of the same
     page, dropping (and counting by reason, see :data:`DROP_REASONS`) untranslated symlinks,
     files whose text is not in their own language, and translations that are mostly English.
+    ``shadowed``: files not served at their URL (the site's entry page is, :func:`site_dirs`);
+    a source page among them is judged with its translations (they say whether the site is
+    bilingual), but its pairs are dropped (``source_not_served``) and its translations' pairs
+    are unjudged: no crawl can fetch that page.
 
     ``identifier`` defaults to the process's shared lid.176 identifier. A monolingual site has
     no pairs and drops nothing.
@@ -1076,6 +990,12 @@ def derive_gold(
                     site.name,
                 )
             )
+    unserved = {site.url(f) for f in shadowed}
+    gold.unserved = [p for p in gold.pairs if p.source_url in unserved]
+    for source_url in dict.fromkeys(p.source_url for p in gold.unserved):
+        gold.unjudged.append([p.target_url for p in gold.unserved if p.source_url == source_url])
+    gold.dropped["source_not_served"] += len(gold.unserved)
+    gold.pairs = [p for p in gold.pairs if p.source_url not in unserved]
     gold.languages = sorted(languages)
     return gold
 
@@ -1097,7 +1017,7 @@ def judge_translation(
     of it, is one. ``source_lang``: the source page's language (its blocks are what is copied)."""
     from bilingual_spider.patterns.pair_language import MAX_COPIED_SHARE  # language ID: slow
 
-    source = _as_source(source_segments)
+    source = as_source(source_segments)
     if copied_prose_share(segments, source) >= MAX_COPIED_SHARE:
         return "copied"
     own = [s for s in segments if not source.copies(s)]
@@ -1215,9 +1135,11 @@ def prepare(
 def build_key(cache: Path, config: Path) -> str:
     """A digest of everything the outputs depend on: the cache's place, the site list, the
     unpacked packages, the language-ID model, and the code that derives the gold pairs (with
-    the judging rule's constants, :mod:`~bilingual_spider.patterns.pair_language`)."""
-    from bilingual_spider.language import codes, identification
-    from bilingual_spider.patterns import pair_language
+    the judging rule's constants and measure, :mod:`~bilingual_spider.patterns.pair_language`,
+    :mod:`~bilingual_spider.patterns.copied_prose`, and what is prose,
+    :mod:`~bilingual_spider.language.page_language`)."""
+    from bilingual_spider.language import codes, identification, page_language
+    from bilingual_spider.patterns import copied_prose, pair_language
 
     digest = hashlib.sha256(str(cache).encode())
     digest.update(config.read_bytes())
@@ -1225,8 +1147,9 @@ def build_key(cache: Path, config: Path) -> str:
         digest.update(stamp.name.encode())
     model = Path(os.environ.get(identification.MODEL_ENV_VAR) or identification.DEFAULT_MODEL_PATH)
     digest.update(f"{model.resolve()}:{model.stat().st_size if model.is_file() else -1}".encode())
-    for module in (__file__, codes.__file__, identification.__file__, pair_language.__file__):
-        digest.update(Path(module).read_bytes())
+    modules = (codes, identification, page_language, pair_language, copied_prose)
+    for module in (__file__, *(m.__file__ for m in modules)):
+        digest.update(Path(str(module)).read_bytes())
     return digest.hexdigest()
 
 
@@ -1269,9 +1192,11 @@ def build(
         served = served_html(dirs)
         files = page_files(site, served)
         entry_dirs = write_entry_pages(cache, site, files)
-        if site.entry_style != "none":
-            served.setdefault("index.html", entry_dirs[site.entry_style] / "index.html")
-        gold = derive_gold(site, files, identifier)
+        shadowed = set()
+        if site.entry_style != "none":  # the entry page comes first in the site's mount
+            shadowed = {"index.html"} & set(served)
+            served["index.html"] = entry_dirs[site.entry_style] / "index.html"
+        gold = derive_gold(site, files, identifier, shadowed)
         logger.info(
             "%s: %d pages, %d gold pairs, dropped %s",
             site.name, len(served), len(gold.pairs), dict(+gold.dropped),

@@ -2,7 +2,9 @@ import pytest
 
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.page_language import LanguageBlock
+from bilingual_spider.patterns.copied_prose import mutual_copied_share
 from bilingual_spider.patterns.pair_language import (
+    BLOCK_SEPARATOR,
     PairLanguageVerdict,
     check_pair_language,
     copied_share,
@@ -152,5 +154,36 @@ def test_untranslated_prose_that_is_not_copied_still_counts_against_the_target_l
 
 def test_a_page_with_a_language_is_judged_as_before():
     assert check_pair_language("en", "fr", EN, FR, target_blocks=blocks([], [EN])).accepted
-    exact_half = check_pair_language("en", "fr", EN, FR, max_copied=copied_share(EN, FR))
+    assert mutual_copied_share([EN], [FR]) == 0.0
+    exact_half = check_pair_language("en", "fr", EN, FR, max_copied=0.0)
     assert exact_half.verdict is PairLanguageVerdict.COPIED  # half or more is copied
+
+
+SITEMAP_EN = [  # as the Apache manual's sitemap: titles, and module names the same everywhere
+    "This page lists the currently available documents of the Apache HTTP Server Documentation.",
+    *(f"Apache Module mod_{name}" for name in ("access_compat", "actions", "alias", "auth_basic")),
+    *(f"Apache Module mod_{name}" for name in ("auth_digest", "authn_anon", "authn_dbd")),
+]
+SITEMAP_FR = [
+    "Cette page contient la liste des éléments actuellement disponibles de la Documentation.",
+    *(f"Module Apache mod_{name}" for name in ("access_compat", "actions", "alias", "auth_basic")),
+    *(f"Module Apache mod_{name}" for name in ("auth_digest", "authn_anon", "authn_dbd")),
+]
+
+
+def test_a_translated_list_that_keeps_its_names_is_no_copy():
+    # half of its characters are the English page's, none of its blocks is
+    assert copied_share(" ".join(SITEMAP_EN), " ".join(SITEMAP_FR)) >= 0.5
+    check = check_pair_language(
+        "en", "fr", BLOCK_SEPARATOR.join(SITEMAP_EN), BLOCK_SEPARATOR.join(SITEMAP_FR)
+    )
+    assert check.accepted and check.copied_share == 0.0
+
+
+def test_a_page_half_left_in_english_is_copied_blockwise():
+    english = APPENDIX
+    half = [*APPENDIX[:2], *GERMAN_PROSE[:2]]  # two English paragraphs kept, two translated
+    check = check_pair_language(
+        "en", "de", BLOCK_SEPARATOR.join(english), BLOCK_SEPARATOR.join(half)
+    )
+    assert check.verdict is PairLanguageVerdict.COPIED and check.copied_share >= 0.5

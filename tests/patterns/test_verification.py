@@ -120,3 +120,16 @@ def test_the_verifier_learns_translations_and_round_trips(tmp_path: Path) -> Non
     assert loaded.meta_ == {"trained_on": ["x"]}
     assert loaded.probability(signals[0]) == pytest.approx(model.probability(signals[0]), 1e-4)
     assert loaded.predict_proba([]).shape == (0, 2)
+
+
+def test_a_body_whose_class_names_a_sidebar_is_still_the_page_content():
+    # the Apache manual's glossary and program index: <body class="no-sidebar">; taken for the
+    # template, the page had no content and every pair of it was "not_translation"
+    html = (
+        '<html><body id="manual-page" class="no-sidebar"><div id="page-header">Apache</div>'
+        "<h1>Glossary</h1><p>A directive is a configuration command.</p></body></html>"
+    )
+    content = page_content(html)
+    assert content.text == "Glossary A directive is a configuration command."
+    assert "<body" in content.shape and "<h1" in content.shape
+    assert "Apache" not in content.text  # the page header is still the template

@@ -24,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.patterns.copied_prose import SourceProse, copied_prose_share, letters
 from bilingual_spider.sandbox import realsites
 from bilingual_spider.sandbox.config import SandboxConfig
 from bilingual_spider.sandbox.realsites import (
@@ -33,13 +34,10 @@ from bilingual_spider.sandbox.realsites import (
     LanguageStart,
     PageFile,
     RealSite,
-    SourceProse,
     build,
-    copied_prose_share,
     entry_style_urls,
     fetch,
     judge_translation,
-    letters,
     load_sites,
     prose_segments,
     render_entry_page,
@@ -286,6 +284,20 @@ def test_an_untranslated_block_with_translated_cross_references_is_copied() -> N
     assert judge_translation("cs", [czech_kept, czech_own], source, _identify) == "copied"
 
 
+def test_a_japanese_translation_of_numbered_headings_is_no_copy() -> None:
+    # the installation guide's ja/ch08.html: a table of contents whose headings keep their
+    # numbers and product names; with runs of letters as words, "8.2.1. Debian
+    # パッケージングシステム" shared two of its three 3-grams with the English heading
+    english = ["8.2.1. Debian Packaging System, and how to use it"]
+    japanese = ["8.2.1. Debian パッケージングシステムとその使い方の説明"]
+    assert copied_prose_share(japanese, english) == 0.0
+    assert judge_translation("ja", japanese, english, _identify_japanese) is None
+
+
+def _identify_japanese(texts: list[str]) -> list[str | None]:
+    return ["ja" for _ in texts]
+
+
 def _identify(texts: list[str]) -> list[str | None]:
     """Language ID of the test's paragraphs (which list each sentence comes from)."""
     found = []
@@ -351,6 +363,7 @@ def test_tiny_site_gold_pairs_and_drops(tiny: tuple[Path, Path, list[dict]]) -> 
         "copied": 1,  # ja/listen.html: Japanese, but most of its text is the English page's
         "wrong_language": 1,  # es/listen.html is German
         "source_not_english": 0,
+        "source_not_served": 0,
         "no_source_page": 1,  # it/only-italian.html
         "other_section": 0,
     }
@@ -736,7 +749,8 @@ def test_real_sites_summaries(real: dict[str, dict], real_gold: set) -> None:
     for site in real.values():
         assert site["gold_pairs"] == sum(g[4] == site["name"] for g in real_gold)
         if site["kind"] == "multilingual":
-            assert site["gold_pairs"] > 0 and len(site["languages"]) >= 2
+            assert site["gold_pairs"] or site["dropped"]["source_not_served"], site["name"]
+            assert len(site["languages"]) >= 2
         assert site["bilingual"] is (site["name"] not in MONOLINGUAL), site["name"]
     # debian-policy-ja: a few pages are translated, most are the English text
     assert real["debian-policy"]["kind"] == "multilingual"
@@ -794,4 +808,22 @@ def test_a_translation_that_holds_another_section_is_no_gold_pair(tmp_path: Path
     assert gold.dropped["other_section"] == 2
     assert ["http://tiny.example/docs/fr/index.html", "http://tiny.example/docs/ja/index.html"] in (
         gold.unjudged
+    )
+
+
+def test_a_source_page_behind_the_entry_page_pairs_nothing(tmp_path: Path) -> None:
+    # cups-web: its English page is index.html, where the site's entry page is served
+    root, cache = tmp_path / "root", tmp_path / "cache"
+    site = dataclasses.replace(
+        tiny_site(root), page_pattern=r"^(?:(?P<lang>[a-z]{2})/)?(?P<page>index\.html)$"
+    )
+    (root / site.dirs[0] / "en/index.html").unlink()
+    (root / site.dirs[0] / "index.html").write_bytes(page("en", ENGLISH[:2]))
+    (root / site.dirs[0] / "de/index.html").write_bytes(page("de", GERMAN[:2]))
+    (summary,) = build(cache, root, [site])
+    assert gold_lines(cache) == []
+    assert summary["dropped"]["source_not_served"] == 2
+    unjudged = (cache / "gold_unjudged.tsv").read_text(encoding="utf-8").splitlines()
+    assert "http://tiny.example/docs/de/index.html\thttp://tiny.example/docs/fr/index.html" in (
+        unjudged
     )
