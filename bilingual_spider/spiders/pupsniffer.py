@@ -266,7 +266,7 @@ class PupSnifferSpider(scrapy.Spider):
             return
         page = self._language_and_text(response)
         language = page.language
-        links = self._links(response)
+        links = page_links(response)
         links = PageLinks(links.urls, self.sitemaps.alternates(response, links.alternates))
         outside = [link for link in links.urls if site_of(link) != site]
         self.store.add_page(self._record(response, page, links), outside)
@@ -309,7 +309,7 @@ class PupSnifferSpider(scrapy.Spider):
             return
         page = self._language_and_text(response)
         language = page.language
-        self.store.add_page(self._record(response, page, self._links(response)))
+        self.store.add_page(self._record(response, page, page_links(response)))
         redelivered = REDELIVERED_META in response.meta
         for candidate in self.searching.candidates(response.url, language, redelivered):
             yield self.deep.request(candidate, "HEAD", 1, SEARCH)
@@ -328,7 +328,7 @@ class PupSnifferSpider(scrapy.Spider):
             response, TextResponse
         ):
             return
-        target = self._record(response, page, self._links(response))
+        target = self._record(response, page, page_links(response))
         self.store.add_page(target)
         judged = self.deep.judged_pair(response, source, target)
         if judged is not None:
@@ -344,7 +344,3 @@ class PupSnifferSpider(scrapy.Spider):
 
     def _language_and_text(self, response: TextResponse) -> PageText:
         return page_text(response, self.identifier)
-
-    @staticmethod
-    def _links(response: TextResponse) -> PageLinks:
-        return page_links(response)

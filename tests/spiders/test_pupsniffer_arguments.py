@@ -105,7 +105,7 @@ def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
 def test_a_select_language_menu_is_followed() -> None:
     from scrapy.http import HtmlResponse
 
-    from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+    from bilingual_spider.adapters.pupsniffer_pages import page_links
 
     page = HtmlResponse(
         "http://www.example.org/doc/",
@@ -114,7 +114,7 @@ def test_a_select_language_menu_is_followed() -> None:
         b"</select></body></html>",
         encoding="utf-8",
     )
-    links = PupSnifferSpider._links(page)
+    links = page_links(page)
     assert links.urls == [
         "http://www.example.org/doc/a.html",
         "http://www.example.org/doc/es/index.html",
@@ -128,8 +128,8 @@ def test_a_select_language_menu_is_followed() -> None:
 def test_a_json_body_has_no_links() -> None:
     from scrapy.http import TextResponse
 
-    from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+    from bilingual_spider.adapters.pupsniffer_pages import page_links
 
     body = b'{"next": "http://www.example.org/doc/b.html", "items": []}'
     page = TextResponse("http://www.example.org/api", body=body, encoding="utf-8")
-    assert PupSnifferSpider._links(page) == ([], ())
+    assert page_links(page) == ([], ())
