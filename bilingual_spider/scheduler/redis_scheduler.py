@@ -230,6 +230,7 @@ class LeasedRedisScheduler:
         # this worker's own finished requests no longer count as leased
         self._count_acks(self.frontier.ack(self._done()))
         status = self.frontier.status()
+        self._inc("scheduler/redis/status_checks")
         if status.ended:
             self._ended = status.ended
             return False
@@ -298,7 +299,9 @@ class LeasedRedisScheduler:
         while True:
             taken, acks = self.frontier.take(self._done())
             self._count_acks(acks)
+            self._inc("scheduler/redis/takes")
             if taken is None:
+                self._inc("scheduler/redis/takes_empty")
                 self._next_take_at = now + self._idle_wait
                 self._idle_wait = min(self._idle_wait * 2, self.idle_max_wait)
                 return None
