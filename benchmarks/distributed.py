@@ -19,7 +19,9 @@ command, those run inside the Lua scripts included) per response, and the script
 (``evalsha``) among them, and each command's calls per response (the per-command table). Each
 worker's own counters of its round trips (``scheduler/redis/*``: takes, empty takes, status
 checks; ``politeness/shared/*``; its classifier loads and retrainings) are summed per response.
-The workers' CPU time (user + system) is measured too. Runs
+The workers' CPU time (user + system) is measured too: in all, without each worker's start-up
+(up to its spider's opening), and in the steady state (between a quarter and three quarters of
+the budget, per request acknowledged crawl-wide: no start-up, warm-up or end in it). Runs
 alternate (1, 2, 4, 1, 2, 4, ...); speed-ups are medians over rounds of ratios within one
 round.
 
@@ -102,7 +104,8 @@ def run_workers(
         command = spider_command("backforth", settings, arguments, out / "items.jsonl")
         workers.append(subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL))
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    startup = _startup_cpu(workers, [out / "log.txt" for out in outs])
+    logs = [out / "log.txt" for out in outs]
+    startup, steady = _watch_cpu(workers, logs, redis, f"{prefix}:backforth", pages)
     codes = [worker.wait(timeout=1800) for worker in workers]
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = sum(getattr(cpu_after, f) - getattr(cpu_before, f) for f in ("ru_utime", "ru_stime"))
@@ -130,6 +133,10 @@ def run_workers(
         "worker_cpu_ms_per_page": round(1000 * cpu / max(1, responses), 2),
         "worker_startup_cpu_s": round(sum(startup), 1),
         "worker_crawl_cpu_ms_per_page": round(1000 * crawl_cpu / max(1, responses), 2),
+        "worker_steady": steady,
+        "worker_steady_cpu_ms_per_request": round(
+            1000 * steady["cpu_s"] / steady["acked"] if steady else float("nan"), 2
+        ),
         "worker_cores_busy": round(crawl_cpu / span, 2),
         "sites_found": sum(int(s.get("backforth/sites_bilingual", 0)) for s in stats),
         "redis_commands": sum(calls.values()),
@@ -141,24 +148,55 @@ def run_workers(
     }
 
 
-def _startup_cpu(workers: list[subprocess.Popen[bytes]], logs: list[Path]) -> list[float]:
-    """Each worker's CPU seconds (user + system, from ``/proc``) when its spider opened (its
-    log says so): start-up (imports, models), paid once per worker, not per page. Polled every
-    0.1 s, so a little of the crawl's first moments may count as start-up."""
+def _watch_cpu(
+    workers: list[subprocess.Popen[bytes]],
+    logs: list[Path],
+    redis: PrivateRedis,
+    base: str,
+    pages: int,
+) -> tuple[list[float], dict[str, float]]:
+    """Each worker's CPU seconds (user + system, from ``/proc``, polled every 0.1 s) when its
+    spider opened (its log says so): start-up (imports, models), paid once per worker. And the
+    steady state: the workers' CPU and the requests acknowledged crawl-wide (``BASE:counters``
+    ``acked``) when a quarter and three quarters of the budget's pages were counted, so that
+    neither start-up, warm-up (lazy loads at a worker's first pages) nor the end is in it."""
     startup: list[float | None] = [None] * len(workers)
-    ticks = os.sysconf("SC_CLK_TCK")
-    while any(s is None for s in startup) and any(w.poll() is None for w in workers):
-        for i, (worker, log) in enumerate(zip(workers, logs, strict=True)):
-            if startup[i] is not None or not log.exists():
-                continue
-            if "Spider opened" in log.read_text(errors="replace"):
-                stat = Path(f"/proc/{worker.pid}/stat").read_text().rsplit(")", 1)[1].split()
-                startup[i] = (int(stat[11]) + int(stat[12])) / ticks  # utime, stime
-        time.sleep(0.1)
-    return [s or 0.0 for s in startup]
+    marks: list[tuple[float, int]] = []
+    client = redis.client()
+    try:
+        while any(w.poll() is None for w in workers):
+            cpu = [_cpu_seconds(w.pid) for w in workers]
+            for i, log in enumerate(logs):
+                if startup[i] is None and log.exists() and "Spider opened" in log.read_text():
+                    startup[i] = cpu[i]
+            counters = client.hmget(f"{base}:counters", ["budget_pages", "acked"])
+            counted, acked = (int(v or 0) for v in counters)
+            if len(marks) < 2 and counted >= STEADY[len(marks)] * pages:
+                marks.append((sum(cpu), acked))
+            time.sleep(0.1)
+    finally:
+        client.close()
+    steady = {}
+    if len(marks) == 2 and marks[1][1] > marks[0][1]:
+        (cpu0, acked0), (cpu1, acked1) = marks
+        steady = {"cpu_s": round(cpu1 - cpu0, 2), "acked": acked1 - acked0}
+    return [s or 0.0 for s in startup], steady
 
 
-COUNTED = ("scheduler/redis/", "politeness/shared/", "robotstxt/shared/", "backforth/classifier/")
+def _cpu_seconds(pid: int) -> float:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # ended meanwhile
+        return 0.0
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+STEADY = (0.25, 0.75)
+"""The steady state's CPU is measured between these shares of the budget."""
+COUNTED = (
+    "scheduler/redis/", "politeness/shared/", "robotstxt/shared/", "backforth/classifier/",
+    "frontier/rescored", "frontier/requeued", "dupefilter/filtered", "scheduler/enqueued/",
+)  # fmt: skip
 
 
 def _worker_counters(stats: list[dict[str, Any]]) -> dict[str, int]:
@@ -278,6 +316,9 @@ def per_command_table(rounds: list[dict[str, Any]], counts: list[int]) -> dict[s
             "worker CPU ms": [run["worker_cpu_ms_per_page"] for run in runs],
             "worker CPU ms, crawl only": [run["worker_crawl_cpu_ms_per_page"] for run in runs],
             "worker start-up CPU s": [run["worker_startup_cpu_s"] for run in runs],
+            "worker CPU ms, steady (per request)": [
+                run["worker_steady_cpu_ms_per_request"] for run in runs
+            ],
         }
         for field in ("redis_calls_per_page", "worker_counters_per_page"):
             for name in {k for run in runs for k in run[field]}:
@@ -308,7 +349,8 @@ def _line(number: int, run: dict[str, Any]) -> str:
         f"{run['redis_commands_per_page']:.1f} commands/page, "
         f"of which {run['redis_scripts_per_page']:.1f} script calls; workers' CPU "
         f"{run['worker_cpu_ms_per_page']:.1f} ms/page, {run['worker_crawl_cpu_ms_per_page']:.1f} "
-        f"without start-up ({run['worker_cores_busy']:.2f} cores); "
+        f"without start-up, {run['worker_steady_cpu_ms_per_request']:.1f} steady "
+        f"({run['worker_cores_busy']:.2f} cores); "
         f"ends {run['finish_reasons']}"
     )
 
