@@ -82,6 +82,7 @@ from bilingual_spider.distributed.connection import PatientRedis, without_passwo
 from bilingual_spider.distributed.frontier import (
     Acks,
     LeasedFrontier,
+    Requeue,
     crawl_key_base,
     redis_key_prefix,
     seeds_key,
@@ -296,8 +297,10 @@ class LeasedRedisScheduler:
         now = time.monotonic()
         if now < self._next_take_at or self._budget_taken():
             return None
+        requeue = None  # a re-scored request that fell behind: back with the next take
         while True:
-            taken, acks = self.frontier.take(self._done())
+            taken, acks = self.frontier.take(self._done(), requeue)
+            requeue = None
             self._count_acks(acks)
             self._inc("scheduler/redis/takes")
             if taken is None:
@@ -319,7 +322,7 @@ class LeasedRedisScheduler:
                 self._inc("scheduler/redis/taken")
                 return self._dequeued(request)
             blob = self.serializer.dumps(request.to_dict(spider=self.spider))
-            self.frontier.requeue(taken.id, blob, request.priority)
+            requeue = Requeue(taken.id, blob, request.priority)
 
     def __len__(self) -> int:
         return 0 if self.frontier is None else self.frontier.status().queued
