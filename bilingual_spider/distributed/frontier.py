@@ -56,7 +56,7 @@ import os
 import socket
 import uuid
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -349,9 +349,6 @@ class Requeue:
     blob: bytes
     priority: int
 
-    def __iter__(self) -> Iterator[str | bytes | int]:
-        return iter((self.id, self.priority, self.blob))
-
 
 @dataclass(frozen=True)
 class Acks:
@@ -467,7 +464,7 @@ class LeasedFrontier:
         """Acknowledge ``done`` (see :meth:`ack`), put ``requeue`` back in the queue (see
         :meth:`requeue`), then take the request at the head, now leased to the caller (None when
         the queue is empty or the crawl ended): one round trip."""
-        again = ("", "", "") if requeue is None else requeue
+        again = ("", "", "") if requeue is None else (requeue.id, requeue.priority, requeue.blob)
         args = [self.worker, self.lease_ms, self.reclaim_ms, *again, *done]
         result = self._take(self._keys, args)
         acks = Acks(*map(int, result[0]))

@@ -10,7 +10,8 @@ ordered by request priority and re-scored lazily at the head with the spider's
 - **Leases.** A request taken stays leased in Redis until the engine is done with it (its response
   or failure went through the callback, the items through the pipelines, the new requests into
   the queue: the request has left the engine's in-progress set). It is then acknowledged, in the
-  same round trip as the next take. Leases of requests still in flight are renewed every third of
+  same round trip as the next take (as is a taken request that re-scoring put behind the next
+  one: it goes back to the queue). Leases of requests still in flight are renewed every third of
   ``BILINGUAL_REDIS_LEASE_SECONDS``; a dead worker's leases expire and their requests go back to
   the queue. At close, requests still in flight are given back at once.
 - **Requests that stay on their worker.** A request whose meta has ``keep_on_worker`` set (the
