@@ -7,14 +7,21 @@ worker is bound by latency (at most 40 pages/s), not by CPU, on this 2-core mach
 worker already spent about a core: see the README).
 Each run gets a fresh private ``redis-server`` (no persistence) and N workers started together
 (COBFC, any two languages, the same seeds) sharing one page budget, counted in Redis by all of
-them (each worker's classifiers retrained every fifth of its 1/N share); the worker whose page
-spends it ends the crawl for all. (The figures recorded before the budget was shared gave each
-worker 1/N of it, the first to spend its share ending the crawl.)
+them (the shared classifiers retrained every fifth of the budget, counted crawl-wide, so every
+worker count makes the same number of learning iterations; ``--learning-interval share`` gives the
+fifth of a worker's 1/N share of before, N times as many iterations with N workers); the worker
+whose page spends it ends the crawl for all. (The figures recorded before the budget was shared
+gave each worker 1/N of it, the first to spend its share ending the crawl.)
 Rate: responses of all workers (API answers included) over the span from the first worker's
 start to the last one's finish (process start-up excluded); the rate of budget pages alone is
 reported too. Redis commands: ``INFO commandstats`` of the private server after the run (every
 command, those run inside the Lua scripts included) per response, and the script calls
-(``evalsha``) among them. The workers' CPU time (user + system) is measured too. Runs
+(``evalsha``) among them, and each command's calls per response (the per-command table). Each
+worker's own counters of its round trips (``scheduler/redis/*``: takes, empty takes, status
+checks; ``politeness/shared/*``; its classifier loads and retrainings) are summed per response.
+The workers' CPU time (user + system) is measured too: in all, without each worker's start-up
+(up to its spider's opening), and in the steady state (between a quarter and three quarters of
+the budget, per request acknowledged crawl-wide: no start-up, warm-up or end in it). Runs
 alternate (1, 2, 4, 1, 2, 4, ...); speed-ups are medians over rounds of ratios within one
 round.
 
@@ -22,12 +29,14 @@ Goal (issue 9): 2 workers >= 1.8x one worker.
 
     python benchmarks/distributed.py [--sites 2000] [--pages 2400] [--seeds 300] [--rounds 1]
         [--workers 1,2,4] [--latency-ms 100] [--concurrency 4] [--world DIR] [--work DIR]
+        [--learning-interval crawl|share] [--output distributed.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -67,6 +76,7 @@ def run_workers(
     n: int,
     work: Path,
     concurrency: int,
+    learning_share: bool = False,
 ) -> dict[str, Any]:
     """N workers of one crawl on ``redis``; their combined rate and Redis commands."""
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
@@ -89,14 +99,17 @@ def run_workers(
             "langs": "any",
             "strategy": "cobfc",
             "budget": pages,
-            "learning_interval": max(1, share // 5),
+            "learning_interval": max(1, (share if learning_share else pages) // 5),
         }
         command = spider_command("backforth", settings, arguments, out / "items.jsonl")
         workers.append(subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL))
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    logs = [out / "log.txt" for out in outs]
+    startup, steady = _watch_cpu(workers, logs, redis, f"{prefix}:backforth", pages)
     codes = [worker.wait(timeout=1800) for worker in workers]
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = sum(getattr(cpu_after, f) - getattr(cpu_before, f) for f in ("ru_utime", "ru_stime"))
+    crawl_cpu = cpu - sum(startup)
     if any(codes):
         raise RuntimeError(f"a worker failed ({codes}); logs in {work}")
     stats = [json.loads((out / "stats.json").read_text()) for out in outs]
@@ -118,13 +131,92 @@ def run_workers(
         "finish_reasons": [s.get("finish_reason") for s in stats],
         "worker_cpu_s": round(cpu, 1),
         "worker_cpu_ms_per_page": round(1000 * cpu / max(1, responses), 2),
-        "worker_cores_busy": round(cpu / span, 2),
+        "worker_startup_cpu_s": round(sum(startup), 1),
+        "worker_crawl_cpu_ms_per_page": round(1000 * crawl_cpu / max(1, responses), 2),
+        "worker_steady": steady,
+        "worker_steady_cpu_ms_per_request": round(
+            1000 * steady["cpu_s"] / steady["acked"] if steady else float("nan"), 2
+        ),
+        "worker_cores_busy": round(crawl_cpu / span, 2),
         "sites_found": sum(int(s.get("backforth/sites_bilingual", 0)) for s in stats),
         "redis_commands": sum(calls.values()),
         "redis_commands_per_page": round(sum(calls.values()) / max(1, responses), 2),
         "redis_scripts_per_page": round(_scripts(calls) / max(1, responses), 2),
         "redis_calls": dict(sorted(calls.items(), key=lambda kv: -kv[1])),
+        "redis_calls_per_page": _per_page(calls, responses),
+        "worker_counters_per_page": _per_page(_worker_counters(stats), responses),
     }
+
+
+def _watch_cpu(
+    workers: list[subprocess.Popen[bytes]],
+    logs: list[Path],
+    redis: PrivateRedis,
+    base: str,
+    pages: int,
+) -> tuple[list[float], dict[str, float]]:
+    """Each worker's CPU seconds (user + system, from ``/proc``, polled every 0.1 s) when its
+    spider opened (its log says so): start-up (imports, models), paid once per worker. And the
+    steady state: the workers' CPU and the requests acknowledged crawl-wide (``BASE:counters``
+    ``acked``) when a quarter and three quarters of the budget's pages were counted, so that
+    neither start-up, warm-up (lazy loads at a worker's first pages) nor the end is in it."""
+    startup: list[float | None] = [None] * len(workers)
+    marks: list[tuple[float, int]] = []
+    client = redis.client()
+    try:
+        while any(w.poll() is None for w in workers):
+            cpu = [_cpu_seconds(w.pid) for w in workers]
+            for i, log in enumerate(logs):
+                if startup[i] is None and log.exists() and "Spider opened" in log.read_text():
+                    startup[i] = cpu[i]
+            counters = client.hmget(f"{base}:counters", ["budget_pages", "acked"])
+            counted, acked = (int(v or 0) for v in counters)
+            if len(marks) < 2 and counted >= STEADY[len(marks)] * pages:
+                marks.append((sum(cpu), acked))
+            time.sleep(0.1)
+    finally:
+        client.close()
+    steady = {}
+    if len(marks) == 2 and marks[1][1] > marks[0][1]:
+        (cpu0, acked0), (cpu1, acked1) = marks
+        steady = {"cpu_s": round(cpu1 - cpu0, 2), "acked": acked1 - acked0}
+    return [s or 0.0 for s in startup], steady
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # ended meanwhile
+        return 0.0
+    return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+STEADY = (0.25, 0.75)
+"""The steady state's CPU is measured between these shares of the budget."""
+COUNTED = (
+    "scheduler/redis/", "politeness/shared/", "robotstxt/shared/", "backforth/classifier/",
+    "frontier/rescored", "frontier/requeued", "dupefilter/filtered", "scheduler/enqueued/",
+)  # fmt: skip
+
+
+def _worker_counters(stats: list[dict[str, Any]]) -> dict[str, int]:
+    """The workers' own counters of what they asked Redis (summed over workers)."""
+    total: dict[str, int] = {}
+    for worker in stats:
+        for key, value in worker.items():
+            if key.startswith(COUNTED) and isinstance(value, int) and not _crawl_wide(key):
+                total[key] = total.get(key, 0) + value
+    return total
+
+
+def _crawl_wide(key: str) -> bool:
+    """A stat every worker reports for the whole crawl (not summed)."""
+    return key.endswith(("/version", "_crawl_wide", "/examples_relevant", "/examples_non_relevant"))
+
+
+def _per_page(counts: dict[str, int], responses: int) -> dict[str, float]:
+    per_page = {k: round(v / max(1, responses), 3) for k, v in counts.items()}
+    return dict(sorted(per_page.items(), key=lambda kv: -kv[1]))
 
 
 def _scripts(calls: dict[str, int]) -> int:
@@ -145,6 +237,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--world", help="world directory, reused when its parameters match")
     parser.add_argument("--work", help="keep the crawls' logs and outputs in this directory")
+    parser.add_argument(
+        "--learning-interval",
+        choices=("crawl", "share"),
+        default="crawl",
+        help="retrain every fifth of the budget (crawl) or of a worker's 1/N share (share)",
+    )
+    parser.add_argument("--output", default="distributed.json", help="file in results/")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
     started = time.monotonic()
@@ -166,8 +265,9 @@ def main(argv: list[str] | None = None) -> int:
                     run_dir = work / f"round{number}-{uuid.uuid4().hex[:6]}"
                     with PrivateRedis(run_dir / f"redis{n}") as redis:
                         runs[n] = run_workers(
-                            server, redis, seeds_file, args.pages, n, run_dir, args.concurrency
-                        )
+                            server, redis, seeds_file, args.pages, n, run_dir, args.concurrency,
+                            args.learning_interval == "share",
+                        )  # fmt: skip
                     print(_line(number, runs[n]), flush=True)
                 rounds.append({str(n): run for n, run in runs.items()})
     base = str(counts[0])
@@ -185,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         "seeds": args.seeds,
         "pages": args.pages,
         "latency_ms": args.latency_ms,
+        "learning_interval": args.learning_interval,
         "settings": {**CRAWL, "CONCURRENT_REQUESTS": args.concurrency},
         "rounds": rounds,
         "speedup_over_one_worker": speedups,
@@ -194,11 +295,50 @@ def main(argv: list[str] | None = None) -> int:
     }
     print("speed-up over one worker: " + ", ".join(f"{n}: {s:.2f}x" for n, s in speedups.items()))
     print(f"goal: 2 workers >= {GOAL}x one: {'met' if met else 'NOT met'}")
+    result["per_command_table"] = per_command_table(rounds, counts)
+    print(_table(result["per_command_table"], counts))
     RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / "distributed.json"
+    path = RESULTS / args.output
     path.write_text(json.dumps(result, indent=1) + "\n")
     print(f"results in {path} ({result['seconds']} s)")
     return 0
+
+
+def per_command_table(rounds: list[dict[str, Any]], counts: list[int]) -> dict[str, Any]:
+    """Median over rounds of each Redis command's calls per response (and of the workers'
+    counters and totals), per worker count."""
+    table: dict[str, dict[str, float]] = {}
+    for n in counts:
+        runs = [r[str(n)] for r in rounds]
+        rows = {
+            "commands": [run["redis_commands_per_page"] for run in runs],
+            "script calls": [run["redis_scripts_per_page"] for run in runs],
+            "worker CPU ms": [run["worker_cpu_ms_per_page"] for run in runs],
+            "worker CPU ms, crawl only": [run["worker_crawl_cpu_ms_per_page"] for run in runs],
+            "worker start-up CPU s": [run["worker_startup_cpu_s"] for run in runs],
+            "worker CPU ms, steady (per request)": [
+                run["worker_steady_cpu_ms_per_request"] for run in runs
+            ],
+        }
+        for field in ("redis_calls_per_page", "worker_counters_per_page"):
+            for name in {k for run in runs for k in run[field]}:
+                rows[name] = [run[field].get(name, 0.0) for run in runs]
+        for name, values in rows.items():
+            table.setdefault(name, {})[str(n)] = round(statistics.median(values), 2)
+    return table
+
+
+def _table(table: dict[str, Any], counts: list[int]) -> str:
+    """The per-command table as text: a row per command (per response), a column per count."""
+    last = str(counts[-1])
+    names = sorted(table, key=lambda name: ("/" in name, -table[name][last]))
+    head = f"{'per response':40s}" + "".join(f"{n:>9d}" for n in counts)
+    lines = [head] + [
+        f"{name:40s}" + "".join(f"{table[name].get(str(n), 0.0):9.2f}" for n in counts)
+        for name in names
+        if any(table[name].get(str(n), 0.0) >= 0.005 for n in counts)
+    ]
+    return "\n".join(lines)
 
 
 def _line(number: int, run: dict[str, Any]) -> str:
@@ -208,7 +348,9 @@ def _line(number: int, run: dict[str, Any]) -> str:
         f"({run['budget_pages_per_s']:.1f} budget pages/s); Redis "
         f"{run['redis_commands_per_page']:.1f} commands/page, "
         f"of which {run['redis_scripts_per_page']:.1f} script calls; workers' CPU "
-        f"{run['worker_cpu_ms_per_page']:.1f} ms/page ({run['worker_cores_busy']:.2f} cores); "
+        f"{run['worker_cpu_ms_per_page']:.1f} ms/page, {run['worker_crawl_cpu_ms_per_page']:.1f} "
+        f"without start-up, {run['worker_steady_cpu_ms_per_request']:.1f} steady "
+        f"({run['worker_cores_busy']:.2f} cores); "
         f"ends {run['finish_reasons']}"
     )
 

@@ -38,6 +38,11 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
                          followed)
     PREFIX:seeds   LIST  seed URLs pushed by ``bilingual-spider seed`` for any spider
 
+A worker's take is one script call that also acknowledges the requests it finished and puts
+back the request it re-scored below the next one (the lazy re-scoring of the scheduler), and
+reclaims expired leases when no take did for a second (crawl-wide, :data:`RECLAIM_EVERY_MS`):
+so its cost per page does not grow with the number of workers.
+
 Time is Redis's own clock (``TIME``), so the workers' clocks need not agree. When Redis restarts
 (its AOF keeps the frontier), the time it was down is added to every lease, so that the leases
 of workers that waited for it do not expire meanwhile (a dead worker's leases then expire that
@@ -64,6 +69,9 @@ FINGERPRINTS = "digests"
 """What the scheduler gives as fingerprints (recorded with the duplicate filter: workers that
 gave the 40 hex digits of the same digests, as before, would not see these as duplicates)."""
 
+RECLAIM_EVERY_MS = 1000
+"""Takes reclaim expired leases at most this often crawl-wide (a tenth of a shorter lease): a
+dead worker's requests come back at most that late after their lease ends."""
 ORDER_SCALE = 2**32
 """An order is ``-priority * ORDER_SCALE + sequence``: exact in a double for |priority| < 2**20."""
 
@@ -179,17 +187,37 @@ local function ack(worker, ids)
 end
 """
 _ACK = _ACK_FUNCTION + "return ack(ARGV[1], {unpack(ARGV, 2)})"
-# ARGV: worker, lease ms, most expired leases reclaimed on the way, then the ids to
-# acknowledge first (one round trip per page). Returns {acks, id, blob, order of the next request
-# or false, the worker whose lease on it expired or false}, or {acks} when the queue is empty or
-# the crawl ended.
+# ``id`` leased to this worker goes back to the queue with a new priority and blob (re-scored:
+# it fell behind the next request); false when its lease was not there any more
+_REQUEUE_FUNCTION = """
+local function requeue(id, priority, blob)
+  if redis.call('ZREM', KEYS[3], id) == 0 then return false end
+  local sequence = redis.call('INCR', KEYS[7])
+  local order = -tonumber(priority) * 4294967296 + sequence
+  redis.call('HSET', KEYS[5], id, blob)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('ZADD', KEYS[1], order, id)
+  redis.call('HINCRBY', KEYS[4], 'requeued', 1)
+  return true
+end
+"""
+# ARGV: worker, lease ms, ms between two reclaims (crawl-wide: a take reclaims expired leases
+# only when none did for that long, so the check costs one HGET, not the server's INFO, whatever
+# the number of workers), the id of a request to requeue first ('' for none: see requeue) with
+# its priority and blob, then the ids to acknowledge first (one round trip per page). Returns
+# {acks, id, blob, order of the next request or false, the worker whose lease on it expired or
+# false}, or {acks} when the queue is empty or the crawl ended.
 _TAKE = (
     _NOW
     + _RECLAIM
     + _ACK_FUNCTION
+    + _REQUEUE_FUNCTION
     + """
-local acks = ack(ARGV[1], {unpack(ARGV, 4)})
-reclaim(now, tonumber(ARGV[3]))
+local acks = ack(ARGV[1], {unpack(ARGV, 7)})
+if ARGV[4] ~= '' then requeue(ARGV[4], ARGV[5], ARGV[6]) end
+if now - tonumber(redis.call('HGET', KEYS[10], 'at') or '0') >= tonumber(ARGV[3]) then
+  reclaim(now, 1000)
+end
 if redis.call('EXISTS', KEYS[8]) == 1 then return {acks} end  -- ended: nothing more for anyone
 local head = redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')
 if #head == 0 then return {acks} end
@@ -232,18 +260,8 @@ for i = 2, #ARGV do
 end
 return released
 """
-# ARGV: id, new priority, new blob (a re-scored request
-# that fell behind the next one goes back to the queue at its new place)
-_REQUEUE = """
-if redis.call('ZREM', KEYS[3], ARGV[1]) == 0 then return false end
-local sequence = redis.call('INCR', KEYS[7])
-local order = -tonumber(ARGV[2]) * 4294967296 + sequence
-redis.call('HSET', KEYS[5], ARGV[1], ARGV[3])
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[1], order, ARGV[1])
-redis.call('HINCRBY', KEYS[4], 'requeued', 1)
-return true
-"""
+# ARGV: id, new priority, new blob
+_REQUEUE = _REQUEUE_FUNCTION + "return requeue(ARGV[1], ARGV[2], ARGV[3])"
 # {queued, leased, ever queued, ended}
 _STATUS = (
     _NOW
@@ -324,6 +342,15 @@ class Taken:
 
 
 @dataclass(frozen=True)
+class Requeue:
+    """A leased request to put back in the queue, re-scored (see :meth:`LeasedFrontier.requeue`)."""
+
+    id: str
+    blob: bytes
+    priority: int
+
+
+@dataclass(frozen=True)
 class Acks:
     """What acknowledging requests found."""
 
@@ -379,6 +406,7 @@ class LeasedFrontier:
         self.redis = redis
         self.base = base
         self.lease_ms = max(1, round(lease_seconds * 1000))
+        self.reclaim_ms = max(1, min(RECLAIM_EVERY_MS, self.lease_ms // 10))
         self.keys = {name: f"{base}:{name}" for name in self.KEYS}
         self._keys = list(self.keys.values())
         self.worker = worker or uuid.uuid4().hex
@@ -430,10 +458,15 @@ class LeasedFrontier:
     def _positions(self, fingerprint: Fingerprint | None) -> list[int]:
         return self.bloom.positions(fingerprint) if self.bloom and fingerprint else []
 
-    def take(self, done: Sequence[str] = ()) -> tuple[Taken | None, Acks]:
-        """Acknowledge ``done`` (see :meth:`ack`), then take the request at the head, now leased
-        to the caller (None when the queue is empty or the crawl ended)."""
-        result = self._take(self._keys, [self.worker, self.lease_ms, 1000, *done])
+    def take(
+        self, done: Sequence[str] = (), requeue: Requeue | None = None
+    ) -> tuple[Taken | None, Acks]:
+        """Acknowledge ``done`` (see :meth:`ack`), put ``requeue`` back in the queue (see
+        :meth:`requeue`), then take the request at the head, now leased to the caller (None when
+        the queue is empty or the crawl ended): one round trip."""
+        again = ("", "", "") if requeue is None else (requeue.id, requeue.priority, requeue.blob)
+        args = [self.worker, self.lease_ms, self.reclaim_ms, *again, *done]
+        result = self._take(self._keys, args)
         acks = Acks(*map(int, result[0]))
         if len(result) == 1:
             return None, acks

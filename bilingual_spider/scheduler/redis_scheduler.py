@@ -10,7 +10,8 @@ ordered by request priority and re-scored lazily at the head with the spider's
 - **Leases.** A request taken stays leased in Redis until the engine is done with it (its response
   or failure went through the callback, the items through the pipelines, the new requests into
   the queue: the request has left the engine's in-progress set). It is then acknowledged, in the
-  same round trip as the next take. Leases of requests still in flight are renewed every third of
+  same round trip as the next take (as is a taken request that re-scoring put behind the next
+  one: it goes back to the queue). Leases of requests still in flight are renewed every third of
   ``BILINGUAL_REDIS_LEASE_SECONDS``; a dead worker's leases expire and their requests go back to
   the queue. At close, requests still in flight are given back at once.
 - **Requests that stay on their worker.** A request whose meta has ``keep_on_worker`` set (the
@@ -82,6 +83,7 @@ from bilingual_spider.distributed.connection import PatientRedis, without_passwo
 from bilingual_spider.distributed.frontier import (
     Acks,
     LeasedFrontier,
+    Requeue,
     crawl_key_base,
     redis_key_prefix,
     seeds_key,
@@ -230,6 +232,7 @@ class LeasedRedisScheduler:
         # this worker's own finished requests no longer count as leased
         self._count_acks(self.frontier.ack(self._done()))
         status = self.frontier.status()
+        self._inc("scheduler/redis/status_checks")
         if status.ended:
             self._ended = status.ended
             return False
@@ -295,10 +298,14 @@ class LeasedRedisScheduler:
         now = time.monotonic()
         if now < self._next_take_at or self._budget_taken():
             return None
+        requeue = None  # a re-scored request that fell behind: back with the next take
         while True:
-            taken, acks = self.frontier.take(self._done())
+            taken, acks = self.frontier.take(self._done(), requeue)
+            requeue = None
             self._count_acks(acks)
+            self._inc("scheduler/redis/takes")
             if taken is None:
+                self._inc("scheduler/redis/takes_empty")
                 self._next_take_at = now + self._idle_wait
                 self._idle_wait = min(self._idle_wait * 2, self.idle_max_wait)
                 return None
@@ -316,7 +323,7 @@ class LeasedRedisScheduler:
                 self._inc("scheduler/redis/taken")
                 return self._dequeued(request)
             blob = self.serializer.dumps(request.to_dict(spider=self.spider))
-            self.frontier.requeue(taken.id, blob, request.priority)
+            requeue = Requeue(taken.id, blob, request.priority)
 
     def __len__(self) -> int:
         return 0 if self.frontier is None else self.frontier.status().queued

@@ -9,7 +9,7 @@ import pytest
 from bilingual_spider.detection.detector import DetectionState, LinkScore, ProbeResult
 from bilingual_spider.detection.store import ConcurrentUpdate
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import LeasedFrontier, push_seeds, seeds_key
+from bilingual_spider.distributed.frontier import LeasedFrontier, Requeue, push_seeds, seeds_key
 from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from tests.conftest import REDIS_URL
@@ -137,6 +137,21 @@ def test_requeue_release_end_and_seeds(redis, redis_prefix):
         "http://b.example/",
     ]
     assert frontier.take_seeds(seeds_key(redis_prefix)) == []
+
+
+def test_a_take_puts_a_re_scored_request_back_before_taking_the_next(redis, redis_prefix):
+    """The scheduler's re-scored request that fell behind goes back with its next take (one round
+    trip, not two): the take answers the request that now leads, the other follows."""
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    for blob, priority in ((b"a", 10), (b"b", 5)):
+        frontier.push(blob, priority, blob.decode())
+    stale, _ = frontier.take()
+    lead, _ = frontier.take(requeue=Requeue(stale.id, b"a2", 1))  # re-scored below b
+    assert lead.blob == b"b" and lead.next_priority == 1
+    again, _ = frontier.take([lead.id], requeue=Requeue(lead.id, b"gone", 9))  # acked: not back
+    assert (again.id, again.blob) == (stale.id, b"a2")
+    assert frontier.take([again.id])[0] is None
+    assert frontier.counters()["requeued"] == 1 and frontier.status().finished
 
 
 def test_only_leased_requests_keep_their_order_aside_and_go_back_to_it(redis, redis_prefix):
