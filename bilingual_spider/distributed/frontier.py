@@ -162,8 +162,10 @@ return id
 """
 )
 # the responses of ``ids`` were processed (the leases of the worker ``worker``)
+# ``pages`` of ``ids`` count against the crawl's page budget (``budget`` pages; 0: none) in the
+# same script: a worker killed after an ack has counted its pages (see page_budget.py)
 _ACK_FUNCTION = """
-local function ack(worker, ids)
+local function ack(worker, ids, pages, budget)
   local acked, late, refetched = 0, 0, 0
   for _, id in ipairs(ids) do
     if redis.call('HGET', KEYS[9], id) == worker and redis.call('ZREM', KEYS[3], id) == 1 then
@@ -183,10 +185,17 @@ local function ack(worker, ids)
   if acked > 0 then redis.call('HINCRBY', KEYS[4], 'acked', acked) end
   if late > 0 then redis.call('HINCRBY', KEYS[4], 'late_acks', late) end
   if refetched > 0 then redis.call('HINCRBY', KEYS[4], 'refetched', refetched) end
+  if pages > 0 then
+    local spent = redis.call('HINCRBY', KEYS[4], 'budget_pages', pages)
+    if budget > 0 and spent >= budget then redis.call('SET', KEYS[8], 'budget', 'NX') end
+  end
   return {acked, late, refetched}
 end
 """
-_ACK = _ACK_FUNCTION + "return ack(ARGV[1], {unpack(ARGV, 2)})"
+# ARGV: worker, pages, budget, then the ids
+_ACK = (
+    _ACK_FUNCTION + "return ack(ARGV[1], {unpack(ARGV, 4)}, tonumber(ARGV[2]), tonumber(ARGV[3]))"
+)
 # ``id`` leased to this worker goes back to the queue with a new priority and blob (re-scored:
 # it fell behind the next request); false when its lease was not there any more
 _REQUEUE_FUNCTION = """
@@ -204,7 +213,8 @@ end
 # ARGV: worker, lease ms, ms between two reclaims (crawl-wide: a take reclaims expired leases
 # only when none did for that long, so the check costs one HGET, not the server's INFO, whatever
 # the number of workers), the id of a request to requeue first ('' for none: see requeue) with
-# its priority and blob, then the ids to acknowledge first (one round trip per page). Returns
+# its priority and blob, the pages among the ids and the page budget (see ack), then the ids to
+# acknowledge first (one round trip per page). Returns
 # {acks, id, blob, order of the next request or false, the worker whose lease on it expired or
 # false}, or {acks} when the queue is empty or the crawl ended.
 _TAKE = (
@@ -213,7 +223,7 @@ _TAKE = (
     + _ACK_FUNCTION
     + _REQUEUE_FUNCTION
     + """
-local acks = ack(ARGV[1], {unpack(ARGV, 7)})
+local acks = ack(ARGV[1], {unpack(ARGV, 9)}, tonumber(ARGV[7]), tonumber(ARGV[8]))
 if ARGV[4] ~= '' then requeue(ARGV[4], ARGV[5], ARGV[6]) end
 if now - tonumber(redis.call('HGET', KEYS[10], 'at') or '0') >= tonumber(ARGV[3]) then
   reclaim(now, 1000)
@@ -459,13 +469,17 @@ class LeasedFrontier:
         return self.bloom.positions(fingerprint) if self.bloom and fingerprint else []
 
     def take(
-        self, done: Sequence[str] = (), requeue: Requeue | None = None
+        self,
+        done: Sequence[str] = (),
+        requeue: Requeue | None = None,
+        pages: int = 0,
+        budget: int = 0,
     ) -> tuple[Taken | None, Acks]:
         """Acknowledge ``done`` (see :meth:`ack`), put ``requeue`` back in the queue (see
         :meth:`requeue`), then take the request at the head, now leased to the caller (None when
         the queue is empty or the crawl ended): one round trip."""
         again = ("", "", "") if requeue is None else (requeue.id, requeue.priority, requeue.blob)
-        args = [self.worker, self.lease_ms, self.reclaim_ms, *again, *done]
+        args = [self.worker, self.lease_ms, self.reclaim_ms, *again, pages, budget, *done]
         result = self._take(self._keys, args)
         acks = Acks(*map(int, result[0]))
         if len(result) == 1:
@@ -476,11 +490,14 @@ class LeasedFrontier:
         taken = Taken(_text(request_id), bytes(blob), next_priority, dead)
         return taken, acks
 
-    def ack(self, ids: Sequence[str]) -> Acks:
-        """The responses of ``ids`` were processed: their leases end, the requests leave Redis."""
-        if not ids:
+    def ack(self, ids: Sequence[str], pages: int = 0, budget: int = 0) -> Acks:
+        """The responses of ``ids`` were processed: their leases end, the requests leave Redis.
+        ``pages`` of them count against the crawl's page budget of ``budget`` pages (the pages
+        counted reach it: the crawl ends, as :class:`~.page_budget.SharedPageBudget` does), in
+        the same script: no kill can come between the two."""
+        if not ids and not pages:
             return Acks()
-        return Acks(*map(int, self._ack(self._keys, [self.worker, *ids])))
+        return Acks(*map(int, self._ack(self._keys, [self.worker, pages, budget, *ids])))
 
     def leased_by(self, worker: str) -> list[tuple[str, bytes]]:
         """The requests leased to ``worker`` (after its restart: what it had in flight when it

@@ -42,8 +42,10 @@ ordered by request priority and re-scored lazily at the head with the spider's
   or with ``BILINGUAL_REDIS_DUPEFILTER = "bloom"`` in a Bloom filter of a fixed size (a false
   positive drops a request never queued: see the setting).
 - **A page budget** (``CLOSESPIDER_PAGECOUNT``, for a spider without a budget of its own) is the
-  crawl's: pages are counted when acknowledged (``PREFIX:SPIDER:counters`` ``budget_pages``,
-  :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`), no worker takes a request
+  crawl's: pages are counted when acknowledged, in the acknowledging script
+  (``PREFIX:SPIDER:counters`` ``budget_pages``, as
+  :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget` counts a spider's own
+  budget: a worker killed after an acknowledgement has counted its pages), no worker takes a request
   while the pages counted and the requests leased make the budget, and the one that counts the
   last page ends the crawl for every worker (``budget``).
 - **A worker restarted after a kill** (``kill -9``, out of memory) with the same
@@ -89,7 +91,6 @@ from bilingual_spider.distributed.frontier import (
     seeds_key,
     worker_id,
 )
-from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
@@ -128,9 +129,11 @@ class LeasedRedisScheduler:
         self.crawler = crawler
         self.page_limit = page_limit
         self.feeds = feeds or []
-        self.budget: SharedPageBudget | None = None
+        self.counts_budget = False
+        """The page budget is this scheduler's (not the spider's own): pages are counted in the
+        frontier's acks (``budget_pages``, as :mod:`~bilingual_spider.distributed.page_budget`
+        counts them)."""
         self._responded: set[Request] = set()  # taken requests whose response came
-        self._pages_done = 0  # ... acknowledged, not yet counted in the budget
         self.bloom = bloom
         self.serializer = serializer or compact_serializer
         self.redis = redis
@@ -197,7 +200,7 @@ class LeasedRedisScheduler:
             "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
         )
         if self.page_limit and getattr(spider, "shared_budget", None) is None:
-            self.budget = SharedPageBudget(self.redis, base, self.page_limit)
+            self.counts_budget = True
         self._resume()
         self._take_seeds()
         self._renewal = task.LoopingCall(self._renew)
@@ -208,7 +211,7 @@ class LeasedRedisScheduler:
             self._renewal.stop()
         if self.frontier is None:
             return
-        self._count_acks(self.frontier.ack(self._done()))
+        self._ack_done()
         released = self.frontier.release(self._in_flight())
         self._inc("scheduler/redis/released", released)
         self._taken.clear()
@@ -230,7 +233,7 @@ class LeasedRedisScheduler:
             return True
         assert self.frontier is not None
         # this worker's own finished requests no longer count as leased
-        self._count_acks(self.frontier.ack(self._done()))
+        self._ack_done()
         status = self.frontier.status()
         self._inc("scheduler/redis/status_checks")
         if status.ended:
@@ -251,7 +254,7 @@ class LeasedRedisScheduler:
         if self._local:
             return False
         assert self.frontier is not None
-        self._count_acks(self.frontier.ack(self._done()))
+        self._ack_done()
         return self.frontier.status().finished
 
     def enqueue_request(self, request: Request) -> bool:
@@ -300,7 +303,8 @@ class LeasedRedisScheduler:
             return None
         requeue = None  # a re-scored request that fell behind: back with the next take
         while True:
-            taken, acks = self.frontier.take(self._done(), requeue)
+            done, pages = self._done()
+            taken, acks = self.frontier.take(done, requeue, *self._spent(pages))
             requeue = None
             self._count_acks(acks)
             self._inc("scheduler/redis/takes")
@@ -340,19 +344,29 @@ class LeasedRedisScheduler:
 
     # --- leases ---------------------------------------------------------------------------------
 
-    def _done(self) -> list[str]:
-        """Ids of the requests the engine is done with (no longer in its in-progress set)."""
+    def _ack_done(self) -> None:
+        done, pages = self._done()
+        self._count_acks(self.frontier.ack(done, *self._spent(pages)))
+
+    def _spent(self, pages: int) -> tuple[int, int]:
+        """``pages`` acknowledged, and the budget they count against, for the frontier's ack:
+        counted in the ack's own script (none when the page budget is not this scheduler's)."""
+        return (pages, self.page_limit) if self.counts_budget else (0, 0)
+
+    def _done(self) -> tuple[list[str], int]:
+        """Ids of the requests the engine is done with (no longer in its in-progress set), and
+        how many of them were pages (their response came)."""
         engine = self.crawler.engine
         slot = getattr(engine, "_slot", None) if engine is not None else None
         in_progress = slot.inprogress if slot is not None else set()
         done = [request for request in self._taken if request not in in_progress]
-        self._pages_done += sum(1 for request in done if request in self._responded)
+        pages = sum(1 for request in done if request in self._responded)
         self._responded.difference_update(done)
-        return [self._taken.pop(request) for request in done]
+        return [self._taken.pop(request) for request in done], pages
 
     def _renew(self) -> None:
         assert self.frontier is not None
-        self._count_acks(self.frontier.ack(self._done()))
+        self._ack_done()
         self.frontier.renew(self._in_flight())
         if not self._local and not self._taken:
             self._take_seeds()
@@ -367,9 +381,6 @@ class LeasedRedisScheduler:
         self._inc("scheduler/redis/kept_on_worker")
 
     def _count_acks(self, acks: Acks) -> None:
-        if self._pages_done and self.budget is not None:
-            self.budget.spend(self._pages_done)
-        self._pages_done = 0
         self._inc("scheduler/redis/acked", acks.acked)
         self._inc("scheduler/redis/late_acks", acks.late)
         if acks.refetched:
@@ -382,10 +393,10 @@ class LeasedRedisScheduler:
     def _budget_taken(self) -> bool:
         """Whether the pages counted and the requests leased (by every worker) make the page
         budget: then no request is taken (so the crawl ends at the budget, not past it)."""
-        if self.budget is None:
+        if not self.counts_budget:
             return False
         assert self.frontier is not None
-        self._count_acks(self.frontier.ack(self._done()))
+        self._ack_done()
         spent = self.frontier.counters().get("budget_pages", 0)
         return spent + self.frontier.status().leased >= self.page_limit
 
@@ -397,8 +408,7 @@ class LeasedRedisScheduler:
         if not leased:
             return
         done, again, cut = settle_in_flight(leased, self.feeds, self._url_of)
-        self._pages_done += len(done)
-        self._count_acks(self.frontier.ack(done))
+        self._count_acks(self.frontier.ack(done, *self._spent(len(done))))
         self._inc("scheduler/redis/resumed_requeued", self.frontier.release(again))
         self._inc("scheduler/redis/resumed_done", len(done))
         logger.warning(

@@ -215,3 +215,22 @@ def test_the_page_that_spends_a_shared_budget_ends_the_crawl_for_every_worker(re
     assert one.spend() == 3
     assert frontier.status().ended == "budget" and frontier.take()[0] is None
     assert two.spend() == 4 and frontier.counters()["budget_pages"] == 4
+
+
+def test_an_ack_counts_its_pages_against_the_budget_in_the_same_script(redis, redis_prefix):
+    """The scheduler's page budget is counted by the acknowledging script itself: a worker
+    killed after an acknowledgement has counted its pages (counted in a second call, a kill
+    between the two lost them, and the crawl wrote pages past its budget)."""
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s")
+    for blob in (b"a", b"b", b"c", b"d"):
+        frontier.push(blob, 0, blob.decode())
+    first, _ = frontier.take()
+    second, _ = frontier.take([first.id], pages=1, budget=3)
+    assert frontier.counters()["budget_pages"] == 1
+    assert frontier.ack([second.id], pages=1, budget=3).acked == 1  # one page, not yet the budget
+    assert frontier.counters()["budget_pages"] == 2 and frontier.status().ended is None
+    third, _ = frontier.take()
+    assert frontier.take([third.id], pages=1, budget=3)[0] is None  # the page that spends it
+    assert frontier.counters()["budget_pages"] == 3 and frontier.status().ended == "budget"
+    frontier.ack([], pages=0)  # nothing to say: no call
+    assert frontier.counters()["budget_pages"] == 3
