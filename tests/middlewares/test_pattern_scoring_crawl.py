@@ -30,6 +30,16 @@ def gold_pairs(world: Path) -> set[frozenset[str]]:
     return {frozenset(line.split("\t")[:2]) for line in lines}
 
 
+def judged_pairs(world: Path, items: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+    """The crawl's URL pairs, those with an English side (the gold pairs English pages only),
+    and those of them right by the gold."""
+    gold = gold_pairs(world)
+    pairs = [item for item in items if item.get("type") == "url_pair"]
+    english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
+    right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in gold]
+    return pairs, english, right
+
+
 def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_path):
     world, server = served_world
     seeds = first_seeds(world, tmp_path)
@@ -45,10 +55,7 @@ def test_forward_with_pattern_scoring_yields_verified_pairs(served_world, tmp_pa
     assert stats["finish_reason"] == "finished"
     assert stats["patterns/minings"] >= 2  # the counterparts' pages were mined again
 
-    gold = gold_pairs(world)
-    pairs = [item for item in items if item.get("type") == "url_pair"]
-    english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
-    right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in gold]
+    pairs, english, right = judged_pairs(world, items)
     assert len(right) >= 20, (len(pairs), len(english))
     assert len(right) / len(english) >= 0.95, [p for p in english if p not in right][:5]
     for pair in pairs:
@@ -80,9 +87,6 @@ def test_a_crawl_that_ends_on_its_page_budget_still_yields_the_pairs_mined_on_th
     stats, items = run["stats"], run["items"]
     assert stats["finish_reason"] == "closespider_pagecount"  # the frontier never ran dry
     assert stats["patterns/minings"] >= 2
-    gold = gold_pairs(world)
-    pairs = [item for item in items if item.get("type") == "url_pair"]
-    english = [p for p in pairs if "en" in (p["source_lang"], p["target_lang"])]
-    right = [p for p in english if frozenset((p["source_url"], p["target_url"])) in gold]
+    pairs, english, right = judged_pairs(world, items)
     assert len(right) >= 5, (len(pairs), stats.get("patterns/pages"))
     assert len(right) / len(english) >= 0.8, [p for p in english if p not in right][:5]
