@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 export TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS :=
 
-.PHONY: install realsites demo test test-stress lint clean
+.PHONY: install realsites demo test test-stress test-explore lint clean
 
 $(BIN)/bilingual-spider: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: realsites
 # The suite on a busy machine: two CPU-bound processes run beside it.
 test-stress: realsites
 	.ci/with-load -n 2 $(PYTEST)
+
+# The suite's hypothesis tests with new random draws (the suite itself draws the same every run).
+test-explore: realsites
+	HYPOTHESIS_PROFILE=explore $(PYTEST)
 
 lint: install
 	$(BIN)/ruff check .

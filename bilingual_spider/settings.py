@@ -425,6 +425,9 @@ BILINGUAL_STATS_FILE = None
 BILINGUAL_STATS_FILE_INTERVAL: float | None = None
 """Seconds between rewrites of the stats file while the crawl runs (unset: the progress line's
 BILINGUAL_PROGRESS_INTERVAL; 0: only at the end)."""
+BILINGUAL_STATS_FILE_EVERY_RESPONSES = 0
+"""Also rewrite the stats file after every this many responses (0: never): a short crawl's
+report then has its curves however fast the machine ran it (the demo: 25)."""
 
 # --- search and backlink adapters (bilingual_spider/search/). Stats ``search/<adapter>/*``.
 # With BILINGUAL_SANDBOX_PROXY set, every adapter speaks to the sandbox's fake of its service

@@ -4,9 +4,11 @@ crawled is in these counters, and a script or test can read them without parsing
 While the crawl runs, the file is rewritten every ``BILINGUAL_STATS_FILE_INTERVAL`` seconds
 (default: ``BILINGUAL_PROGRESS_INTERVAL``, the progress line's; 0: only at the end), atomically
 (a temporary file renamed over it), so that a reader never sees half a file and a report can be
-made mid-crawl. Until the end, ``finish_reason`` is ``null``; ``stats_written_at`` says when the
-figures were taken and ``stats_elapsed_seconds`` how long after the start. Every snapshot is
-also appended to ``stats.history.jsonl`` beside it (the crawl report's curves)."""
+made mid-crawl; also after every ``BILINGUAL_STATS_FILE_EVERY_RESPONSES`` responses (0: never),
+so that a short crawl has its snapshots however fast the machine ran it. Until the end,
+``finish_reason`` is ``null``; ``stats_written_at`` says when the figures were taken and
+``stats_elapsed_seconds`` how long after the start. Every snapshot is also appended
+to ``stats.history.jsonl`` beside it (the crawl report's curves)."""
 
 from __future__ import annotations
 
@@ -27,10 +29,14 @@ from bilingual_spider.output.stats_history import history_path
 
 
 class StatsFile:
-    def __init__(self, stats: StatsCollector, path: str, interval: float = 0.0) -> None:
+    def __init__(
+        self, stats: StatsCollector, path: str, interval: float = 0.0, every_responses: int = 0
+    ) -> None:
         self.stats = stats
         self.path = Path(path)
         self.interval = interval
+        self.every_responses = every_responses
+        self._responses = 0
         self._task: task.LoopingCall | None = None
 
     @classmethod
@@ -42,15 +48,23 @@ class StatsFile:
         interval = settings.get("BILINGUAL_STATS_FILE_INTERVAL")
         if interval is None:
             interval = settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
-        extension = cls(crawler.stats, path, float(interval))
+        every = settings.getint("BILINGUAL_STATS_FILE_EVERY_RESPONSES")
+        extension = cls(crawler.stats, path, float(interval), every)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        if every > 0:
+            crawler.signals.connect(extension.response_received, signal=signals.response_received)
         return extension
 
     def spider_opened(self, spider: Spider) -> None:
         if self.interval > 0:
             self._task = task.LoopingCall(self.write, None)
             self._task.start(self.interval, now=False)
+
+    def response_received(self) -> None:
+        self._responses += 1
+        if self._responses % self.every_responses == 0:
+            self.write(None)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self._task is not None and self._task.running:

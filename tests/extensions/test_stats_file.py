@@ -9,6 +9,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from scrapy import signals
 
 from bilingual_spider.extensions.stats_file import StatsFile
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
@@ -83,3 +84,18 @@ def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> 
     final = json.loads(stats.read_text())
     assert final["finish_reason"] == "finished"
     assert final["pupsniffer/pages"] >= max(s.get("pupsniffer/pages", 0) for s in running)
+
+
+def test_a_snapshot_after_every_so_many_responses_however_fast_they_came(tmp_path: Path) -> None:
+    path = tmp_path / "stats.json"
+    settings = {"BILINGUAL_STATS_FILE": str(path), "BILINGUAL_STATS_FILE_INTERVAL": 0,
+                "BILINGUAL_STATS_FILE_EVERY_RESPONSES": 3}  # fmt: skip
+    crawler = get_crawler(settings_dict=settings)
+    extension = StatsFile.from_crawler(crawler)  # held: signals hold their receivers weakly
+    for number in range(1, 8):
+        crawler.stats.set_value("pupsniffer/pages", number)
+        crawler.signals.send_catch_log(signals.response_received, response=None, request=None,
+                                       spider=None)  # fmt: skip
+    history = [json.loads(line) for line in (tmp_path / "stats.history.jsonl").open()]
+    assert [h["pupsniffer/pages"] for h in history] == [3, 6]
+    assert {h["finish_reason"] for h in history} == {None} and extension.every_responses == 3
