@@ -745,7 +745,7 @@ def run_detect(args: argparse.Namespace) -> int:
             proxy = stack.enter_context(detect_sandbox(args.real_sites, args.sandbox_config))
             settings.update({"BILINGUAL_SANDBOX_PROXY": proxy, "DOWNLOAD_DELAY": 0})
         detect_sites(urls, settings, show)
-    key = str(settings.get("BILINGUAL_DETECTOR_SITE_KEY") or "host")
+    key = str(settings.get("BILINGUAL_DETECTOR_SITE_KEY"))
     missing = sorted({site_key_of(url, key) for url in urls} - seen)
     if missing:
         print(f"bilingual-spider: no verdict for {', '.join(missing)}", file=sys.stderr)

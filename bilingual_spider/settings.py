@@ -509,6 +509,8 @@ BILINGUAL_MOZ_URL = None
 """Moz Links API v2 ``links`` endpoint (default https://lsapi.seomoz.com/v2/links)."""
 BILINGUAL_MOZ_TOKEN = None
 """Moz API token (``x-moz-token``), or BILINGUAL_MOZ_ACCESS_ID + BILINGUAL_MOZ_SECRET_KEY."""
+BILINGUAL_MOZ_PAGE_SIZE = 50
+"""Links per answer page of ``moz`` (the API's documented maximum ``limit``: 50)."""
 BILINGUAL_MOZ_ACCESS_ID = None
 BILINGUAL_MOZ_SECRET_KEY = None
 BILINGUAL_BRAVE_URL = None
@@ -536,6 +538,8 @@ BILINGUAL_HOSTGRAPH_URL = None
 """Common Crawl's host graphs (default https://data.commoncrawl.org/projects/hyperlinkgraph)."""
 BILINGUAL_HOSTGRAPH_NAME = "cc-main-2024-aug-sep-oct"
 """The host graph release the ``cc_hostgraph`` adapter downloads (once) and indexes."""
+BILINGUAL_HOSTGRAPH_PAGE_SIZE = 10
+"""Referring hosts per answer page of ``cc_hostgraph``."""
 BILINGUAL_HOSTGRAPH_PAGES = None
 """How a referring host becomes pages: ``index`` (its shallowest pages in the Common Crawl
 index; the default for ``cc_hostgraph``) or ``home`` (its home page; the default of

@@ -351,7 +351,7 @@ class SiteDetection:
             probe_retries=settings.getint("BILINGUAL_DETECTOR_PROBE_RETRIES"),
             probe_callback=probe_callback,
             probe_errback=probe_errback,
-            start=settings.get("BILINGUAL_DETECTOR_START") or "page",
+            start=settings.get("BILINGUAL_DETECTOR_START"),
             home_callback=home_callback,
             home_errback=home_errback,
         )

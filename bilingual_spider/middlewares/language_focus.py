@@ -107,7 +107,7 @@ class LanguageFocusMiddleware(OutlinkMiddleware):
         targets = parse_targets(settings.get("BILINGUAL_FOCUS_LANGS"))
         if not targets:
             raise NotConfigured
-        place = str(settings.get("BILINGUAL_FOCUS_YIELD") or "none").lower()
+        place = str(settings.get("BILINGUAL_FOCUS_YIELD")).lower()
         return cls(
             targets,
             crawler.stats,

@@ -39,7 +39,7 @@ def prioritising_focus(settings: BaseSettings) -> bool:
     """Whether a focus middleware will add priorities to links (see the module docstring)."""
     language = bool(settings.get("BILINGUAL_FOCUS_LANGS")) and (
         str(settings.get("BILINGUAL_FOCUS_MODE")).lower() == "soft"
-        or str(settings.get("BILINGUAL_FOCUS_YIELD") or "none").lower() != "none"
+        or str(settings.get("BILINGUAL_FOCUS_YIELD")).lower() != "none"
     )
     quality = settings.getbool("BILINGUAL_QUALITY_ENABLED") and settings.getbool(
         "BILINGUAL_QUALITY_PRIORITY"

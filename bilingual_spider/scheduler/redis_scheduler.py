@@ -467,7 +467,7 @@ def holding_scheduler(crawler: Crawler) -> LeasedRedisScheduler | None:
 def bloom_from_settings(settings: Any) -> BloomShape | None:
     """``BILINGUAL_REDIS_DUPEFILTER``: ``set`` (None) or ``bloom`` (its shape from
     ``BILINGUAL_REDIS_BLOOM_CAPACITY`` and ``BILINGUAL_REDIS_BLOOM_ERROR_RATE``)."""
-    kind = (settings.get("BILINGUAL_REDIS_DUPEFILTER") or "set").lower()
+    kind = str(settings.get("BILINGUAL_REDIS_DUPEFILTER")).lower()
     if kind == "set":
         return None
     if kind != "bloom":

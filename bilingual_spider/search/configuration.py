@@ -67,7 +67,7 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
 
     moz_adapter = moz.MozLinks(
         url("BILINGUAL_MOZ_URL", moz.REAL_URL, moz.SANDBOX_URL),
-        int(settings.get("BILINGUAL_MOZ_PAGE_SIZE") or moz.MAX_LIMIT),
+        int(settings.get("BILINGUAL_MOZ_PAGE_SIZE")),
         secret(settings, "BILINGUAL_MOZ_ACCESS_ID", environ),
         secret(settings, "BILINGUAL_MOZ_SECRET_KEY", environ),
         secret(settings, "BILINGUAL_MOZ_TOKEN", environ),
@@ -96,8 +96,8 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
             else "hostgraph"
         ),
         hostgraph_url,
-        str(settings.get("BILINGUAL_HOSTGRAPH_NAME") or cc_hostgraph.DEFAULT_GRAPH),
-        int(settings.get("BILINGUAL_HOSTGRAPH_PAGE_SIZE") or 10),
+        str(settings.get("BILINGUAL_HOSTGRAPH_NAME")),
+        int(settings.get("BILINGUAL_HOSTGRAPH_PAGE_SIZE")),
     )
     columnar_url = url("BILINGUAL_CC_COLUMNAR_URL", cc_columnar.REAL_URL, cc_columnar.SANDBOX_URL)
     columnar_adapter = cc_columnar.CcColumnar(
@@ -105,12 +105,12 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
         columnar_url,
         settings.get("BILINGUAL_CC_COLUMNAR_CRAWL") or index_adapter.collection,
         f"{index_adapter.base_url}/collinfo.json",
-        int(settings.get("BILINGUAL_CC_COLUMNAR_PAGE_SIZE") or 100),
-        int(settings.get("BILINGUAL_CC_COLUMNAR_MAX_ROW_GROUPS") or 20),
+        int(settings.get("BILINGUAL_CC_COLUMNAR_PAGE_SIZE")),
+        int(settings.get("BILINGUAL_CC_COLUMNAR_MAX_ROW_GROUPS")),
     )
     graph = CrawlLinkGraph(
-        int(settings.get("BILINGUAL_CRAWL_GRAPH_MAX_HOSTS") or 200_000),
-        int(settings.get("BILINGUAL_CRAWL_GRAPH_MAX_SOURCES") or 50),
+        int(settings.get("BILINGUAL_CRAWL_GRAPH_MAX_HOSTS")),
+        int(settings.get("BILINGUAL_CRAWL_GRAPH_MAX_SOURCES")),
     )
     hostgraph_dir = settings.get("BILINGUAL_HOSTGRAPH_DIR") or None
     embedded = EmbeddedBacklinks(graph, Path(hostgraph_dir).expanduser() if hostgraph_dir else None)
@@ -125,8 +125,8 @@ def build_setup(settings: SettingsLike, environ: Mapping[str, str] | None = None
     )
     defaults = {
         BACKLINKS: str(backlinks),
-        SEARCH: str(settings.get("BILINGUAL_SEARCH_WEB") or brave.NAME),
-        URL_INDEX: str(settings.get("BILINGUAL_SEARCH_URL_INDEX") or cc_index.NAME),
+        SEARCH: str(settings.get("BILINGUAL_SEARCH_WEB")),
+        URL_INDEX: str(settings.get("BILINGUAL_SEARCH_URL_INDEX")),
     }
     for kind, name in defaults.items():
         adapter = remote.get(name) or local.get(name)

@@ -19,6 +19,7 @@ from bilingual_spider.search.google_cse import CLOSING
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
 from bilingual_spider.search.service import SEARCH_CALL, SearchCall, SearchService
 from bilingual_spider.search.values import SearchPage, SearchQuery
+from tests.crawlers import project_settings
 from tests.fake_clock import FakeClock
 
 
@@ -96,7 +97,9 @@ def test_secrets_are_redacted_from_messages_arguments_and_tracebacks(caplog) -> 
 
 
 def test_settings_choose_adapters_urls_and_rates() -> None:
-    sandbox = build_setup({"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:1"}, environ={})
+    sandbox = build_setup(
+        project_settings({"BILINGUAL_SANDBOX_PROXY": "http://127.0.0.1:1"}), environ={}
+    )
     assert sandbox.defaults == {
         "backlinks": "moz",
         "search": "brave",
@@ -106,7 +109,8 @@ def test_settings_choose_adapters_urls_and_rates() -> None:
     assert sandbox.remote["moz"].base_url == "http://api.sandbox.internal/moz/v2/links"
     assert set(sandbox.rates.values()) == {None}  # the fakes limit themselves
     real = build_setup(
-        {}, environ={"GOOGLE_CSE_KEY": "k", "GOOGLE_CSE_CX": "c", "BRAVE_API_KEY": " b "}
+        project_settings({}),
+        environ={"GOOGLE_CSE_KEY": "k", "GOOGLE_CSE_CX": "c", "BRAVE_API_KEY": " b "},
     )
     assert real.defaults["backlinks"] == "embedded"  # no Moz keys: the crawl's own graph
     assert real.remote["moz"].base_url == "https://lsapi.seomoz.com/v2/links"
@@ -114,14 +118,18 @@ def test_settings_choose_adapters_urls_and_rates() -> None:
     assert real.remote["google_cse"].secrets() == ("k",)  # from the environment
     assert real.remote["brave"].secrets() == ("b",) and real.rates["brave"] == 1.0
     assert real.remote["brave"].base_url == "https://api.search.brave.com/res/v1/web/search"
-    keyless = build_setup({"BILINGUAL_SEARCH_WEB": "google_cse"}, environ={})
+    keyless = build_setup(project_settings({"BILINGUAL_SEARCH_WEB": "google_cse"}), environ={})
     assert keyless.defaults["search"] == "google_cse"
     assert "BILINGUAL_BRAVE_KEY" in (keyless.remote["brave"].missing_configuration() or "")
-    setting = build_setup({"BILINGUAL_BRAVE_KEY": "s"}, environ={"BRAVE_API_KEY": "e"})
+    setting = build_setup(
+        project_settings({"BILINGUAL_BRAVE_KEY": "s"}), environ={"BRAVE_API_KEY": "e"}
+    )
     assert setting.remote["brave"].secrets() == ("s",)  # the setting wins
     assert real.rates["embedded"] is None
     assert real.hostgraph_pages == {"cc_hostgraph": "index", "embedded": "home"}
-    moz = build_setup({"BILINGUAL_SEARCH_RATES": '{"moz": 5}'}, environ={"MOZ_TOKEN": "t"})
+    moz = build_setup(
+        project_settings({"BILINGUAL_SEARCH_RATES": '{"moz": 5}'}), environ={"MOZ_TOKEN": "t"}
+    )
     assert moz.defaults["backlinks"] == "moz" and moz.rates["moz"] == 5.0
     for bad in (
         {"BILINGUAL_SEARCH_BACKLINKS": "google_cse"},
@@ -129,7 +137,7 @@ def test_settings_choose_adapters_urls_and_rates() -> None:
         {"BILINGUAL_HOSTGRAPH_PAGES": "all"},
     ):
         with pytest.raises(ValueError):
-            build_setup(bad, environ={})
+            build_setup(project_settings(bad), environ={})
 
 
 def test_held_queries_wait_for_the_same_call_out_and_then_go_first() -> None:
@@ -166,7 +174,7 @@ def service(**settings: object) -> SearchService:
         "GOOGLE_CSE_KEY": "AIza-s3cret",
         "GOOGLE_CSE_CX": "cx-1",
     }
-    return SearchService(Stats(), build_setup(settings, environ=environ))  # type: ignore[arg-type]
+    return SearchService(Stats(), build_setup(project_settings(settings), environ=environ))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("web", ["google_cse", "brave"])
