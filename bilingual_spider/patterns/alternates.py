@@ -112,6 +112,14 @@ def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> 
     return any(same_language(language, page.language) for language in languages)
 
 
+def declared_by_both(pair: UrlPair) -> bool:
+    """Whether each page of a pair of :func:`alternate_pairs` names the other, by ``hreflang``
+    at least once: the one declaration a content verifier need not second-guess. (A one-way
+    ``hreflang`` may be a template's link to the other language's home page; a switcher label
+    may be a menu's.)"""
+    return pair.method == HREFLANG and pair.local_credibility == RECIPROCAL_CREDIBILITY
+
+
 def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     """The pairs of fetched pages that one of them names as the other's version.
 

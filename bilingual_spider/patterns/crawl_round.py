@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.page_language import LanguageBlock
-from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
+from bilingual_spider.patterns.alternates import Alternate, alternate_pairs, declared_by_both
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
@@ -280,9 +280,11 @@ def pair_round(
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
     themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
     pattern pair whose page names another page for the partner's language is dropped
-    (``superseded``); a pair found both ways is kept once, as the pattern's. A page judged
-    the copy of another (:func:`copy_side`) is in no pair of the round (``copy_of_another``):
-    half left untranslated, it is no translation of a third page either."""
+    (``superseded``); a pair found both ways is kept once, as the pattern's (judged on its
+    content unless both pages declare it by ``hreflang``: :func:`.alternates.declared_by_both`).
+    A page judged the copy of another (:func:`copy_side`) is in no pair of the round
+    (``copy_of_another``): half left untranslated, it is no translation of a third page
+    either."""
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
@@ -299,7 +301,8 @@ def pair_round(
         kept = []
         for pair in pairs:
             source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-            found, why = judge_pair(pair, source, target, weights, verifier)
+            content_judge = None if declared_by_both(pair) else verifier
+            found, why = judge_pair(pair, source, target, weights, content_judge)
             if found is None:
                 reject(pair, why)
                 if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):

@@ -170,6 +170,35 @@ def test_with_a_verifier_a_pair_must_be_a_translation_by_content():
     assert pair_round(crawled).pairs[1].verification is None  # no verifier: both pairs kept
 
 
+def test_a_pair_both_pages_declare_by_hreflang_is_not_judged_on_its_content():
+    """An out-of-date translation (another shape, as the Apache manual's often are) that each
+    page names by hreflang is kept; named one way only, the verifier still judges it."""
+    from bilingual_spider.patterns.alternates import HREFLANG, Alternate
+    from bilingual_spider.patterns.crawl_round import NOT_TRANSLATION
+
+    verifier, english, _, other = _verifier()
+    home = "http://www.museum.example/en/index.html"
+
+    def round_of(reciprocal: bool):
+        crawled = CrawledSites()
+        for name in ("p1", "p2"):
+            en = f"http://www.museum.example/en/{name}.html"
+            fr = f"http://www.museum.example/fr/{name}-ancien.html"  # no pattern pairs them
+            crawled.add(PageRecord.of(en, "en", f"{ENGLISH} {name}", [home], english,
+                                      alternates=[Alternate(fr, "fr", HREFLANG)]))  # fmt: skip
+            back = [Alternate(en, "en", HREFLANG)] if reciprocal else []
+            crawled.add(PageRecord.of(fr, "fr", f"{FRENCH} {name}", [home], other,
+                                      alternates=back))  # fmt: skip
+        return pair_round(crawled, verifier=verifier)
+
+    both = round_of(reciprocal=True)
+    assert sorted(p.source.rsplit("/", 1)[1] for p in both.pairs) == ["p1.html", "p2.html"]
+    assert {p.method for p in both.pairs} == {HREFLANG}
+    assert all(p.verification is None for p in both.pairs) and not both.rejected
+    one_way = round_of(reciprocal=False)
+    assert one_way.pairs == () and one_way.rejected == {NOT_TRANSLATION: 2}
+
+
 def test_a_mixed_page_is_mined_in_the_language_its_url_names_and_judged_by_its_own_prose():
     """A German page that keeps the English appendix (no language has 60 % of it) pairs with
     the English page; the same mix under /fr/ (German prose, a French URL) does not."""
