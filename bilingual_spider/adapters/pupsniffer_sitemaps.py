@@ -5,7 +5,7 @@ page asks for the pages of the sitemap's translation groups first (stat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from scrapy.http import Response
 
@@ -18,8 +18,11 @@ from bilingual_spider.patterns.pair_first import PageAsk, PairFirstOrder
 class SitemapPages:
     """What the sitemap the middleware attached to a response (``SITEMAP_META``) adds."""
 
-    def __init__(self, order: PairFirstOrder) -> None:
+    def __init__(self, order: PairFirstOrder, languages: Collection[str] = ()) -> None:
         self.order = order
+        self.languages = tuple(languages)
+        """The crawl's languages (``langs``; empty: any): only their pages of a group are
+        asked for first."""
         self.asked_sites: set[str] = set()  # sites whose sitemap pages were asked for
 
     def alternates(
@@ -37,4 +40,5 @@ class SitemapPages:
         if sitemap is None or site in self.asked_sites:
             return
         self.asked_sites.add(site)
-        yield from self.order.sitemap_listed(site, sitemap.paired_pages(), sitemap.pages)
+        paired = sitemap.paired_pages(self.languages)
+        yield from self.order.sitemap_listed(site, paired, sitemap.pages)

@@ -156,7 +156,7 @@ class PupSnifferSpider(scrapy.Spider):
             settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER"),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
         )
-        self.sitemaps = SitemapPages(self.order)
+        self.sitemaps = SitemapPages(self.order, self.langs)
         self.driver = RoundDriver(
             store, self.rounds, self.next_sites, self.deep_per_site, self.mode == "search",
             self.verifier, log_rejected,
