@@ -5,7 +5,7 @@ page asks for the pages of the sitemap's translation groups first (stat
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 
 from scrapy.http import Response
 
@@ -18,11 +18,8 @@ from bilingual_spider.patterns.pair_first import PageAsk, PairFirstOrder
 class SitemapPages:
     """What the sitemap the middleware attached to a response (``SITEMAP_META``) adds."""
 
-    def __init__(self, order: PairFirstOrder, languages: Collection[str] = ()) -> None:
+    def __init__(self, order: PairFirstOrder) -> None:
         self.order = order
-        self.languages = tuple(languages)
-        """The crawl's languages (``langs``; empty: any): only their pages of a group are
-        asked for first."""
         self.asked_sites: set[str] = set()  # sites whose sitemap pages were asked for
 
     def alternates(
@@ -40,5 +37,5 @@ class SitemapPages:
         if sitemap is None or site in self.asked_sites:
             return
         self.asked_sites.add(site)
-        paired = sitemap.paired_pages(self.languages)
+        paired = sitemap.paired_pages(self.order.languages)  # the crawl's: only theirs first
         yield from self.order.sitemap_listed(site, paired, sitemap.pages)

@@ -155,8 +155,9 @@ class PupSnifferSpider(scrapy.Spider):
             settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST"),
             settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER"),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
+            languages=self.langs,
         )
-        self.sitemaps = SitemapPages(self.order, self.langs)
+        self.sitemaps = SitemapPages(self.order)
         self.driver = RoundDriver(
             store, self.rounds, self.next_sites, self.deep_per_site, self.mode == "search",
             self.verifier, log_rejected,
