@@ -3,6 +3,7 @@ the acceptance figures on :mod:`bilingual_spider.sandbox.published_sites`.
 
     .venv/bin/python benchmarks/published_sites.py [--out out/bench_published]
         [--share 0.10] [--sitemap-langs tr ja ko] [--components-budget 400]
+        [--script-budget 60] [--only components|sitemap|script]
 
 - **Web components** (``live-manual-components``: Debian's ``live-manual-html``, the Live
   Systems Manual's 22 pages in 10 languages, every link a custom element, an English home with
@@ -18,7 +19,13 @@ the acceptance figures on :mod:`bilingual_spider.sandbox.published_sites`.
   and sitemap files not counted, as the spider's budget does not count them), precision.
   Acceptance: >= 95 % of the true sitemap pairs found within 10 % of the pages.
 
-JSON in ``benchmarks/results/published_sites.json``.
+- **Script-built language menu** (``live-manual-script-menu``: the same manual, its pages as they
+  are and a language menu an inline script writes): ``scrapy crawl pupsniffer -a langs=en,fr``
+  within ``--script-budget`` pages, ``BILINGUAL_RENDER_JS`` off and on (Debian's chromium):
+  the en-fr gold pairs found and the rendering stats.
+
+JSON in ``benchmarks/results/published_sites.json`` (``published_sites_ONLY.json`` with
+``--only``).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ sys.path.insert(0, str(HERE))  # pupsniffer: run_crawl, crawl_scores, Gold
 
 COMPONENTS = "live-manual-components"
 SITEMAP = "apache-httpd-sitemap"
+SCRIPT_MENU = "live-manual-script-menu"
 
 
 def is_page(url: str) -> bool:
@@ -133,13 +141,63 @@ def sitemap_run(sites: Any, work: Path, lang: str, budget: int, sitemaps: bool) 
     }
 
 
+def script_menu_run(sites: Any, work: Path, budget: int, render: bool) -> dict[str, Any]:
+    """An en-fr crawl of the script-menu site, rendering off or on: its en-fr pairs and the
+    rendering stats."""
+    from pupsniffer import Gold, ordered, score_pairs
+
+    from bilingual_spider.sandbox.process import SandboxServer, run_spider
+
+    site = sites.site(SCRIPT_MENU)
+    gold = Gold.from_rows(sites.gold_pairs(SCRIPT_MENU), sites.unjudged())
+    french = {p for p in gold.pairs if p[0].endswith(".fr.html") or p[1].endswith(".fr.html")}
+    out = work / f"script_menu_{'render' if render else 'plain'}"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "seeds.txt").write_text(site["seed_url"] + "\n")
+    started = time.monotonic()
+    with SandboxServer(["--config", str(sites.config)]) as server:
+        result = run_spider(
+            "pupsniffer",
+            settings={
+                "BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0,
+                "CONCURRENT_REQUESTS_PER_DOMAIN": 8, "BILINGUAL_RENDER_JS": render,
+            },
+            arguments={
+                "seeds": out / "seeds.txt", "langs": "en,fr", "site_budget": budget,
+                "out": out / "run",
+            },
+            timeout=1800,
+        )  # fmt: skip
+    seconds = time.monotonic() - started
+    (out / "crawl.log").write_text(result.stderr)
+    if result.returncode != 0:
+        raise RuntimeError(f"crawl failed ({result.returncode}): {result.stderr[-3000:]}")
+    items = [json.loads(line) for line in (out / "run" / "pairs.jsonl").read_text().splitlines()]
+    stats = json.loads((out / "run" / "stats.json").read_text())
+    triples = [(i["source_url"], i["target_url"], i.get("method") or "?") for i in items]
+    found = {ordered(a, b) for a, b, _ in triples}
+    return {
+        "render": render,
+        "budget": budget,
+        "pages": stats.get("pupsniffer/pages"),
+        "en_fr_gold_pairs": len(french),
+        "en_fr_found": len(found & french),
+        "recall": round(len(found & french) / len(french), 4) if french else None,
+        "precision": score_pairs(triples, gold)["all"]["precision"],
+        "methods": dict(Counter(m for _, _, m in triples)),
+        "render_stats": {k: v for k, v in stats.items() if k.startswith("render/")},
+        "seconds": round(seconds, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("out/bench_published"))
     parser.add_argument("--share", type=float, default=0.10, help="sitemap crawl budget / pages")
     parser.add_argument("--sitemap-langs", nargs="+", default=["tr", "ja", "ko"])
     parser.add_argument("--components-budget", type=int, default=400)
-    parser.add_argument("--only", choices=["components", "sitemap"], default=None)
+    parser.add_argument("--only", choices=["components", "sitemap", "script"], default=None)
+    parser.add_argument("--script-budget", type=int, default=60)
     args = parser.parse_args(argv)
     args.out = args.out.resolve()  # the crawls run in their own directories
 
@@ -159,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
                 runs[label] = sitemap_run(sites, args.out, lang, budget, sitemaps)
                 print(label, json.dumps(runs[label]))
         results["hreflang_sitemap"] = {"share": args.share, "budget": budget, "runs": runs}
+    if args.only in (None, "script"):
+        runs = [script_menu_run(sites, args.out, args.script_budget, r) for r in (False, True)]
+        results["script_menu"] = runs
+        print(json.dumps(runs, indent=1))
     RESULTS.mkdir(exist_ok=True)
     name = "published_sites.json" if args.only is None else f"published_sites_{args.only}.json"
     (RESULTS / name).write_text(json.dumps(results, indent=1) + "\n")

@@ -20,6 +20,12 @@ not. Two styles (the ``publish`` field), each a pure function of a page or of a 
   language its page has a file of its own in (itself included; an untranslated symlink is no
   translation and has none).
 
+- ``script_menu`` (:func:`script_menu_html`): the pages as they are (their ``<a href>`` links
+  within one language) and a language menu an inline script writes into an empty
+  ``<div id="languages">`` (``innerHTML``, links with ``hreflang`` and native names), as sites
+  whose menu is a script's do; the mount root is the English home, so extended. Without a browser
+  no page of another language is linked.
+
 Gold pairs come from the package's own files by the rule of :func:`~bilingual_spider.sandbox.
 realsites.derive_gold`, at the same URLs (the styles change no path). :func:`prepare` fetches
 the packages into the real-sites cache (``apt-get download``, as ``sandbox fetch`` does) and
@@ -62,7 +68,7 @@ from bilingual_spider.sandbox.sitemap_sites import sitemap_index, urlset
 
 DEFAULT_SITES_FILE = Path(__file__).with_name("published_sites.toml")
 CACHE_SUBDIR = "published_sites"
-STYLES = ("web_components", "hreflang_sitemap")
+STYLES = ("web_components", "hreflang_sitemap", "script_menu")
 CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
 GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
@@ -161,14 +167,36 @@ def components_html(
     return page[:at] + footer + page[at:]
 
 
+def script_menu_html(html: str, menu: Sequence[tuple[str, str]]) -> str:
+    """A page whose language menu of ``(language, href)`` a script writes: an empty
+    ``<div id="languages">`` and an inline script that fills it, before ``</body>``."""
+    translations = {code: [href, LANGUAGE_NAMES.get(code, (code, code))[0]] for code, href in menu}
+    data = json.dumps(translations, ensure_ascii=False).replace("</", "<\\/")
+    script = (
+        '<div id="languages" class="language-menu"></div>\n<script>\n'
+        f"var TRANSLATIONS = {data};\n"
+        "(function () {\n"
+        "  var items = [];\n"
+        "  for (var code in TRANSLATIONS) {\n"
+        "    items.push('<a href=\"' + TRANSLATIONS[code][0] + '\" hreflang=\"' + code +\n"
+        "      '\" lang=\"' + code + '\">' + TRANSLATIONS[code][1] + '</a>');\n"
+        "  }\n"
+        "  document.getElementById('languages').innerHTML = items.join(' | ');\n"
+        "})();\n</script>\n"
+    )
+    closes = list(_BODY_CLOSE.finditer(html))
+    at = closes[-1].start() if closes else len(html)
+    return html[:at] + script + html[at:]
+
+
 def _relative_href(from_relative: str, to_relative: str) -> str:
     start = posixpath.dirname(from_relative) or "."
     return quote(posixpath.relpath(to_relative, start), safe="/")
 
 
-def publish_components(published: PublishedSite, served: Mapping[str, Path], out: Path) -> None:
-    """Write the web-component copy of the served files into ``out`` (and its home as
-    ``index.html``)."""
+def publish_pages(published: PublishedSite, served: Mapping[str, Path], out: Path) -> None:
+    """Write the web-component or script-menu copy of the served files into ``out`` (and its
+    home as ``index.html``)."""
     site = published.site
     groups = group_by_page(page_files(site, served))
     by_relative = {f.relative: f for by_lang in groups.values() for f in by_lang.values()}
@@ -178,7 +206,7 @@ def publish_components(published: PublishedSite, served: Mapping[str, Path], out
         html = data.decode(realsites.declared_encoding(data), errors="replace")
         page_file = by_relative.get(relative)
         if page_file is None:
-            return component_links(html, published.tag)
+            return component_links(html, published.tag) if published.tag else html
         versions = {
             lang: f for lang, f in groups[page_file.page].items() if not f.symlink or f is page_file
         }
@@ -195,6 +223,8 @@ def publish_components(published: PublishedSite, served: Mapping[str, Path], out
             for lang, f in sorted(versions.items())
             if f is not page_file
         ]
+        if published.publish == "script_menu":
+            return script_menu_html(html, menu)
         return components_html(html, published.tag, page_file.lang, toggle, menu)
 
     shutil.rmtree(out, ignore_errors=True)
@@ -321,8 +351,8 @@ def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[st
         gold = realsites.derive_gold(site, files)
         site_out = out / site.name
         sitemap_pairs: list[tuple[str, str, str, str]] = []
-        if published.publish == "web_components":
-            publish_components(published, served, site_out / "pages")
+        if published.publish in ("web_components", "script_menu"):
+            publish_pages(published, served, site_out / "pages")
             mounts.append((site.host, site.prefix, [site_out / "pages"]))
         else:
             root_files, prefix_files, sitemap_pairs = sitemap_files(site, served)

@@ -5,13 +5,16 @@ on small pages; the published real sites and their gold; and crawls of them thro
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from bilingual_spider.links.contexts import extract_link_contexts
+from bilingual_spider.links.script_links import render_reason
 from bilingual_spider.links.sitemaps import INDEX, URLSET, parse_sitemap
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.published_sites import (
@@ -21,6 +24,7 @@ from bilingual_spider.sandbox.published_sites import (
     components_html,
     load_published_sites,
     prepare,
+    script_menu_html,
     sitemap_files,
 )
 from bilingual_spider.sandbox.realsites import AptUnavailable, RealSite, served_html
@@ -29,6 +33,7 @@ from tests.waiting import CRAWL_SECONDS
 
 _A_HREF = re.compile(r"<a\b[^>]*\bhref\s*=", re.I)
 COMPONENTS, SITEMAP = "live-manual-components", "apache-httpd-sitemap"
+SCRIPT_MENU = "live-manual-script-menu"
 
 
 def test_links_become_custom_elements_and_anchors_stay():
@@ -55,6 +60,16 @@ def test_a_component_page_has_no_a_href_and_its_toggle_and_menu_are_read_as_link
     assert "http://x.org/m/a.es.html" in urls
     spanish = [c for c in contexts if c.url.endswith("a.es.html")]
     assert spanish and spanish[0].hreflang == "es" and "español" in spanish[0].anchor
+
+
+def test_a_script_menu_page_links_no_other_language_and_needs_a_browser():
+    html = '<html><body><p><a href="next.en.html">next</a></p></body></html>'
+    page = script_menu_html(html, [("fr", "a.fr.html"), ("de", "a.de.html")])
+    assert render_reason(page) == "script_switcher"
+    urls = {c.url for c in extract_link_contexts(page.encode(), "http://x.org/m/a.en.html")}
+    assert urls == {"http://x.org/m/next.en.html"}  # the menu's links are in the script only
+    assert page.index('<div id="languages"') < page.index("</body>")
+    assert '"fr": ["a.fr.html", "français"]' in page
 
 
 def _site(tmp_path: Path) -> tuple[RealSite, dict[str, Path]]:
@@ -104,7 +119,8 @@ def test_a_publish_style_is_required():
         PublishedSite.from_dict(values)
     with pytest.raises(ValueError, match="tag"):
         PublishedSite.from_dict({**values, "publish": "web_components"})
-    assert [p.publish for p in load_published_sites()] == ["web_components", "hreflang_sitemap"]
+    styles = [p.publish for p in load_published_sites()]
+    assert styles == ["web_components", "hreflang_sitemap", "script_menu"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,6 +160,7 @@ def test_the_sitemap_names_every_gold_pair_of_the_sitemap_site(published):
 
 
 def _crawl(published: PublishedSites, out: Path, seed: str, settings: dict, **arguments) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
     (out / "seeds.txt").write_text(seed + "\n")
     with SandboxServer(["--config", str(published.config)]) as server:
         result = run_spider(
@@ -217,3 +234,30 @@ def test_the_sitemaps_pairs_are_found_in_a_tenth_of_the_sitemap_site(published, 
     assert len({p for p in run["pairs"] if p in gold or p[::-1] in gold}) >= 0.98 * len(
         run["pairs"]
     )
+
+
+def test_rendering_finds_the_pairs_of_the_script_menu_site_and_only_it_is_rendered(
+    published, tmp_path
+):
+    """The script-menu site's English home links no other language: a plain crawl pairs
+    nothing; with ``BILINGUAL_RENDER_JS`` its pages are rendered (``script_switcher``) and its
+    en-fr pairs found."""
+    if importlib.util.find_spec("scrapy_playwright") is None:
+        missing("scrapy-playwright is not installed (pip install -e '.[dev]')")
+    if shutil.which("chromium") is None:
+        missing("no chromium on PATH (apt-get install chromium)")
+    site = published.site(SCRIPT_MENU)
+    gold = set(published.gold_pairs(SCRIPT_MENU))
+    french = {p for p in gold if p[1].endswith(".fr.html")}
+    plain = _crawl(published, tmp_path / "plain", site["seed_url"], {}, langs="en,fr",
+                   site_budget=60)  # fmt: skip
+    assert not plain["pairs"] and not any(k.startswith("render/") for k in plain["stats"])
+    rendered = _crawl(
+        published, tmp_path / "render", site["seed_url"], {"BILINGUAL_RENDER_JS": True},
+        langs="en,fr", site_budget=60,
+    )  # fmt: skip
+    right = {p for p in rendered["pairs"] if p in gold or p[::-1] in gold}
+    assert len(right) >= 0.90 * len(french) and len(right) >= 0.98 * len(rendered["pairs"])
+    assert rendered["stats"]["render/reason/script_switcher"] == 1
+    assert rendered["stats"]["render/sites"] == 1
+    assert rendered["stats"]["render/pages"] >= 2 * len(right)  # each pair's two pages
