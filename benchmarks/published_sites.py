@@ -88,7 +88,8 @@ def components_run(sites: Any, work: Path, budget: int) -> dict[str, Any]:
         **{k: v for k, v in scored.items() if k != "pupsniffer"},
         "pairs": scored["pupsniffer"],
         "detector": {
-            k: verdict.get(k) for k in ("url", "bilingual", "languages", "reason", "pages")
+            k: verdict.get(k)
+            for k in ("url", "bilingual", "languages", "reason", "pages_downloaded", "rule")
         },
         "acceptance": {
             "precision": every["precision"],

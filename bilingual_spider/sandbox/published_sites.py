@@ -99,8 +99,8 @@ class PublishedSite:
 
     @property
     def seed_url(self) -> str:
-        """The mount root: the English home of a web-component site, the site's own root page
-        of a sitemap site."""
+        """The mount root: the English home (web components, script menu), or the site's own
+        root page (sitemap)."""
         return self.site.seed_url
 
 
