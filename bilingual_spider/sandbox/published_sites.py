@@ -28,9 +28,11 @@ not. Two styles (the ``publish`` field), each a pure function of a page or of a 
 
 Gold pairs come from the package's own files by the rule of :func:`~bilingual_spider.sandbox.
 realsites.derive_gold`, at the same URLs (the styles change no path). :func:`prepare` fetches
-the packages into the real-sites cache (``apt-get download``, as ``sandbox fetch`` does) and
-writes, below ``CACHE/published_sites/`` (once per build key)::
+the packages (``apt-get download``, as ``sandbox fetch`` does; a package the real sites' cache
+holds is copied from there) and writes, below ``CACHE/published_sites/`` (once per build key)::
 
+    debs/ root/ stamps/ the packages, unpacked (apart from the real sites': their build key
+                        counts what their tree holds)
     NAME/...            the published files of each site
     sandbox.toml        the sandbox server's [[mount]] config for them
     gold_pairs.tsv      as realsites' (src_url, tgt_url, src_lang, tgt_lang, site)
@@ -328,8 +330,8 @@ def prepare(
     out = cache / CACHE_SUBDIR
     out.mkdir(parents=True, exist_ok=True)
     with realsites._locked(cache / ".lock"):  # noqa: SLF001 (one lock for the one cache)
-        root = realsites.fetch(cache, [p.site for p in sites])
-        digest = hashlib.sha256(realsites.build_key(cache, config).encode())
+        root = fetch(cache, out, sites)
+        digest = hashlib.sha256(realsites.build_key(out, config).encode())
         digest.update(Path(__file__).read_bytes())
         key = digest.hexdigest()
         key_file, sites_file = out / BUILD_KEY_FILE, out / SITES_FILE
@@ -338,6 +340,20 @@ def prepare(
         summaries = build(out, root, sites)
         realsites.write_atomically(key_file, key + "\n")
     return PublishedSites(out, summaries)
+
+
+def fetch(cache: Path, out: Path, sites: Sequence[PublishedSite]) -> Path:
+    """``apt-get download`` and unpack the sites' packages into ``out`` (``debs/``, ``root/``,
+    ``stamps/``, as :func:`~bilingual_spider.sandbox.realsites.fetch` does for ``cache``); a
+    package the real sites' cache holds already is copied from there, not downloaded again.
+    The real sites' own tree is left alone: what it holds is part of their build key."""
+    debs = out / "debs"
+    debs.mkdir(parents=True, exist_ok=True)
+    for package in dict.fromkeys(p for published in sites for p in published.site.packages):
+        shared = realsites.deb_file(cache / "debs", package)
+        if shared is not None and realsites.deb_file(debs, package) is None:
+            shutil.copyfile(shared, debs / shared.name)
+    return realsites.fetch(out, [published.site for published in sites])
 
 
 def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[str, Any]]:
