@@ -327,10 +327,12 @@ def run_serve(args: argparse.Namespace) -> int:
 
 
 def run_fetch(args: argparse.Namespace) -> int:
+    from bilingual_spider.sandbox import published_sites
     from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
 
     try:
         sites = prepare(args.cache, args.sites)
+        published = published_sites.prepare(args.cache)  # from the same packages' cache
     except AptUnavailable as exc:
         print(f"bilingual-spider: real sites skipped: {exc}", file=sys.stderr)
         return 3
@@ -345,6 +347,11 @@ def run_fetch(args: argparse.Namespace) -> int:
             f"{site['name']:<{width}}  {held_out:<8} {site['kind']:<12} "
             f"{'yes' if site['bilingual'] else 'no':<9} {site['pages']:>6} "
             f"{site['gold_pairs']:>10}  {','.join(site['languages'])}"
+        )
+    for site in published.summaries:
+        print(
+            f"published {site['name']} ({site['publish']}): {site['pages']} pages, "
+            f"{site['gold_pairs']} gold pairs, {site['sitemap_pairs']} sitemap pairs"
         )
     return 0
 

@@ -37,4 +37,5 @@ class SitemapPages:
         if sitemap is None or site in self.asked_sites:
             return
         self.asked_sites.add(site)
-        yield from self.order.sitemap_listed(site, sitemap.paired_pages(), sitemap.pages)
+        paired = sitemap.paired_pages(self.order.languages)  # the crawl's: only theirs first
+        yield from self.order.sitemap_listed(site, paired, sitemap.pages)

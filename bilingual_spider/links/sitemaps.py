@@ -25,14 +25,14 @@ sitemap: whatever it names is fetched and judged as any other page and pair.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.language.codes import normalize_language_code, same_language
 
 MAX_SITEMAP_BYTES = 50 * 1024 * 1024
 """Largest sitemap read, decompressed (the protocol's limit); a larger one is cut there."""
@@ -253,13 +253,26 @@ class SiteSitemap:
         its own, or one that lists it among its alternates)."""
         return tuple(sorted(self._named.get(url, {}).items()))
 
-    def paired_pages(self) -> list[str]:
+    def paired_pages(self, languages: Collection[str] = ()) -> list[str]:
         """The pages that are in a named translation group, each group's members together, in
-        the order the sitemap first lists them: what to fetch to check its pairs."""
+        the order the sitemap first lists them: what to fetch to check its pairs.
+
+        ``languages``: only the members the sitemap names in one of them (an entry's own page
+        too when the sitemap says not its language), and only groups with two such members:
+        a crawl for en-tr pairs need not fetch a group's ``fr``, ``ja`` and ``ko`` pages (on a
+        manual in 11 languages, those were most of the pages a sitemap asked for)."""
         ordered: dict[str, None] = {}
         for sitemap in self.files:
             for page, named in sitemap.alternates:
-                for url in (page, *(u for _, u in named)):
+                if languages:
+                    members = [u for lang, u in named if _among(lang, languages)]
+                    if page not in {u for _, u in named}:
+                        members.insert(0, page)
+                    if len(set(members)) < 2:
+                        continue
+                else:
+                    members = [page, *(u for _, u in named)]
+                for url in members:
                     ordered.setdefault(url, None)
         return list(ordered)
 
@@ -272,3 +285,7 @@ class SiteSitemap:
                 urls = sorted({page, *(u for _, u in named)})
                 found.update((a, b) for i, a in enumerate(urls) for b in urls[i + 1 :] if a != b)
         return found
+
+
+def _among(language: str, languages: Collection[str]) -> bool:
+    return any(same_language(language, wanted) for wanted in languages)

@@ -56,6 +56,10 @@ class PairFirstOrder:
     count:
         Told of each event worth a stat: ``pages_asked/named``, ``pages_asked/counterpart``,
         ``sites_stopped_monolingual``.
+    languages:
+        The crawl's languages (empty: any): a translation a page names in another language is
+        not asked for first (it stays one of the page's links). A 10-language manual's menu
+        otherwise spent an en-fr crawl's budget on its other eight languages.
     """
 
     def __init__(
@@ -65,8 +69,10 @@ class PairFirstOrder:
         pair_first: bool = True,
         monolingual_after: int = MONOLINGUAL_AFTER,
         count: Callable[[str], None] = _no_count,
+        languages: Sequence[str] = (),
     ) -> None:
         self.store = store
+        self.languages = tuple(languages)
         self.site_budget = site_budget
         self.pair_first = pair_first
         self.monolingual_after = monolingual_after
@@ -93,8 +99,10 @@ class PairFirstOrder:
         named: dict[str, list[str]] = {}  # by site: a translation may be on another host
         for alternate in alternates:
             other = site_of(alternate.url)
-            if (other == site or other in self.progress) and not (
-                language and same_language(alternate.language, language)
+            if (
+                (other == site or other in self.progress)
+                and not (language and same_language(alternate.language, language))
+                and self.wanted(alternate.language)
             ):
                 named.setdefault(other, []).append(alternate.url)
         for other, urls in named.items():
@@ -106,6 +114,13 @@ class PairFirstOrder:
             self.count("pages_asked/counterpart")
             yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url])
         yield from self.next_pages(site)
+
+    def wanted(self, language: str) -> bool:
+        """Whether a page said to be in ``language`` is in one of the crawl's languages (any
+        when the crawl names none, or the language is unknown)."""
+        return not (self.languages and language) or any(
+            same_language(language, wanted) for wanted in self.languages
+        )
 
     def sitemap_listed(
         self, site: str, paired: Sequence[str], pages: Sequence[str]

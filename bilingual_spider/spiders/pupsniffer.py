@@ -155,6 +155,7 @@ class PupSnifferSpider(scrapy.Spider):
             settings.getbool("BILINGUAL_PUPSNIFFER_PAIR_FIRST"),
             settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER"),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
+            languages=self.langs,
         )
         self.sitemaps = SitemapPages(self.order)
         self.driver = RoundDriver(

@@ -165,3 +165,34 @@ def test_any_bytes_give_a_file_never_an_exception(body):
 def test_any_robots_text(text):
     for url in sitemaps_from_robots(text, "http://x.org/robots.txt"):
         assert url.startswith(("http://", "https://"))
+
+
+def test_paired_pages_for_given_languages_leave_the_other_languages_pages_out():
+    """An en-tr crawl asks first for each group's en and tr pages only, and for no group with
+    one of them (an 11-language manual's sitemap named mostly fr, ja, ko... pages)."""
+    group = (
+        ("de", "http://x.org/de/a"),
+        ("en", "http://x.org/en/a"),
+        ("tr", "http://x.org/tr/a"),
+    )
+    site = SiteSitemap()
+    site.add(
+        SitemapFile(
+            "http://x.org/s.xml",
+            URLSET,
+            ("http://x.org/en/a", "http://x.org/en/b", "http://x.org/tr/c"),
+            (
+                ("http://x.org/en/a", group),
+                ("http://x.org/en/b", (("de", "http://x.org/de/b"),)),  # no tr: not asked
+                ("http://x.org/tr/c", (("en", "http://x.org/en/c"),)),  # its own language unsaid
+            ),
+        )
+    )
+    assert site.paired_pages(("en", "tr")) == [
+        "http://x.org/en/a",
+        "http://x.org/tr/a",
+        "http://x.org/tr/c",
+        "http://x.org/en/c",
+    ]
+    assert "http://x.org/de/a" in site.paired_pages()  # any languages: every member
+    assert site.paired_pages(("en", "tr-TR")) == site.paired_pages(("en", "tr"))

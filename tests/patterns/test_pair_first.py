@@ -61,6 +61,22 @@ def test_a_named_translation_comes_first_and_counterparts_by_the_sites_patterns(
     assert pages.counted["pages_asked/counterpart"] == before + 1
 
 
+def test_a_crawl_for_two_languages_asks_first_only_for_translations_in_them():
+    """An en-fr crawl of a page whose menu names 9 translations asks for the French one first;
+    the German one stays a link (a page of unknown language is asked for: it may be French)."""
+    pages = PairFirstOrder(InMemoryRoundStore(), 1000, languages=("en", "fr-CA"))
+    named = [
+        Alternate(url("de", 0), "de", "hreflang"),
+        Alternate(url("fr", 0), "fr", "hreflang"),
+        Alternate(url("xx", 0), "", "switcher"),
+    ]
+    asks = list(pages.page_came(SITE, url("en", 0), "en", [], named))
+    first = [a.url for a in asks if a.priority == PAIR_FIRST_PRIORITY]
+    assert first == [url("fr", 0), url("xx", 0)]
+    anyone = list(order().page_came(SITE, url("en", 0), "en", [], named))
+    assert url("de", 0) in [a.url for a in anyone]  # a crawl of any languages: all of them
+
+
 def test_a_monolingual_site_gets_no_more_pages():
     pages = order(after=10)
     for n in range(10):
