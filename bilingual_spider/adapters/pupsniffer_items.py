@@ -22,6 +22,7 @@ from scrapy.crawler import Crawler
 
 from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.identification import UNDETERMINED
+from bilingual_spider.patterns.alternates import declared_by_both
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs, site_languages
 from bilingual_spider.patterns.groups import has_languages
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
@@ -38,10 +39,13 @@ ITEMS_PRIORITY = 1000
 
 def verification_of(pair: UrlPair) -> dict[str, Any]:
     """What was checked of a pair (``checks``) and, when its content was verified, the
-    verifier's probability and each signal's value."""
+    verifier's probability and each signal's value. ``declared``: each page names the other by
+    ``hreflang``, which stands for the content verifier (:func:`.alternates.declared_by_both`)."""
     checks = ["langid", "similarity"]
     if pair.method in HTTP_CHECKED:
         checks.append("http")
+    if declared_by_both(pair):  # in place of the content verifier
+        checks.append("declared")
     if pair.verification is not None:
         checks.append("content")
     return {"checks": checks, **(pair.verification or {})}

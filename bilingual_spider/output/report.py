@@ -450,7 +450,8 @@ def _sample(runs: list[Run]) -> str:
         "order the crawl reported them. <b>checked</b>: "
         "language identification of both pages (langid), PupSniffer's link similarity "
         "(similarity), an HTTP check of a generated URL (http), and the content verifier "
-        "(content, with its probability that the pages translate each other).</p>"
+        "(content, with its probability that the pages translate each other) or, in its "
+        "place, both pages naming each other by hreflang (declared).</p>"
     )
     return f"{note}<table><tr>{cells}</tr>{''.join(rows)}</table>"
 
