@@ -35,7 +35,7 @@ from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import site_of, split_url
 from bilingual_spider.patterns.url_list import mine_url_list
-from bilingual_spider.patterns.verification import PageContent, PairVerifier, pair_signals
+from bilingual_spider.patterns.verification import PageContent, PairVerifier, content_signals
 
 MAX_TEXT_CHARS = 20_000
 """Main text kept per page: enough for the copy check; memory stays bounded per page."""
@@ -122,7 +122,7 @@ class PageRecord:
                 break
             kept.append(link)
         if content is not None:
-            content = PageContent(content.shape, content.text[:MAX_TEXT_CHARS])
+            content = replace(content, text=content.text[:MAX_TEXT_CHARS])
         blocks: list[LanguageBlock] = []
         chars = 0
         for block in mixed_blocks:
@@ -211,9 +211,7 @@ def judge_pair(
         return None, NO_SHARED_LINKS
     verification = None
     if verifier is not None and source.content is not None and target.content is not None:
-        signals = pair_signals(
-            source.content.shape, target.content.shape, source.content.text, target.content.text
-        )
+        signals = content_signals(source.content, target.content)
         probability = verifier.probability(signals)
         if probability < verifier.threshold:
             return None, NOT_TRANSLATION

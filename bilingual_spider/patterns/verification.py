@@ -20,6 +20,12 @@ pairs through; the cheap content signals real systems use do not:
   names written in Latin capitals survive translation: ``shared_tokens`` (Dice of the two sets).
 - **Copied share**: how much of one text is the other verbatim (:func:`.pair_language.
   copied_share`); an untranslated page scores near 1.
+- **Shared references**: the names a page's own content gives its parts and what it points to
+  (``id`` and ``name`` attributes, link fragments, the file names of links and images, language
+  codes left out) survive translation, which rewrites words, not anchors: ``shared_references``
+  (Dice of the two sets). Two chapters of one manual share their template, not their anchors
+  (on the real sites, leave-sites-out, median Dice 0.05-0.43 for such pairs against 0.5-1.0 for
+  translations).
 
 :class:`PairVerifier` (scikit-learn's estimator API) turns the signals into the probability that
 the pair is a translation: a logistic regression fitted on real sites' gold pairs against their
@@ -65,16 +71,56 @@ PageShape = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class PageContent:
-    """What verification keeps of a page: its shape and the text of its own content."""
+    """What verification keeps of a page: its shape, the text of its own content and the
+    references in it (:func:`content_references`)."""
 
     shape: PageShape
     text: str
+    references: frozenset[str] = frozenset()
+
+
+MAX_REFERENCES = 1000
+"""References kept per page (a bounded set: a page of 100,000 anchors costs no more)."""
+_LANGUAGE_PART = re.compile(r"^[a-z]{2}(?:[-_][a-z]{2,4})?$", re.IGNORECASE)
+_FILE_SUFFIXES = frozenset(
+    {"html", "htm", "php", "asp", "aspx", "png", "gif", "jpg", "jpeg", "svg"}
+)
+
+
+def element_references(element: etree._Element) -> list[str]:
+    """What an element of a page's own content names or points to: ``id:`` its ``id`` or
+    ``name``, ``#`` the fragment of its ``href``/``src``, and ``href:``/``src:`` the target's
+    file name with its dot-separated language codes left out (``index.fr.html`` ->
+    ``index.html``, ``flag-de.png`` kept whole: only whole parts between dots are codes)."""
+    found = []
+    for attribute in ("id", "name"):
+        value = element.get(attribute)
+        if value and len(value) <= 100:
+            found.append(f"id:{value}")
+    for attribute in ("href", "src"):
+        value = (element.get(attribute) or "").strip()
+        if not value or value.startswith(("mailto:", "javascript:", "data:")):
+            continue
+        path, _, fragment = value.partition("#")
+        if fragment:
+            found.append(f"#{fragment[:100]}")
+        name = path.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+        parts = [
+            part
+            for part in name.split(".")
+            if part.lower() in _FILE_SUFFIXES or not _LANGUAGE_PART.match(part)
+        ]
+        if parts:
+            found.append(f"{attribute}:{'.'.join(parts)[:100]}")
+    return found
 
 
 def page_content(page: str | bytes | ParsedPage) -> PageContent:
     """STRAND's linearisation of a page's own content (Resnik & Smith 2003): start and end tags
     and the length of each text chunk (whitespace collapsed) between them, in document order, at
-    most :data:`MAX_SHAPE_TOKENS`, with the text of those chunks. Scripts, styles, the head and
+    most :data:`MAX_SHAPE_TOKENS`, with the text of those chunks and the references of those
+    elements (:func:`element_references`, at most about :data:`MAX_REFERENCES`). Scripts, styles,
+    the head and
     the site's template (``<nav>``, ``<header>``, ``<footer>``, an ``id`` or ``class`` of
     :data:`TEMPLATE`) are left out.
 
@@ -86,6 +132,7 @@ def page_content(page: str | bytes | ParsedPage) -> PageContent:
         return PageContent((), "")
     tokens: list[str | int] = []
     texts: list[str] = []
+    references: set[str] = set()
     skipping: list[etree._Element] = []
 
     def chunk(text: str | None) -> None:
@@ -109,13 +156,15 @@ def page_content(page: str | bytes | ParsedPage) -> PageContent:
             else:
                 tokens.append(f"<{tag}")
                 chunk(element.text)
+                if len(references) < MAX_REFERENCES:
+                    references.update(element_references(element))
         else:
             if skipping and skipping[-1] is element:
                 skipping.pop()
             elif not skipping:
                 tokens.append(f"</{tag}")
             chunk(element.tail)
-    return PageContent(tuple(tokens[:MAX_SHAPE_TOKENS]), " ".join(texts))
+    return PageContent(tuple(tokens[:MAX_SHAPE_TOKENS]), " ".join(texts), frozenset(references))
 
 
 def _is_template(element: etree._Element) -> bool:
@@ -260,6 +309,9 @@ class PairSignals:
     copied_share: float
     source_script: str
     target_script: str
+    shared_references: float = 0.5
+    """Dice coefficient of the two pages' references (:func:`element_references`; 0.5, no
+    evidence, when either has fewer than :data:`MIN_TOKENS`)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
@@ -282,16 +334,18 @@ def pair_signals(
     source_text: str,
     target_text: str,
     expected_log_ratio: dict[tuple[str, str], float] | None = None,
+    source_references: frozenset[str] = frozenset(),
+    target_references: frozenset[str] = frozenset(),
 ) -> PairSignals:
-    """Every signal of a pair from the two pages' shapes (:func:`page_shape`) and main texts."""
+    """Every signal of a pair from the two pages' shapes (:func:`page_shape`), main texts and
+    references."""
     alignment = align_shapes(source_shape, target_shape)
     scripts = (script_class(source_text), script_class(target_text))
     source_chars, target_chars = len(source_text) or 1, len(target_text) or 1
     ratio = target_chars / source_chars
     expected = (expected_log_ratio or EXPECTED_LOG_RATIO).get(scripts, 0.0)
     a, b = untranslatable_tokens(source_text), untranslatable_tokens(target_text)
-    enough = min(len(a), len(b)) >= MIN_TOKENS
-    shared = 2 * len(a & b) / (len(a) + len(b)) if enough else 0.5
+    shared = _dice(a, b)
     return PairSignals(
         difference=alignment.difference,
         aligned_chunks=alignment.aligned_chunks,
@@ -304,7 +358,26 @@ def pair_signals(
         copied_share=copied_share(source_text, target_text),
         source_script=scripts[0],
         target_script=scripts[1],
+        shared_references=_dice(source_references, target_references),
     )
+
+
+def content_signals(
+    source: PageContent,
+    target: PageContent,
+    expected_log_ratio: dict[tuple[str, str], float] | None = None,
+) -> PairSignals:
+    """:func:`pair_signals` of two pages' :class:`PageContent`."""
+    return pair_signals(source.shape, target.shape, source.text, target.text,
+                        expected_log_ratio, source.references, target.references)  # fmt: skip
+
+
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
+    """Dice coefficient of two sets; 0.5 (no evidence) when either has fewer than
+    :data:`MIN_TOKENS` members."""
+    if min(len(a), len(b)) < MIN_TOKENS:
+        return 0.5
+    return 2 * len(a & b) / (len(a) + len(b))
 
 
 FEATURES = (
@@ -316,6 +389,7 @@ FEATURES = (
     "length_deviation",
     "shared_tokens",
     "copied_share",
+    "shared_references",
 )
 
 
@@ -330,6 +404,7 @@ def feature_row(signals: PairSignals) -> list[float]:
         min(signals.length_deviation, 5.0),
         signals.shared_tokens,
         signals.copied_share,
+        signals.shared_references,
     ]
 
 

@@ -29,11 +29,11 @@ from typing import Any
 
 from bilingual_spider.patterns.pair_language import MAX_COPIED_SHARE
 from bilingual_spider.patterns.verification import (
-    PageShape,
+    PageContent,
     PairSignals,
     PairVerifier,
+    content_signals,
     page_content,
-    pair_signals,
 )
 
 TRANSLATION, UNTRANSLATED, MISALIGNED = "translation", "untranslated", "misaligned"
@@ -55,15 +55,14 @@ class PairExample:
 
 
 class _Pages:
-    """Shape and main text of each file, computed once."""
+    """The :class:`~.verification.PageContent` of each file, computed once."""
 
     def __init__(self) -> None:
-        self._seen: dict[Path, tuple[PageShape, str]] = {}
+        self._seen: dict[Path, PageContent] = {}
 
-    def get(self, path: Path) -> tuple[PageShape, str]:
+    def get(self, path: Path) -> PageContent:
         if path not in self._seen:
-            content = page_content(path.read_bytes())
-            self._seen[path] = (content.shape, content.text)
+            self._seen[path] = page_content(path.read_bytes())
         return self._seen[path]
 
 
@@ -132,9 +131,7 @@ def real_site_pair_examples(
         for kind, pairs in found.items():
             rng.shuffle(pairs)
             for source, target, _ in pairs[:max_pairs_per_site]:
-                source_shape, source_text = pages.get(source.path)
-                target_shape, target_text = pages.get(target.path)
-                signals = pair_signals(source_shape, target_shape, source_text, target_text)
+                signals = content_signals(pages.get(source.path), pages.get(target.path))
                 examples.append(
                     PairExample(
                         site.name,

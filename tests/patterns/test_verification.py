@@ -6,11 +6,15 @@ import math
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 from bilingual_spider.patterns.verification import (
     NO_SPREAD,
+    PageContent,
     PairVerifier,
     align_shapes,
+    content_signals,
+    element_references,
     page_content,
     page_shape,
     pair_signals,
@@ -133,3 +137,35 @@ def test_a_body_whose_class_names_a_sidebar_is_still_the_page_content():
     assert content.text == "Glossary A directive is a configuration command."
     assert "<body" in content.shape and "<h1" in content.shape
     assert "Apache" not in content.text  # the page header is still the template
+
+
+def test_references_are_the_contents_anchors_and_targets_without_language_codes():
+    html = (
+        '<html><head><link rel="stylesheet" href="/style.css"></head><body>'
+        '<div class="navigation"><a href="/fr/index.fr.html" id="menu-home">Accueil</a></div>'
+        '<h2 id="s-install"><a name="install"></a>Installer</h2>'
+        '<p>Voir <a href="ch02.fr.html#s-options">les options</a> et '
+        '<a href="../pt-br/dpkg.html?x=1">dpkg</a>, <a href="mailto:x@y.org">nous</a>.</p>'
+        '<img src="images/flag-de.png"><a href="/doc/">docs</a></body></html>'
+    )
+    assert page_content(html).references == {
+        "id:s-install", "id:install", "href:ch02.html", "#s-options", "href:dpkg.html",
+        "src:flag-de.png", "href:doc",
+    }  # fmt: skip
+    assert element_references(etree.fromstring('<a href="index.zh-cn.html"/>')) == [
+        "href:index.html"
+    ]
+
+
+def test_shared_references_tell_a_translation_from_another_chapter_of_its_manual():
+    def chapter(anchors: list[str], words: str) -> PageContent:
+        body = "".join(f'<h2 id="{a}">{words} {a}</h2><p>{words}</p>' for a in anchors)
+        return page_content(f"<html><body>{body}<a href='next.html'>&gt;</a></body></html>")
+
+    english = chapter(["intro", "install", "configure", "remove"], "Installing the package")
+    french = chapter(["intro", "install", "configure", "remove"], "Installer le paquet")
+    next_chapter = chapter(["networks", "routes", "firewall", "vpn"], "Les réseaux du système")
+    assert content_signals(english, french).shared_references == 1.0
+    assert content_signals(english, next_chapter).shared_references == pytest.approx(2 / 10)
+    bare = page_content("<p>Hello</p>")  # fewer than three references: no evidence
+    assert content_signals(english, bare).shared_references == 0.5
