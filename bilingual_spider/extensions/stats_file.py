@@ -8,7 +8,9 @@ made mid-crawl; also after every ``BILINGUAL_STATS_FILE_EVERY_RESPONSES`` respon
 so that a short crawl has its snapshots however fast the machine ran it. Until the end,
 ``finish_reason`` is ``null``; ``stats_written_at`` says when the figures were taken and
 ``stats_elapsed_seconds`` how long after the start. Every snapshot is also appended
-to ``stats.history.jsonl`` beside it (the crawl report's curves)."""
+to ``stats.history.jsonl`` beside it (the crawl report's curves). A crawl that starts anew
+starts a new history; one that may carry on an earlier run's crawl (``JOBDIR``, ``REDIS_URL``)
+appends to it."""
 
 from __future__ import annotations
 
@@ -30,12 +32,18 @@ from bilingual_spider.output.stats_history import history_path
 
 class StatsFile:
     def __init__(
-        self, stats: StatsCollector, path: str, interval: float = 0.0, every_responses: int = 0
+        self,
+        stats: StatsCollector,
+        path: str,
+        interval: float = 0.0,
+        every_responses: int = 0,
+        continues_history: bool = False,
     ) -> None:
         self.stats = stats
         self.path = Path(path)
         self.interval = interval
         self.every_responses = every_responses
+        self.continues_history = continues_history
         self._responses = 0
         self._task: task.LoopingCall | None = None
 
@@ -49,7 +57,8 @@ class StatsFile:
         if interval is None:
             interval = settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
         every = settings.getint("BILINGUAL_STATS_FILE_EVERY_RESPONSES")
-        extension = cls(crawler.stats, path, float(interval), every)
+        resumable = bool(settings.get("JOBDIR") or settings.get("REDIS_URL"))
+        extension = cls(crawler.stats, path, float(interval), every, resumable)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
         if every > 0:
@@ -57,6 +66,8 @@ class StatsFile:
         return extension
 
     def spider_opened(self, spider: Spider) -> None:
+        if not self.continues_history:  # a rerun into the same directory: its own curves
+            history_path(self.path).unlink(missing_ok=True)
         if self.interval > 0:
             self._task = task.LoopingCall(self.write, None)
             self._task.start(self.interval, now=False)

@@ -47,6 +47,24 @@ def test_written_atomically_with_no_finish_reason_until_the_end(tmp_path: Path) 
     assert [h["finish_reason"] for h in history] == [None, None, "finished", "finished"]
 
 
+@pytest.mark.parametrize(
+    ("settings", "kept"),
+    [({}, False), ({"JOBDIR": "job"}, True), ({"REDIS_URL": "redis://127.0.0.1:1/0"}, True)],
+)
+def test_a_new_crawl_starts_a_new_history_a_resumable_one_carries_on(
+    tmp_path: Path, settings: dict, kept: bool
+) -> None:
+    path = tmp_path / "stats.json"
+    history = tmp_path / "stats.history.jsonl"
+    history.write_text('{"finish_reason": "shutdown"}\n')  # the run before, into the same place
+    crawler = get_crawler(settings_dict={"BILINGUAL_STATS_FILE": str(path), **settings})
+    extension = StatsFile.from_crawler(crawler)
+    extension.spider_opened(None)
+    extension.spider_closed(None, "finished")
+    reasons = [json.loads(line)["finish_reason"] for line in history.open()]
+    assert reasons == (["shutdown", "finished"] if kept else ["finished"])
+
+
 def test_a_running_crawl_shows_its_figures_in_the_stats_file(tmp_path: Path) -> None:
     sites = prepare(tmp_path / "cache")
     config = tmp_path / "slow.toml"
