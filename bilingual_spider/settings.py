@@ -130,8 +130,10 @@ files, gzip) before its first page: ``pupsniffer`` asks the pages of their trans
 first and pairs their hreflang alternates (method ``sitemap``), judged as any pair; the detector
 probes the translations they name for a site's first page. Off by default: it costs ``1 + files``
 requests a host, outside the page budgets (``docs/sitemaps.md``)."""
-BILINGUAL_SITEMAPS_MAX_FILES = 10
-"""Most sitemap files read of one host (an index and the files it lists, breadth-first)."""
+BILINGUAL_SITEMAPS_MAX_FILES = 50
+"""Most sitemap files read of one host (an index and the files it lists, breadth-first). A
+multilingual site often lists one urlset a language (the Apache manual: an index and 11); the
+host's pages listed stop at 50,000 whatever the count of files."""
 BILINGUAL_SITEMAPS_MAX_BYTES = 10 * 1024 * 1024
 """Largest sitemap file downloaded, and read once decompressed (the protocol allows 50 MB)."""
 BILINGUAL_RENDER_JS = False
