@@ -81,9 +81,10 @@ class PrivateRedis:
         """``SHUTDOWN`` (the AOF is flushed), then wait for the process to end."""
         if self.process is None:
             return
-        # redis-py raises once the server has closed the connection
+        # redis-py raises once the server has closed the connection (tried once: its default
+        # retries would knock at the closed port for seconds)
         with contextlib.suppress(Exception):
-            self.client().shutdown(nosave=not self.appendonly)
+            self.client(retries=0).shutdown(nosave=not self.appendonly)
         wait_or_kill(self.process)
         self.process = None
 
@@ -93,10 +94,13 @@ class PrivateRedis:
         time.sleep(down_seconds)
         self.start()
 
-    def client(self) -> Any:
+    def client(self, retries: int = 3) -> Any:
         import redis
+        from redis.backoff import ExponentialBackoff
+        from redis.retry import Retry
 
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+        retry = Retry(ExponentialBackoff(), retries)
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5, retry=retry)
 
     def command_calls(self) -> dict[str, int]:
         """``INFO commandstats``: calls per command since the server started (commands run

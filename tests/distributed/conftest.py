@@ -68,12 +68,33 @@ class RedisBackend:
         return {"REDIS_URL": self.url, **self.settings}
 
 
-@pytest.fixture(params=["redis", "cluster"])
-def redis_backend(request: pytest.FixtureRequest) -> RedisBackend:
-    """Each test using it runs twice: on the real Redis (keys of one server, as before), and on
-    the three-master Redis Cluster (the frontier in 16 partitions by host)."""
-    if request.param == "redis":
-        request.getfixturevalue("redis_prefix")  # skips without a Redis
+def backend_named(name: str, request: pytest.FixtureRequest) -> RedisBackend:
+    """``redis``: the real Redis (keys of one server, as before); ``cluster``: the three-master
+    Redis Cluster of the session (the frontier in 16 partitions by host)."""
+    if name == "redis":
+        import redis
+
+        client = redis.Redis.from_url(REDIS_URL)
+        try:
+            client.ping()
+        except redis.exceptions.ConnectionError:
+            missing(f"no Redis at {REDIS_URL}: .ci/run starts one; start one to run this test")
+        finally:
+            client.close()
         return RedisBackend("redis", REDIS_URL)
     cluster = request.getfixturevalue("redis_cluster")
     return RedisBackend("cluster", cluster.url, {"BILINGUAL_REDIS_CLUSTER": True}, cluster)
+
+
+@pytest.fixture(params=["redis", "cluster"])
+def redis_backend(request: pytest.FixtureRequest) -> RedisBackend:
+    """Each test using it runs twice: on the real Redis and on the cluster (see
+    :func:`backend_named`)."""
+    return backend_named(request.param, request)
+
+
+def delete_keys(client: Any, prefix: str) -> None:
+    """Delete every key of the crawls under ``prefix`` (tagged ones too), one by one (on a
+    cluster they are in many slots)."""
+    for key in list(client.scan_iter(f"*{prefix}:*")):
+        client.delete(key)
