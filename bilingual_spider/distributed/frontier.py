@@ -545,8 +545,11 @@ class LeasedFrontier:
 
     def budget_spent(self) -> int:
         """Pages counted against the crawl's page budget by every worker."""
-        spent = self.redis.call(self.redis.client.hget, self.keys["counters"], "budget_pages")
-        return int(spent or 0)
+        return hash_count(self.redis, self.keys["counters"], "budget_pages")
+
+    def budget_committed(self) -> int:
+        """Pages counted against the page budget and requests leased, by every worker."""
+        return self.budget_spent() + self.status().leased
 
     def counters(self) -> dict[str, int]:
         raw = self.redis.call(self.redis.client.hgetall, self.keys["counters"])
@@ -561,6 +564,11 @@ class LeasedFrontier:
 def push_seeds(redis: PatientRedis, seeds_key: str, urls: Sequence[str]) -> int:
     """``bilingual-spider seed``: append seed URLs for the workers to take."""
     return int(redis.call(redis.client.rpush, seeds_key, *urls)) if urls else 0
+
+
+def hash_count(redis: PatientRedis, key: str, field: str) -> int:
+    """The count in a hash's field (0: none)."""
+    return int(redis.call(redis.client.hget, key, field) or 0)
 
 
 def _text(value: bytes | str) -> str:

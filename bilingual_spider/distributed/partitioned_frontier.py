@@ -34,6 +34,7 @@ from bilingual_spider.distributed.frontier import (
     Requeue,
     Taken,
     _text,
+    hash_count,
 )
 from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.partitions import KeyLayout
@@ -231,8 +232,13 @@ class PartitionedFrontier:
 
     def budget_spent(self) -> int:
         """Pages counted against the crawl's page budget by every worker (crawl-wide)."""
-        spent = self.redis.call(self.redis.client.hget, self.keys["counters"], "budget_pages")
-        return int(spent or 0)
+        return hash_count(self.redis, self.keys["counters"], "budget_pages")
+
+    def budget_committed(self) -> int:
+        """The pages counted against the page budget (the leases are not added, unlike one
+        frontier's: counting them would ask every partition at every take; so the crawl may
+        overshoot its budget by the requests in flight then)."""
+        return self.budget_spent()
 
     def counters(self) -> dict[str, int]:
         """The partitions' counters summed, with the crawl-wide ones (``budget_pages``)."""

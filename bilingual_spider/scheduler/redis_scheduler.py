@@ -408,8 +408,7 @@ class LeasedRedisScheduler:
             return False
         assert self.frontier is not None
         self._ack_done()
-        spent = self.frontier.budget_spent()
-        return spent + self.frontier.status().leased >= self.page_limit
+        return self.frontier.budget_committed() >= self.page_limit
 
     def _resume(self) -> None:
         """A worker restarted under its old name: its former self's leases, done (in its

@@ -12,12 +12,16 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.host_slots import HostSlots
+from bilingual_spider.distributed.model_store import SharedLinkModels
+from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.partitioned_frontier import (
     TAKE_BATCH,
     PartitionedFrontier,
     split_id,
 )
 from bilingual_spider.distributed.partitions import CLUSTER_PARTITIONS, KeyLayout, host_of
+from bilingual_spider.distributed.site_store import RedisSiteStore
+from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier
 from tests.conftest import REDIS_URL
 from tests.waiting import wait_until
 
@@ -195,3 +199,24 @@ def test_workers_with_another_number_of_partitions_refuse_to_start(partitioned):
         frontier.redis, KeyLayout(frontier.layout.prefix, 2, tagged=True), "s"
     )
     assert other.check_dupefilter() == frontier.dupefilter
+
+
+def test_the_crawl_wide_stores_run_on_the_cluster(cluster_redis):
+    """The crawl-wide state's scripts (link classifiers, site detections, page budget) run on
+    the cluster unchanged: their keys share the crawl's own hash tag."""
+    layout = KeyLayout(f"bilingual-test-{uuid.uuid4().hex[:12]}", CLUSTER_PARTITIONS, True)
+    base = layout.crawl_base("backforth")
+    one, two = (SharedLinkModels(cluster_redis, base, ("forward",), 10) for _ in range(2))
+    for i in range(10):
+        one.add_example("forward", ["url:links", f"anchor:w{i}"], True)
+        two.add_example("forward", ["url:news", f"anchor:w{i}"], False)
+    mine, theirs = {"forward": OnlineLinkClassifier()}, {"forward": OnlineLinkClassifier()}
+    assert two.step(theirs, pages=1, sites=0).retrained == []  # its examples sent; not due
+    assert one.step(mine, pages=9, sites=1).retrained == ["forward"]  # on both workers' examples
+    assert two.step(theirs, pages=1, sites=0).loaded == ["forward"]
+    assert theirs["forward"].score(["url:links"]) == mine["forward"].score(["url:links"]) > 0.5
+    first, second = (RedisSiteStore(cluster_redis, base, worker=w) for w in ("a", "b"))
+    assert first.claim("www.site1.example") and not second.claim("www.site1.example")
+    budget = SharedPageBudget(cluster_redis, base, 3)
+    assert (budget.spend(2), budget.spend(1)) == (2, 3)
+    assert cluster_redis.client.get(f"{base}:ended") == b"budget"
