@@ -25,6 +25,7 @@ import json
 import random
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -212,8 +213,10 @@ def main(argv: list[str] | None = None) -> int:
                 result = measure(redis, QUEUES[name], n, args.seed)
                 assert result["queued"] == n, result
                 runs.setdefault(str(n), {})[name] = result
-                largest = sorted(result["keys_bytes_per_url"].items(), key=lambda kv: -kv[1])
-                keys = ", ".join(f"{k.rsplit(':', 1)[-1]} {v:g}" for k, v in largest)
+                kinds: Counter[str] = Counter()  # summed over the partitions' keys of a kind
+                for key, size in result["keys_bytes_per_url"].items():
+                    kinds[key.rsplit(":", 1)[-1]] += size
+                keys = ", ".join(f"{kind} {size:.1f}" for kind, size in kinds.most_common())
                 print(
                     f"{n:>9}  {name:<20} {result['bytes_per_url']:>9.1f}"
                     f" {result['payload_bytes']:>8.1f} {result['seconds']:>6.1f}  {keys}",
