@@ -167,8 +167,8 @@ def _watch_cpu(
     """Each worker's CPU seconds (user + system, from ``/proc``, polled every 0.1 s) when its
     spider opened (its log says so): start-up (imports, models), paid once per worker. And the
     steady state: the workers' CPU and the requests acknowledged crawl-wide (``BASE:counters``
-    ``acked``) when a quarter and three quarters of the budget's pages were counted, so that
-    neither start-up, warm-up (lazy loads at a worker's first pages) nor the end is in it."""
+    ``acked``, of every partition) when a quarter and three quarters of the budget's pages were
+    counted, so that neither start-up, warm-up (lazy loads at a worker's first pages) nor the end is in it."""
     startup: list[float | None] = [None] * len(workers)
     marks: list[tuple[float, int]] = []
     client = redis.client()
@@ -178,9 +178,9 @@ def _watch_cpu(
             for i, log in enumerate(logs):
                 if startup[i] is None and log.exists() and "Spider opened" in log.read_text():
                     startup[i] = cpu[i]
-            counted, acked = _progress(client, layout)
-            if len(marks) < 2 and counted >= STEADY[len(marks)] * pages:
-                marks.append((sum(cpu), acked))
+            counted = client.hget(f"{layout.crawl_base('backforth')}:counters", "budget_pages")
+            if len(marks) < 2 and int(counted or 0) >= STEADY[len(marks)] * pages:
+                marks.append((sum(cpu), _acked(client, layout)))
             time.sleep(0.1)
     finally:
         client.close()
@@ -191,12 +191,11 @@ def _watch_cpu(
     return [s or 0.0 for s in startup], steady
 
 
-def _progress(client: Any, layout: KeyLayout) -> tuple[int, int]:
-    """Budget pages counted crawl-wide, and requests acknowledged in every partition."""
-    counted = client.hget(f"{layout.crawl_base('backforth')}:counters", "budget_pages")
+def _acked(client: Any, layout: KeyLayout) -> int:
+    """Requests acknowledged in every partition (asked twice a run: the watch's own commands,
+    one a poll, stay out of the commands a page)."""
     bases = {layout.partition_base("backforth", p) for p in range(layout.partitions)}
-    acked = sum(int(client.hget(f"{base}:counters", "acked") or 0) for base in bases)
-    return int(counted or 0), acked
+    return sum(int(client.hget(f"{base}:counters", "acked") or 0) for base in bases)
 
 
 def _cpu_seconds(pid: int) -> float:

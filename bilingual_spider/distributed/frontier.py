@@ -466,10 +466,7 @@ class LeasedFrontier:
         """Record this worker's duplicate filter for the crawl, or, when another worker recorded
         a different one first, return it (a Bloom filter of another shape, or a set, would
         test other bits: duplicates queued, URLs dropped)."""
-        key = f"{self.base}:dupefilter"
-        self.redis.call(self.redis.client.set, key, self.dupefilter, nx=True)
-        recorded = _text(self.redis.call(self.redis.client.get, key))
-        return None if recorded == self.dupefilter else recorded
+        return record_once(self.redis, f"{self.base}:dupefilter", self.dupefilter)
 
     def seen(self, fingerprint: Fingerprint, host: str = "") -> bool:
         """Was a request with this fingerprint (of a URL of ``host``: see :meth:`push`) queued
@@ -564,6 +561,14 @@ class LeasedFrontier:
 def push_seeds(redis: PatientRedis, seeds_key: str, urls: Sequence[str]) -> int:
     """``bilingual-spider seed``: append seed URLs for the workers to take."""
     return int(redis.call(redis.client.rpush, seeds_key, *urls)) if urls else 0
+
+
+def record_once(redis: PatientRedis, key: str, value: str) -> str | None:
+    """Record ``value`` in ``key`` unless something was recorded there first: None, or what
+    was (a worker of the crawl with other settings)."""
+    redis.call(redis.client.set, key, value, nx=True)
+    recorded = _text(redis.call(redis.client.get, key))
+    return None if recorded == value else recorded
 
 
 def hash_count(redis: PatientRedis, key: str, field: str) -> int:

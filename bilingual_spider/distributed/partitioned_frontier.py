@@ -35,6 +35,7 @@ from bilingual_spider.distributed.frontier import (
     Taken,
     _text,
     hash_count,
+    record_once,
 )
 from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.partitions import KeyLayout
@@ -101,10 +102,7 @@ class PartitionedFrontier:
 
     def check_dupefilter(self) -> str | None:
         """As :meth:`LeasedFrontier.check_dupefilter`, the partitions included."""
-        key = self.keys["dupefilter"]
-        self.redis.call(self.redis.client.set, key, self.dupefilter, nx=True)
-        recorded = _text(self.redis.call(self.redis.client.get, key))
-        return None if recorded == self.dupefilter else recorded
+        return record_once(self.redis, self.keys["dupefilter"], self.dupefilter)
 
     def partition(self, host: str) -> LeasedFrontier:
         return self.parts[self.layout.partition_of(host)]

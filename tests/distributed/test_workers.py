@@ -176,41 +176,59 @@ def test_a_killed_worker_loses_nothing_and_the_run_ends_by_itself(killed_run):
     assert len(run["expected"]) >= 5 and len(run["found"]) >= 5
 
 
+def restarted_run(
+    served_world, tmp_path: Path, redis_settings: dict, restart, client, layout: KeyLayout
+) -> dict:
+    """Two workers on a private Redis (``redis_settings``); once they have RESTART_AFTER
+    responses, ``restart()`` (the server, or one master, down 2 s and started again on its
+    AOF); what the run left behind, when both ended."""
+    world, server = served_world
+    outs = [tmp_path / f"worker{i}" for i in range(2)]
+    private = {**redis_settings, "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1}
+    commands = [worker_command(world, server, out, layout.prefix, **private) for out in outs]
+    workers = [start_worker(command) for command in commands]
+    try:
+        deadline = time.monotonic() + CRAWL_SECONDS
+        while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
+            time.sleep(0.1)
+            assert all(w.poll() is None for w in workers), "a worker ended before the restart"
+        at_restart = sum(map(responses, outs))
+        restart()
+        codes = [worker.wait(timeout=CRAWL_SECONDS) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    connection = client()
+    run = {
+        "codes": codes,
+        **frontier_state(connection, layout.prefix, layout=layout),
+        "stats": [json.loads((out / "stats.json").read_text()) for out in outs],
+        "after_restart": sum(map(responses, outs)) - at_restart,
+    }
+    connection.close()
+    return run
+
+
 def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
     """Two workers on a private redis-server with ``appendonly yes``; mid-crawl it is shut down
     (SHUTDOWN), stays down 2 s, and is started again on the same directory: the workers wait,
     carry on when it is back, and the run ends by itself with 0 requests lost."""
     if not PrivateRedis.available():
         missing("redis-server is not installed: apt-get install redis-server")
-    world, server = served_world
-    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    layout = KeyLayout(f"bilingual-test-{uuid.uuid4().hex[:12]}")
     with PrivateRedis(tmp_path / "redis", appendonly=True) as redis_server:
-        outs = [tmp_path / f"worker{i}" for i in range(2)]
-        private = {"REDIS_URL": redis_server.url, "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1}
-        commands = [worker_command(world, server, out, prefix, **private) for out in outs]
-        workers = [start_worker(command) for command in commands]
-        try:
-            deadline = time.monotonic() + CRAWL_SECONDS
-            while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
-                time.sleep(0.1)
-                assert all(w.poll() is None for w in workers), "a worker ended before the restart"
-            at_restart = sum(map(responses, outs))
-            redis_server.restart(down_seconds=2)
-            codes = [worker.wait(timeout=CRAWL_SECONDS) for worker in workers]
-        finally:
-            for worker in workers:
-                if worker.poll() is None:
-                    worker.kill()
-        client = redis_server.client()
-        run = {
-            "codes": codes,
-            **frontier_state(client, prefix),
-            "stats": [json.loads((out / "stats.json").read_text()) for out in outs],
-        }
-        client.close()
+        run = restarted_run(
+            served_world,
+            tmp_path,
+            {"REDIS_URL": redis_server.url},
+            lambda: redis_server.restart(down_seconds=2),
+            redis_server.client,
+            layout,
+        )
     assert_ended_with_nothing_lost(run)
     assert all(s.get("redis/outages", 0) >= 1 for s in run["stats"])  # both waited
-    assert sum(map(responses, outs)) > at_restart + 20  # the crawl went on after the restart
+    assert run["after_restart"] > 20  # the crawl went on after the restart
 
 
 def test_two_workers_survive_a_master_restart_with_aof_on_the_cluster(served_world, tmp_path):
@@ -220,42 +238,21 @@ def test_two_workers_survive_a_master_restart_with_aof_on_the_cluster(served_wor
     on when it is whole, and the run ends by itself with 0 requests lost."""
     if not PrivateRedisCluster.available():
         missing("redis-server or redis-cli is not installed: apt-get install redis-server")
-    world, server = served_world
-    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    layout = KeyLayout(f"bilingual-test-{uuid.uuid4().hex[:12]}", CLUSTER_PARTITIONS, True)
     with PrivateRedisCluster(tmp_path / "cluster", appendonly=True) as cluster:
-        outs = [tmp_path / f"worker{i}" for i in range(2)]
-        private = {
-            "REDIS_URL": cluster.url,
-            "BILINGUAL_REDIS_CLUSTER": True,
-            "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1,
-        }
-        commands = [worker_command(world, server, out, prefix, **private) for out in outs]
-        workers = [start_worker(command) for command in commands]
-        try:
-            deadline = time.monotonic() + CRAWL_SECONDS
-            while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
-                time.sleep(0.1)
-                assert all(w.poll() is None for w in workers), "a worker ended before the restart"
-            at_restart = sum(map(responses, outs))
-            cluster.restart(1, down_seconds=2)
-            codes = [worker.wait(timeout=CRAWL_SECONDS) for worker in workers]
-        finally:
-            for worker in workers:
-                if worker.poll() is None:
-                    worker.kill()
-        client = cluster.client()
-        layout = KeyLayout(prefix, CLUSTER_PARTITIONS, tagged=True)
-        run = {
-            "codes": codes,
-            **frontier_state(client, prefix, layout=layout),
-            "stats": [json.loads((out / "stats.json").read_text()) for out in outs],
-        }
-        client.close()
+        run = restarted_run(
+            served_world,
+            tmp_path,
+            {"REDIS_URL": cluster.url, "BILINGUAL_REDIS_CLUSTER": True},
+            lambda: cluster.restart(1, down_seconds=2),
+            cluster.client,
+            layout,
+        )
     print(run["counters"], [s.get("redis/outages") for s in run["stats"]])
     assert_ended_with_nothing_lost(run)
     assert run["counters"]["redis_restarts"] >= 1  # a partition saw its master's new run id
     assert any(s.get("redis/outages", 0) >= 1 for s in run["stats"])  # they waited
-    assert sum(map(responses, outs)) > at_restart + 20  # the crawl went on after the restart
+    assert run["after_restart"] > 20  # the crawl went on after the restart
 
 
 def test_a_killed_worker_finds_the_same_bilingual_sites_as_one_process(killed_run):
