@@ -168,7 +168,8 @@ def _watch_cpu(
     spider opened (its log says so): start-up (imports, models), paid once per worker. And the
     steady state: the workers' CPU and the requests acknowledged crawl-wide (``BASE:counters``
     ``acked``, of every partition) when a quarter and three quarters of the budget's pages were
-    counted, so that neither start-up, warm-up (lazy loads at a worker's first pages) nor the end is in it."""
+    counted, so that neither start-up, warm-up (lazy loads at a worker's first pages) nor the
+    end is in it."""
     startup: list[float | None] = [None] * len(workers)
     marks: list[tuple[float, int]] = []
     client = redis.client()
