@@ -14,8 +14,9 @@ whose page spends it ends the crawl for all. (The figures recorded before the bu
 gave each worker 1/N of it, the first to spend its share ending the crawl.)
 Rate: responses of all workers (API answers included) over the span from the first worker's
 start to the last one's finish (process start-up excluded); the rate of budget pages alone is
-reported too. Redis commands: ``INFO commandstats`` of the private server after the run (every
-command, those run inside the Lua scripts included) per response, and the script calls
+reported too. Redis commands: ``INFO commandstats`` of the private server (``--cluster``: of
+its three masters, summed) after the run (every command, those run inside the Lua scripts
+included) per response, and the script calls
 (``evalsha``) among them, and each command's calls per response (the per-command table). Each
 worker's own counters of its round trips (``scheduler/redis/*``: takes, empty takes, status
 checks; ``politeness/shared/*``; its classifier loads and retrainings) are summed per response.
@@ -29,7 +30,7 @@ Goal (issue 9): 2 workers >= 1.8x one worker.
 
     python benchmarks/distributed.py [--sites 2000] [--pages 2400] [--seeds 300] [--rounds 1]
         [--workers 1,2,4] [--latency-ms 100] [--concurrency 4] [--world DIR] [--work DIR]
-        [--learning-interval crawl|share] [--output distributed.json]
+        [--learning-interval crawl|share] [--cluster] [--output distributed.json]
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ from typing import Any
 
 from strategies import prepare_world, sample_seeds
 
+from bilingual_spider.distributed.partitions import CLUSTER_PARTITIONS, KeyLayout
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
-from bilingual_spider.sandbox.redis_server import PrivateRedis
+from bilingual_spider.sandbox.redis_server import PrivateRedis, PrivateRedisCluster
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
 
@@ -70,7 +72,7 @@ CRAWL = {
 
 def run_workers(
     server: SandboxServer,
-    redis: PrivateRedis,
+    redis: PrivateRedis | PrivateRedisCluster,
     seeds_file: Path,
     pages: int,
     n: int,
@@ -89,6 +91,7 @@ def run_workers(
             **CRAWL,
             "CONCURRENT_REQUESTS": concurrency,
             "REDIS_URL": redis.url,
+            "BILINGUAL_REDIS_CLUSTER": isinstance(redis, PrivateRedisCluster),
             "BILINGUAL_REDIS_KEY_PREFIX": prefix,
             "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
             "BILINGUAL_STATS_FILE": out / "stats.json",
@@ -105,7 +108,9 @@ def run_workers(
         workers.append(subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL))
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     logs = [out / "log.txt" for out in outs]
-    startup, steady = _watch_cpu(workers, logs, redis, f"{prefix}:backforth", pages)
+    cluster = isinstance(redis, PrivateRedisCluster)  # the frontier in the cluster's partitions
+    layout = KeyLayout(prefix, CLUSTER_PARTITIONS, True) if cluster else KeyLayout(prefix)
+    startup, steady = _watch_cpu(workers, logs, redis, layout, pages)
     codes = [worker.wait(timeout=1800) for worker in workers]
     cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = sum(getattr(cpu_after, f) - getattr(cpu_before, f) for f in ("ru_utime", "ru_stime"))
@@ -141,6 +146,10 @@ def run_workers(
         "sites_found": sum(int(s.get("backforth/sites_bilingual", 0)) for s in stats),
         "redis_commands": sum(calls.values()),
         "redis_commands_per_page": round(sum(calls.values()) / max(1, responses), 2),
+        "redis_commands_per_page_by_master": [
+            round(sum(node.command_calls().values()) / max(1, responses), 2)
+            for node in getattr(redis, "nodes", [redis])
+        ],
         "redis_scripts_per_page": round(_scripts(calls) / max(1, responses), 2),
         "redis_calls": dict(sorted(calls.items(), key=lambda kv: -kv[1])),
         "redis_calls_per_page": _per_page(calls, responses),
@@ -151,15 +160,16 @@ def run_workers(
 def _watch_cpu(
     workers: list[subprocess.Popen[bytes]],
     logs: list[Path],
-    redis: PrivateRedis,
-    base: str,
+    redis: PrivateRedis | PrivateRedisCluster,
+    layout: KeyLayout,
     pages: int,
 ) -> tuple[list[float], dict[str, float]]:
     """Each worker's CPU seconds (user + system, from ``/proc``, polled every 0.1 s) when its
     spider opened (its log says so): start-up (imports, models), paid once per worker. And the
     steady state: the workers' CPU and the requests acknowledged crawl-wide (``BASE:counters``
-    ``acked``) when a quarter and three quarters of the budget's pages were counted, so that
-    neither start-up, warm-up (lazy loads at a worker's first pages) nor the end is in it."""
+    ``acked``, of every partition) when a quarter and three quarters of the budget's pages were
+    counted, so that neither start-up, warm-up (lazy loads at a worker's first pages) nor the
+    end is in it."""
     startup: list[float | None] = [None] * len(workers)
     marks: list[tuple[float, int]] = []
     client = redis.client()
@@ -169,10 +179,9 @@ def _watch_cpu(
             for i, log in enumerate(logs):
                 if startup[i] is None and log.exists() and "Spider opened" in log.read_text():
                     startup[i] = cpu[i]
-            counters = client.hmget(f"{base}:counters", ["budget_pages", "acked"])
-            counted, acked = (int(v or 0) for v in counters)
-            if len(marks) < 2 and counted >= STEADY[len(marks)] * pages:
-                marks.append((sum(cpu), acked))
+            counted = client.hget(f"{layout.crawl_base('backforth')}:counters", "budget_pages")
+            if len(marks) < 2 and int(counted or 0) >= STEADY[len(marks)] * pages:
+                marks.append((sum(cpu), _acked(client, layout)))
             time.sleep(0.1)
     finally:
         client.close()
@@ -181,6 +190,13 @@ def _watch_cpu(
         (cpu0, acked0), (cpu1, acked1) = marks
         steady = {"cpu_s": round(cpu1 - cpu0, 2), "acked": acked1 - acked0}
     return [s or 0.0 for s in startup], steady
+
+
+def _acked(client: Any, layout: KeyLayout) -> int:
+    """Requests acknowledged in every partition (asked twice a run: the watch's own commands,
+    one a poll, stay out of the commands a page)."""
+    bases = {layout.partition_base("backforth", p) for p in range(layout.partitions)}
+    return sum(int(client.hget(f"{base}:counters", "acked") or 0) for base in bases)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -243,6 +259,11 @@ def main(argv: list[str] | None = None) -> int:
         default="crawl",
         help="retrain every fifth of the budget (crawl) or of a worker's 1/N share (share)",
     )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="a private Redis Cluster of 3 masters per run (the frontier in 16 partitions)",
+    )
     parser.add_argument("--output", default="distributed.json", help="file in results/")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
@@ -263,7 +284,9 @@ def main(argv: list[str] | None = None) -> int:
                 runs = {}
                 for n in counts:
                     run_dir = work / f"round{number}-{uuid.uuid4().hex[:6]}"
-                    with PrivateRedis(run_dir / f"redis{n}") as redis:
+                    where = run_dir / f"redis{n}"
+                    redis = PrivateRedisCluster(where) if args.cluster else PrivateRedis(where)
+                    with redis:
                         runs[n] = run_workers(
                             server, redis, seeds_file, args.pages, n, run_dir, args.concurrency,
                             args.learning_interval == "share",
@@ -286,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         "pages": args.pages,
         "latency_ms": args.latency_ms,
         "learning_interval": args.learning_interval,
+        "redis": "cluster of 3 masters, 16 partitions" if args.cluster else "one Redis",
         "settings": {**CRAWL, "CONCURRENT_REQUESTS": args.concurrency},
         "rounds": rounds,
         "speedup_over_one_worker": speedups,

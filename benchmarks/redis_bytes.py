@@ -12,7 +12,8 @@ serializer, the frontier's push script); scrapy-redis's through its own ``Schedu
 defaults (``PriorityQueue``, ``RFPDupeFilter``, ``picklecompat``). Bytes: ``used_memory`` after
 minus before; attributed to keys with ``MEMORY USAGE key SAMPLES 0``. Per-host politeness keys
 (``PREFIX:host:*``) exist only for hosts with a request in flight, not per queued request, so a
-queue holds none.
+queue holds none. ``ours_partitioned``: ours with the frontier in 16 partitions by host (the
+layout of a Redis Cluster), on the same one Redis.
 
     python benchmarks/redis_bytes.py [--sizes 100000,1000000] [--seed 0]
 """
@@ -24,6 +25,7 @@ import json
 import random
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -109,15 +111,19 @@ def backforth_spider(redis_url: str, **more: Any) -> tuple[Any, BackForthSpider]
     return crawler, spider
 
 
-def ours(redis_url: str, n: int, seed: int) -> dict[str, Any]:
-    """Queue ``n`` requests through our scheduler; the keys it wrote, open for measuring."""
-    crawler, spider = backforth_spider(redis_url)
+def ours(redis_url: str, n: int, seed: int, partitions: int = 1) -> dict[str, Any]:
+    """Queue ``n`` requests through our scheduler (its frontier in ``partitions`` by host, as on
+    a Redis Cluster); the keys it wrote, open for measuring."""
+    crawler, spider = backforth_spider(redis_url, BILINGUAL_REDIS_PARTITIONS=partitions)
     scheduler = LeasedRedisScheduler.from_crawler(crawler)
     crawler.engine = SimpleNamespace(_slot=None, scheduler=scheduler)  # no crawl running
     scheduler.open(spider)
     queued = sum(scheduler.enqueue_request(r) for r in frontier_requests(spider, n, seed))
     scheduler._renewal.stop()
-    payload = scheduler.frontier.redis.client.hvals(scheduler.frontier.keys["requests"])
+    frontier = scheduler.frontier
+    parts = getattr(frontier, "parts", [frontier])  # a partitioned frontier's, or the one
+    client = frontier.redis.client
+    payload = [blob for part in parts for blob in client.hvals(part.keys["requests"])]
     scheduler.redis.close()
     return {"queued": queued, "payload_bytes": sum(map(len, payload)) / max(1, len(payload))}
 
@@ -142,7 +148,18 @@ def scrapy_redis_compact(redis_url: str, n: int, seed: int) -> dict[str, Any]:
     return scrapy_redis(redis_url, n, seed, compact_serializer.__name__)
 
 
-QUEUES = {"ours": ours, "scrapy_redis": scrapy_redis, "scrapy_redis_compact": scrapy_redis_compact}
+def ours_partitioned(redis_url: str, n: int, seed: int) -> dict[str, Any]:
+    """Ours with the frontier in 16 partitions by host (a Redis Cluster's default), on one
+    Redis: what the partitions add per URL."""
+    return ours(redis_url, n, seed, partitions=16)
+
+
+QUEUES = {
+    "ours": ours,
+    "ours_partitioned": ours_partitioned,
+    "scrapy_redis": scrapy_redis,
+    "scrapy_redis_compact": scrapy_redis_compact,
+}
 
 
 def measure(redis: PrivateRedis, run: Any, n: int, seed: int) -> dict[str, Any]:
@@ -196,8 +213,10 @@ def main(argv: list[str] | None = None) -> int:
                 result = measure(redis, QUEUES[name], n, args.seed)
                 assert result["queued"] == n, result
                 runs.setdefault(str(n), {})[name] = result
-                largest = sorted(result["keys_bytes_per_url"].items(), key=lambda kv: -kv[1])
-                keys = ", ".join(f"{k.rsplit(':', 1)[-1]} {v:g}" for k, v in largest)
+                kinds: Counter[str] = Counter()  # summed over the partitions' keys of a kind
+                for key, size in result["keys_bytes_per_url"].items():
+                    kinds[key.rsplit(":", 1)[-1]] += size
+                keys = ", ".join(f"{kind} {size:.1f}" for kind, size in kinds.most_common())
                 print(
                     f"{n:>9}  {name:<20} {result['bytes_per_url']:>9.1f}"
                     f" {result['payload_bytes']:>8.1f} {result['seconds']:>6.1f}  {keys}",

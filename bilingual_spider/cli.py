@@ -285,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_seed(args: argparse.Namespace) -> int:
     from bilingual_spider import settings
-    from bilingual_spider.distributed.connection import PatientRedis, unreachable
+    from bilingual_spider.distributed.connection import PatientRedis, cluster_client, unreachable
     from bilingual_spider.distributed.frontier import push_seeds, seeds_key
     from bilingual_spider.seeds import SeedError, parse_seeds
 
@@ -296,7 +296,9 @@ def run_seed(args: argparse.Namespace) -> int:
     problem = unreachable(args.redis_url, settings.BILINGUAL_REDIS_STARTUP_TIMEOUT)
     if problem:
         raise RuntimeError(problem)
-    redis = PatientRedis(args.redis_url)
+    # a Redis Cluster (BILINGUAL_REDIS_CLUSTER=1 in the environment): the seeds key's master
+    client = cluster_client(args.redis_url) if settings.BILINGUAL_REDIS_CLUSTER else None
+    redis = PatientRedis(args.redis_url, client=client)
     try:
         push_seeds(redis, seeds_key(args.prefix), urls)
     finally:

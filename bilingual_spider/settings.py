@@ -82,6 +82,17 @@ kill loses (done again on resume) is at most this long."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""
+BILINGUAL_REDIS_CLUSTER = os.environ.get("BILINGUAL_REDIS_CLUSTER", "").lower() in ("1", "true")
+"""REDIS_URL names a node of a Redis Cluster (redis-py's ``RedisCluster``: the other nodes are
+found from it). The frontier is then split into BILINGUAL_REDIS_PARTITIONS partitions by host,
+each in keys of one hash tag (one master), and crawl-wide state in keys of its own tag
+(bilingual_spider/distributed/partitions.py). Also from the environment (``1`` or ``true``)."""
+BILINGUAL_REDIS_PARTITIONS = 0
+"""Partitions of the Redis frontier, by host (a host's queue, leases, duplicate filter,
+politeness and robots.txt in one, so every Lua script stays on one server). 0: 1 on one Redis
+(the keys of before), 16 on a cluster (spread evenly over its masters). Fixed for a crawl: every
+worker must use the same (a worker with another number refuses to start). More than 1 on one
+Redis works too (the same code as on a cluster)."""
 BILINGUAL_REDIS_LEASE_SECONDS = 60.0
 """A request taken by a worker stays leased this long without renewal (renewed every third of it
 while in flight); a dead worker's requests go back to the queue after it. Also how long a worker

@@ -31,6 +31,12 @@ def test_compose_file_is_valid_and_names_its_services() -> None:
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout.split()  # fmt: skip
     assert set(services) == {"redis", "worker", "sandbox"}
+    cluster = subprocess.run(
+        [binary, "--profile", "cluster", "config", "--services"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout.split()  # fmt: skip
+    nodes = {"redis-node-1", "redis-node-2", "redis-node-3"}
+    assert set(cluster) == {"redis", "worker", *nodes, "cluster-init", "worker-cluster"}
 
 
 def test_dockerfile_copies_what_exists() -> None:

@@ -27,12 +27,26 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import redis
-from redis.exceptions import BusyLoadingError, ConnectionError, TimeoutError
+from redis.exceptions import (
+    BusyLoadingError,
+    ClusterDownError,
+    ConnectionError,
+    MasterDownError,
+    TimeoutError,
+    TryAgainError,
+)
 
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-UNAVAILABLE = (ConnectionError, TimeoutError, BusyLoadingError)
+UNAVAILABLE = (
+    ConnectionError,
+    TimeoutError,
+    BusyLoadingError,
+    ClusterDownError,  # a Redis Cluster whose master of a slot is down
+    MasterDownError,
+    TryAgainError,
+)
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -109,6 +123,13 @@ def without_password(url: str) -> str:
     return scheme + sep + rest
 
 
+def cluster_client(url: str, **params: Any) -> redis.RedisCluster:
+    """A Redis Cluster client (``BILINGUAL_REDIS_CLUSTER``): ``url`` names any node, the others
+    are found from it; each command goes to the master of its key's slot."""
+    params = {"socket_timeout": 10, "socket_connect_timeout": 3, **params}
+    return redis.RedisCluster.from_url(url, **params)
+
+
 class PatientRedis:
     """A Redis client whose calls wait for Redis to come back instead of failing.
 
@@ -157,11 +178,16 @@ class PatientRedis:
         tries while Redis is away."""
         from scrapy_redis.connection import get_redis_from_settings
 
+        url = settings.get("REDIS_URL")
+        if settings.getbool("BILINGUAL_REDIS_CLUSTER"):
+            client = cluster_client(url, **settings.getdict("REDIS_PARAMS"))
+        else:
+            client = get_redis_from_settings(settings)
         return cls(
-            settings.get("REDIS_URL"),
+            url,
             max_wait=settings.getfloat("BILINGUAL_REDIS_RETRY_MAX_WAIT"),
             on_outage=on_outage,
-            client=get_redis_from_settings(settings),
+            client=client,
         )
 
     @classmethod

@@ -38,6 +38,11 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
                          followed)
     PREFIX:seeds   LIST  seed URLs pushed by ``bilingual-spider seed`` for any spider
 
+On a Redis Cluster, or with ``BILINGUAL_REDIS_PARTITIONS`` above 1, these are the keys of one
+partition of the frontier, ``BASE`` a partition's (``{PREFIX:p7}:SPIDER``: one hash tag, one
+master), and :class:`~.partitioned_frontier.PartitionedFrontier` takes from all of them (see
+:mod:`~.partitions`).
+
 A worker's take is one script call that also acknowledges the requests it finished and puts
 back the request it re-scored below the next one (the lazy re-scoring of the scheduler), and
 reclaims expired leases when no take did for a second (crawl-wide, :data:`RECLAIM_EVERY_MS`):
@@ -295,18 +300,16 @@ def redis_key_prefix(settings: Any) -> str:
     )
 
 
-def crawl_key_base(prefix: str, spider_name: str) -> str:
-    """``PREFIX:SPIDER``: the keys of one crawl."""
-    return f"{prefix}:{spider_name}"
-
-
 def shared_crawl_base(crawler: Any, spider_name: str) -> str | None:
-    """The crawl's key base (``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``) when ``REDIS_URL`` is set: its
+    """The base of the crawl's crawl-wide keys (``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``; with hash
+    tags on a cluster, :meth:`~.partitions.KeyLayout.crawl_base`) when ``REDIS_URL`` is set: its
     workers share state in Redis. None: a single-process crawl."""
+    from bilingual_spider.distributed.partitions import KeyLayout
+
     settings = crawler.settings
     if not settings.get("REDIS_URL"):
         return None
-    return crawl_key_base(redis_key_prefix(settings), spider_name)
+    return KeyLayout.from_settings(settings).crawl_base(spider_name)
 
 
 _WORKER_IDS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
@@ -436,10 +439,17 @@ class LeasedFrontier:
     )  # fmt: skip
 
     def push(
-        self, blob: bytes, priority: int, fingerprint: Fingerprint | None, leased: bool = False
+        self,
+        blob: bytes,
+        priority: int,
+        fingerprint: Fingerprint | None,
+        leased: bool = False,
+        host: str = "",
     ) -> str | None:
         """Queue a request; None when its fingerprint was queued before. ``leased``: the caller
-        keeps it (leased to it at once) instead of queueing it for everyone."""
+        keeps it (leased to it at once) instead of queueing it for everyone. ``host``: the
+        request's (which partition it goes to in a
+        :class:`~.partitioned_frontier.PartitionedFrontier`; one here)."""
         lease = self.lease_ms if leased else 0
         args = [self.worker, fingerprint or "", priority, blob, lease]
         result = self._push(self._keys, args + self._positions(fingerprint))
@@ -456,13 +466,11 @@ class LeasedFrontier:
         """Record this worker's duplicate filter for the crawl, or, when another worker recorded
         a different one first, return it (a Bloom filter of another shape, or a set, would
         test other bits: duplicates queued, URLs dropped)."""
-        key = f"{self.base}:dupefilter"
-        self.redis.call(self.redis.client.set, key, self.dupefilter, nx=True)
-        recorded = _text(self.redis.call(self.redis.client.get, key))
-        return None if recorded == self.dupefilter else recorded
+        return record_once(self.redis, f"{self.base}:dupefilter", self.dupefilter)
 
-    def seen(self, fingerprint: Fingerprint) -> bool:
-        """Was a request with this fingerprint queued (by the Bloom filter: perhaps)?"""
+    def seen(self, fingerprint: Fingerprint, host: str = "") -> bool:
+        """Was a request with this fingerprint (of a URL of ``host``: see :meth:`push`) queued
+        (by the Bloom filter: perhaps)?"""
         return bool(self._seen(self._keys, [fingerprint, *self._positions(fingerprint)]))
 
     def _positions(self, fingerprint: Fingerprint | None) -> list[int]:
@@ -522,14 +530,23 @@ class LeasedFrontier:
         """Put a leased request back in the queue with a new priority (and new contents)."""
         return bool(self._requeue(self._keys, [request_id, priority, blob]))
 
-    def status(self) -> FrontierStatus:
-        """Queue and lease sizes (expired leases reclaimed first)."""
+    def status(self, until_work: bool = False) -> FrontierStatus:
+        """Queue and lease sizes (expired leases reclaimed first). ``until_work``: the sizes may
+        be partial once some work is found (a partitioned frontier's; one partition here)."""
         queued, leased, ever, ended = self._status(self._keys, [])
         return FrontierStatus(int(queued), int(leased), int(ever), ended and _text(ended))
 
     def end(self, reason: str) -> None:
         """End the crawl for every worker (the first reason given stays)."""
         self.redis.call(self.redis.client.set, self.keys["ended"], reason, nx=True)
+
+    def budget_spent(self) -> int:
+        """Pages counted against the crawl's page budget by every worker."""
+        return hash_count(self.redis, self.keys["counters"], "budget_pages")
+
+    def budget_committed(self) -> int:
+        """Pages counted against the page budget and requests leased, by every worker."""
+        return self.budget_spent() + self.status().leased
 
     def counters(self) -> dict[str, int]:
         raw = self.redis.call(self.redis.client.hgetall, self.keys["counters"])
@@ -544,6 +561,19 @@ class LeasedFrontier:
 def push_seeds(redis: PatientRedis, seeds_key: str, urls: Sequence[str]) -> int:
     """``bilingual-spider seed``: append seed URLs for the workers to take."""
     return int(redis.call(redis.client.rpush, seeds_key, *urls)) if urls else 0
+
+
+def record_once(redis: PatientRedis, key: str, value: str) -> str | None:
+    """Record ``value`` in ``key`` unless something was recorded there first: None, or what
+    was (a worker of the crawl with other settings)."""
+    redis.call(redis.client.set, key, value, nx=True)
+    recorded = _text(redis.call(redis.client.get, key))
+    return None if recorded == value else recorded
+
+
+def hash_count(redis: PatientRedis, key: str, field: str) -> int:
+    """The count in a hash's field (0: none)."""
+    return int(redis.call(redis.client.hget, key, field) or 0)
 
 
 def _text(value: bytes | str) -> str:

@@ -6,6 +6,9 @@ For each host, Redis keeps when its next request may start and the requests now 
     PREFIX:host:HOST:next      STRING  earliest start of its next request (Redis time, ms)
     PREFIX:host:HOST:inflight  ZSET    token -> expiry (a crashed worker's tokens lapse)
 
+(with partitions, ``{PREFIX:pP}:host:HOST:*``, in the host's partition:
+:meth:`~.partitions.KeyLayout.host_base`, so the two keys of a script are on one server).
+
 :meth:`HostSlots.acquire` reserves, in one atomic script, a start time at least ``delay`` after
 the previous reservation of that host (by whichever worker), provided fewer than ``concurrency``
 requests of the host are in flight; the caller waits until that start time, downloads, and
@@ -24,6 +27,7 @@ spaces the moments its requests leave the queue; this is stricter by the respons
 from __future__ import annotations
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.partitions import KeyLayout
 
 # KEYS: next, inflight; ARGV: token, delay ms, concurrency, hold ms
 # returns the wait before the start (ms, >= 0), or -1: the host is busy, ask again later
@@ -54,7 +58,8 @@ end
 
 
 class HostSlots:
-    """The shared per-host slots of the crawls under ``prefix``.
+    """The shared per-host slots of the crawls under ``layout`` (its prefix; a
+    :class:`~.partitions.KeyLayout`, or the prefix of one Redis).
 
     Parameters
     ----------
@@ -69,13 +74,13 @@ class HostSlots:
     def __init__(
         self,
         redis: PatientRedis,
-        prefix: str,
+        layout: KeyLayout | str,
         delay: float,
         concurrency: int,
         hold: float = 180.0,
     ) -> None:
         self.redis = redis
-        self.prefix = prefix
+        self.layout = KeyLayout(layout) if isinstance(layout, str) else layout
         self.delay_ms = max(0, round(delay * 1000))
         self.concurrency = max(1, concurrency)
         self.hold_ms = max(1, round(hold * 1000))
@@ -83,7 +88,8 @@ class HostSlots:
         self._release = redis.script(_RELEASE)
 
     def _keys(self, host: str) -> list[str]:
-        return [f"{self.prefix}:host:{host}:next", f"{self.prefix}:host:{host}:inflight"]
+        base = self.layout.host_base(host)
+        return [f"{base}:next", f"{base}:inflight"]
 
     def acquire(self, host: str, token: str) -> float | None:
         """Seconds to wait before starting a request to ``host`` (its slot is reserved under

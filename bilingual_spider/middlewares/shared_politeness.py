@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
-from urllib.parse import urlsplit
 
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
@@ -23,8 +22,8 @@ from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import redis_key_prefix
 from bilingual_spider.distributed.host_slots import HostSlots
+from bilingual_spider.distributed.partitions import KeyLayout, host_of
 from bilingual_spider.scheduler.redis_scheduler import WORKER_LOCAL_META
 
 SLOT_META = "shared_politeness_slot"
@@ -49,7 +48,7 @@ class SharedPolitenessMiddleware:
         redis = PatientRedis.from_crawler(crawler)
         slots = HostSlots(
             redis,
-            redis_key_prefix(settings),
+            KeyLayout.from_settings(settings),
             delay=settings.getfloat("DOWNLOAD_DELAY"),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
             hold=settings.getfloat("DOWNLOAD_TIMEOUT") * 2,
@@ -67,7 +66,7 @@ class SharedPolitenessMiddleware:
         return middleware
 
     async def process_request(self, request: Request) -> None:
-        host = _host(request)
+        host = host_of(request.url)
         if not host or request.meta.get(WORKER_LOCAL_META):
             return
         token = uuid.uuid4().hex
@@ -95,9 +94,3 @@ class SharedPolitenessMiddleware:
         slot = request.meta.pop(SLOT_META, None)
         if slot is not None:
             self.slots.release(*slot)
-
-
-def _host(request: Request) -> str:
-    if not request.url.startswith(("http://", "https://")):
-        return ""
-    return (urlsplit(request.url).hostname or "").lower()

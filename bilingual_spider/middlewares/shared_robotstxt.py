@@ -9,6 +9,9 @@ it has not parsed yet looks in Redis first::
     PREFIX:robots:NETLOC          STRING  the robots.txt body (or a marker: the fetch failed)
     PREFIX:robots:NETLOC:fetching STRING  set by the one worker fetching it (expires)
 
+(with partitions, ``{PREFIX:pP}:robots:NETLOC``: in the host's partition, on the master that
+holds its queue, :meth:`~bilingual_spider.distributed.partitions.KeyLayout.robots_key`).
+
 Found: parsed from Redis, no request. Not found: the worker that sets ``:fetching`` first (and still
 finds no body once it holds the claim: the worker that fetched it may have stored it and released
 its claim since the first look) downloads it (through the shared per-host politeness like any
@@ -45,7 +48,7 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import build_from_crawler
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import redis_key_prefix
+from bilingual_spider.distributed.partitions import KeyLayout
 from bilingual_spider.scheduler.sqlite_robots import ROBOTS_FILE, SqliteRobots
 
 if TYPE_CHECKING:
@@ -67,7 +70,7 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
         self.redis: PatientRedis | None = None
         if settings.get("REDIS_URL"):
             self.redis = PatientRedis.from_crawler(crawler)
-        self.prefix = f"{redis_key_prefix(settings)}:robots"
+        self.layout = KeyLayout.from_settings(settings)
         ttl = settings.getfloat("BILINGUAL_ROBOTSTXT_TTL")
         self.ttl_ms = round(ttl * 1000)
         self.claim_ms = round(settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS") * 1000)
@@ -84,7 +87,7 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
                 return self._parser_from(netloc, body, "robotstxt/saved/reused")
         if self.redis is None:
             return await super().robot_parser(request)
-        key = f"{self.prefix}:{netloc}"
+        key = self.layout.robots_key(netloc)
         waited = False
         while (body := self._get(key)) is None:
             if self._claim(key):
@@ -138,6 +141,6 @@ class SharedRobotsTxtMiddleware(RobotsTxtMiddleware):
             self.saved.put(netloc, body, time.time())
         if self.redis is None:
             return
-        key = f"{self.prefix}:{netloc}"
+        key = self.layout.robots_key(netloc)
         self.redis.call(self.redis.client.set, key, body, px=self.ttl_ms)
         self._release(key)

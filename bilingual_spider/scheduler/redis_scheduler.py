@@ -86,11 +86,12 @@ from bilingual_spider.distributed.frontier import (
     Acks,
     LeasedFrontier,
     Requeue,
-    crawl_key_base,
     redis_key_prefix,
     seeds_key,
     worker_id,
 )
+from bilingual_spider.distributed.partitioned_frontier import PartitionedFrontier, open_frontier
+from bilingual_spider.distributed.partitions import KeyLayout, host_of
 from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
@@ -125,8 +126,10 @@ class LeasedRedisScheduler:
         bloom: BloomShape | None = None,
         page_limit: int = 0,
         feeds: list[Path] | None = None,
+        layout: KeyLayout | None = None,
     ) -> None:
         self.crawler = crawler
+        self.layout = layout or KeyLayout(prefix)
         self.page_limit = page_limit
         self.feeds = feeds or []
         self.counts_budget = False
@@ -141,7 +144,7 @@ class LeasedRedisScheduler:
         self.lease_seconds = lease_seconds
         self.idle_max_wait = idle_max_wait
         self.shared_end = shared_end
-        self.frontier: LeasedFrontier | None = None
+        self.frontier: LeasedFrontier | PartitionedFrontier | None = None
         self.spider: Spider | None = None
         self._taken: dict[Request, str] = {}  # handed to the engine, not acknowledged yet
         self._local: list[tuple[int, int, Request]] = []  # heap of requests kept on this worker
@@ -159,6 +162,7 @@ class LeasedRedisScheduler:
     def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
         settings = crawler.settings
         redis = PatientRedis.from_crawler(crawler)
+        layout = KeyLayout.from_settings(settings)
         scheduler = cls(
             crawler,
             redis,
@@ -169,9 +173,10 @@ class LeasedRedisScheduler:
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
-            bloom=bloom_from_settings(settings),
+            bloom=bloom_from_settings(settings, layout.partitions),
             page_limit=settings.getint("CLOSESPIDER_PAGECOUNT"),
             feeds=local_jsonl_feeds(settings.getdict("FEEDS")),
+            layout=layout,
         )
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
@@ -181,21 +186,26 @@ class LeasedRedisScheduler:
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
-        base = crawl_key_base(self.prefix, spider.name)
+        base = self.layout.crawl_base(spider.name)
         worker = worker_id(self.crawler)
-        self.frontier = LeasedFrontier(self.redis, base, self.lease_seconds, worker, self.bloom)
+        self.frontier = open_frontier(
+            self.redis, self.layout, spider.name, self.lease_seconds, worker, self.bloom
+        )
         other = self.frontier.check_dupefilter()
         if other is not None:
             raise UsageError(
                 f"the crawl {base} de-duplicates with {other!r}, this worker with "
                 f"{self.frontier.dupefilter!r}: give every worker the same "
                 "BILINGUAL_REDIS_DUPEFILTER, BILINGUAL_REDIS_BLOOM_CAPACITY and "
-                "BILINGUAL_REDIS_BLOOM_ERROR_RATE (or another BILINGUAL_REDIS_KEY_PREFIX)"
+                "BILINGUAL_REDIS_BLOOM_ERROR_RATE and BILINGUAL_REDIS_PARTITIONS (or another "
+                "BILINGUAL_REDIS_KEY_PREFIX)"
             )
         logger.info(
-            "frontier: Redis at %s, keys %s:*, leases of %g s, duplicates filtered by %s",
+            "frontier: Redis at %s, keys %s:*, %d partition(s), leases of %g s, duplicates "
+            "filtered by %s",
             without_password(self.redis.url),
             base,
+            self.layout.partitions,
             self.lease_seconds,
             "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
         )
@@ -234,7 +244,7 @@ class LeasedRedisScheduler:
         assert self.frontier is not None
         # this worker's own finished requests no longer count as leased
         self._ack_done()
-        status = self.frontier.status()
+        status = self.frontier.status(until_work=True)
         self._inc("scheduler/redis/status_checks")
         if status.ended:
             self._ended = status.ended
@@ -255,7 +265,7 @@ class LeasedRedisScheduler:
             return False
         assert self.frontier is not None
         self._ack_done()
-        return self.frontier.status().finished
+        return self.frontier.status(until_work=True).finished
 
     def enqueue_request(self, request: Request) -> bool:
         assert self.frontier is not None and self.spider is not None
@@ -269,7 +279,8 @@ class LeasedRedisScheduler:
             fingerprint = self.crawler.request_fingerprinter.fingerprint(request)
         local = bool(request.meta.get(WORKER_LOCAL_META))
         blob = self.serializer.dumps(request.to_dict(spider=self.spider))
-        request_id = self.frontier.push(blob, request.priority, fingerprint, leased=local)
+        host = host_of(request.url)
+        request_id = self.frontier.push(blob, request.priority, fingerprint, local, host)
         if request_id is None:
             self._inc("dupefilter/filtered")
             return False
@@ -286,7 +297,7 @@ class LeasedRedisScheduler:
         if self.frontier is None or self.spider is None:
             return None
         blob = self.serializer.dumps(request.to_dict(spider=self.spider))
-        request_id = self.frontier.push(blob, request.priority, None, leased=True)
+        request_id = self.frontier.push(blob, request.priority, None, True, host_of(request.url))
         assert request_id is not None  # never filtered: no fingerprint
         self._held.add(request_id)
         self._inc("scheduler/redis/held")
@@ -397,8 +408,7 @@ class LeasedRedisScheduler:
             return False
         assert self.frontier is not None
         self._ack_done()
-        spent = self.frontier.counters().get("budget_pages", 0)
-        return spent + self.frontier.status().leased >= self.page_limit
+        return self.frontier.budget_committed() >= self.page_limit
 
     def _resume(self) -> None:
         """A worker restarted under its old name: its former self's leases, done (in its
@@ -464,9 +474,10 @@ def holding_scheduler(crawler: Crawler) -> LeasedRedisScheduler | None:
     return scheduler if isinstance(scheduler, LeasedRedisScheduler) else None
 
 
-def bloom_from_settings(settings: Any) -> BloomShape | None:
+def bloom_from_settings(settings: Any, partitions: int = 1) -> BloomShape | None:
     """``BILINGUAL_REDIS_DUPEFILTER``: ``set`` (None) or ``bloom`` (its shape from
-    ``BILINGUAL_REDIS_BLOOM_CAPACITY`` and ``BILINGUAL_REDIS_BLOOM_ERROR_RATE``)."""
+    ``BILINGUAL_REDIS_BLOOM_CAPACITY`` and ``BILINGUAL_REDIS_BLOOM_ERROR_RATE``; with
+    ``partitions``, each partition's filter, holding its share of the capacity)."""
     kind = str(settings.get("BILINGUAL_REDIS_DUPEFILTER")).lower()
     if kind == "set":
         return None
@@ -474,7 +485,7 @@ def bloom_from_settings(settings: Any) -> BloomShape | None:
         raise UsageError(f"BILINGUAL_REDIS_DUPEFILTER is set or bloom, not {kind!r}")
     try:
         return BloomShape.for_capacity(
-            settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY"),
+            -(-settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY") // partitions),
             settings.getfloat("BILINGUAL_REDIS_BLOOM_ERROR_RATE"),
         )
     except ValueError as exc:

@@ -28,6 +28,7 @@ class StartBarrier:
             raise NotConfigured("no START_BARRIER_KEY")
         self.workers = settings.getint("START_BARRIER_WORKERS", 2)
         self.redis_url = settings.get("REDIS_URL")
+        self.cluster = settings.getbool("BILINGUAL_REDIS_CLUSTER")
         crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
 
     @classmethod
@@ -35,7 +36,7 @@ class StartBarrier:
         return cls(crawler)
 
     def spider_opened(self) -> None:
-        client = redis.Redis.from_url(self.redis_url)
+        client = (redis.RedisCluster if self.cluster else redis.Redis).from_url(self.redis_url)
         try:
             client.incr(self.key)
             client.expire(self.key, 600)

@@ -20,9 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from bilingual_spider.distributed.partitions import CLUSTER_PARTITIONS, KeyLayout
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env
-from bilingual_spider.sandbox.redis_server import PrivateRedis
+from bilingual_spider.sandbox.redis_server import PrivateRedis, PrivateRedisCluster
 from tests.conftest import REDIS_URL, missing
+from tests.distributed.conftest import backend_named, delete_keys
 from tests.distributed.start_barrier import with_start_barrier
 from tests.distributed.workers import (
     PROJECT,
@@ -98,28 +100,18 @@ def bilingual_pages(out: Path) -> set[str]:
     return {judged_page(v) for line in lines if (v := json.loads(line)).get("bilingual")}
 
 
-def shared_bilingual_verdicts(client, prefix: str) -> set[str]:
+def shared_bilingual_verdicts(client, layout: KeyLayout) -> set[str]:
     """The judged pages of the bilingual verdicts in Redis."""
-    verdicts = client.hgetall(f"{prefix}:backforth:site_verdicts")
+    verdicts = client.hgetall(f"{layout.crawl_base('backforth')}:site_verdicts")
     found = (pickle.loads(blob) for blob in verdicts.values())
     return {judged_page({"evidence": [asdict(v.evidence[0])]}) for v in found if v.bilingual}
 
 
 @pytest.fixture(scope="module")
-def killed_run(served_world, tmp_path_factory):
-    """A single-process crawl of the world, then three workers on Redis, the busiest killed with
-    SIGKILL a third of the way through; what the two runs left behind."""
-    import redis
-
+def single_run(served_world, tmp_path_factory) -> Path:
+    """The output of a single-process crawl of the world."""
     world, server = served_world
-    tmp_path = tmp_path_factory.mktemp("killed")
-    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        client.ping()
-    except redis.exceptions.ConnectionError:
-        missing(f"no Redis at {REDIS_URL}")
-    single = tmp_path / "single"
+    single = tmp_path_factory.mktemp("single") / "single"
     result = subprocess.run(
         worker_command(world, server, single, None),
         cwd=PROJECT,
@@ -127,10 +119,25 @@ def killed_run(served_world, tmp_path_factory):
         timeout=CRAWL_SECONDS,
     )
     assert result.returncode == 0
-    total = responses(single)
+    return single
+
+
+@pytest.fixture(scope="module", params=["redis", "cluster"])
+def killed_run(served_world, single_run, tmp_path_factory, request):
+    """Three workers on Redis (or the Redis Cluster), the busiest killed with SIGKILL a third of
+    the way through a crawl of the world; what they left behind, with what the single process
+    found."""
+    backend = backend_named(request.param, request)
+    world, server = served_world
+    tmp_path = tmp_path_factory.mktemp("killed")
+    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    layout = backend.layout(prefix)
+    client = backend.client()
+    total = responses(single_run)
 
     outs = [tmp_path / f"worker{i}" for i in range(3)]
-    commands = [worker_command(world, server, out, prefix) for out in outs]
+    shared = backend.worker_settings()
+    commands = [worker_command(world, server, out, prefix, **shared) for out in outs]
     workers = [start_worker(command) for command in commands]
     try:
         deadline = time.monotonic() + CRAWL_SECONDS
@@ -150,15 +157,13 @@ def killed_run(served_world, tmp_path_factory):
                 worker.kill()
     run = {
         "codes": codes,
-        **frontier_state(client, prefix),
-        "found": shared_bilingual_verdicts(client, prefix),
-        "expected": bilingual_pages(single),
+        **frontier_state(client, prefix, layout=layout),
+        "found": shared_bilingual_verdicts(client, layout),
+        "expected": bilingual_pages(single_run),
         "stats": [json.loads((outs[i] / "stats.json").read_text()) for i in survivors],
         "reported": set().union(*(bilingual_pages(outs[i]) for i in survivors)),
     }
-    keys = list(client.scan_iter(f"{prefix}:*"))
-    if keys:
-        client.delete(*keys)
+    delete_keys(client, prefix)
     client.close()
     return run
 
@@ -171,41 +176,83 @@ def test_a_killed_worker_loses_nothing_and_the_run_ends_by_itself(killed_run):
     assert len(run["expected"]) >= 5 and len(run["found"]) >= 5
 
 
+def restarted_run(
+    served_world, tmp_path: Path, redis_settings: dict, restart, client, layout: KeyLayout
+) -> dict:
+    """Two workers on a private Redis (``redis_settings``); once they have RESTART_AFTER
+    responses, ``restart()`` (the server, or one master, down 2 s and started again on its
+    AOF); what the run left behind, when both ended."""
+    world, server = served_world
+    outs = [tmp_path / f"worker{i}" for i in range(2)]
+    private = {**redis_settings, "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1}
+    commands = [worker_command(world, server, out, layout.prefix, **private) for out in outs]
+    workers = [start_worker(command) for command in commands]
+    try:
+        deadline = time.monotonic() + CRAWL_SECONDS
+        while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
+            time.sleep(0.1)
+            assert all(w.poll() is None for w in workers), "a worker ended before the restart"
+        at_restart = sum(map(responses, outs))
+        restart()
+        codes = [worker.wait(timeout=CRAWL_SECONDS) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    connection = client()
+    run = {
+        "codes": codes,
+        **frontier_state(connection, layout.prefix, layout=layout),
+        "stats": [json.loads((out / "stats.json").read_text()) for out in outs],
+        "after_restart": sum(map(responses, outs)) - at_restart,
+    }
+    connection.close()
+    return run
+
+
 def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
     """Two workers on a private redis-server with ``appendonly yes``; mid-crawl it is shut down
     (SHUTDOWN), stays down 2 s, and is started again on the same directory: the workers wait,
     carry on when it is back, and the run ends by itself with 0 requests lost."""
     if not PrivateRedis.available():
         missing("redis-server is not installed: apt-get install redis-server")
-    world, server = served_world
-    prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
+    layout = KeyLayout(f"bilingual-test-{uuid.uuid4().hex[:12]}")
     with PrivateRedis(tmp_path / "redis", appendonly=True) as redis_server:
-        outs = [tmp_path / f"worker{i}" for i in range(2)]
-        private = {"REDIS_URL": redis_server.url, "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1}
-        commands = [worker_command(world, server, out, prefix, **private) for out in outs]
-        workers = [start_worker(command) for command in commands]
-        try:
-            deadline = time.monotonic() + CRAWL_SECONDS
-            while sum(map(responses, outs)) < RESTART_AFTER and time.monotonic() < deadline:
-                time.sleep(0.1)
-                assert all(w.poll() is None for w in workers), "a worker ended before the restart"
-            at_restart = sum(map(responses, outs))
-            redis_server.restart(down_seconds=2)
-            codes = [worker.wait(timeout=CRAWL_SECONDS) for worker in workers]
-        finally:
-            for worker in workers:
-                if worker.poll() is None:
-                    worker.kill()
-        client = redis_server.client()
-        run = {
-            "codes": codes,
-            **frontier_state(client, prefix),
-            "stats": [json.loads((out / "stats.json").read_text()) for out in outs],
-        }
-        client.close()
+        run = restarted_run(
+            served_world,
+            tmp_path,
+            {"REDIS_URL": redis_server.url},
+            lambda: redis_server.restart(down_seconds=2),
+            redis_server.client,
+            layout,
+        )
     assert_ended_with_nothing_lost(run)
     assert all(s.get("redis/outages", 0) >= 1 for s in run["stats"])  # both waited
-    assert sum(map(responses, outs)) > at_restart + 20  # the crawl went on after the restart
+    assert run["after_restart"] > 20  # the crawl went on after the restart
+
+
+def test_two_workers_survive_a_master_restart_with_aof_on_the_cluster(served_world, tmp_path):
+    """Two workers on a private three-master Redis Cluster with ``appendonly yes``; mid-crawl one
+    master is shut down (SHUTDOWN), stays down 2 s, and is started again on its directory (its
+    node table brings it back with its slots): the workers wait while the cluster is down, carry
+    on when it is whole, and the run ends by itself with 0 requests lost."""
+    if not PrivateRedisCluster.available():
+        missing("redis-server or redis-cli is not installed: apt-get install redis-server")
+    layout = KeyLayout(f"bilingual-test-{uuid.uuid4().hex[:12]}", CLUSTER_PARTITIONS, True)
+    with PrivateRedisCluster(tmp_path / "cluster", appendonly=True) as cluster:
+        run = restarted_run(
+            served_world,
+            tmp_path,
+            {"REDIS_URL": cluster.url, "BILINGUAL_REDIS_CLUSTER": True},
+            lambda: cluster.restart(1, down_seconds=2),
+            cluster.client,
+            layout,
+        )
+    print(run["counters"], [s.get("redis/outages") for s in run["stats"]])
+    assert_ended_with_nothing_lost(run)
+    assert run["counters"]["redis_restarts"] >= 1  # a partition saw its master's new run id
+    assert any(s.get("redis/outages", 0) >= 1 for s in run["stats"])  # they waited
+    assert run["after_restart"] > 20  # the crawl went on after the restart
 
 
 def test_a_killed_worker_finds_the_same_bilingual_sites_as_one_process(killed_run):
@@ -238,11 +285,12 @@ def most_in_window(times: list[float], window: float) -> int:
 
 
 def test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once(
-    served_world, tmp_path, redis_prefix
+    served_world, tmp_path, redis_prefix, redis_backend
 ):
     """DOWNLOAD_DELAY 0.3 s and one request at a time per host: measured at the hosts, three
     workers together never send a host two requests less than 0.3 s apart, nor more than five
-    within any 1.5 s; and each host's robots.txt is fetched by one worker only."""
+    within any 1.5 s; and each host's robots.txt is fetched by one worker only. On one Redis and
+    on the cluster (a host's slots and robots.txt in its partition)."""
     world, server = served_world
     before = arrivals(server)
     delay, window = 0.3, 1.5
@@ -253,6 +301,7 @@ def test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once(
         # a robots.txt fetch waits its turn at the host (0.3 s a request, three workers): on a
         # busy machine it outlasted the tests' 4 s claim, and a second worker fetched it again
         "BILINGUAL_REDIS_LEASE_SECONDS": 60,
+        **redis_backend.worker_settings(),
     }
     workers = [
         start_worker(worker_command(world, server, out, redis_prefix, **polite)) for out in outs
@@ -287,9 +336,11 @@ BUDGET, CONCURRENCY = 40, 4
 requests each worker has in flight at most."""
 
 
-@pytest.mark.parametrize("dupefilter", ["set", "bloom"])
+@pytest.mark.parametrize(
+    ("backend", "dupefilter"), [("redis", "set"), ("redis", "bloom"), ("cluster", "bloom")]
+)
 def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
-    served_world, tmp_path, redis_prefix, dupefilter
+    served_world, tmp_path, redis_prefix, backend, dupefilter, request
 ):
     """With ``-a budget=B`` two workers together process B - 1 pages and count about B, not 2B:
     the counter is the crawl's, in Redis, and the page that reaches B ends the crawl for both (no
@@ -298,22 +349,32 @@ def test_two_workers_share_one_page_budget_and_both_end_by_themselves(
     processed: downloading (``CONCURRENT_REQUESTS`` per worker at most) or downloaded and waiting
     for the spider (counted: 47-49 in four runs with B = 40 and 4 requests per worker). Run
     with either duplicate filter: the workers' requests go through the Bloom filter as well as
-    the set."""
-    import redis
-
+    the set. On the cluster: the budget crawl-wide, each partition's own Bloom filter."""
+    redis_backend = backend_named(backend, request)
+    layout = redis_backend.layout(redis_prefix)
     world, server = served_world
     outs = [tmp_path / f"worker{i}" for i in range(2)]
-    settings = {"CONCURRENT_REQUESTS": CONCURRENCY, "BILINGUAL_REDIS_DUPEFILTER": dupefilter}
+    settings = {
+        "CONCURRENT_REQUESTS": CONCURRENCY,
+        "BILINGUAL_REDIS_DUPEFILTER": dupefilter,
+        **redis_backend.worker_settings(),
+    }
     commands = [worker_command(world, server, out, redis_prefix, **settings) for out in outs]
     budgeted = [[*command, "-a", f"budget={BUDGET}"] for command in commands]
     codes = run_to_end(with_start_barrier(budgeted, f"{redis_prefix}:test:start"))
     stats = [json.loads((out / "stats.json").read_text()) for out in outs]
-    client = redis.Redis.from_url(REDIS_URL)
-    counters = frontier_state(client, redis_prefix)["counters"]
-    ended = client.get(f"{redis_prefix}:backforth:ended")
+    client = redis_backend.client()
+    counters = frontier_state(client, redis_prefix, layout=layout)["counters"]
+    ended = client.get(f"{layout.crawl_base('backforth')}:ended")
     filters = {
-        kind: client.exists(f"{redis_prefix}:backforth:{kind}") for kind in ("seen", "bloom")
+        kind: any(
+            client.exists(f"{layout.partition_base('backforth', p)}:{kind}")
+            for p in range(layout.partitions)
+        )
+        for kind in ("seen", "bloom")
     }
+    if redis_backend.cluster is not None:
+        delete_keys(client, redis_prefix)
     client.close()
     counted = [int(s.get("backforth/pages", 0)) for s in stats]
     processed = [

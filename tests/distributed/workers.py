@@ -4,11 +4,13 @@ answering late, the settings of a worker logging what it fetched, and workers ru
 from __future__ import annotations
 
 import subprocess
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bilingual_spider.distributed.partitions import KeyLayout
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
 from tests.conftest import REDIS_URL, generated_world_served
@@ -73,17 +75,22 @@ def run_to_end(commands: list[list[str]], timeout: float = CRAWL_SECONDS) -> lis
                 worker.kill()
 
 
-def frontier_state(client, prefix: str, spider: str = "backforth") -> dict[str, dict[str, int]]:
-    """The crawl's counters and what is left in its queue, leases and request store."""
-    base = f"{prefix}:{spider}"
-    return {
-        "counters": {k.decode(): int(v) for k, v in client.hgetall(f"{base}:counters").items()},
-        "left": {
-            "queue": client.zcard(f"{base}:queue"),
-            "leases": client.zcard(f"{base}:leases"),
-            "requests": client.hlen(f"{base}:requests"),
-        },
-    }
+def frontier_state(
+    client, prefix: str, spider: str = "backforth", layout: KeyLayout | None = None
+) -> dict[str, dict[str, int]]:
+    """The crawl's counters and what is left in its queue, leases and request store (summed over
+    the partitions of ``layout``; default: one Redis)."""
+    layout = layout or KeyLayout(prefix)
+    bases = {layout.partition_base(spider, p) for p in range(layout.partitions)}
+    bases.add(layout.crawl_base(spider))  # the crawl-wide counters (budget_pages) of partitions
+    counters: Counter[str] = Counter()
+    left: Counter[str] = Counter({"queue": 0, "leases": 0, "requests": 0})
+    for base in bases:
+        counters.update({k.decode(): int(v) for k, v in client.hgetall(f"{base}:counters").items()})
+        left["queue"] += client.zcard(f"{base}:queue")
+        left["leases"] += client.zcard(f"{base}:leases")
+        left["requests"] += client.hlen(f"{base}:requests")
+    return {"counters": dict(counters), "left": dict(left)}
 
 
 def assert_ended_with_nothing_lost(run: dict) -> None:

@@ -56,7 +56,7 @@ def test_rules_stored_between_a_look_and_a_claim_are_not_fetched_again(redis_pre
     cause of a robots.txt fetched twice by three workers on a busy machine)."""
     fetched: list[str] = []
     a, b = worker(redis_prefix, fetched), worker(redis_prefix, fetched)
-    key = f"{a.prefix}:site.example"
+    key = a.layout.robots_key("site.example")
     assert b._claim(key)  # B is fetching
     look = a._get
 
