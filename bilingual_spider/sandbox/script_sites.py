@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bilingual_spider.sandbox.realsites import render_sandbox_toml
+from bilingual_spider.sandbox.config import render_sandbox_toml
 from bilingual_spider.sandbox.sitemap_sites import _Site, _Text, page_html, slug
 from bilingual_spider.sandbox.textsource import TextSource
 

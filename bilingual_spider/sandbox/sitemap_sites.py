@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bilingual_spider.sandbox.realsites import render_sandbox_toml
+from bilingual_spider.sandbox.config import render_sandbox_toml
 from bilingual_spider.sandbox.textsource import TextSource
 
 ARCHIVE_HOST = "www.hreflang-sitemap-archive.org"

@@ -16,6 +16,7 @@ import pytest
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.links.script_links import render_reason
 from bilingual_spider.links.sitemaps import INDEX, URLSET, parse_sitemap
+from bilingual_spider.sandbox.debian_packages import AptUnavailable
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
 from bilingual_spider.sandbox.published_sites import (
     PublishedSite,
@@ -27,7 +28,7 @@ from bilingual_spider.sandbox.published_sites import (
     script_menu_html,
     sitemap_files,
 )
-from bilingual_spider.sandbox.realsites import AptUnavailable, RealSite, served_html
+from bilingual_spider.sandbox.real_site import RealSite, served_html
 from tests.conftest import missing
 from tests.waiting import CRAWL_SECONDS
 
