@@ -56,14 +56,9 @@ from bilingual_spider.language.badness import (
 )
 from bilingual_spider.language.boilerplate import NOT_BOILERPLATE, block_scores
 from bilingual_spider.language.codes import base_language
-from bilingual_spider.sandbox.realsites import (
-    declared_encoding,
-    gold_pairs_path,
-    load_sites,
-    page_files,
-    resolve_cache_dir,
-    served_html,
-)
+from bilingual_spider.sandbox.page_text import declared_encoding
+from bilingual_spider.sandbox.real_site import load_sites, page_files, served_html
+from bilingual_spider.sandbox.realsites import gold_pairs_path, resolve_cache_dir
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"

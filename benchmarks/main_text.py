@@ -83,15 +83,15 @@ def judge(extracted: str, template: set[str], content: list[str]) -> tuple[float
 
 def site_pages(per_site: int, rng: random.Random) -> dict[str, list[tuple[bytes, str]]]:
     """Sampled pages of every real multilingual site and of the translated-slug site."""
-    from bilingual_spider.sandbox import realsites, slug_sites
+    from bilingual_spider.sandbox import entry_pages, real_site, realsites, slug_sites
 
     cache = realsites.resolve_cache_dir()
     sites: dict[str, list[tuple[bytes, str]]] = {}
-    for site in realsites.load_sites():
+    for site in real_site.load_sites():
         if site.kind != "multilingual":
             continue
-        served = realsites.served_html(realsites.site_dirs(cache, site))
-        files = realsites.page_files(site, served)
+        served = real_site.served_html(entry_pages.site_dirs(cache, site))
+        files = real_site.page_files(site, served)
         chosen = rng.sample(files, min(per_site, len(files)))
         sites[site.name] = [(served[f.relative].read_bytes(), f.lang) for f in chosen]
     slugs = slug_sites.prepare()

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bilingual_spider.patterns.verifier_training import leave_sites_out, real_site_pair_examples
-from bilingual_spider.sandbox.realsites import load_sites
+from bilingual_spider.sandbox.real_site import load_sites
 
 RESULTS = Path(__file__).resolve().parent / "results"
 GOAL_PRECISION = 0.98

@@ -55,7 +55,7 @@ def is_page(url: str) -> bool:
 def components_run(sites: Any, work: Path, budget: int) -> dict[str, Any]:
     from pupsniffer import Gold, crawl_scores, run_crawl
 
-    from bilingual_spider.sandbox.process import SandboxServer, run_spider
+    from bilingual_spider.sandbox.process import crawl_in_sandbox
 
     site = sites.site(COMPONENTS)
     gold = Gold.from_rows(sites.gold_pairs(COMPONENTS), sites.unjudged())
@@ -69,16 +69,13 @@ def components_run(sites: Any, work: Path, budget: int) -> dict[str, Any]:
     scored.pop("audit", None)
     verdicts_file = work / "components_detect.jsonl"
     verdicts_file.unlink(missing_ok=True)
-    with SandboxServer(["--config", str(sites.config)]) as server:
-        result = run_spider(
-            "detect",
-            settings={"BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0},
-            arguments={"seeds": site["seed_url"]},
-            output=verdicts_file,
-            timeout=1800,
-        )
-    if result.returncode != 0:
-        raise RuntimeError(f"detect failed: {result.stderr[-3000:]}")
+    crawl_in_sandbox(
+        ["--config", str(sites.config)],
+        "detect",
+        arguments={"seeds": site["seed_url"]},
+        output=verdicts_file,
+        timeout=1800,
+    )
     verdict = json.loads(verdicts_file.read_text().splitlines()[0])
     every = scored["pupsniffer"]["all"]
     return {
@@ -147,34 +144,22 @@ def script_menu_run(sites: Any, work: Path, budget: int, render: bool) -> dict[s
     rendering stats."""
     from pupsniffer import Gold, ordered, score_pairs
 
-    from bilingual_spider.sandbox.process import SandboxServer, run_spider
+    from bilingual_spider.sandbox.process import SandboxServer, pupsniffer_pairs
 
     site = sites.site(SCRIPT_MENU)
     gold = Gold.from_rows(sites.gold_pairs(SCRIPT_MENU), sites.unjudged())
     french = {p for p in gold.pairs if p[0].endswith(".fr.html") or p[1].endswith(".fr.html")}
     out = work / f"script_menu_{'render' if render else 'plain'}"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "seeds.txt").write_text(site["seed_url"] + "\n")
     started = time.monotonic()
     with SandboxServer(["--config", str(sites.config)]) as server:
-        result = run_spider(
-            "pupsniffer",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8, "BILINGUAL_RENDER_JS": render,
-            },
-            arguments={
-                "seeds": out / "seeds.txt", "langs": "en,fr", "site_budget": budget,
-                "out": out / "run",
-            },
-            timeout=1800,
+        run = pupsniffer_pairs(
+            server.proxy_url, [site["seed_url"]], out,
+            {"CONCURRENT_REQUESTS_PER_DOMAIN": 8, "BILINGUAL_RENDER_JS": render}, 1800,
+            langs="en,fr", site_budget=budget,
         )  # fmt: skip
     seconds = time.monotonic() - started
-    (out / "crawl.log").write_text(result.stderr)
-    if result.returncode != 0:
-        raise RuntimeError(f"crawl failed ({result.returncode}): {result.stderr[-3000:]}")
-    items = [json.loads(line) for line in (out / "run" / "pairs.jsonl").read_text().splitlines()]
-    stats = json.loads((out / "run" / "stats.json").read_text())
+    (out / "crawl.log").write_text(run.log)
+    items, stats = run.pairs, run.stats
     triples = [(i["source_url"], i["target_url"], i.get("method") or "?") for i in items]
     found = {ordered(a, b) for a, b, _ in triples}
     return {

@@ -281,16 +281,16 @@ def wmt16_set(path: Path) -> tuple[list[str], Gold]:
 
 def real_sites_set() -> tuple[list[str], dict[str, str], Gold]:
     """Every served HTML page of the real sites, the declared language of each page file, gold."""
-    from bilingual_spider.sandbox import realsites
+    from bilingual_spider.sandbox import entry_pages, real_site, realsites
 
     cache = realsites.resolve_cache_dir()
     gold_path = realsites.gold_pairs_path()
     urls, languages = [], {}
-    for site in realsites.load_sites():
-        dirs = realsites.site_dirs(cache, site)
-        served = realsites.served_html(dirs)
+    for site in real_site.load_sites():
+        dirs = entry_pages.site_dirs(cache, site)
+        served = real_site.served_html(dirs)
         urls += [site.url(relative) for relative in served]
-        languages.update(page_languages(site, realsites.page_files(site, served)))
+        languages.update(page_languages(site, real_site.page_files(site, served)))
     rows = (line.split("\t") for line in gold_path.read_text().splitlines() if line.strip())
     unjudged_text = realsites.gold_unjudged_path().read_text()
     groups = [line.split("\t") for line in unjudged_text.splitlines() if line.strip()]
@@ -732,7 +732,7 @@ def run(args: argparse.Namespace, world: Path, work: Path) -> dict[str, Any]:
 
 def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str, Gold]) -> dict:
     """``scrapy crawl pupsniffer`` over the real sites and the generated world, scored."""
-    from bilingual_spider.sandbox import realsites, slug_sites
+    from bilingual_spider.sandbox import real_site, realsites, slug_sites
     from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
 
     scored = {}
@@ -751,7 +751,7 @@ def crawls(args: argparse.Namespace, world: Path, work: Path, golds: Mapping[str
                 site_budget=budget,
             )  # fmt: skip
         languages = real_sites_set()[1]
-        names = {site.seed_url: site.name for site in realsites.load_sites()}
+        names = {site.seed_url: site.name for site in real_site.load_sites()}
         scored["real_sites"] = crawl_scores(crawl, golds["real_sites"], languages, names)
     if "slug_sites" in golds:
         sites = slug_sites.prepare()

@@ -416,7 +416,8 @@ def thresholds(args: argparse.Namespace) -> tuple[float, ...]:
 def sample_entry_pages(real: list[dict], per_site: int, seed: int) -> list[tuple[str, bool, str]]:
     """``per_site`` HTML pages of each real site, drawn at random (seeded) from every page it
     serves in every language, labelled with their site's kind."""
-    from bilingual_spider.sandbox.realsites import sandbox_config_path, served_html
+    from bilingual_spider.sandbox.real_site import served_html
+    from bilingual_spider.sandbox.realsites import sandbox_config_path
 
     mounts = tomllib.loads(sandbox_config_path().read_text())["mount"]
     rng = random.Random(seed)

@@ -48,31 +48,17 @@ def crawl(
     proxy_url: str, seeds: list[str], work: Path, budget: int, sitemaps: bool
 ) -> dict[str, Any]:
     """One ``scrapy crawl pupsniffer`` run; its pairs and stats."""
-    from bilingual_spider.sandbox.process import run_spider
+    from bilingual_spider.sandbox.process import pupsniffer_pairs
 
     shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    (work / "seeds.txt").write_text("".join(url + "\n" for url in seeds))
-    settings = {**CRAWL, "BILINGUAL_SANDBOX_PROXY": proxy_url, "BILINGUAL_SITEMAPS": sitemaps}
+    settings = {**CRAWL, "BILINGUAL_SITEMAPS": sitemaps}
     started = time.monotonic()
-    result = run_spider(
-        "pupsniffer",
-        settings=settings,
-        arguments={
-            "seeds": work / "seeds.txt",
-            "langs": "en,fr",
-            "site_budget": budget,
-            "out": work / "run",
-        },
-        timeout=1800,
+    run = pupsniffer_pairs(
+        proxy_url, seeds, work, settings, 1800, langs="en,fr", site_budget=budget
     )
     seconds = time.monotonic() - started
-    (work / "crawl.log").write_text(result.stderr)
-    if result.returncode != 0:
-        raise RuntimeError(f"crawl failed ({result.returncode}): {result.stderr[-3000:]}")
-    pairs = [json.loads(line) for line in (work / "run" / "pairs.jsonl").read_text().splitlines()]
-    stats = json.loads((work / "run" / "stats.json").read_text())
-    return {"pairs": pairs, "stats": stats, "seconds": round(seconds, 1)}
+    (work / "crawl.log").write_text(run.log)
+    return {"pairs": run.pairs, "stats": run.stats, "seconds": round(seconds, 1)}
 
 
 def score(run: dict[str, Any], truth: dict[str, Any], host: str) -> dict[str, Any]:

@@ -330,7 +330,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def run_fetch(args: argparse.Namespace) -> int:
     from bilingual_spider.sandbox import published_sites
-    from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+    from bilingual_spider.sandbox.debian_packages import AptUnavailable
+    from bilingual_spider.sandbox.realsites import prepare
 
     try:
         sites = prepare(args.cache, args.sites)
@@ -769,7 +770,8 @@ def detect_sandbox(real_sites: bool, configs: Sequence[str]) -> Iterator[str]:
 
     arguments: list[str] = []
     if real_sites:
-        from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+        from bilingual_spider.sandbox.debian_packages import AptUnavailable
+        from bilingual_spider.sandbox.realsites import prepare
 
         try:
             prepare()
@@ -851,7 +853,7 @@ def run_train_pair_verifier(args: argparse.Namespace) -> int:
         leave_sites_out,
         real_site_pair_examples,
     )
-    from bilingual_spider.sandbox.realsites import load_sites
+    from bilingual_spider.sandbox.real_site import load_sites
 
     started = time.monotonic()
     examples = real_site_pair_examples(args.cache, max_pairs_per_site=args.max_pairs_per_site)

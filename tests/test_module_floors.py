@@ -3,7 +3,8 @@
 - no import circle among the package's modules (imports made at run time, in functions too;
   ``if TYPE_CHECKING:`` blocks are for the type checker and do not count);
 - ``sandbox/`` (the test world) is imported only by itself, the CLI and the training tools;
-- no private name (``_x``) imported from another package of the project.
+- no private name (``_x``) of a module imported by another module (``from m import _x``) or
+  read through an imported module (``m._x``).
 """
 
 from __future__ import annotations
@@ -57,21 +58,26 @@ def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
 
 def imports_of(name: str) -> list[tuple[str, str | None]]:
     """(module imported, name imported from it or None) for each run-time import of ``name``."""
-    path = MODULES[name]
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: list[tuple[str, str | None]] = []
-    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out.extend((alias.name, None) for alias in node.names)
-            continue
-        base = node.module or ""
-        if node.level:
-            parents = package.split(".")[: len(package.split(".")) - node.level + 1]
-            base = ".".join([*parents, base] if base else parents)
-        for alias in node.names:
-            submodule = f"{base}.{alias.name}"
-            out.append((submodule, None) if submodule in MODULES else (base, alias.name))
+    for node in _runtime_imports(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        out.extend(imported_by(name, node, alias) for alias in node.names)
     return out
+
+
+def imported_by(
+    name: str, node: ast.Import | ast.ImportFrom, alias: ast.alias
+) -> tuple[str, str | None]:
+    """What one name of an import statement of ``name`` brings: (module, None) or (module,
+    name imported from it); relative imports resolved."""
+    if isinstance(node, ast.Import):
+        return (alias.name, None)
+    package = name if MODULES[name].name == "__init__.py" else name.rpartition(".")[0]
+    base = node.module or ""
+    if node.level:
+        parents = package.split(".")[: len(package.split(".")) - node.level + 1]
+        base = ".".join([*parents, base] if base else parents)
+    submodule = f"{base}.{alias.name}"
+    return (submodule, None) if submodule in MODULES else (base, alias.name)
 
 
 def project_graph() -> dict[str, set[str]]:
@@ -159,14 +165,61 @@ def test_only_the_sandbox_cli_and_training_tools_import_the_sandbox() -> None:
     assert importers - MAY_IMPORT_SANDBOX == STILL_IMPORTS_SANDBOX
 
 
-def test_no_private_name_is_imported_across_packages() -> None:
-    crossing = []
-    for name in MODULES:
-        for target, imported in imports_of(name):
-            private = imported and imported.startswith("_") and not imported.startswith("__")
-            if private and target.split(".")[:2] != name.split(".")[:2]:
-                crossing.append(f"{name}: {imported} from {target}")
-    assert crossing == []
+def module_aliases(name: str) -> dict[str, str]:
+    """The names under which ``name`` binds a project module (``from pkg import module``,
+    ``import pkg.module as alias``)."""
+    found = {}
+    for node in _runtime_imports(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        for alias in node.names:
+            target, imported = imported_by(name, node, alias)
+            bound = alias.asname or (alias.name if isinstance(node, ast.ImportFrom) else None)
+            if imported is None and target in MODULES and bound:
+                found[bound] = target
+    return found
+
+
+def _private(name: str | None) -> bool:
+    return name is not None and name.startswith("_") and not name.startswith("__")
+
+
+def private_names_used_elsewhere(name: str) -> list[str]:
+    """The private names of other project modules that ``name`` imports or reads through a
+    module it imported."""
+    found = [
+        f"{name}: {imported} from {target}"
+        for target, imported in imports_of(name)
+        if _private(imported) and target != name and target.startswith("bilingual_spider")
+    ]
+    aliases = module_aliases(name)
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and _private(node.attr)
+        ):
+            found.append(f"{name}: {aliases[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_the_private_name_walker_sees_an_import_and_an_attribute(tmp_path, monkeypatch) -> None:
+    source = (PACKAGE / "sandbox" / "published_sites.py").read_text(encoding="utf-8")
+    source += "\nfrom bilingual_spider.sandbox.realsites import _prepared_file\n"
+    source += "realsites._prepared_file(None, 'x')\n"
+    fake = tmp_path / "published_sites.py"
+    fake.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, "bilingual_spider.sandbox.published_sites", fake)
+    found = private_names_used_elsewhere("bilingual_spider.sandbox.published_sites")
+    assert found == [
+        "bilingual_spider.sandbox.published_sites: _prepared_file from "
+        "bilingual_spider.sandbox.realsites",
+        "bilingual_spider.sandbox.published_sites: bilingual_spider.sandbox.realsites."
+        "_prepared_file",
+    ]
+
+
+def test_no_private_name_is_used_outside_its_module() -> None:
+    assert [found for name in MODULES for found in private_names_used_elsewhere(name)] == []
 
 
 RESEARCH_LAYERS = (

@@ -28,7 +28,8 @@ from bilingual_spider.patterns.search import (
     search_substitutions,
     url_markers,
 )
-from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.calls import search_page
+from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import SearchQuery
 
 logger = logging.getLogger(__name__)

@@ -399,7 +399,8 @@ def real_sites_training_set(
     """Labelled links of the fetched real sites (``sandbox fetch``): those named in ``names``,
     or (None) every site not held out. FileNotFoundError when they were not fetched; ValueError
     for a name no fetched site has."""
-    from bilingual_spider.sandbox.realsites import load_sites, resolve_cache_dir, served_html
+    from bilingual_spider.sandbox.real_site import load_sites, served_html
+    from bilingual_spider.sandbox.realsites import resolve_cache_dir
 
     cache = resolve_cache_dir(cache_dir)
     summary_path = cache / REAL_SITES_SUMMARY

@@ -56,7 +56,8 @@ from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.response_page import response_page
 from bilingual_spider.search import embedded
-from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.calls import search_page
+from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS, FoundLink, SearchQuery
 
 logger = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """How much of a page's prose is copied from another page: the judging rule of issue 31, one
 measure for the crawl's copy check (:mod:`.pair_language`) and the real sites' gold
-(``sandbox/realsites.py``).
+(``sandbox/real_site_gold.py``).
 
 The unit is the text block (paragraph, list item, cell, heading), not the sentence or the
 character shingle: translations made with po4a/gettext translate one string per block, and an

@@ -74,15 +74,17 @@ def real_site_pair_examples(
 ) -> list[PairExample]:
     """Labelled pairs of the fetched real sites named in ``names`` (None: every multilingual
     site). FileNotFoundError when the sites were not fetched."""
-    from bilingual_spider.sandbox.realsites import (
-        gold_pairs_path,
-        gold_unjudged_path,
+    from bilingual_spider.sandbox.entry_pages import site_dirs
+    from bilingual_spider.sandbox.real_site import (
         group_by_page,
         load_sites,
         page_files,
-        resolve_cache_dir,
         served_html,
-        site_dirs,
+    )
+    from bilingual_spider.sandbox.realsites import (
+        gold_pairs_path,
+        gold_unjudged_path,
+        resolve_cache_dir,
         sites_json_path,
     )
 
@@ -151,13 +153,14 @@ class _UntranslatedJudge:
 
     def __init__(self) -> None:
         from bilingual_spider.language.identification import default_identifier
-        from bilingual_spider.sandbox.realsites import PageTextCache, lid_codes
+        from bilingual_spider.sandbox.real_site_gold import PageTextCache, lid_codes
 
         self.identify = lid_codes(default_identifier())
         self.texts = PageTextCache()
 
     def __call__(self, source: Any, target: Any) -> bool:
-        from bilingual_spider.sandbox.realsites import is_untranslated, judge_translation
+        from bilingual_spider.sandbox.real_site import is_untranslated
+        from bilingual_spider.sandbox.real_site_gold import judge_translation
 
         if is_untranslated(target, source):
             return True

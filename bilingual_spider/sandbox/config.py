@@ -32,8 +32,10 @@ of the other fields win.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -316,3 +318,20 @@ class SandboxConfig:
 
 
 _NO_FAULTS = HostFaults()
+
+
+def toml_string(value: str) -> str:
+    """A TOML basic string (JSON's escapes are valid TOML escapes)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render_sandbox_toml(mounts: Iterable[tuple[str, str, Sequence[Path]]]) -> str:
+    """The sandbox server's ``[[mount]]`` config for ``(host, prefix, dirs)`` triples."""
+    blocks = []
+    for host, prefix, dirs in mounts:
+        paths = ", ".join(toml_string(str(d)) for d in dirs)
+        blocks.append(
+            f"[[mount]]\nhost = {toml_string(host)}\nprefix = {toml_string(prefix)}\n"
+            f"dirs = [{paths}]"
+        )
+    return "\n\n".join(blocks) + "\n"

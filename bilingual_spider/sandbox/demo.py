@@ -17,12 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from bilingual_spider.output.report import load_run, write_report
+from bilingual_spider.sandbox.debian_packages import AptUnavailable
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
-from bilingual_spider.sandbox.realsites import (
-    AptUnavailable,
-    prepare,
-    sandbox_seed_urls,
-)
+from bilingual_spider.sandbox.realsites import prepare, sandbox_seed_urls
 from bilingual_spider.sandbox.textsource import TextSource
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth

@@ -15,6 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +163,57 @@ def spider_command(
 
 def _setting_text(value: object) -> str:
     return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+
+
+def crawl_through(
+    proxy_url: str,
+    spider: str,
+    settings: Mapping[str, object] | None = None,
+    arguments: Mapping[str, object] | None = None,
+    output: str | Path | None = None,
+    timeout: float = 600.0,
+) -> str:
+    """:func:`run_spider` through the sandbox proxy at ``proxy_url``, with no download delay
+    (``settings`` may say otherwise); return the crawl's log (its stderr). Raises RuntimeError,
+    with the log's tail, when the crawl fails."""
+    given = {"BILINGUAL_SANDBOX_PROXY": proxy_url, "DOWNLOAD_DELAY": 0, **(settings or {})}
+    result = run_spider(spider, given, arguments, output, timeout)
+    if result.returncode != 0:
+        raise RuntimeError(f"{spider} crawl failed ({result.returncode}): {result.stderr[-3000:]}")
+    return result.stderr
+
+
+def crawl_in_sandbox(server_args: Sequence[str], spider: str, **crawl: Any) -> str:
+    """:func:`crawl_through` (``crawl``: its settings, arguments, output and timeout) a sandbox
+    server of its own, started with ``server_args`` and stopped after the crawl."""
+    with SandboxServer(server_args) as server:
+        return crawl_through(server.proxy_url, spider, **crawl)
+
+
+@dataclass(frozen=True)
+class PairsRun:
+    """What a PupSniffer crawl with an output directory wrote: its pairs and stats, and its log."""
+
+    pairs: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str
+
+
+def pupsniffer_pairs(
+    proxy_url: str,
+    seeds: Sequence[str],
+    work: Path,
+    settings: Mapping[str, object] | None = None,
+    timeout: float = 600.0,
+    **arguments: object,
+) -> PairsRun:
+    """A PupSniffer crawl of ``seeds`` through the sandbox proxy at ``proxy_url``, its seeds in
+    ``work/seeds.txt`` and its outputs in ``work/run`` (``-a out``); ``arguments`` are the
+    spider's (``langs``, ``site_budget``...)."""
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "seeds.txt").write_text("".join(url + "\n" for url in seeds))
+    given = {"seeds": work / "seeds.txt", "out": work / "run", **arguments}
+    log = crawl_through(proxy_url, "pupsniffer", settings, given, timeout=timeout)
+    lines = (work / "run" / "pairs.jsonl").read_text().splitlines()
+    stats = json.loads((work / "run" / "stats.json").read_text())
+    return PairsRun([json.loads(line) for line in lines if line.strip()], stats, log)

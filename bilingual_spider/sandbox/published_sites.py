@@ -27,7 +27,7 @@ not. Two styles (the ``publish`` field), each a pure function of a page or of a 
   no page of another language is linked.
 
 Gold pairs come from the package's own files by the rule of :func:`~bilingual_spider.sandbox.
-realsites.derive_gold`, at the same URLs (the styles change no path). :func:`prepare` fetches
+real_site_gold.derive_gold`, at the same URLs (the styles change no path). :func:`prepare` fetches
 the packages (``apt-get download``, as ``sandbox fetch`` does; a package the real sites' cache
 holds is copied from there) and writes, below ``CACHE/published_sites/`` (once per build key)::
 
@@ -57,15 +57,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bilingual_spider.sandbox import realsites
-from bilingual_spider.sandbox.realsites import (
-    LANGUAGE_NAMES,
+from bilingual_spider.sandbox import debian_packages, realsites
+from bilingual_spider.sandbox.atomic_files import exclusive_lock, write_atomically
+from bilingual_spider.sandbox.config import render_sandbox_toml
+from bilingual_spider.sandbox.entry_pages import LANGUAGE_NAMES
+from bilingual_spider.sandbox.page_text import declared_encoding
+from bilingual_spider.sandbox.real_site import (
     PageFile,
     RealSite,
     group_by_page,
     page_files,
     served_html,
 )
+from bilingual_spider.sandbox.real_site_gold import derive_gold
 from bilingual_spider.sandbox.sitemap_sites import sitemap_index, urlset
 
 DEFAULT_SITES_FILE = Path(__file__).with_name("published_sites.toml")
@@ -205,7 +209,7 @@ def publish_pages(published: PublishedSite, served: Mapping[str, Path], out: Pat
 
     def rewrite(relative: str, as_relative: str) -> str:
         data = served[relative].read_bytes()
-        html = data.decode(realsites.declared_encoding(data), errors="replace")
+        html = data.decode(declared_encoding(data), errors="replace")
         page_file = by_relative.get(relative)
         if page_file is None:
             return component_links(html, published.tag) if published.tag else html
@@ -329,7 +333,7 @@ def prepare(
     sites = load_published_sites(config)
     out = cache / CACHE_SUBDIR
     out.mkdir(parents=True, exist_ok=True)
-    with realsites._locked(cache / ".lock"):  # noqa: SLF001 (one lock for the one cache)
+    with exclusive_lock(cache / ".lock"):  # one lock for the one cache
         root = fetch(cache, out, sites)
         digest = hashlib.sha256(realsites.build_key(out, config).encode())
         digest.update(Path(__file__).read_bytes())
@@ -338,22 +342,22 @@ def prepare(
         if key_file.is_file() and key_file.read_text().strip() == key and sites_file.is_file():
             return PublishedSites(out, json.loads(sites_file.read_text(encoding="utf-8")))
         summaries = build(out, root, sites)
-        realsites.write_atomically(key_file, key + "\n")
+        write_atomically(key_file, key + "\n")
     return PublishedSites(out, summaries)
 
 
 def fetch(cache: Path, out: Path, sites: Sequence[PublishedSite]) -> Path:
     """``apt-get download`` and unpack the sites' packages into ``out`` (``debs/``, ``root/``,
-    ``stamps/``, as :func:`~bilingual_spider.sandbox.realsites.fetch` does for ``cache``); a
+    ``stamps/``, as :func:`~bilingual_spider.sandbox.debian_packages.fetch` does for ``cache``); a
     package the real sites' cache holds already is copied from there, not downloaded again.
     The real sites' own tree is left alone: what it holds is part of their build key."""
     debs = out / "debs"
     debs.mkdir(parents=True, exist_ok=True)
     for package in dict.fromkeys(p for published in sites for p in published.site.packages):
-        shared = realsites.deb_file(cache / "debs", package)
-        if shared is not None and realsites.deb_file(debs, package) is None:
+        shared = debian_packages.deb_file(cache / "debs", package)
+        if shared is not None and debian_packages.deb_file(debs, package) is None:
             shutil.copyfile(shared, debs / shared.name)
-    return realsites.fetch(out, [published.site for published in sites])
+    return debian_packages.fetch(out, [published.site for published in sites])
 
 
 def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[str, Any]]:
@@ -364,7 +368,7 @@ def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[st
         dirs = [root / d for d in site.dirs]
         served = served_html(dirs)
         files: list[PageFile] = page_files(site, served)
-        gold = realsites.derive_gold(site, files)
+        gold = derive_gold(site, files)
         site_out = out / site.name
         sitemap_pairs: list[tuple[str, str, str, str]] = []
         if published.publish in ("web_components", "script_menu"):
@@ -384,8 +388,8 @@ def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[st
         summary.update(publish=published.publish, seed_url=published.seed_url)
         summary["sitemap_pairs"] = len(sitemap_pairs)
         summaries.append(summary)
-    write = realsites.write_atomically
-    write(out / CONFIG_FILE, realsites.render_sandbox_toml(mounts))
+    write = write_atomically
+    write(out / CONFIG_FILE, render_sandbox_toml(mounts))
     write(out / GOLD_PAIRS_FILE, "".join(row + "\n" for row in gold_rows))
     write(out / GOLD_UNJUDGED_FILE, "".join(row + "\n" for row in unjudged))
     write(out / SITEMAP_PAIRS_FILE, "".join(row + "\n" for row in sitemap_rows))

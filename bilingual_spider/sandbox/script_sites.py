@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bilingual_spider.sandbox.realsites import render_sandbox_toml
-from bilingual_spider.sandbox.sitemap_sites import _Site, _Text, page_html, slug
+from bilingual_spider.sandbox.config import render_sandbox_toml
+from bilingual_spider.sandbox.sitemap_sites import DrawnText, SiteFiles, page_html, slug
 from bilingual_spider.sandbox.textsource import TextSource
 
 APP_HOST = "www.script-built-atelier.org"
@@ -61,7 +61,7 @@ class _Pages:
     paths: list[dict[str, str]]
 
     @classmethod
-    def draw(cls, text: _Text, params: ScriptSitesParams) -> _Pages:
+    def draw(cls, text: DrawnText, params: ScriptSitesParams) -> _Pages:
         titles = [text.bilingual_title() for _ in range(params.pairs)]
         taken: dict[str, set[str]] = {"en": set(), "fr": set()}
         paths = [
@@ -109,8 +109,8 @@ def _app_script(menu: dict[str, list[tuple[str, str]]]) -> str:
     )
 
 
-def _app_site(root: Path, text: _Text, params: ScriptSitesParams) -> _Site:
-    site = _Site(root, APP_HOST)
+def _app_site(root: Path, text: DrawnText, params: ScriptSitesParams) -> SiteFiles:
+    site = SiteFiles(root, APP_HOST)
     pages = _Pages.draw(text, params)
     menu: dict[str, list[tuple[str, str]]] = {"en": [], "fr": []}
     for k, (title, sentences) in enumerate(zip(pages.titles, pages.texts, strict=True)):
@@ -127,11 +127,11 @@ def _app_site(root: Path, text: _Text, params: ScriptSitesParams) -> _Site:
 
 
 def _linked_site(
-    root: Path, host: str, text: _Text, params: ScriptSitesParams, scripted: bool
-) -> _Site:
+    root: Path, host: str, text: DrawnText, params: ScriptSitesParams, scripted: bool
+) -> SiteFiles:
     """English and French pages, each linking the next two of its language;
     the switcher a plain link, or (``scripted``) written by ``document.write``."""
-    site = _Site(root, host)
+    site = SiteFiles(root, host)
     name = host.split(".")[1]
     pages = _Pages.draw(text, params)
     for k, (title, sentences) in enumerate(zip(pages.titles, pages.texts, strict=True)):
@@ -165,7 +165,7 @@ def write_script_sites(
     """Write the three sites under ``root`` with their config and gold; returns the config."""
     params = params or ScriptSitesParams()
     text.require(["en", "fr"])
-    writer = _Text(text, random.Random(params.seed), set())
+    writer = DrawnText(text, random.Random(params.seed), set())
     sites = {
         APP_HOST: (_app_site(root, writer, params), "no_links"),
         SWITCHER_HOST: (_linked_site(root, SWITCHER_HOST, writer, params, True), "script_switcher"),

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bilingual_spider.sandbox.realsites import render_sandbox_toml
+from bilingual_spider.sandbox.config import render_sandbox_toml
 from bilingual_spider.sandbox.textsource import TextSource
 
 ARCHIVE_HOST = "www.hreflang-sitemap-archive.org"
@@ -70,7 +70,10 @@ class SitemapSitesParams:
 
 
 @dataclass
-class _Text:
+class DrawnText:
+    """Titles and sentences of the text source drawn for the pages of generated sites, each title
+    once (``used_titles``)."""
+
     source: TextSource
     rng: random.Random
     used_titles: set[int]
@@ -138,7 +141,7 @@ def sitemap_index(urls: list[str]) -> bytes:
     return xml.encode()
 
 
-class _Site:
+class SiteFiles:
     """Files of one host being written, and its truth."""
 
     def __init__(self, root: Path, host: str) -> None:
@@ -166,8 +169,8 @@ class _Site:
         }
 
 
-def _archive_site(root: Path, text: _Text, params: SitemapSitesParams) -> _Site:
-    site = _Site(root, ARCHIVE_HOST)
+def _archive_site(root: Path, text: DrawnText, params: SitemapSitesParams) -> SiteFiles:
+    site = SiteFiles(root, ARCHIVE_HOST)
     name = "Archive"
     taken: dict[str, set[str]] = {"en": set(), "fr": set()}
     groups = []
@@ -229,11 +232,11 @@ def _archive_site(root: Path, text: _Text, params: SitemapSitesParams) -> _Site:
 
 
 def _docs_site(
-    root: Path, host: str, text: _Text, pairs: int, orphans: int, sentences: int
-) -> _Site:
+    root: Path, host: str, text: DrawnText, pairs: int, orphans: int, sentences: int
+) -> SiteFiles:
     """``/en/page-N.html`` and ``/fr/page-N.html`` with switchers; the last ``orphans`` pairs
     linked by no page."""
-    site = _Site(root, host)
+    site = SiteFiles(root, host)
     name = host.split(".")[1]
     titles = [text.bilingual_title() for _ in range(pairs)]
     texts = [text.sentences("fr", sentences) for _ in range(pairs)]
@@ -262,7 +265,7 @@ def write_sitemap_sites(
     """Write the three sites under ``root`` with their config and gold; returns the config."""
     params = params or SitemapSitesParams()
     text.require(["en", "fr"])
-    writer = _Text(text, random.Random(params.seed), set())
+    writer = DrawnText(text, random.Random(params.seed), set())
     archive = _archive_site(root, writer, params)
     plain = _docs_site(
         root, PLAIN_HOST, writer, params.docs_pairs, params.orphan_pairs, params.sentences

@@ -32,11 +32,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from bilingual_spider.sandbox.realsites import (
-    render_sandbox_toml,
-    resolve_cache_dir,
-    write_atomically,
-)
+from bilingual_spider.sandbox.atomic_files import write_atomically
+from bilingual_spider.sandbox.config import render_sandbox_toml
+from bilingual_spider.sandbox.realsites import resolve_cache_dir
 
 ARCHIVE = Path(__file__).resolve().parent / "data" / "digital_canada.tar.xz"
 SITE_DIR = "digital_canada"

@@ -193,7 +193,7 @@ class WorldParams:
     mostly_untranslated_english: float = _p(
         0.85,
         "English share of a 'mostly untranslated' decoy page; real sites drop a page half or more "
-        "of whose prose is copied (realsites.judge_translation)",
+        "of whose prose is copied (real_site_gold.judge_translation)",
     )
     share_broken_links: float = _p(
         0.02, "share of pages with a link to a page that is gone (404); " + ASSUMPTION

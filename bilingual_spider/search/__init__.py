@@ -23,10 +23,16 @@
 ``configuration.py``       the adapters of a crawl, from its settings and environment
 ``service.py``             the Scrapy side: :class:`SearchService` (extension): queries held,
                            released as requests, answers read, retried or given up
+``calls.py``               what a search request carries (:class:`SearchCall` in its meta) and
+                           the answer page its callback reads (:func:`search_page`)
+``held_queries.py``        the queries held per adapter until it may be called (plain Python)
+``backlink_pages.py``      a referring host's pages most likely to link out (plain Python)
+``stopping.py``            waits and calls out cancelled when the crawl stops
 ``middlewares.py``         its two downloader middlewares (hooks, cancellable downloads)
 =========================  ==================================================================
 
-Everything but ``credentials.py``, ``service.py`` and ``middlewares.py`` is plain Python (numpy
+Everything but ``credentials.py``, ``service.py``, ``calls.py``, ``stopping.py`` and
+``middlewares.py`` is plain Python (numpy
 for the host graph, pyarrow for the columnar index): an adapter's request-building and parsing
 are tested without Scrapy.
 """

@@ -9,7 +9,8 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
 
-from bilingual_spider.search.service import SEARCH_CALL, SEARCH_PAGE, SearchService
+from bilingual_spider.search.calls import SEARCH_CALL, SEARCH_PAGE
+from bilingual_spider.search.service import SearchService
 
 
 class SearchDownloadMiddleware:

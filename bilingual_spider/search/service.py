@@ -6,7 +6,7 @@ A spider hands a query to the service and names the callback that gets the answe
     search.submit(SearchQuery.backlinks(url), callback=self.parse_backlinks, meta={...})
 
     def parse_backlinks(self, response):
-        page = search_page(response)                     # a SearchPage
+        page = search_page(response)                     # a SearchPage (search/calls.py)
         for link in page.links: ...                      # page.error is set if it failed for good
 
 The service holds each query until its adapter may be called, then injects a request into the
@@ -55,26 +55,24 @@ import asyncio
 import logging
 import math
 import os
-import re
 import time
-from collections import defaultdict, deque
-from collections.abc import Awaitable, Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider, IgnoreRequest, NotConfigured
 from scrapy.http import Response
 from scrapy.statscollectors import StatsCollector
-from scrapy.utils.asyncio import CallLaterResult, call_later, run_in_thread, sleep
+from scrapy.utils.asyncio import CallLaterResult, call_later, run_in_thread
 
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.scheduler.redis_scheduler import (
     HELD_META,
-    REDELIVERED_META,
     WORKER_LOCAL_META,
     holding_scheduler,
 )
@@ -86,7 +84,19 @@ from bilingual_spider.search.adapter import (
     LocalAdapter,
     RemoteAdapter,
 )
-from bilingual_spider.search.answer_cache import AnswerCache, CacheKey
+from bilingual_spider.search.answer_cache import AnswerCache
+from bilingual_spider.search.backlink_pages import backlink_candidates
+from bilingual_spider.search.calls import (
+    FAILED_STATUS,
+    SEARCH_CALL,
+    SEARCH_PAGE,
+    AskedLater,
+    CrawlStopping,
+    SearchCall,
+    SearchFailed,
+    describe_call,
+    user_meta,
+)
 from bilingual_spider.search.cc_index import NAME as CC_INDEX
 from bilingual_spider.search.configuration import SearchSetup, build_setup
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
@@ -103,7 +113,9 @@ from bilingual_spider.search.failures import (
     unreadable_failure,
 )
 from bilingual_spider.search.health import AdapterHealth, HealthSettings
+from bilingual_spider.search.held_queries import AdapterQueries, HeldQuery
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
+from bilingual_spider.search.stopping import StoppableDownloads
 from bilingual_spider.search.values import (
     SEARCH,
     AnswerError,
@@ -115,129 +127,6 @@ from bilingual_spider.search.values import (
 )
 
 logger = logging.getLogger(__name__)
-
-SEARCH_CALL = "search_call"
-"""Request meta key of the :class:`SearchCall` a request carries."""
-SEARCH_PAGE = "search_page"
-"""Request/response meta key of the :class:`SearchPage` answered."""
-FAILED_STATUS = 599
-"""Status of the response a callback gets when a call failed for good without an answer."""
-
-
-class SearchFailed(Exception):
-    """A call the service made for itself (a file download, a setup call) failed for good."""
-
-
-class AskedLater(IgnoreRequest):
-    """A query's call failed and the query is held to be asked again later."""
-
-
-class CrawlStopping(IgnoreRequest):
-    """A search call cancelled because the crawl is stopping (Ctrl-C, a budget spent)."""
-
-
-STOP_CHECK_SECONDS = 0.25
-"""How often the service looks whether the crawl is stopping while search calls are out."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchCall:
-    """What one search request asks (kept in its meta; picklable for disk and Redis queues)."""
-
-    adapter: str
-    query: SearchQuery | None
-    continuation: str | None = None
-    page_number: int = 1
-    max_pages: int = 1
-    attempt: int = 1
-    later_round: int = 0
-    inline: bool = False
-    """Fetched by the service itself (``engine.download_async``), not for a spider callback."""
-    raw: bool = False
-    """A file download or setup call: the body is the answer, nothing is parsed."""
-    error: str | None = None
-    """Answer with this error, without any download (the query was given up)."""
-
-    @property
-    def key(self) -> CacheKey:
-        assert self.query is not None
-        return (self.adapter, self.query, self.continuation)
-
-
-@dataclass
-class _Held:
-    """A query waiting for its adapter: how to make its request when it may go."""
-
-    call: SearchCall
-    callback: Callable[..., Any] | None
-    cb_kwargs: dict[str, Any]
-    meta: dict[str, Any]
-    priority: int
-    not_before: float = 0.0
-    frontier_id: str | None = None
-    """Its request's id in a distributed crawl's frontier, where it waits leased to this worker
-    (so a query held by a worker that dies is not lost: any worker asks it)."""
-
-
-@dataclass
-class _Counts:
-    """Per adapter: the keys of calls out, and the held queries: in the order they may go
-    (``held``), waiting for the answer of the same call out (``waiting``, by key), or not
-    before a time (``later``, failed calls asked again)."""
-
-    in_flight: set[CacheKey] = field(default_factory=set)
-    sent_at: dict[CacheKey, float] = field(default_factory=dict)
-    """When each call out was released (a call out for long is slow: it frees its place)."""
-    held: deque[_Held] = field(default_factory=deque)
-    waiting: dict[CacheKey, list[_Held]] = field(default_factory=dict)
-    later: list[_Held] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        """Queries held, in any way."""
-        return len(self.held) + len(self.later) + sum(map(len, self.waiting.values()))
-
-    def every_held(self) -> Iterator[_Held]:
-        yield from self.held
-        yield from self.later
-        for entries in self.waiting.values():
-            yield from entries
-
-    def answered(self, key: CacheKey) -> None:
-        """The call out with ``key`` is over: the queries waiting for it go first."""
-        self.in_flight.discard(key)
-        self.sent_at.pop(key, None)
-        self.held.extendleft(reversed(self.waiting.pop(key, [])))
-
-
-def search_page(response: Response) -> SearchPage:
-    """The answer page a search request's callback received."""
-    page = response.meta.get(SEARCH_PAGE)
-    if not isinstance(page, SearchPage):
-        raise ValueError(f"{response} is not the answer to a search request")
-    return page
-
-
-LINK_LIST_WORDS = frozenset(
-    {"link", "links", "directory", "directories", "resources", "partners", "sites", "webring"}
-)
-"""URL words of pages that list other sites: "link" and "directory" are the Backlink
-classifier's most frequent features in Barbosa et al. (2011, sec. 2.3)."""
-
-
-def backlink_candidates(captures: Iterable[FoundLink], count: int) -> list[FoundLink]:
-    """The ``count`` pages of a referring host most likely to hold its links to other sites:
-    pages whose URL names a link list first, then the home page and the pages nearest the root
-    (fewest path segments, then the shortest URL); one per URL, successful captures only."""
-
-    def rank(link: FoundLink) -> tuple[bool, int, int, str]:
-        parts = urlsplit(link.url)
-        segments = [s for s in parts.path.split("/") if s]
-        words = set(re.split(r"[^a-z]+", f"{parts.path} {parts.query}".lower()))
-        depth = len(segments) + (1 if parts.query else 0)
-        return (not (words & LINK_LIST_WORDS), depth, len(link.url), link.url)
-
-    unique = {link.url: link for link in captures if link.status in (None, 200)}
-    return sorted(unique.values(), key=rank)[:count]
 
 
 class SearchService:
@@ -297,11 +186,10 @@ class SearchService:
         }
         self.redaction = SecretRedaction(s for a in self.remote.values() for s in a.secrets())
         self.crawler: Crawler | None = None
-        self._counts: defaultdict[str, _Counts] = defaultdict(_Counts)
+        self._counts: defaultdict[str, AdapterQueries] = defaultdict(AdapterQueries)
         self._timer: CallLaterResult | None = None
         self._timer_at = math.inf
-        self._downloads: set[asyncio.Future[Response]] = set()
-        self._stop_watch: asyncio.Future[None] | None = None
+        self.downloads = StoppableDownloads(self._stopping, clock)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> SearchService:
@@ -371,7 +259,7 @@ class SearchService:
         call = SearchCall(name, query, max_pages=max_pages or self.max_pages)
         self.stats.inc_value(f"search/{name}/queries")
         self._hold(
-            _Held(
+            HeldQuery(
                 call,
                 callback,
                 dict(cb_kwargs or {}),
@@ -399,11 +287,11 @@ class SearchService:
 
     # --- holding and releasing -----------------------------------------------------------------
 
-    def _hold(self, held: _Held) -> None:
+    def _hold(self, held: HeldQuery) -> None:
         self._keep(held)
         self._pump()
 
-    def _keep(self, held: _Held) -> None:
+    def _keep(self, held: HeldQuery) -> None:
         """Hold a query until its adapter may be called; in a distributed crawl its request is
         written to the shared frontier at once (leased to this worker)."""
         scheduler = holding_scheduler(self.crawler) if self.crawler is not None else None
@@ -420,7 +308,7 @@ class SearchService:
     def _pump(self) -> None:
         """Release the held queries that may go now, in order, until the adapter has no call
         left to make (all out, or its rate says wait); wake up when the next one may go. A
-        query whose call is out already waits for its answer (:meth:`_Counts.answered`)."""
+        query whose call is out already waits for its answer (:meth:`AdapterQueries.answered`)."""
         if self.crawler is None or self.crawler.engine is None or self.crawler.spider is None:
             return
         now, wake = self.clock(), math.inf
@@ -440,7 +328,7 @@ class SearchService:
             wake = min(wake, self._release_held(name, counts, now))
         self._wake_at(wake)
 
-    def _release_held(self, name: str, counts: _Counts, now: float) -> float:
+    def _release_held(self, name: str, counts: AdapterQueries, now: float) -> float:
         """Release ``counts.held`` from its head while its adapter may be called (up, or down
         with its probe due: one call); the time when it may be called again (inf: when a call
         ends)."""
@@ -470,7 +358,7 @@ class SearchService:
             self._release(counts.held.popleft())
         return math.inf
 
-    def _busy(self, name: str, counts: _Counts, now: float) -> float | None:
+    def _busy(self, name: str, counts: AdapterQueries, now: float) -> float | None:
         """None when the adapter has a place for one more call; else when one frees (inf: when
         a call ends). Calls out for longer than :meth:`CallTimes.slow_after` hold no place,
         up to as many slow calls as places."""
@@ -484,7 +372,7 @@ class SearchService:
             return None
         return min(becoming_slow)
 
-    def _answer_with_error_if_given_up(self, name: str, counts: _Counts) -> None:
+    def _answer_with_error_if_given_up(self, name: str, counts: AdapterQueries) -> None:
         health = self.health[name]
         reason = health.given_up_reason()
         if reason is None:
@@ -509,7 +397,7 @@ class SearchService:
         name = self.defaults.get(kind)
         return None if name is None else self.health[name].unavailable()
 
-    def _release(self, held: _Held) -> None:
+    def _release(self, held: HeldQuery) -> None:
         assert self.crawler is not None and self.crawler.engine is not None
         request = self._request(held)
         if held.frontier_id is not None:
@@ -541,7 +429,7 @@ class SearchService:
 
     # --- requests ------------------------------------------------------------------------------
 
-    def _request(self, held: _Held) -> Request:
+    def _request(self, held: HeldQuery) -> Request:
         call = held.call
         meta = {
             **held.meta,
@@ -573,7 +461,9 @@ class SearchService:
         return self._http_request(adapter.call(call.query, call.continuation), meta, held)
 
     @staticmethod
-    def _http_request(http: HttpCall, meta: dict[str, Any], held: _Held | None = None) -> Request:
+    def _http_request(
+        http: HttpCall, meta: dict[str, Any], held: HeldQuery | None = None
+    ) -> Request:
         return Request(
             http.url,
             method=http.method,
@@ -611,9 +501,9 @@ class SearchService:
         wait = self.limiters[call.adapter].reserve()
         if wait > 0:
             self.stats.inc_value(f"search/{call.adapter}/delayed")
-            await self._sleep_unless_stopping(wait)
+            await self.downloads.sleep(wait)
         self.stats.inc_value(f"search/{call.adapter}/requests")
-        logger.debug("search call %s (%s)", call.adapter, _describe(call))
+        logger.debug("search call %s (%s)", call.adapter, describe_call(call))
         return None
 
     def after_download(self, request: Request, response: Response) -> Response | Request:
@@ -666,7 +556,7 @@ class SearchService:
             return None
         if isinstance(exception, IgnoreRequest):  # refused before it left (network safety...)
             self.stats.inc_value(f"search/{call.adapter}/failed")
-            logger.warning("search call %s refused: %s", _describe(call), exception)
+            logger.warning("search call %s refused: %s", describe_call(call), exception)
             self._done(call)
             return None
         failure = exception_failure(exception)
@@ -680,42 +570,12 @@ class SearchService:
         engine = self.crawler.engine if self.crawler is not None else None
         return engine is not None and not engine.running
 
-    async def _sleep_unless_stopping(self, seconds: float) -> None:
-        """Wait ``seconds`` for a call's moment, but not past the crawl's stop."""
-        end = self.clock() + seconds
-        while (left := end - self.clock()) > 0:
-            if self._stopping():
-                raise CrawlStopping("the crawl is stopping")
-            await sleep(min(left, STOP_CHECK_SECONDS))
-
     async def download(
         self, request: Request, send: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         """Send a search call (``send``: the crawl's download handlers) as a task that is
         cancelled when the crawl stops: a hanging API never holds a Ctrl-C for its timeout."""
-        if self._stopping():
-            raise CrawlStopping("the crawl is stopping")
-        task = asyncio.ensure_future(send(request))
-        self._downloads.add(task)
-        if self._stop_watch is None or self._stop_watch.done():
-            self._stop_watch = asyncio.ensure_future(self._watch_stopping())
-        try:
-            return await task
-        except asyncio.CancelledError:
-            if self._stopping():
-                raise CrawlStopping("the crawl is stopping") from None
-            raise
-        finally:
-            self._downloads.discard(task)
-
-    async def _watch_stopping(self) -> None:
-        """While search calls are out, cancel them all once the crawl is stopping."""
-        while self._downloads:
-            if self._stopping():
-                for task in list(self._downloads):
-                    task.cancel()
-                return
-            await sleep(STOP_CHECK_SECONDS)
+        return await self.downloads.download(request, send)
 
     # --- answers -------------------------------------------------------------------------------
 
@@ -745,11 +605,11 @@ class SearchService:
             following = replace(
                 call, continuation=page.continuation, page_number=number, attempt=1, later_round=0
             )
-            held = _Held(
+            held = HeldQuery(
                 following,
                 request.callback,
                 dict(request.cb_kwargs),
-                _user_meta(request.meta),
+                user_meta(request.meta),
                 request.priority,
             )
             self._keep(held)
@@ -777,7 +637,7 @@ class SearchService:
         more at once. Every failure counts against the adapter's circuit breaker."""
         call: SearchCall = request.meta[SEARCH_CALL]
         health = self.health[call.adapter]
-        health.failed(failure, _describe(call))
+        health.failed(failure, describe_call(call))
         if call.query is None:  # a call to get ready
             health.getting_ready_fails(failure.reason)
         pause = backoff_delay(call.attempt, retry_after, self.backoff, self.max_backoff)
@@ -799,13 +659,15 @@ class SearchService:
                 health=failure.counts_against_the_service,
             )
         self.stats.inc_value(f"search/{call.adapter}/retried")
-        logger.debug("search call %s: %s; again in %.1f s", _describe(call), failure.reason, pause)
+        logger.debug(
+            "search call %s: %s; again in %.1f s", describe_call(call), failure.reason, pause
+        )
         again = replace(call, attempt=call.attempt + 1)
         if call.inline:  # the service's own fetch: sent again through the downloader
             return request.replace(meta={**request.meta, SEARCH_CALL: again}, dont_filter=True)
         # a spider's query waits with the others (its adapter may be going down meanwhile)
-        held = _Held(
-            again, request.callback, dict(request.cb_kwargs), _user_meta(request.meta),
+        held = HeldQuery(
+            again, request.callback, dict(request.cb_kwargs), user_meta(request.meta),
             request.priority,
         )  # fmt: skip
         held.not_before = self.clock() + pause if failure.kind != THROTTLED else 0.0
@@ -828,7 +690,7 @@ class SearchService:
         call: SearchCall = request.meta[SEARCH_CALL]
         name = call.adapter
         if call.inline:  # counted by the caller (a preparation, a host's pages)
-            raise SearchFailed(f"{_describe(call)}: {reason}")
+            raise SearchFailed(f"{describe_call(call)}: {reason}")
         self.stats.inc_value(f"search/{name}/failed")
         reported = self.health[name].reported(health)
         level = logging.INFO if reported else logging.WARNING
@@ -838,20 +700,22 @@ class SearchService:
             logger.log(
                 level,
                 "search %s failed (%s): asked again in %.0f s",
-                _describe(call),
+                describe_call(call),
                 reason,
                 delay,
             )
             again = replace(call, attempt=1, later_round=call.later_round + 1)
-            meta = _user_meta(request.meta)
+            meta = user_meta(request.meta)
             not_before = self.clock() + delay
-            held = _Held(again, request.callback, dict(request.cb_kwargs), meta, request.priority)
+            held = HeldQuery(
+                again, request.callback, dict(request.cb_kwargs), meta, request.priority
+            )
             held.not_before = not_before
             self._keep(held)
             self._done(call)
             raise AskedLater(f"search call failed, asked again in {delay:.0f} s")
         self.stats.inc_value(f"search/{name}/gave_up")
-        logger.log(level, "search %s given up: %s", _describe(call), reason)
+        logger.log(level, "search %s given up: %s", describe_call(call), reason)
         page = self._page(call, error=reason, error_reported=reported)
         if response is None:
             return self._answer(request, page)  # delivered by after_download
@@ -1068,7 +932,7 @@ class SearchService:
             self._pump()
             raise DontCloseSpider
 
-    def _ask_later_ones_soon(self, name: str, counts: _Counts) -> None:
+    def _ask_later_ones_soon(self, name: str, counts: AdapterQueries) -> None:
         """The crawl has nothing else to do: the queries of an adapter that is up and ready,
         held for a later round, are asked again within ``BILINGUAL_SEARCH_BREAKER_PAUSE``
         instead of ``BILINGUAL_SEARCH_LATER_DELAY`` (``asked_early``): they no longer hold the
@@ -1091,39 +955,6 @@ class SearchService:
             counts = self._counts.get(name)
             health.close(len(counts) + len(counts.in_flight) if counts is not None else 0)
         self.redaction.uninstall()
-
-
-def _user_meta(meta: dict[str, Any]) -> dict[str, Any]:
-    """The meta a spider gave, without what Scrapy and the service added."""
-    ours = {
-        SEARCH_CALL,
-        SEARCH_PAGE,
-        "dont_retry",
-        "dont_obey_robotstxt",
-        "handle_httpstatus_all",
-        "allow_offsite",
-        "download_slot",
-        WORKER_LOCAL_META,
-        REDELIVERED_META,
-        "depth",
-        "retry_times",
-        "download_latency",
-        "download_timeout",
-        "proxy",
-        "_auth_proxy",
-        "redirect_times",
-        "redirect_urls",
-        "redirect_ttl",
-        "redirect_reasons",
-    }
-    return {k: v for k, v in meta.items() if k not in ours}
-
-
-def _describe(call: SearchCall) -> str:
-    if call.query is None:
-        return f"{call.adapter} setup"
-    page = f", page {call.page_number}" if call.page_number > 1 else ""
-    return f"{call.adapter}: {call.query.describe()}{page}"
 
 
 def _write_atomically(path: Path, body: bytes) -> None:

@@ -266,7 +266,8 @@ def test_confirms_language_compares_base_languages() -> None:
 
 
 def _real_pages(limit_per_lang: int = 5) -> list[tuple[str, Path]]:
-    from bilingual_spider.sandbox.realsites import gold_pairs_path, load_sites, resolve_cache_dir
+    from bilingual_spider.sandbox.real_site import load_sites
+    from bilingual_spider.sandbox.realsites import gold_pairs_path, resolve_cache_dir
 
     gold = gold_pairs_path()
     if not gold.is_file():
@@ -289,7 +290,7 @@ def _real_pages(limit_per_lang: int = 5) -> list[tuple[str, Path]]:
 
 
 def test_lowest_badness_of_real_pages_is_their_language() -> None:
-    from bilingual_spider.sandbox.realsites import text_segments
+    from bilingual_spider.sandbox.page_text import text_segments
 
     profiles = default_profiles()
     own: list[float] = []

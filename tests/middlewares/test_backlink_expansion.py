@@ -17,8 +17,8 @@ from bilingual_spider.middlewares.backlink_expansion import (
     BacklinkExpansionMiddleware,
     backlink_query,
 )
+from bilingual_spider.search.calls import SEARCH_PAGE
 from bilingual_spider.search.crawl_graph import CrawlLinkGraph
-from bilingual_spider.search.service import SEARCH_PAGE
 from bilingual_spider.search.values import BACKLINKS, FoundLink, SearchPage, SearchQuery
 from tests.crawlers import get_crawler
 

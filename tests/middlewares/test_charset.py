@@ -329,11 +329,11 @@ _META_CHARSET = re.compile(rb"<meta[^>]+charset[^>]*>", re.IGNORECASE)
 @pytest.fixture(scope="module")
 def apache_korean() -> dict[str, bytes]:
     """The manual's Korean pages that declare EUC-KR: relative path -> bytes."""
-    from bilingual_spider.sandbox import realsites
+    from bilingual_spider.sandbox import debian_packages, realsites
 
     try:
         realsites.prepare()
-    except (realsites.AptUnavailable, realsites.FetchError) as exc:
+    except (debian_packages.AptUnavailable, debian_packages.FetchError) as exc:
         missing(f"the real sites (Apache manual) are unavailable: {exc}")
     root = realsites.resolve_cache_dir() / "root" / APACHE_KO
     pages = {

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.process import crawl_in_sandbox
 from bilingual_spider.sandbox.slug_sites import SlugSites
 from tests.waiting import CRAWL_SECONDS
 
@@ -18,21 +18,18 @@ def crawl_slug_pairs(sites: SlugSites, work: Path) -> tuple[list[dict[str, Any]]
     seeds = work / "seeds.txt"
     seeds.write_text("\n".join(sites.seed_urls()) + "\n")
     items = work / "items.jsonl"
-    with SandboxServer(["--config", str(sites.config)]) as server:
-        result = run_spider(
-            "pupsniffer",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "ROBOTSTXT_OBEY": False,
-                "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
-            },
-            arguments={"seeds": seeds, "langs": "en,fr", "site_budget": 150},
-            output=items,
-            timeout=CRAWL_SECONDS,
-        )
-    assert result.returncode == 0, result.stderr[-3000:]
+    crawl_in_sandbox(
+        ["--config", str(sites.config)],
+        "pupsniffer",
+        settings={
+            "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+            "ROBOTSTXT_OBEY": False,
+            "BILINGUAL_PUPSNIFFER_PAIR_FIRST": True,
+        },
+        arguments={"seeds": seeds, "langs": "en,fr", "site_budget": 150},
+        output=items,
+        timeout=CRAWL_SECONDS,
+    )
     found = [json.loads(line) for line in items.read_text().splitlines() if line.strip()]
     pairs = [i for i in found if "source_url" in i]
     gold = {frozenset(pair) for pair in sites.gold_pairs()}

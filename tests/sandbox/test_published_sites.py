@@ -16,7 +16,8 @@ import pytest
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.links.script_links import render_reason
 from bilingual_spider.links.sitemaps import INDEX, URLSET, parse_sitemap
-from bilingual_spider.sandbox.process import SandboxServer, run_spider
+from bilingual_spider.sandbox.debian_packages import AptUnavailable
+from bilingual_spider.sandbox.process import SandboxServer, crawl_in_sandbox, pupsniffer_pairs
 from bilingual_spider.sandbox.published_sites import (
     PublishedSite,
     PublishedSites,
@@ -27,7 +28,7 @@ from bilingual_spider.sandbox.published_sites import (
     script_menu_html,
     sitemap_files,
 )
-from bilingual_spider.sandbox.realsites import AptUnavailable, RealSite, served_html
+from bilingual_spider.sandbox.real_site import RealSite, served_html
 from tests.conftest import missing
 from tests.waiting import CRAWL_SECONDS
 
@@ -160,26 +161,12 @@ def test_the_sitemap_names_every_gold_pair_of_the_sitemap_site(published):
 
 
 def _crawl(published: PublishedSites, out: Path, seed: str, settings: dict, **arguments) -> dict:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "seeds.txt").write_text(seed + "\n")
     with SandboxServer(["--config", str(published.config)]) as server:
-        result = run_spider(
-            "pupsniffer",
-            settings={
-                "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                **settings,
-            },
-            arguments={"seeds": out / "seeds.txt", "out": out / "run", **arguments},
-            timeout=CRAWL_SECONDS,
-        )
-    assert result.returncode == 0, result.stderr[-3000:]
-    lines = (out / "run" / "pairs.jsonl").read_text().splitlines()
-    return {
-        "pairs": {(p["source_url"], p["target_url"]) for p in map(json.loads, lines)},
-        "stats": json.loads((out / "run" / "stats.json").read_text()),
-    }
+        run = pupsniffer_pairs(
+            server.proxy_url, [seed], out, {"CONCURRENT_REQUESTS_PER_DOMAIN": 8, **settings},
+            CRAWL_SECONDS, **arguments,
+        )  # fmt: skip
+    return {"pairs": {(p["source_url"], p["target_url"]) for p in run.pairs}, "stats": run.stats}
 
 
 def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, tmp_path):
@@ -201,15 +188,13 @@ def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, tmp_path):
 def test_the_detector_calls_the_web_component_site_bilingual_from_its_home(published, tmp_path):
     site = published.site(COMPONENTS)
     output = tmp_path / "verdicts.jsonl"
-    with SandboxServer(["--config", str(published.config)]) as server:
-        result = run_spider(
-            "detect",
-            settings={"BILINGUAL_SANDBOX_PROXY": server.proxy_url, "DOWNLOAD_DELAY": 0},
-            arguments={"seeds": site["seed_url"]},
-            output=output,
-            timeout=CRAWL_SECONDS,
-        )
-    assert result.returncode == 0, result.stderr[-3000:]
+    crawl_in_sandbox(
+        ["--config", str(published.config)],
+        "detect",
+        arguments={"seeds": site["seed_url"]},
+        output=output,
+        timeout=CRAWL_SECONDS,
+    )
     home = site["seed_url"]
     assert not _A_HREF.search((published.root / COMPONENTS / "pages" / "index.html").read_text())
     verdict = json.loads(output.read_text().splitlines()[0])

@@ -12,7 +12,7 @@ import pytest
 
 from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
-from bilingual_spider.sandbox.realsites import same_language
+from bilingual_spider.sandbox.real_site_gold import same_language
 from tests.conftest import missing
 from tests.waiting import CRAWL_SECONDS
 
@@ -21,7 +21,8 @@ HTML_LANG = re.compile(rb"<html[^>]*\blang=\"([^\"]+)\"", re.IGNORECASE)
 
 @pytest.fixture(scope="session")
 def real_sites() -> list[dict]:
-    from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+    from bilingual_spider.sandbox.debian_packages import AptUnavailable
+    from bilingual_spider.sandbox.realsites import prepare
 
     try:
         return prepare()

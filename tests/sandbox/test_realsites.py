@@ -25,26 +25,14 @@ from hypothesis import strategies as st
 
 from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.patterns.copied_prose import SourceProse, copied_prose_share, letters
-from bilingual_spider.sandbox import realsites
+from bilingual_spider.sandbox import entry_pages, real_site, real_site_gold, realsites
 from bilingual_spider.sandbox.config import SandboxConfig
-from bilingual_spider.sandbox.realsites import (
-    ENTRY_STYLES,
-    AptUnavailable,
-    FetchError,
-    LanguageStart,
-    PageFile,
-    RealSite,
-    build,
-    entry_style_urls,
-    fetch,
-    judge_translation,
-    load_sites,
-    prose_segments,
-    render_entry_page,
-    same_language,
-    start_pages,
-    text_segments,
-)
+from bilingual_spider.sandbox.debian_packages import AptUnavailable, FetchError, fetch
+from bilingual_spider.sandbox.entry_pages import LanguageStart, render_entry_page, start_pages
+from bilingual_spider.sandbox.page_text import prose_segments, text_segments
+from bilingual_spider.sandbox.real_site import ENTRY_STYLES, PageFile, RealSite, load_sites
+from bilingual_spider.sandbox.real_site_gold import judge_translation, same_language
+from bilingual_spider.sandbox.realsites import build, entry_style_urls
 from bilingual_spider.sandbox.server import Sandbox
 from tests.conftest import missing
 
@@ -419,7 +407,7 @@ def test_page_pattern_groups_files_of_one_page() -> None:
             ]
         )
     ]
-    groups = realsites.group_by_page(files)
+    groups = real_site.group_by_page(files)
     assert {page_id: sorted(by_lang) for page_id, by_lang in groups.items()} == {
         "ch01": ["en", "fr", "zh-Hant"],
         "ch02": ["en"],
@@ -704,7 +692,7 @@ def real_gold(real: dict[str, dict]) -> set[tuple[str, str, str, str, str]]:
 def apache_files(real: dict[str, dict]) -> list[PageFile]:
     site = next(s for s in load_sites() if s.name == "apache-httpd-manual")
     root = realsites.resolve_cache_dir() / "root"
-    return realsites.page_files(site, realsites.served_html([root / d for d in site.dirs]))
+    return real_site.page_files(site, real_site.served_html([root / d for d in site.dirs]))
 
 
 APACHE = "http://httpd.apache.org/docs/2.4/"
@@ -780,7 +768,7 @@ def test_real_apache_hreflang_alternates_are_the_real_translations(
     """The "Available languages" of an English page are exactly the languages that have a real
     (non-symlink) file of it. (Only true for pages whose en/ file is English: see
     test_real_apache_pairs.)"""
-    groups = realsites.group_by_page(apache_files)
+    groups = real_site.group_by_page(apache_files)
     checked = 0
     for page_id in random.Random(1).sample(sorted(groups), 80):
         by_lang = groups[page_id]
@@ -800,8 +788,8 @@ def test_a_translation_that_holds_another_section_is_no_gold_pair(tmp_path: Path
     root = tmp_path / "root"
     site = dataclasses.replace(tiny_site(root), other_sections=("fr/index.html", "ja/index.html"))
     (root / site.dirs[0] / "ja/index.html").write_bytes(page("ja", JAPANESE))
-    served = realsites.served_html(realsites.site_dirs(tmp_path / "cache", site, root))
-    gold = realsites.derive_gold(site, realsites.page_files(site, served))
+    served = real_site.served_html(entry_pages.site_dirs(tmp_path / "cache", site, root))
+    gold = real_site_gold.derive_gold(site, real_site.page_files(site, served))
     assert [(p.source_url, p.target_url) for p in gold.pairs] == [
         ("http://tiny.example/docs/en/listen.html", "http://tiny.example/docs/fr/listen.html")
     ]

@@ -22,7 +22,8 @@ from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response, TextResponse
 from scrapy.linkextractors import LinkExtractor
 
-from bilingual_spider.search.service import SearchService, search_page
+from bilingual_spider.search.calls import search_page
+from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import SearchQuery
 
 

@@ -191,7 +191,7 @@ def test_embedded_backlinks_put_the_crawl_graph_first(sandbox_graph: Path, tmp_p
 
 
 def test_referring_host_pages_prefer_link_lists_then_the_root() -> None:
-    from bilingual_spider.search.service import backlink_candidates
+    from bilingual_spider.search.backlink_pages import backlink_candidates
     from bilingual_spider.search.values import FoundLink
 
     captures = [

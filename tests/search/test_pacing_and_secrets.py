@@ -13,11 +13,12 @@ from scrapy.http import Response
 
 from bilingual_spider.middlewares.search_credentials import SearchCredentialsMiddleware
 from bilingual_spider.search.answer_cache import AnswerCache
+from bilingual_spider.search.calls import SEARCH_CALL, SearchCall
 from bilingual_spider.search.configuration import build_setup
 from bilingual_spider.search.credentials import REDACTED, SecretRedaction, redact
 from bilingual_spider.search.google_cse import CLOSING
 from bilingual_spider.search.rate_limit import RateLimiter, backoff_delay, parse_retry_after
-from bilingual_spider.search.service import SEARCH_CALL, SearchCall, SearchService
+from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import SearchPage, SearchQuery
 from tests.crawlers import project_settings
 from tests.fake_clock import FakeClock
@@ -143,13 +144,13 @@ def test_settings_choose_adapters_urls_and_rates() -> None:
 def test_held_queries_wait_for_the_same_call_out_and_then_go_first() -> None:
     """The service's pump stops at the first query that may not go; a query whose call is out
     already waits beside it (not in the line) and goes first once that call is answered."""
-    from bilingual_spider.search.service import SearchCall, _Counts, _Held
+    from bilingual_spider.search.held_queries import AdapterQueries, HeldQuery
 
-    def held(target: str, not_before: float = 0.0) -> _Held:
+    def held(target: str, not_before: float = 0.0) -> HeldQuery:
         call = SearchCall("moz", SearchQuery.backlinks(target))
-        return _Held(call, None, {}, {}, 0, not_before=not_before)
+        return HeldQuery(call, None, {}, {}, 0, not_before=not_before)
 
-    counts = _Counts()
+    counts = AdapterQueries()
     first, duplicate, other, later = held("a.es"), held("a.es"), held("b.es"), held("c.es", 5.0)
     counts.held.extend([other])
     counts.later.append(later)

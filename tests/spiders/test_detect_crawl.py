@@ -183,7 +183,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def world_and_real_sites(world: Path) -> Iterator[tuple[SandboxServer, list[dict]]]:
-    from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+    from bilingual_spider.sandbox.debian_packages import AptUnavailable
+    from bilingual_spider.sandbox.realsites import prepare
 
     try:
         real = prepare()

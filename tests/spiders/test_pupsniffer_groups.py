@@ -218,7 +218,8 @@ def test_document_pairs_and_the_bitextor_tsv_have_the_pairs_groups_imply(crawled
 @pytest.fixture(scope="module")
 def installation_guide(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The Debian installation guide (one chapter page in up to 19 languages), 100 pages."""
-    from bilingual_spider.sandbox.realsites import AptUnavailable, prepare
+    from bilingual_spider.sandbox.debian_packages import AptUnavailable
+    from bilingual_spider.sandbox.realsites import prepare
 
     try:
         prepare()
