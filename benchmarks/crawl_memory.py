@@ -16,6 +16,13 @@ share with the rest of the crawl: the spider, its callbacks, classes, modules). 
 
     python benchmarks/crawl_memory.py [--budget 100000] [--sites 50000] [--seeds 300]
         [--every 1000] [--deep-every 10000] [--world DIR] [--work DIR]
+        [--tracemalloc FROM,TO]
+
+``--tracemalloc FROM,TO``: what grows, by source line. Python's ``tracemalloc`` starts tracing
+once the spider has counted FROM pages and takes a snapshot at TO pages: every block it holds
+then was allocated between the two and is still alive (the crawl's growth, the frontier's
+included). Reported: the largest source lines and files (``tracemalloc`` in the results, the
+sizes in MB with their block counts); tracing slows the crawl down between the two points.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import os
 import sys
 import tempfile
 import time
+import tracemalloc
 import types
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,12 +107,20 @@ class MemorySampler:
             settings.getint("BENCH_MEMORY_EVERY"),
             settings.getint("BENCH_MEMORY_DEEP_EVERY"),
         )
+        trace = settings.get("BENCH_TRACEMALLOC")
+        if trace:
+            start, end = (int(part) for part in str(trace).split(","))
+            sampler.growth = GrowthTracer(start, end, settings["BENCH_TRACEMALLOC_FILE"])
         crawler.signals.connect(sampler.response_received, signal=signals.response_received)
         crawler.signals.connect(sampler.spider_closed, signal=signals.spider_closed)
         return sampler
 
+    growth: GrowthTracer | None = None
+
     def response_received(self, response: Any, request: Request, **_: Any) -> None:
         pages = self._pages()
+        if self.growth is not None:
+            self.growth.at(pages)
         if pages >= self.next_sample:
             self.next_sample = pages + self.every
             deep = pages >= self.next_deep
@@ -142,6 +158,46 @@ class MemorySampler:
             record["last"] = True
         self.file.write(json.dumps(record) + "\n")
         self.file.flush()
+
+
+class GrowthTracer:
+    """``tracemalloc`` from ``start`` pages to a snapshot at ``end`` pages, written to ``path``
+    as the largest source lines and files of the blocks allocated meanwhile and still alive."""
+
+    def __init__(self, start: int, end: int, path: str, top: int = 40) -> None:
+        self.start, self.end, self.path, self.top = start, end, path, top
+        self.done = False
+
+    def at(self, pages: int) -> None:
+        if self.done:
+            return
+        if pages >= self.start and not tracemalloc.is_tracing():
+            tracemalloc.start(1)
+            self.started_at = pages
+        elif pages >= self.end and tracemalloc.is_tracing():
+            snapshot = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, tracemalloc.__file__)]
+            )
+            tracemalloc.stop()
+            self.done = True
+            record = {
+                "from_pages": self.started_at,
+                "to_pages": pages,
+                "total_mb": round(sum(s.size for s in snapshot.statistics("filename")) / 2**20, 2),
+                "lines": self._largest(snapshot.statistics("lineno")),
+                "files": self._largest(snapshot.statistics("filename")),
+            }
+            Path(self.path).write_text(json.dumps(record, indent=1) + "\n")
+
+    def _largest(self, statistics: list[tracemalloc.Statistic]) -> list[dict[str, Any]]:
+        return [
+            {
+                "where": f"{frame.filename}:{frame.lineno}" if (frame := stat.traceback[0]) else "",
+                "mb": round(stat.size / 2**20, 2),
+                "blocks": stat.count,
+            }
+            for stat in statistics[: self.top]
+        ]
 
 
 def summarize(samples: list[dict[str, Any]]) -> dict[str, Any]:
@@ -198,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--world", help="world directory, reused when its parameters match")
     parser.add_argument("--work", help="directory for the crawl's outputs (default: temporary)")
     parser.add_argument("--out", default="crawl_memory", help="results/NAME.json")
+    parser.add_argument("--tracemalloc", help="FROM,TO: pages between which growth is traced")
     args = parser.parse_args(argv)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
             "BENCH_MEMORY_EVERY": args.every,
             "BENCH_MEMORY_DEEP_EVERY": args.deep_every,
         }
+        growth_file = work / "growth.json"
+        if args.tracemalloc:
+            settings.update(BENCH_TRACEMALLOC=args.tracemalloc, BENCH_TRACEMALLOC_FILE=growth_file)
         print(f"crawling with cobfc ({args.budget} pages) ...", flush=True)
         with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
             crawl = run_crawl(
@@ -225,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
                 settings, timeout=max(1800, args.budget // 20),
             )  # fmt: skip
         samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
+        growth = json.loads(growth_file.read_text()) if growth_file.is_file() else None
     result = {
         "benchmark": "crawl_memory",
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -239,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
         "frontier's peak",
         "samples": samples,
     }
+    if args.tracemalloc:
+        result["tracemalloc"] = growth
     result["seconds"] = round(time.monotonic() - started, 1)
     print(json.dumps(result["summary"], indent=1))
     RESULTS.mkdir(exist_ok=True)

@@ -39,6 +39,16 @@ unkilled crawls' (``sites_overlap_*``: shared / all, Jaccard).
 
     python benchmarks/kill_resume.py --spider backforth [--kills 3] [--budget 2000] [--seeds 100]
         [--state-interval SECONDS]
+
+``--spider backforth --mode redis``: the same world and seeds crawled by two workers sharing a
+Redis frontier (a key prefix of the benchmark's own, deleted after; each worker with its own
+name and output directory): ``--rate-rounds`` unkilled runs, then one where, each time the two
+outputs together hold a random share (10-90 %) of the first unkilled run's verdicts, one worker
+in turn is killed and started again with the same command. Reported as above, over both
+workers' outputs (a site written by both counts as written twice), against the verdicts in Redis
+(``site_verdicts``) and the crawl-wide page count (``budget_pages``).
+
+    python benchmarks/kill_resume.py --spider backforth --mode redis [--kills 3] [--budget 2000]
 """
 
 from __future__ import annotations
@@ -46,6 +56,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import random
 import resource
 import signal
@@ -59,6 +70,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -77,6 +89,7 @@ from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_co
 from bilingual_spider.sandbox.server import CONTROL_HOST  # noqa: E402
 from bilingual_spider.sandbox.webgraph_params import WorldParams  # noqa: E402
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, load_ground_truth  # noqa: E402
+from bilingual_spider.scheduler import compact_serializer  # noqa: E402
 from bilingual_spider.scheduler.sqlite_frontier import (  # noqa: E402
     CRAWL_STATE,
     FRONTIER_FILE,
@@ -317,13 +330,20 @@ co-cite related sites, so backlinks lead somewhere), served with its search and 
 
 
 def backforth_command(
-    proxy: str, seeds: Path, budget: int, run: Path, jobdir: bool, state_interval: float | None
+    proxy: str,
+    seeds: Path,
+    budget: int,
+    run: Path,
+    jobdir: bool,
+    state_interval: float | None,
+    **extra: object,
 ) -> list[str]:
     settings: dict[str, object] = {
         **CRAWL,
         "BILINGUAL_SANDBOX_PROXY": proxy,
         "LOG_FILE": run / "log.txt",
         "BILINGUAL_STATS_FILE": run / "stats.json",
+        **extra,
     }
     if jobdir:
         settings["JOBDIR"] = run / "job"
@@ -372,35 +392,53 @@ def backforth_audit(run: Path, truth: GroundTruth, access: Path | None) -> dict[
         record["verdicts_missing_from_output"] = len(saved - set(written))
         record["verdicts_not_in_state"] = len(set(written) - saved)
         record["pages"] = parts["pages"]
-    if access is not None:  # ground-truth sites a page was served from, not judged at the end
-        judged = {truth.site_of(site) for site in [*written, *unfinished]}
-        served: Counter[str] = Counter()
-        served_sites = set()
-        for line in access.read_text().splitlines():
-            _, _, host, target, status = line.split("\t")
-            name = truth.site_of(host)
-            if status == "200" and name is not None and not target.endswith("/robots.txt"):
-                served[target if target.startswith("http") else f"http://{host}{target}"] += 1
-                served_sites.add(name)
-        record["sites_served_not_judged"] = len(served_sites - judged)
-        record["pages_served_twice"] = sum(count - 1 for count in served.values())
+    if access is not None:
+        record.update(served_not_judged(access, truth, {*written, *unfinished}))
     return record
+
+
+def served_not_judged(access: Path, truth: GroundTruth, judged: set[str]) -> dict[str, int]:
+    """From the sandbox's access log: the ground-truth sites a page was served from that no
+    verdict (or detection under way) in ``judged`` covers, the pages served (once or more) and
+    those served more than once (fetched again after a kill)."""
+    covered = {truth.site_of(site) for site in judged}
+    served: Counter[str] = Counter()
+    served_sites = set()
+    for line in access.read_text().splitlines():
+        _, _, host, target, status = line.split("\t")
+        name = truth.site_of(host)
+        if status == "200" and name is not None and not target.endswith("/robots.txt"):
+            served[target if target.startswith("http") else f"http://{host}{target}"] += 1
+            served_sites.add(name)
+    return {
+        "sites_served_not_judged": len(served_sites - covered),
+        "pages_served": len(served),
+        "pages_served_twice": sum(count - 1 for count in served.values()),
+    }
 
 
 def overlap(a: list[str], b: list[str]) -> float:
     return round(len(set(a) & set(b)) / max(1, len(set(a) | set(b))), 3)
 
 
-def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> dict[str, Any]:
-    """Unkilled crawls (JOBDIR and none, in turn), then one killed ``--kills`` times when its
-    output holds a random share (10-90 %) of the unkilled crawl's verdicts, resumed each time."""
+def backforth_world(
+    args: argparse.Namespace, root: Path
+) -> tuple[dict[str, Any], GroundTruth, Path, list[str]]:
+    """The generated world (its summary and ground truth), the seeds file and the sandbox's
+    arguments to serve it."""
     world = root / "world"
     world_info = prepare_world(world, WorldParams(seed=args.seed, **BACKFORTH_WORLD))
     truth = GroundTruth(load_ground_truth(world))
     seeds = root / "seeds.txt"
     seeds.write_text("".join(url + "\n" for url in sample_seeds(world, args.seeds, args.seed)))
+    return world_info, truth, seeds, ["--config", str(world / CONFIG_FILE)]
+
+
+def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> dict[str, Any]:
+    """Unkilled crawls (JOBDIR and none, in turn), then one killed ``--kills`` times when its
+    output holds a random share (10-90 %) of the unkilled crawl's verdicts, resumed each time."""
+    world_info, truth, seeds, config = backforth_world(args, root)
     record: dict[str, Any] = {"world": world_info, "seeds": args.seeds, "unkilled": []}
-    config = ["--config", str(world / CONFIG_FILE)]
     with SandboxServer(config) as web:
         for number in range(args.rate_rounds):
             for jobdir in (False, True):
@@ -442,6 +480,167 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
     killed["sites_overlap_with_unkilled"] = overlap(killed["sites"], reference)
     for other in record["unkilled"]:
         other["sites_overlap_with_first_jobdir_crawl"] = overlap(other["sites"], reference)
+    record["killed"] = killed
+    for entry in [*record["unkilled"], killed]:
+        entry.pop("sites")
+    return record
+
+
+def backforth_workers(
+    proxy: str, seeds: Path, budget: int, root: Path, prefix: str, lease: float
+) -> tuple[list[list[str]], list[Path]]:
+    """The commands of the two workers of one Redis crawl (each its own name, log, stats and
+    output directory), and their ``verdicts.jsonl``."""
+    commands = []
+    for n in (0, 1):
+        run = root / f"worker{n}"
+        run.mkdir()
+        redis = {
+            "REDIS_URL": REDIS_URL,
+            "BILINGUAL_REDIS_KEY_PREFIX": prefix,
+            "BILINGUAL_REDIS_LEASE_SECONDS": lease,
+            "BILINGUAL_REDIS_WORKER_NAME": f"worker{n}",
+        }
+        commands.append(backforth_command(proxy, seeds, budget, run, False, None, **redis))
+    return commands, [root / f"worker{n}" / "out" / "verdicts.jsonl" for n in (0, 1)]
+
+
+def backforth_redis_crawl(
+    commands: list[list[str]], feeds: list[Path], targets: list[int]
+) -> list[dict[str, int]]:
+    """The two workers started, one of them in turn killed and started again by the same
+    command once their ``feeds`` together hold each target's lines; then both left to end."""
+    workers = [start(command) for command in commands]
+    kills = []
+    try:
+        for number, target in enumerate(targets):
+            victim = number % 2
+            wait_for(lambda: sum(map(lines, feeds)) >= target, "verdicts written")  # noqa: B023
+            if workers[victim].poll() is not None:
+                raise RuntimeError(f"worker{victim} ended before {target} verdicts")
+            kill(workers[victim])
+            at = sum(map(lines, feeds))
+            kills.append({"worker": victim, "target_verdicts": target, "verdicts_at_kill": at})
+            workers[victim] = start(commands[victim])
+        for worker in workers:
+            worker.wait(timeout=PATIENCE)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                kill(worker)
+    return kills
+
+
+def backforth_redis_audit(
+    root: Path, prefix: str, truth: GroundTruth, access: Path | None
+) -> dict[str, Any]:
+    """Both workers' outputs against the crawl's state in Redis (verdicts, detections under
+    way, pages counted crawl-wide), and what the sandbox served."""
+    import redis
+
+    written: Counter[str] = Counter()
+    bilingual: Counter[str] = Counter()
+    bad = 0
+    after_budget = 0
+    for n in (0, 1):
+        out = root / f"worker{n}" / "out"
+        for name, counter in (("verdicts.jsonl", written), ("sites.jsonl", bilingual)):
+            for line in (out / name).read_bytes().splitlines():
+                try:
+                    counter[json.loads(line)["site"]] += 1
+                except (ValueError, KeyError):
+                    bad += 1
+        stats = json.loads((root / f"worker{n}" / "stats.json").read_text())
+        after_budget += stats.get("backforth/pages_after_budget", 0)
+    client = redis.Redis.from_url(REDIS_URL)
+    base = f"{prefix}:backforth"
+    verdicts = {
+        key.decode(): pickle.loads(blob)
+        for key, blob in client.hgetall(f"{base}:site_verdicts").items()
+    }
+    saved = set(verdicts)
+    saved_bilingual = {site for site, verdict in verdicts.items() if verdict.bilingual}
+    unfinished = {key.decode() for key in client.hkeys(f"{base}:site_states")}
+    counted = int(client.hget(f"{base}:counters", "budget_pages") or 0)
+    queued = {  # the hosts of the requests still queued or leased at the end
+        urlsplit(compact_serializer.loads(blob)["url"]).hostname or ""
+        for blob in client.hvals(f"{base}:requests")
+    }
+    client.close()
+    record: dict[str, Any] = {
+        "verdicts": len(written),
+        "verdicts_written_twice": sum(1 for count in written.values() if count > 1),
+        "bilingual_sites": len(bilingual),
+        "bilingual_sites_written_twice": sum(1 for count in bilingual.values() if count > 1),
+        "bilingual_sites_missing_from_output": len(saved_bilingual - set(bilingual)),
+        "bad_lines": bad,
+        "verdicts_missing_from_output": len(saved - set(written)),
+        "verdicts_not_in_redis": len(set(written) - saved),
+        "sites_under_way_at_end": len(unfinished),
+        "pages_counted": counted,
+        "pages_after_budget": after_budget,
+        "pages": counted - after_budget,
+        "true_bilingual": sum(1 for site in bilingual if truth.is_bilingual(site)),
+        "sites": sorted(bilingual),
+    }
+    if access is not None:
+        record.update(served_not_judged(access, truth, {*written, *unfinished}))
+        waiting = served_not_judged(access, truth, {*written, *unfinished, *queued})
+        record["sites_served_not_judged_nor_queued"] = waiting["sites_served_not_judged"]
+    return record
+
+
+def backforth_redis_run(
+    args: argparse.Namespace,
+    run: Path,
+    truth: GroundTruth,
+    seeds: Path,
+    config: list[str],
+    targets: list[int],
+) -> tuple[dict[str, Any], list[dict[str, int]]]:
+    """One two-worker crawl on a key prefix of its own (deleted after), killed at ``targets``
+    (none: unkilled), served with an access log: its audit and its kills."""
+    access, prefix = run / "access.tsv", f"bench-kill-resume-{uuid.uuid4().hex[:10]}"
+    run.mkdir(parents=True)
+    with SandboxServer([*config, "--access-log", str(access)]) as web:
+        commands, feeds = backforth_workers(
+            web.proxy_url, seeds, args.budget, run, prefix, args.lease
+        )
+        try:
+            kills = backforth_redis_crawl(commands, feeds, targets)
+            assert web.process is not None
+            web.process.send_signal(signal.SIGINT)  # ends cleanly: the access log flushed
+            web.process.wait()
+            return backforth_redis_audit(run, prefix, truth, access), kills
+        finally:
+            cleanup(prefix)
+
+
+def backforth_redis_runs(
+    args: argparse.Namespace, rng: random.Random, root: Path
+) -> dict[str, Any]:
+    """Unkilled two-worker Redis crawls, then one where a worker in turn is killed ``--kills``
+    times when the outputs hold a random share (10-90 %) of the first unkilled run's verdicts,
+    and started again each time by the same command."""
+    world_info, truth, seeds, config = backforth_world(args, root)
+    record: dict[str, Any] = {"world": world_info, "seeds": args.seeds, "unkilled": []}
+    for number in range(max(1, args.rate_rounds)):
+        started = time.monotonic()
+        audit, _ = backforth_redis_run(args, root / f"unkilled-{number}", truth, seeds, config, [])
+        audit["elapsed_s"] = round(time.monotonic() - started, 1)
+        record["unkilled"].append({"round": number, **audit})
+    first = record["unkilled"][0]
+    low, high = first["verdicts"] // 10, first["verdicts"] * 9 // 10
+    targets = sorted(rng.sample(range(low, high), args.kills))
+    run = root / "killed"
+    killed, kills = backforth_redis_run(args, run, truth, seeds, config, targets)
+    logs = [(run / f"worker{n}" / "log.txt").read_text(errors="replace") for n in (0, 1)]
+    killed["restarts_logged"] = sum(text.count("restarted: of the") for text in logs)
+    killed["kills"] = kills
+    reference = first["sites"]
+    killed["sites_overlap_with_unkilled"] = overlap(killed["sites"], reference)
+    for other in record["unkilled"]:
+        other["sites_overlap_with_first_unkilled"] = overlap(other["sites"], reference)
     record["killed"] = killed
     for entry in [*record["unkilled"], killed]:
         entry.pop("sites")
@@ -519,13 +718,17 @@ def backforth_main(args: argparse.Namespace, rng: random.Random) -> None:
         **{key: getattr(args, key) for key in ("kills", "budget", "seed", "rate_rounds")},
         "state_interval": args.state_interval,
     }
+    redis_mode = args.mode == "redis"
+    if redis_mode:
+        record.update(mode="redis", workers=2, lease=args.lease)
+    runs = backforth_redis_runs if redis_mode else backforth_runs
     with tempfile.TemporaryDirectory() as scratch:
-        record.update(backforth_runs(args, rng, Path(scratch)))
+        record.update(runs(args, rng, Path(scratch)))
     for run in record["unkilled"]:
         print("unkilled", json.dumps(run))
     print("killed", json.dumps(record["killed"]))
     RESULTS.mkdir(exist_ok=True)
-    name = "kill_resume_backforth.json"
+    name = "kill_resume_backforth_redis.json" if redis_mode else "kill_resume_backforth.json"
     if args.state_interval is not None:
         name = name.replace(".json", f"_interval{args.state_interval:g}.json")
     if args.seed != 32:

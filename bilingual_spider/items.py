@@ -6,6 +6,7 @@ Every item's first field is its ``type`` (``bilingual_site``, ``site_verdict``, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,3 +145,20 @@ FEED_FILES: dict[type, str] = {
     FetchedPageItem: "pages.jsonl",
 }
 """The feed of each item type in a run directory."""
+
+
+def record_key(record: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The identity of an item, from its fields (an item's, or a line of a JSON-lines feed), for
+    de-duplication: one per site (and one verdict per site), per unordered URL pair, per URL.
+    None: never a duplicate."""
+    kind = record.get("type")
+    if kind == "bilingual_site":
+        return ("site", str(record["site"]).lower())
+    if kind == "site_verdict":
+        return ("verdict", str(record["site"]).lower())
+    if kind == "url_pair":
+        first, second = sorted((str(record["source_url"]), str(record["target_url"])))
+        return ("pair", first, second)
+    if kind == "page":
+        return ("page", str(record["url"]))
+    return None

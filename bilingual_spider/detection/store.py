@@ -52,6 +52,11 @@ class SiteStore(Protocol):
         None when not known)."""
         ...
 
+    def forget_claims(self) -> int:
+        """A worker restarted under its former name: its former self's claims on sites it saved
+        no state or verdict of are dropped (their first pages claim them again); how many."""
+        ...
+
 
 class InMemorySiteStore:
     """A :class:`SiteStore` in this process's memory (the default of a single-process crawl)."""
@@ -91,6 +96,9 @@ class InMemorySiteStore:
 
     def written_by(self, site: str) -> str | None:
         return None  # one worker
+
+    def forget_claims(self) -> int:
+        return 0  # one process: its claims are resumed with their states (JOBDIR) or gone
 
     def __len__(self) -> int:
         """Sites with a verdict."""

@@ -36,6 +36,10 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
                          takes it again is told (:attr:`Taken.redelivered_from`), since the dead
                          worker may have done part of its work (saved state, not yet queued what
                          followed)
+    BASE:counted   HASH  request id -> 1 once its page counted against the page budget
+                         (:class:`~.page_budget.SharedPageBudget`): a request redelivered
+                         after its worker died mid-way is not counted again; dropped with
+                         the request when it is acknowledged
     PREFIX:seeds   LIST  seed URLs pushed by ``bilingual-spider seed`` for any spider
 
 On a Redis Cluster, or with ``BILINGUAL_REDIS_PARTITIONS`` above 1, these are the keys of one
@@ -85,9 +89,9 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 # Every script gets the same KEYS: 1 queue, 2 order, 3 leases, 4 counters, 5 requests, 6 seen,
-# 7 sequence, 8 ended, 9 lease owners, 10 heard, 11 bloom, 12 redelivered. The time Redis was
-# down (restarted: its run id changed since a worker last heard from it) is not held against the
-# leases; then expired leases go back to the queue, marked as redelivered:
+# 7 sequence, 8 ended, 9 lease owners, 10 heard, 11 bloom, 12 redelivered, 13 counted. The time
+# Redis was down (restarted: its run id changed since a worker last heard from it) is not held
+# against the leases; then expired leases go back to the queue, marked as redelivered:
 _HEARD = """
 local function heard(now)
   local run = string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
@@ -185,6 +189,7 @@ local function ack(worker, ids, pages, budget)
       redis.call('HDEL', KEYS[2], id)
       redis.call('HDEL', KEYS[9], id)
       redis.call('HDEL', KEYS[12], id)
+      redis.call('HDEL', KEYS[13], id)
     end
   end
   if acked > 0 then redis.call('HINCRBY', KEYS[4], 'acked', acked) end
@@ -262,14 +267,17 @@ end
 return renewed
 """
 )
-# ARGV: worker, ids given back unprocessed (the worker is closing)
+# ARGV: worker, '1' when the requests are redelivered (a restarted worker gives back what its
+# former self had in flight: whoever takes them is told, as after an expired lease) else '0'
+# (the worker is closing: they were never processed), then the ids given back
 _RELEASE = """
 local released = 0
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   local id = ARGV[i]
   if redis.call('HGET', KEYS[9], id) == ARGV[1] and redis.call('ZREM', KEYS[3], id) == 1 then
     redis.call('ZADD', KEYS[1], redis.call('HGET', KEYS[2], id), id)
     redis.call('HDEL', KEYS[2], id)
+    if ARGV[2] == '1' then redis.call('HSET', KEYS[12], id, ARGV[1]) end
     released = released + 1
   end
 end
@@ -435,7 +443,7 @@ class LeasedFrontier:
 
     KEYS = (
         "queue", "order", "leases", "counters", "requests", "seen", "sequence", "ended", "owners",
-        "heard", "bloom", "redelivered",
+        "heard", "bloom", "redelivered", "counted",
     )  # fmt: skip
 
     def push(
@@ -522,9 +530,13 @@ class LeasedFrontier:
         ids = list(ids)
         return int(self._renew(self._keys, [self.worker, self.lease_ms, *ids])) if ids else 0
 
-    def release(self, ids: Sequence[str]) -> int:
-        """Give unprocessed requests back to the queue (a worker closing with them in flight)."""
-        return int(self._release(self._keys, [self.worker, *ids])) if ids else 0
+    def release(self, ids: Sequence[str], redelivered: bool = False) -> int:
+        """Give requests back to the queue: unprocessed (a worker closing with them in flight),
+        or ``redelivered``: perhaps processed in part (a restarted worker's former self had them
+        in flight), the worker that takes one is told (:attr:`Taken.redelivered_from`)."""
+        if not ids:
+            return 0
+        return int(self._release(self._keys, [self.worker, "1" if redelivered else "0", *ids]))
 
     def requeue(self, request_id: str, blob: bytes, priority: int) -> bool:
         """Put a leased request back in the queue with a new priority (and new contents)."""

@@ -4,7 +4,8 @@ each worker as it processes a page that counts against the budget. The script th
 page that reaches the budget also ends the crawl for every worker (the frontier's
 ``PREFIX:SPIDER:ended``, reason ``budget``): from then on no worker takes a request, and the
 worker closes with the reason ``budget``; a worker that gets a page already past it (one in
-flight meanwhile) closes the same way.
+flight meanwhile) closes the same way. A page is counted once per request in the frontier
+(``PREFIX:SPIDER:counted``), also when a killed worker's request is processed again.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 FIELD = "budget_pages"
-# KEYS: counters, ended; ARGV: pages, budget
+# KEYS: counters, ended, counted; ARGV: pages, budget, the id of the request in the frontier
+# ('' none): a request counted already (processed again: its worker died before acknowledging
+# it) is not counted again, 0 is returned
 _SPEND = """
+if ARGV[3] ~= '' and redis.call('HSETNX', KEYS[3], ARGV[3], 1) == 0 then return 0 end
 local spent = redis.call('HINCRBY', KEYS[1], 'budget_pages', ARGV[1])
 if spent >= tonumber(ARGV[2]) then redis.call('SET', KEYS[2], 'budget', 'NX') end
 return spent
@@ -33,13 +37,15 @@ class SharedPageBudget:
     def __init__(self, redis: PatientRedis, base: str, budget: int) -> None:
         self.redis = redis
         self.budget = budget
-        self._keys = [f"{base}:counters", f"{base}:ended"]
+        self._keys = [f"{base}:counters", f"{base}:ended", f"{base}:counted"]
         self._spend = redis.script(_SPEND)
 
-    def spend(self, pages: int = 1) -> int:
+    def spend(self, pages: int = 1, request_id: str | None = None) -> int:
         """Count ``pages`` more (and end the crawl once the budget is spent); the crawl-wide
-        count, these included."""
-        return int(self._spend(self._keys, [pages, self.budget]))
+        count, these included. With the ``request_id`` the frontier gave the page's request:
+        0 (nothing counted) when that request's page was counted before (its first worker died
+        before acknowledging it: the page is processed again, counted once)."""
+        return int(self._spend(self._keys, [pages, self.budget, request_id or ""]))
 
 
 def shared_page_budget(crawler: Crawler, spider_name: str, budget: int) -> SharedPageBudget | None:

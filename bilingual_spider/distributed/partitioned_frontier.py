@@ -196,8 +196,10 @@ class PartitionedFrontier:
     def renew(self, ids: Iterable[str]) -> int:
         return sum(self.parts[p].renew(local) for p, local in self._grouped(ids).items())
 
-    def release(self, ids: Sequence[str]) -> int:
-        return sum(self.parts[p].release(local) for p, local in self._grouped(ids).items())
+    def release(self, ids: Sequence[str], redelivered: bool = False) -> int:
+        return sum(
+            self.parts[p].release(local, redelivered) for p, local in self._grouped(ids).items()
+        )
 
     def requeue(self, request_id: str, blob: bytes, priority: int) -> bool:
         p, local = split_id(request_id)

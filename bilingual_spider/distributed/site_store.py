@@ -34,11 +34,25 @@ if TYPE_CHECKING:
     from bilingual_spider.detection.detector import DetectionState, SiteVerdict
     from bilingual_spider.detection.store import SiteStore
 
-# KEYS: claim, verdicts; ARGV: site, claim ms
+# KEYS: claim, verdicts; ARGV: site, claim ms, worker
 _CLAIM = """
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
-if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[2]) then return 1 end
 return 0
+"""
+# KEYS: states, verdicts; ARGV: worker, then claim keys and their sites in turn: the claims of
+# ``worker`` with no state saved and no verdict are deleted (a restarted worker's former self
+# claimed the sites and died before saving anything)
+_FORGET = """
+local forgotten = 0
+for i = 2, #ARGV, 2 do
+  if redis.call('GET', ARGV[i]) == ARGV[1] and redis.call('HEXISTS', KEYS[1], ARGV[i + 1]) == 0
+     and redis.call('HEXISTS', KEYS[2], ARGV[i + 1]) == 0 then
+    redis.call('DEL', ARGV[i])
+    forgotten = forgotten + 1
+  end
+end
+return forgotten
 """
 # KEYS: claim, states, verdicts, writers; ARGV: site, state as loaded ('' none), new state, worker
 _SAVE = """
@@ -46,7 +60,7 @@ if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return -1 end
 if (redis.call('HGET', KEYS[2], ARGV[1]) or '') ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
-redis.call('SET', KEYS[1], '1')
+redis.call('SET', KEYS[1], ARGV[4])
 return 1
 """
 # KEYS: claim, states, verdicts, writers; ARGV: site, verdict, worker
@@ -75,6 +89,7 @@ class RedisSiteStore:
         self._claim = redis.script(_CLAIM)
         self._save = redis.script(_SAVE)
         self._finish = redis.script(_FINISH)
+        self._forget = redis.script(_FORGET)
         self._loaded: dict[str, bytes] = {}  # the state each site had when this worker loaded it
 
     def _claim_key(self, site: str) -> str:
@@ -82,7 +97,23 @@ class RedisSiteStore:
 
     def claim(self, site: str) -> bool:
         keys = [self._claim_key(site), self.verdicts_key]
-        return bool(self._claim(keys, [site, self.claim_ms]))
+        return bool(self._claim(keys, [site, self.claim_ms, self.worker]))
+
+    def forget_claims(self) -> int:
+        """After a restart under the same worker name: the claims of this worker's former self
+        on sites it saved nothing of are deleted (their first pages, redelivered, claim them
+        again at once instead of after the claim's expiry); the number deleted."""
+        prefix = self._claim_key("")
+        claims = [_text(k) for k in self.redis.call(self._scan_claims, f"{prefix}*")]
+        args = [self.worker]
+        for key in claims:
+            args += [key, key[len(prefix) :]]
+        if not claims:
+            return 0
+        return int(self._forget([self.states_key, self.verdicts_key], args))
+
+    def _scan_claims(self, pattern: str) -> list[bytes]:
+        return list(self.redis.client.scan_iter(match=pattern, count=1000))
 
     def load(self, site: str) -> DetectionState | None:
         raw = self.redis.call(self.redis.client.hget, self.states_key, site)
@@ -135,3 +166,7 @@ def shared_site_store(crawler: Crawler, spider_name: str) -> SiteStore | None:
     return RedisSiteStore(
         PatientRedis.from_crawler(crawler), base, claim_seconds, worker_id(crawler)
     )
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

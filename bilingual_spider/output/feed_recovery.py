@@ -17,6 +17,8 @@ from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
+from bilingual_spider.items import record_key
+
 logger = logging.getLogger(__name__)
 
 JSONL_FORMATS = frozenset({"jsonlines", "jsonl", "jl"})
@@ -65,6 +67,26 @@ def repair_jsonl(path: Path) -> int:
 
 def urls_in_jsonl(path: Path) -> Iterator[str]:
     """The ``url`` field of every line of ``path`` that has one."""
+    for record in _records(path):
+        url = record.get("url")
+        if isinstance(url, str):
+            yield url
+
+
+def record_keys_in_jsonl(paths: Iterable[Path]) -> set[tuple[str, ...]]:
+    """The identities (:func:`~bilingual_spider.items.record_key`) of the items in the
+    JSON-lines files ``paths`` (after :func:`repair_jsonl`)."""
+    keys = set()
+    for path in paths:
+        for record in _records(path):
+            key = record_key(record)
+            if key is not None:
+                keys.add(key)
+    return keys
+
+
+def _records(path: Path) -> Iterator[dict[str, Any]]:
+    """Every line of ``path`` that is a JSON object."""
     if not path.is_file():
         return
     with open(path, "rb") as file:
@@ -73,9 +95,8 @@ def urls_in_jsonl(path: Path) -> Iterator[str]:
                 record = json.loads(line)
             except ValueError:
                 continue
-            url = record.get("url") if isinstance(record, dict) else None
-            if isinstance(url, str):
-                yield url
+            if isinstance(record, dict):
+                yield record
 
 
 def settle_in_flight(

@@ -92,7 +92,12 @@ from bilingual_spider.distributed.frontier import (
 )
 from bilingual_spider.distributed.partitioned_frontier import PartitionedFrontier, open_frontier
 from bilingual_spider.distributed.partitions import KeyLayout, host_of
-from bilingual_spider.output.feed_recovery import local_jsonl_feeds, settle_in_flight
+from bilingual_spider.distributed.written_items import shared_written_items
+from bilingual_spider.output.feed_recovery import (
+    local_jsonl_feeds,
+    record_keys_in_jsonl,
+    settle_in_flight,
+)
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 
@@ -108,6 +113,9 @@ HELD_META = "frontier_held_id"
 """Request meta key: the id :meth:`LeasedRedisScheduler.hold` gave the request (it is in Redis)."""
 REDELIVERED_META = "frontier_redelivered"
 """Request meta key: the worker whose lease on the request expired (see the module doc)."""
+FRONTIER_ID_META = "frontier_id"
+"""Request meta key: the request's id in the Redis frontier, set when it is taken (a page
+budget counts each id once: :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`)."""
 FIRST_IDLE_WAIT = 0.1
 
 
@@ -307,7 +315,7 @@ class LeasedRedisScheduler:
         assert self.frontier is not None
         if self._local:
             request = heapq.heappop(self._local)[2]
-            self._taken[request] = self._local_ids.pop(request)
+            self._taken[request] = request.meta[FRONTIER_ID_META] = self._local_ids.pop(request)
             return self._dequeued(request)
         now = time.monotonic()
         if now < self._next_take_at or self._budget_taken():
@@ -334,7 +342,7 @@ class LeasedRedisScheduler:
                 self._inc("scheduler/redis/redelivered")
             scorer = getattr(self.spider, "frontier_scorer", None)
             if rescore_head(request, scorer, taken.next_priority, self.crawler.stats):
-                self._taken[request] = taken.id
+                self._taken[request] = request.meta[FRONTIER_ID_META] = taken.id
                 self._inc("scheduler/redis/taken")
                 return self._dequeued(request)
             blob = self.serializer.dumps(request.to_dict(spider=self.spider))
@@ -412,14 +420,25 @@ class LeasedRedisScheduler:
 
     def _resume(self) -> None:
         """A worker restarted under its old name: its former self's leases, done (in its
-        output) or not (back to the queue at once)."""
-        assert self.frontier is not None
+        output) or not (back to the queue at once, redelivered); its claims on items its
+        output does not hold forgotten first (see the module doc)."""
+        assert self.frontier is not None and self.spider is not None
         leased = self.frontier.leased_by(self.frontier.worker)
         if not leased:
             return
         done, again, cut = settle_in_flight(leased, self.feeds, self._url_of)
+        if not getattr(self.spider, "settles_in_flight_by_url", True):
+            done, again = [], [request_id for request_id, _ in leased]
+        restarted = getattr(self.spider, "worker_restarted", None)
+        if restarted is not None:  # the spider lets go of what its former self left half-done
+            restarted()
+        written = shared_written_items(self.crawler, self.spider.name)
+        if written is not None:
+            forgotten = written.settle(record_keys_in_jsonl(self.feeds))
+            self._inc("scheduler/redis/resumed_items_forgotten", forgotten)
         self._count_acks(self.frontier.ack(done, *self._spent(len(done))))
-        self._inc("scheduler/redis/resumed_requeued", self.frontier.release(again))
+        requeued = self.frontier.release(again, redelivered=True)
+        self._inc("scheduler/redis/resumed_requeued", requeued)
         self._inc("scheduler/redis/resumed_done", len(done))
         logger.warning(
             "worker %s restarted: of the %d request(s) it had in flight, %d were in its output "

@@ -91,6 +91,7 @@ from bilingual_spider.middlewares.backlink_expansion import (
     backlink_query_of,
 )
 from bilingual_spider.response_page import response_page
+from bilingual_spider.scheduler.redis_scheduler import FRONTIER_ID_META
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import FoundLink
@@ -117,6 +118,11 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     }
     carried_stats = ("backforth/", "detector/", "backlinks/", "frontier/")
     """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
+    settles_in_flight_by_url = False
+    """Read by the Redis scheduler when this worker restarts: every request its former self had
+    in flight is redelivered (its work redone from the shared state; the items already written
+    are dropped by the crawl-wide duplicate filter), none taken as done because its URL is in
+    the output (a page's verdict there says nothing of the bilingual-site record after it)."""
 
     def __init__(
         self,
@@ -257,6 +263,13 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._backlinks_pending = parts["backlinks_pending"]
         self._resumed = parts
 
+    def worker_restarted(self) -> None:
+        """Told by the Redis scheduler when this worker restarts under its former name, before
+        its former self's requests go back to the queue: the sites it claimed and saved
+        nothing of are let go (their first pages, redelivered, claim them again)."""
+        forgotten = self.detection.store.forget_claims()
+        self.crawler.stats.inc_value("detector/claims_forgotten", forgotten)
+
     def backlinks_answered(self, site: str) -> None:
         """The backlink query of ``site`` was answered (told by the backlink expansion)."""
         self._backlinks_pending.pop(site, None)
@@ -294,7 +307,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     def parse(self, response: Response) -> Iterator[Any]:
         role = response.meta.get("role", "forward")
-        self._count_page(role)
+        self._count_page(role, response.meta)
         on_topic = self._on_topic(response) if self.rules.topic_focus else True
         contexts = None  # extracted once, for the links followed and the detector alike
         if role == "backlink":
@@ -312,28 +325,29 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         yield from self._judged(self.detection.examine(response, contexts=contexts, climb=climb))
 
     def first_page_failed(self, failure: Failure) -> Iterator[Any]:
-        self._count_page(failure.request.meta.get("role", "forward"))  # type: ignore[attr-defined]
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        self._count_page(meta.get("role", "forward"), meta)
         yield from self._judged(self.detection.first_page_failed(failure))
 
     def backlink_page_failed(self, failure: Failure) -> Iterator[Any]:
-        self._count_page("backlink")
+        self._count_page("backlink", failure.request.meta)  # type: ignore[attr-defined]
         self.crawler.stats.inc_value("backforth/backlink_pages_failed")
         return iter(())
 
     def detector_probe(self, response: Response) -> Iterator[Any]:
-        self._count_page("probe")
+        self._count_page("probe", response.meta)
         yield from self._judged(super().detector_probe(response))
 
     def detector_home_page(self, response: Response) -> Iterator[Any]:
-        self._count_page("probe")
+        self._count_page("probe", response.meta)
         yield from self._judged(super().detector_home_page(response))
 
     def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
-        self._count_page("probe")
+        self._count_page("probe", failure.request.meta)  # type: ignore[attr-defined]
         yield from self._judged(super().detector_home_page_failed(failure))
 
     def detector_probe_failed(self, failure: Failure) -> Iterator[Any]:
-        self._count_page("probe")
+        self._count_page("probe", failure.request.meta)  # type: ignore[attr-defined]
         yield from self._judged(super().detector_probe_failed(failure))
 
     def _on_topic(self, response: Response) -> bool:
@@ -480,23 +494,30 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         around_words = getattr(self.detection.scorer, "around_words", 10)
         return extract_link_contexts(response_page(response), response.url, around_words)
 
-    def _count_page(self, role: str) -> None:
+    def _count_page(self, role: str, meta: dict[str, Any]) -> None:
+        """A page (its response or failure) counted; the crawl closed once the budget is spent
+        (with Redis: a page whose request was counted before, by a worker killed before it
+        acknowledged it, is not counted against the budget again)."""
         self.pages += 1
         stats = self.crawler.stats
         stats.inc_value(f"backforth/pages/{role}")
         stats.inc_value("backforth/pages")
         stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
         self.learning.page_counted(self.pages, self.sites_found, stats)
-        if self.budget is not None and self._budget_spent() >= self.budget:
+        if self.budget is not None and self._budget_spent(meta) >= self.budget:
             stats.inc_value("backforth/pages_after_budget")  # counted, not processed
             raise CloseSpider("budget")
 
-    def _budget_spent(self) -> int:
-        """Pages counted against the budget: this worker's, or with Redis every worker's."""
+    def _budget_spent(self, meta: dict[str, Any]) -> int:
+        """Pages counted against the budget: this worker's, or with Redis every worker's (0:
+        this page was counted before)."""
         if self.shared_budget is None:
             return self.pages
-        spent = self.shared_budget.spend()
-        self.crawler.stats.set_value("backforth/pages_crawl_wide", spent)
+        spent = self.shared_budget.spend(request_id=meta.get(FRONTIER_ID_META))
+        if spent:
+            self.crawler.stats.set_value("backforth/pages_crawl_wide", spent)
+        else:
+            self.crawler.stats.inc_value("backforth/pages_counted_before")
         return spent
 
     def _opened(self, spider: scrapy.Spider) -> None:

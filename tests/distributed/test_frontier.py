@@ -234,3 +234,42 @@ def test_an_ack_counts_its_pages_against_the_budget_in_the_same_script(redis, re
     assert frontier.counters()["budget_pages"] == 3 and frontier.status().ended == "budget"
     frontier.ack([], pages=0)  # nothing to say: no call
     assert frontier.counters()["budget_pages"] == 3
+
+
+def test_a_restarted_worker_gives_its_former_leases_back_as_redelivered(redis, redis_prefix):
+    """Released by a worker restarted under its old name, a request tells whoever takes it that
+    it may have been processed in part (as after an expired lease); released at close, not."""
+    worker = LeasedFrontier(redis, f"{redis_prefix}:s", worker="w1")
+    other = LeasedFrontier(redis, f"{redis_prefix}:s", worker="w2")
+    for blob in (b"closing", b"restarted"):
+        worker.push(blob, 0, blob.decode())
+    closing, restarted = worker.take()[0], worker.take()[0]
+    assert sorted(i for i, _ in worker.leased_by("w1")) == sorted([closing.id, restarted.id])
+    assert worker.release([closing.id]) == 1
+    assert worker.release([restarted.id], redelivered=True) == 1
+    taken = {t.blob: t.redelivered_from for t in (other.take()[0], other.take()[0])}
+    assert taken == {b"closing": None, b"restarted": "w1"}
+
+
+def test_a_restarted_worker_lets_go_of_the_claims_it_saved_nothing_of(redis, redis_prefix):
+    before = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=60, worker="w1")
+    other = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=60, worker="w2")
+    assert before.claim("bare.example") and before.claim("saved.example")
+    before.save(state("saved.example", ("p1",)))
+    assert other.claim("theirs.example")
+    after = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=60, worker="w1")
+    assert after.forget_claims() == 1  # only its own claim with nothing saved
+    assert other.claim("bare.example")  # at once, not after the claim's 60 s
+    assert not other.claim("saved.example") and not after.claim("theirs.example")
+
+
+def test_a_page_processed_again_after_its_worker_died_counts_once(redis, redis_prefix):
+    frontier = LeasedFrontier(redis, f"{redis_prefix}:s", worker="w1")
+    frontier.push(b"page", 0, "fp")
+    taken = frontier.take()[0]
+    budget = SharedPageBudget(redis, f"{redis_prefix}:s", budget=10)
+    assert budget.spend(request_id=taken.id) == 1
+    assert budget.spend(request_id=taken.id) == 0  # redelivered, processed again: not counted
+    assert budget.spend() == 2  # a page without a frontier id (one process) always counts
+    frontier.ack([taken.id])
+    assert not redis.client.hlen(frontier.keys["counted"])  # dropped with its request

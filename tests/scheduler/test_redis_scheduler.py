@@ -5,6 +5,7 @@ from __future__ import annotations
 from scrapy_redis import picklecompat
 
 from bilingual_spider.scheduler import compact_serializer
+from bilingual_spider.scheduler.redis_scheduler import FRONTIER_ID_META
 from tests.distributed.test_held_requests import scheduler
 from tests.scheduler.test_compact_serializer import TYPICAL
 
@@ -23,6 +24,8 @@ def test_a_queued_request_is_stored_compact_and_comes_back_whole(redis_prefix):
         fingerprint = worker.crawler.request_fingerprinter.fingerprint(request)
         assert client.smembers(keys["seen"]) == {fingerprint} and len(fingerprint) == 20
         assert not client.hlen(keys["order"])  # a queued request's order is its score
-        assert worker.next_request().to_dict(spider=spider) == as_dict
+        taken = worker.next_request()
+        assert taken.meta.pop(FRONTIER_ID_META) == "1"  # its id in the frontier, when taken
+        assert taken.to_dict(spider=spider) == as_dict
     finally:
         worker.close("finished")

@@ -1,10 +1,11 @@
 """``scrapy crawl backforth``, ``detect`` and ``pupsniffer`` with ``JOBDIR``, killed with SIGKILL
-and run again by the same command: each resumes its frontier, its state and its output (issue
-32)."""
+and run again by the same command: each resumes its frontier, its state and its output; and two
+``backforth`` workers on Redis, each killed once and started again (issue 32)."""
 
 from __future__ import annotations
 
 import json
+import pickle
 import sqlite3
 import subprocess
 from collections import Counter
@@ -16,10 +17,10 @@ import pytest
 from bilingual_spider.frontier.crawl_state import decode_state
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.scheduler.sqlite_frontier import CRAWL_STATE, FRONTIER_FILE, SqliteFrontier
-from tests.conftest import generated_world_served
+from tests.conftest import REDIS_URL, generated_world_served
 from tests.extensions.test_jobdir_guard import refusal
 from tests.scheduler.test_crash_safe_scheduler import PROJECT, kill_when, kill_when_written
-from tests.waiting import CRAWL_SECONDS
+from tests.waiting import CRAWL_SECONDS, wait_until
 
 BUDGET = 300
 CONCURRENT_REQUESTS = 16
@@ -82,6 +83,83 @@ def test_a_backforth_crawl_killed_twice_resumes_its_state_and_output(world, tmp_
     assert state["pages"] - after_budget == BUDGET - 1  # as an unkilled crawl: the budget's pages
     assert state["learning"]["classifiers"]["forward"].version >= 2  # learned across the runs
     assert log.count("backlink queries not answered before asked again") <= 2
+
+
+def test_two_redis_backforth_workers_each_killed_once_write_each_site_once(
+    world, tmp_path, redis_prefix
+) -> None:
+    """Two workers share a Redis frontier; once their outputs hold 20 verdicts one is killed and
+    started again by the same command, at 60 the other: every verdict in Redis is in one output
+    once, so is every bilingual site, and the pages counted make the budget."""
+    import redis
+
+    (path, web), workers = world, []
+    commands = [
+        spider_command(
+            "backforth",
+            {
+                "BILINGUAL_SANDBOX_PROXY": web.proxy_url,
+                "REDIS_URL": REDIS_URL,
+                "BILINGUAL_REDIS_KEY_PREFIX": redis_prefix,
+                "BILINGUAL_REDIS_WORKER_NAME": f"w{n}",
+                "BILINGUAL_REDIS_IDLE_MAX_WAIT": 1,
+                "DOWNLOAD_DELAY": 0,
+                "CONCURRENT_REQUESTS": CONCURRENT_REQUESTS,
+                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+                "LOG_LEVEL": "INFO",
+                "LOG_FILE": tmp_path / f"log{n}.txt",
+                "BILINGUAL_STATS_FILE": tmp_path / f"stats{n}.json",
+            },
+            {
+                "seeds": path / "seed_urls.txt",
+                "budget": BUDGET,
+                "learning_interval": 50,
+                "out": tmp_path / f"out{n}",
+            },
+        )
+        for n in (0, 1)
+    ]
+    outs = [tmp_path / f"out{n}" for n in (0, 1)]
+    workers = [subprocess.Popen(command, cwd=PROJECT, env=crawl_env()) for command in commands]
+    try:
+        for victim, kill_at in ((0, 20), (1, 60)):  # verdicts in the two outputs together
+            wait_until(lambda: written(outs) >= kill_at, CRAWL_SECONDS)  # noqa: B023
+            assert workers[victim].poll() is None, "a worker ended before it could be killed"
+            workers[victim].kill()  # SIGKILL
+            workers[victim].wait(timeout=CRAWL_SECONDS)
+            workers[victim] = subprocess.Popen(commands[victim], cwd=PROJECT, env=crawl_env())
+        assert [worker.wait(timeout=CRAWL_SECONDS) for worker in workers] == [0, 0]
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    for n in (0, 1):  # each restart found what its former self had in flight
+        assert (tmp_path / f"log{n}.txt").read_text().count(f"worker w{n} restarted") == 1
+    verdicts = [r for out in outs for r in records(out / "verdicts.jsonl")]
+    sites = [r["site"] for out in outs for r in records(out / "sites.jsonl")]
+    judged = Counter(record["site"] for record in verdicts)
+    assert [site for site, times in judged.items() if times > 1] == []  # none written twice
+    assert sorted(sites) == sorted(set(sites))
+    client = redis.Redis.from_url(REDIS_URL)
+    base = f"{redis_prefix}:backforth"
+    saved = {
+        s.decode(): pickle.loads(v) for s, v in client.hgetall(f"{base}:site_verdicts").items()
+    }
+    counted = int(client.hget(f"{base}:counters", "budget_pages"))
+    client.close()
+    assert set(judged) == set(saved)  # every verdict reached is in an output, and no other
+    assert sorted(sites) == sorted(site for site, verdict in saved.items() if verdict.bilingual)
+    after_budget = sum(
+        json.loads((tmp_path / f"stats{n}.json").read_text()).get("backforth/pages_after_budget", 0)
+        for n in (0, 1)
+    )  # counted, not processed: the page that spent the budget and those in flight then
+    assert counted - after_budget == BUDGET - 1
+
+
+def written(outs: list[Path]) -> int:
+    """Verdicts in the outputs ``outs`` together."""
+    files = [out / "verdicts.jsonl" for out in outs]
+    return sum(path.read_bytes().count(b"\n") for path in files if path.is_file())
 
 
 def test_a_detect_crawl_killed_twice_judges_each_site_once(world, tmp_path) -> None:

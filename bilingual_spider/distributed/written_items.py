@@ -1,0 +1,73 @@
+"""Which worker's output holds each site's verdict and bilingual-site record in a distributed
+crawl: one item per site across every worker's output, also after a worker was killed and its
+work redone (issue 32).
+
+Keys (``BASE`` is ``PREFIX:SPIDER``)::
+
+    BASE:written  HASH  item key (``verdict<TAB>site``, ``site<TAB>site``) -> the worker that
+                        passed it to its output first
+
+A worker claims an item's key when the item leaves its duplicate filter, just before its feeds
+write it (:class:`~bilingual_spider.pipelines.duplicates.DuplicatesPipeline`); an item whose key
+another worker (or its own former self) claimed is dropped. A kill can fall between the claim
+and the line reaching the file: a worker restarted under the same name
+(``BILINGUAL_REDIS_WORKER_NAME``) first :meth:`WrittenItems.settle`\\ s its claims against its
+JSON-lines output, forgetting those its files do not hold, before the requests it had in flight
+go back to the queue. The work redone from them (a verdict emitted again from the site store)
+is then written once: where it was missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import shared_crawl_base, worker_id
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+SHARED_KINDS = frozenset({"verdict", "site"})
+"""Item kinds (:func:`~bilingual_spider.items.record_key`) written once crawl-wide: one per
+site. Pages and pairs keep the per-worker filter (a forward crawl's pages are settled by URL)."""
+SEPARATOR = "\t"
+
+
+class WrittenItems:
+    """The crawl-wide record of the items written, under ``base``, as ``worker`` sees it."""
+
+    def __init__(self, redis: PatientRedis, base: str, worker: str) -> None:
+        self.redis = redis
+        self.key = f"{base}:written"
+        self.worker = worker
+
+    def claim(self, key: tuple[str, ...]) -> bool:
+        """Claim ``key`` for this worker's output; False when a worker claimed it before."""
+        field = SEPARATOR.join(key)
+        return bool(self.redis.call(self.redis.client.hsetnx, self.key, field, self.worker))
+
+    def settle(self, held: Iterable[tuple[str, ...]]) -> int:
+        """After a restart: forget this worker's claims its output does not ``held`` (its
+        feeds' item keys); the number forgotten."""
+        kept = {SEPARATOR.join(key) for key in held}
+        lost = []
+        for field, owner in self.redis.call(self.redis.client.hgetall, self.key).items():
+            field, owner = _text(field), _text(owner)
+            if owner == self.worker and field not in kept:
+                lost.append(field)
+        if lost:
+            self.redis.call(self.redis.client.hdel, self.key, *lost)
+        return len(lost)
+
+
+def shared_written_items(crawler: Crawler, spider_name: str) -> WrittenItems | None:
+    """A :class:`WrittenItems` when ``REDIS_URL`` is set (None: a single-process crawl)."""
+    base = shared_crawl_base(crawler, spider_name)
+    if base is None:
+        return None
+    return WrittenItems(PatientRedis.from_crawler(crawler), base, worker_id(crawler))
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,56 @@
+"""One verdict and one bilingual-site record per site across every worker's output, also after a
+worker was killed between claiming an item and writing it (the real Redis)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from scrapy.exceptions import DropItem
+from scrapy.utils.test import get_crawler
+
+from bilingual_spider.distributed.written_items import WrittenItems
+from bilingual_spider.items import BilingualSiteItem, FetchedPageItem, SiteVerdictItem
+from bilingual_spider.output.feed_recovery import record_keys_in_jsonl
+from bilingual_spider.pipelines.duplicates import DuplicatesPipeline
+
+
+def verdict(site: str) -> SiteVerdictItem:
+    return SiteVerdictItem(
+        site=site, url=f"http://{site}/", bilingual=True, languages=["en", "fr"], reason="",
+        pages_downloaded=2,
+    )  # fmt: skip
+
+
+def test_an_item_another_worker_wrote_is_dropped_and_pages_are_left_alone(redis, redis_prefix):
+    crawler = get_crawler()
+    one = DuplicatesPipeline(crawler.stats, WrittenItems(redis, f"{redis_prefix}:s", "w1"))
+    two = DuplicatesPipeline(crawler.stats, WrittenItems(redis, f"{redis_prefix}:s", "w2"))
+    assert one.process_item(verdict("a.example")) is not None
+    with pytest.raises(DropItem):
+        two.process_item(verdict("A.example"))
+    site = BilingualSiteItem("a.example", ["en", "fr"])
+    assert two.process_item(site) is site  # another kind: its own key
+    page = FetchedPageItem("http://a.example/", 200, "a.example", "text/html", 10, "seed")
+    assert one.process_item(page) is page and two.process_item(page) is page  # per worker
+    assert crawler.stats.get_value("pipeline/duplicates_dropped/verdict") == 1
+
+
+def test_a_restarted_worker_forgets_the_claims_its_output_does_not_hold(
+    redis, redis_prefix, tmp_path
+):
+    """Killed after claiming b.example's verdict and before its line reached the file: once
+    settled, the verdict redone (by any worker) is written; a.example's stays dropped."""
+    feed = tmp_path / "verdicts.jsonl"
+    before = DuplicatesPipeline(get_crawler().stats, WrittenItems(redis, f"{redis_prefix}:s", "w1"))
+    for site in ("a.example", "b.example"):
+        before.process_item(verdict(site))
+    feed.write_text(json.dumps({"type": "site_verdict", "site": "a.example"}) + "\n")
+    assert WrittenItems(redis, f"{redis_prefix}:s", "w2").claim(("site", "c.example"))
+    restarted = WrittenItems(redis, f"{redis_prefix}:s", "w1")
+    assert restarted.settle(record_keys_in_jsonl([feed])) == 1
+    other = DuplicatesPipeline(get_crawler().stats, WrittenItems(redis, f"{redis_prefix}:s", "w2"))
+    assert other.process_item(verdict("b.example")) is not None
+    with pytest.raises(DropItem):
+        other.process_item(verdict("a.example"))
+    assert not restarted.claim(("site", "c.example"))  # another worker's claim stays
