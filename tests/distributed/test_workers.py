@@ -308,13 +308,16 @@ def test_three_workers_keep_each_hosts_rate_and_fetch_its_robots_txt_once(
     ]
     assert [worker.wait(timeout=CRAWL_SECONDS) for worker in workers] == [0, 0, 0]
     after = arrivals(server)
-    busiest, closest = {}, {}
+    busiest, closest, asked = {}, {}, {}
     for host, times in after.items():
         new = sorted(times[len(before.get(host, [])) :])
         if not host.endswith("sandbox.internal") and len(new) >= 2:
             busiest[host] = most_in_window(new, window)
             closest[host] = min(b - a for a, b in itertools.pairwise(new))
-    assert sum(n >= 3 for n in busiest.values()) >= 10  # hosts that were asked often enough
+            asked[host] = len(new)
+    # hosts asked often enough for their rate to be put to the test (counted, not timed: on a
+    # busy machine the crawl is slower, never faster, than the hosts' rate)
+    assert sum(n >= 3 for n in asked.values()) >= 10
     worst = max(busiest, key=busiest.get)
     assert busiest[worst] <= round(window / delay), (worst, after[worst][-12:])
     nearest = min(closest, key=closest.get)
