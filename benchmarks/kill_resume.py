@@ -278,27 +278,9 @@ def redis_workers(
         )
         out = root / f"worker{n}"
         commands.append(spider_command("forward", settings, {"seeds": seeds, "out": out}))
-    workers = [start(command) for command in commands]
-    kills = []
     try:
-        for number, target in enumerate(targets):
-            victim = number % 2
-            wait_for(lambda: sum(map(lines, feeds)) >= target, "pages written")  # noqa: B023
-            kill(workers[victim])
-            kills.append(
-                {
-                    "worker": victim,
-                    "target_pages": target,
-                    "pages_written_at_kill": sum(map(lines, feeds)),
-                }
-            )
-            workers[victim] = start(commands[victim])
-        for worker in workers:
-            worker.wait(timeout=PATIENCE)
+        kills = killed_in_turn(commands, feeds, targets, "pages")
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                kill(worker)
         cleanup(prefix)
     reasons = [
         (root / f"worker{n}.log").read_text(errors="replace").count("'finish_reason'")
@@ -421,6 +403,26 @@ def overlap(a: list[str], b: list[str]) -> float:
     return round(len(set(a) & set(b)) / max(1, len(set(a) | set(b))), 3)
 
 
+def with_killed_run(
+    record: dict[str, Any],
+    killed: dict[str, Any],
+    kills: list[dict[str, int]],
+    reference: dict[str, Any],
+    name: str,
+) -> dict[str, Any]:
+    """``record`` with the killed run (its kills, its bilingual sites' overlap with the
+    ``reference`` run's, as each unkilled run's: ``sites_overlap_with_NAME``), the lists of
+    sites left out."""
+    killed["kills"] = kills
+    killed["sites_overlap_with_unkilled"] = overlap(killed["sites"], reference["sites"])
+    for other in record["unkilled"]:
+        other[f"sites_overlap_with_{name}"] = overlap(other["sites"], reference["sites"])
+    record["killed"] = killed
+    for entry in [*record["unkilled"], killed]:
+        entry.pop("sites")
+    return record
+
+
 def backforth_world(
     args: argparse.Namespace, root: Path
 ) -> tuple[dict[str, Any], GroundTruth, Path, list[str]]:
@@ -475,15 +477,7 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
     killed = backforth_audit(run, truth, access)
     text = (run / "log.txt").read_text(errors="replace")
     killed["resumes_logged"] = text.count("resuming the crawl state in")
-    killed["kills"] = kills
-    reference = first["sites"]
-    killed["sites_overlap_with_unkilled"] = overlap(killed["sites"], reference)
-    for other in record["unkilled"]:
-        other["sites_overlap_with_first_jobdir_crawl"] = overlap(other["sites"], reference)
-    record["killed"] = killed
-    for entry in [*record["unkilled"], killed]:
-        entry.pop("sites")
-    return record
+    return with_killed_run(record, killed, kills, first, "first_jobdir_crawl")
 
 
 def backforth_workers(
@@ -505,22 +499,25 @@ def backforth_workers(
     return commands, [root / f"worker{n}" / "out" / "verdicts.jsonl" for n in (0, 1)]
 
 
-def backforth_redis_crawl(
-    commands: list[list[str]], feeds: list[Path], targets: list[int]
+def killed_in_turn(
+    commands: list[list[str]], feeds: list[Path], targets: list[int], unit: str
 ) -> list[dict[str, int]]:
-    """The two workers started, one of them in turn killed and started again by the same
-    command once their ``feeds`` together hold each target's lines; then both left to end."""
+    """Workers started by ``commands``, one of them in turn killed and started again by the
+    same command once their ``feeds`` together hold each target's lines (``unit``: what a line
+    is); then all left to end."""
     workers = [start(command) for command in commands]
     kills = []
     try:
         for number, target in enumerate(targets):
-            victim = number % 2
-            wait_for(lambda: sum(map(lines, feeds)) >= target, "verdicts written")  # noqa: B023
+            victim = number % len(workers)
+            wait_for(lambda: sum(map(lines, feeds)) >= target, f"{unit} written")  # noqa: B023
             if workers[victim].poll() is not None:
-                raise RuntimeError(f"worker{victim} ended before {target} verdicts")
+                raise RuntimeError(f"worker{victim} ended before {target} {unit}")
             kill(workers[victim])
             at = sum(map(lines, feeds))
-            kills.append({"worker": victim, "target_verdicts": target, "verdicts_at_kill": at})
+            kills.append(
+                {"worker": victim, f"target_{unit}": target, f"{unit}_written_at_kill": at}
+            )
             workers[victim] = start(commands[victim])
         for worker in workers:
             worker.wait(timeout=PATIENCE)
@@ -607,7 +604,7 @@ def backforth_redis_run(
             web.proxy_url, seeds, args.budget, run, prefix, args.lease
         )
         try:
-            kills = backforth_redis_crawl(commands, feeds, targets)
+            kills = killed_in_turn(commands, feeds, targets, "verdicts")
             assert web.process is not None
             web.process.send_signal(signal.SIGINT)  # ends cleanly: the access log flushed
             web.process.wait()
@@ -636,15 +633,7 @@ def backforth_redis_runs(
     killed, kills = backforth_redis_run(args, run, truth, seeds, config, targets)
     logs = [(run / f"worker{n}" / "log.txt").read_text(errors="replace") for n in (0, 1)]
     killed["restarts_logged"] = sum(text.count("restarted: of the") for text in logs)
-    killed["kills"] = kills
-    reference = first["sites"]
-    killed["sites_overlap_with_unkilled"] = overlap(killed["sites"], reference)
-    for other in record["unkilled"]:
-        other["sites_overlap_with_first_unkilled"] = overlap(other["sites"], reference)
-    record["killed"] = killed
-    for entry in [*record["unkilled"], killed]:
-        entry.pop("sites")
-    return record
+    return with_killed_run(record, killed, kills, first, "first_unkilled")
 
 
 def main() -> None:

@@ -415,6 +415,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     def _on_verdict(self, verdict: SiteVerdictItem) -> Iterator[Any]:
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
+        found_by = self._found_by.pop(verdict.site, "")  # kept until the verdict, not after
         if not verdict.bilingual:
             return
         if self._asks_again:  # until answered (the backlink expansion asks at the item)
@@ -426,7 +427,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             languages=list(verdict.languages),
             evidence=[e["url"] for e in verdict.evidence if e.get("ok")],
             score=float(verdict.best_score or 0.0),
-            found_by=self._found_by.pop(verdict.site, ""),
+            found_by=found_by,
         )
 
     def backlink_request(self, link: FoundLink, origin: str) -> scrapy.Request | None:

@@ -7,6 +7,7 @@ import pytest
 from scrapy.exceptions import UsageError
 
 from bilingual_spider import settings as project_settings
+from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.spiders.backforth import BackForthSpider
 from tests.crawlers import get_crawler
 
@@ -24,6 +25,26 @@ def spider(strategy: str = "cobfc", **settings: object) -> BackForthSpider:
 def test_the_strategies_that_expand_backlinks_take_the_middleware(strategy, expands):
     assert spider(strategy).expands_backlinks is expands
     assert BackForthSpider.custom_settings["BILINGUAL_BACKLINK_EXPANSION"] is True
+
+
+def test_how_a_site_was_found_is_kept_until_its_verdict_only():
+    """One entry per site reached and not judged yet (a long crawl's memory: judged sites,
+    bilingual or not, leave theirs)."""
+    backforth = spider("obfc")
+    for url in ("http://www.museo.example/", "http://www.hotel.example/"):
+        assert backforth.seed_request(url) is not None
+    assert backforth.crawl_state()["found_by"] == {
+        "www.museo.example": "seed",
+        "www.hotel.example": "seed",
+    }
+    for site, bilingual in (("www.museo.example", False), ("www.hotel.example", True)):
+        verdict = SiteVerdictItem(
+            site=site, url=f"http://{site}/", bilingual=bilingual, languages=["en", "es"],
+            reason="", pages_downloaded=2,
+        )  # fmt: skip
+        items = list(backforth._on_verdict(verdict))
+        assert [item.found_by for item in items] == (["seed"] if bilingual else [])
+    assert backforth.crawl_state()["found_by"] == {}
 
 
 def test_an_unknown_scope_is_refused():
