@@ -10,7 +10,7 @@ from pathlib import Path
 from scrapy.settings import Settings
 
 from bilingual_spider import settings as project_settings
-from bilingual_spider.distributed.frontier import redis_key_prefix
+from bilingual_spider.distributed.partitions import redis_key_prefix
 
 PACKAGE = Path(project_settings.__file__).parent
 GETTERS = {"get", "getint", "getfloat", "getbool", "getlist", "getdict", "getwithbase"}
@@ -92,7 +92,7 @@ def test_no_component_repeats_a_default_of_settings_py():
         if path != Path(project_settings.__file__)
         for check in (repeated_defaults, defaults_behind_or, unheld_settings)
         for line, name in check(path.read_text(encoding="utf-8"))
-        if (path.name, name) != ("frontier.py", "BILINGUAL_REDIS_KEY_PREFIX")  # the one helper
+        if (path.name, name) != ("partitions.py", "BILINGUAL_REDIS_KEY_PREFIX")  # the one helper
     ]
     assert offenders == []
 

@@ -67,7 +67,6 @@ import uuid
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis
@@ -297,29 +296,6 @@ return {redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[3]),
 )
 
 
-def redis_key_prefix(settings: Any) -> str:
-    """``BILINGUAL_REDIS_KEY_PREFIX``: the prefix of every Redis key of a crawl (its default,
-    written once, in ``settings.py``, also when the setting is empty or the settings are not the
-    project's)."""
-    from bilingual_spider import settings as project_settings
-
-    return str(
-        settings.get("BILINGUAL_REDIS_KEY_PREFIX") or project_settings.BILINGUAL_REDIS_KEY_PREFIX
-    )
-
-
-def shared_crawl_base(crawler: Any, spider_name: str) -> str | None:
-    """The base of the crawl's crawl-wide keys (``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``; with hash
-    tags on a cluster, :meth:`~.partitions.KeyLayout.crawl_base`) when ``REDIS_URL`` is set: its
-    workers share state in Redis. None: a single-process crawl."""
-    from bilingual_spider.distributed.partitions import KeyLayout
-
-    settings = crawler.settings
-    if not settings.get("REDIS_URL"):
-        return None
-    return KeyLayout.from_settings(settings).crawl_base(spider_name)
-
-
 _WORKER_IDS: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
 
 
@@ -461,7 +437,7 @@ class LeasedFrontier:
         lease = self.lease_ms if leased else 0
         args = [self.worker, fingerprint or "", priority, blob, lease]
         result = self._push(self._keys, args + self._positions(fingerprint))
-        return None if result is None else _text(result)
+        return None if result is None else text_of(result)
 
     @property
     def dupefilter(self) -> str:
@@ -502,8 +478,8 @@ class LeasedFrontier:
             return None, acks
         _, request_id, blob, next_order, dead = result
         next_priority = None if next_order is None else priority_of(float(next_order))
-        dead = None if dead is None else _text(dead)
-        taken = Taken(_text(request_id), bytes(blob), next_priority, dead)
+        dead = None if dead is None else text_of(dead)
+        taken = Taken(text_of(request_id), bytes(blob), next_priority, dead)
         return taken, acks
 
     def ack(self, ids: Sequence[str], pages: int = 0, budget: int = 0) -> Acks:
@@ -519,7 +495,7 @@ class LeasedFrontier:
         """The requests leased to ``worker`` (after its restart: what it had in flight when it
         died), as ``(id, blob)``."""
         owners = self.redis.call(self.redis.client.hgetall, self.keys["owners"])
-        ids = [_text(i) for i, owner in owners.items() if _text(owner) == worker]
+        ids = [text_of(i) for i, owner in owners.items() if text_of(owner) == worker]
         if not ids:
             return []
         blobs = self.redis.call(self.redis.client.hmget, self.keys["requests"], ids)
@@ -546,7 +522,7 @@ class LeasedFrontier:
         """Queue and lease sizes (expired leases reclaimed first). ``until_work``: the sizes may
         be partial once some work is found (a partitioned frontier's; one partition here)."""
         queued, leased, ever, ended = self._status(self._keys, [])
-        return FrontierStatus(int(queued), int(leased), int(ever), ended and _text(ended))
+        return FrontierStatus(int(queued), int(leased), int(ever), ended and text_of(ended))
 
     def end(self, reason: str) -> None:
         """End the crawl for every worker (the first reason given stays)."""
@@ -562,12 +538,12 @@ class LeasedFrontier:
 
     def counters(self) -> dict[str, int]:
         raw = self.redis.call(self.redis.client.hgetall, self.keys["counters"])
-        return {_text(k): int(v) for k, v in raw.items()}
+        return {text_of(k): int(v) for k, v in raw.items()}
 
     def take_seeds(self, seeds_key: str, most: int = 1000) -> list[str]:
         """Seed URLs pushed by ``bilingual-spider seed`` (each given to one worker only)."""
         urls = self.redis.call(self.redis.client.lpop, seeds_key, most) or []
-        return [_text(url) for url in urls]
+        return [text_of(url) for url in urls]
 
 
 def push_seeds(redis: PatientRedis, seeds_key: str, urls: Sequence[str]) -> int:
@@ -579,7 +555,7 @@ def record_once(redis: PatientRedis, key: str, value: str) -> str | None:
     """Record ``value`` in ``key`` unless something was recorded there first: None, or what
     was (a worker of the crawl with other settings)."""
     redis.call(redis.client.set, key, value, nx=True)
-    recorded = _text(redis.call(redis.client.get, key))
+    recorded = text_of(redis.call(redis.client.get, key))
     return None if recorded == value else recorded
 
 
@@ -588,5 +564,5 @@ def hash_count(redis: PatientRedis, key: str, field: str) -> int:
     return int(redis.call(redis.client.hget, key, field) or 0)
 
 
-def _text(value: bytes | str) -> str:
+def text_of(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import shared_crawl_base
+from bilingual_spider.distributed.partitions import shared_crawl_base
 from bilingual_spider.frontier.link_classifier import FittedLinkModel, OnlineLinkClassifier
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import shared_crawl_base
+from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -33,9 +33,9 @@ from bilingual_spider.distributed.frontier import (
     LeasedFrontier,
     Requeue,
     Taken,
-    _text,
     hash_count,
     record_once,
+    text_of,
 )
 from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.partitions import KeyLayout
@@ -211,7 +211,7 @@ class PartitionedFrontier:
         request queued or leased (the sizes are then partial, but the crawl is not over)."""
         ended = self.redis.call(self.redis.client.get, self.keys["ended"])
         if ended is not None:
-            return FrontierStatus(0, 0, 0, _text(ended))
+            return FrontierStatus(0, 0, 0, text_of(ended))
         queued = leased = ever = 0
         start = self._rng.randrange(len(self.parts))
         for step in range(len(self.parts)):
@@ -243,7 +243,7 @@ class PartitionedFrontier:
     def counters(self) -> dict[str, int]:
         """The partitions' counters summed, with the crawl-wide ones (``budget_pages``)."""
         raw = self.redis.call(self.redis.client.hgetall, self.keys["counters"])
-        total = {_text(k): int(v) for k, v in raw.items()}
+        total = {text_of(k): int(v) for k, v in raw.items()}
         for part in self.parts:
             for name, count in part.counters().items():
                 total[name] = total.get(name, 0) + count

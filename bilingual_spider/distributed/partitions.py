@@ -81,8 +81,6 @@ class KeyLayout:
     def from_settings(cls, settings: Any) -> KeyLayout:
         """``BILINGUAL_REDIS_KEY_PREFIX``, ``BILINGUAL_REDIS_PARTITIONS`` (0: 1 on one Redis,
         :data:`CLUSTER_PARTITIONS` on a cluster) and ``BILINGUAL_REDIS_CLUSTER``."""
-        from bilingual_spider.distributed.frontier import redis_key_prefix
-
         cluster = settings.getbool("BILINGUAL_REDIS_CLUSTER")
         partitions = settings.getint("BILINGUAL_REDIS_PARTITIONS")
         if partitions <= 0:
@@ -120,3 +118,24 @@ class KeyLayout:
         if not self.tagged:
             return self.prefix
         return f"{{{self._tags[self.partition_of(host)]}}}"  # type: ignore[attr-defined]
+
+
+def redis_key_prefix(settings: Any) -> str:
+    """``BILINGUAL_REDIS_KEY_PREFIX``: the prefix of every Redis key of a crawl (its default,
+    written once, in ``settings.py``, also when the setting is empty or the settings are not the
+    project's)."""
+    from bilingual_spider import settings as project_settings
+
+    return str(
+        settings.get("BILINGUAL_REDIS_KEY_PREFIX") or project_settings.BILINGUAL_REDIS_KEY_PREFIX
+    )
+
+
+def shared_crawl_base(crawler: Any, spider_name: str) -> str | None:
+    """The base of the crawl's crawl-wide keys (``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``; with hash
+    tags on a cluster, :meth:`~.partitions.KeyLayout.crawl_base`) when ``REDIS_URL`` is set: its
+    workers share state in Redis. None: a single-process crawl."""
+    settings = crawler.settings
+    if not settings.get("REDIS_URL"):
+        return None
+    return KeyLayout.from_settings(settings).crawl_base(spider_name)

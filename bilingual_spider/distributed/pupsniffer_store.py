@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import shared_crawl_base
+from bilingual_spider.distributed.partitions import shared_crawl_base
 from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, RoundPairs
 from bilingual_spider.patterns.resemblance import Fingerprint
 from bilingual_spider.patterns.round_state import KINDS, SEEN, Stage, StageState

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from bilingual_spider.detection.store import ConcurrentUpdate
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import shared_crawl_base, worker_id
+from bilingual_spider.distributed.frontier import worker_id
+from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -23,7 +23,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import shared_crawl_base, worker_id
+from bilingual_spider.distributed.frontier import worker_id
+from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -25,7 +25,7 @@ import logging
 from scrapy.settings import BaseSettings
 
 from bilingual_spider.distributed.connection import without_password
-from bilingual_spider.distributed.frontier import redis_key_prefix
+from bilingual_spider.distributed.partitions import redis_key_prefix
 from bilingual_spider.output.feed_recovery import local_jsonl_path
 from bilingual_spider.scheduler.sqlite_frontier import has_frontier
 

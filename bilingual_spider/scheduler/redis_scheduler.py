@@ -86,12 +86,11 @@ from bilingual_spider.distributed.frontier import (
     Acks,
     LeasedFrontier,
     Requeue,
-    redis_key_prefix,
     seeds_key,
     worker_id,
 )
 from bilingual_spider.distributed.partitioned_frontier import PartitionedFrontier, open_frontier
-from bilingual_spider.distributed.partitions import KeyLayout, host_of
+from bilingual_spider.distributed.partitions import KeyLayout, host_of, redis_key_prefix
 from bilingual_spider.distributed.written_items import shared_written_items
 from bilingual_spider.output.feed_recovery import (
     local_jsonl_feeds,
