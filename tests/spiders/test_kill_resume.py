@@ -88,8 +88,9 @@ def test_a_backforth_crawl_killed_twice_resumes_its_state_and_output(world, tmp_
 def test_two_redis_backforth_workers_each_killed_once_write_each_site_once(
     world, tmp_path, redis_prefix
 ) -> None:
-    """Two workers share a Redis frontier; once their outputs hold 20 verdicts one is killed and
-    started again by the same command, at 60 the other: every verdict in Redis is in one output
+    """Two workers share a Redis frontier; once its output holds 10 verdicts and it has
+    requests in flight one is killed and started again by the same command, at 20 the other:
+    every verdict in Redis is in one output
     once, so is every bilingual site, and the pages counted make the budget."""
     import redis
 
@@ -120,10 +121,20 @@ def test_two_redis_backforth_workers_each_killed_once_write_each_site_once(
         for n in (0, 1)
     ]
     outs = [tmp_path / f"out{n}" for n in (0, 1)]
+    client = redis.Redis.from_url(REDIS_URL)
+    base = f"{redis_prefix}:backforth"
+
+    def in_flight(victim: int, kill_at: int) -> bool:
+        """The victim has written ``kill_at`` verdicts of its own and holds leases now (under
+        load one worker may judge many sites before the other has taken a request)."""
+        own = written([outs[victim]])
+        holders = {text.decode() for text in client.hvals(f"{base}:owners")}
+        return own >= kill_at and f"w{victim}" in holders
+
     workers = [subprocess.Popen(command, cwd=PROJECT, env=crawl_env()) for command in commands]
     try:
-        for victim, kill_at in ((0, 20), (1, 60)):  # verdicts in the two outputs together
-            wait_until(lambda: written(outs) >= kill_at, CRAWL_SECONDS)  # noqa: B023
+        for victim, kill_at in ((0, 10), (1, 20)):  # verdicts in the victim's own output
+            wait_until(lambda: in_flight(victim, kill_at), CRAWL_SECONDS)  # noqa: B023
             assert workers[victim].poll() is None, "a worker ended before it could be killed"
             workers[victim].kill()  # SIGKILL
             workers[victim].wait(timeout=CRAWL_SECONDS)
@@ -140,8 +151,6 @@ def test_two_redis_backforth_workers_each_killed_once_write_each_site_once(
     judged = Counter(record["site"] for record in verdicts)
     assert [site for site, times in judged.items() if times > 1] == []  # none written twice
     assert sorted(sites) == sorted(set(sites))
-    client = redis.Redis.from_url(REDIS_URL)
-    base = f"{redis_prefix}:backforth"
     saved = {
         s.decode(): pickle.loads(v) for s, v in client.hgetall(f"{base}:site_verdicts").items()
     }
