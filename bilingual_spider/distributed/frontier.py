@@ -392,6 +392,11 @@ class LeasedFrontier:
         fingerprints). Every worker of a crawl must use the same.
     """
 
+    pages_counted_by_request = False
+    """Whether the spider counts pages by request id in ``BASE:counted``
+    (:class:`~.page_budget.SharedPageBudget`); nothing changes here: the acknowledging script
+    drops an acknowledged request's field either way (the partitioned frontier needs it)."""
+
     def __init__(
         self,
         redis: PatientRedis,

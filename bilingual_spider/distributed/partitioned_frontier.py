@@ -71,6 +71,12 @@ class PartitionedFrontier:
         The Bloom filter of each partition (None: exact sets).
     """
 
+    pages_counted_by_request = False
+    """Whether the spider counts its pages against a :class:`~.page_budget.SharedPageBudget`
+    by request id (crawl-wide ``counted``, ``backforth`` on Redis): an acknowledged request's
+    field is then dropped from it (as one Redis's acknowledging script drops it), so the hash
+    holds the requests in flight, not one field per page of the crawl."""
+
     def __init__(
         self,
         redis: PatientRedis,
@@ -90,7 +96,8 @@ class PartitionedFrontier:
         ]
         self.worker = self.parts[0].worker
         self.bloom = bloom
-        self.keys = {name: f"{self.base}:{name}" for name in ("counters", "ended", "dupefilter")}
+        names = ("counters", "ended", "dupefilter", "counted")
+        self.keys = {name: f"{self.base}:{name}" for name in names}
         self._rng = rng or random.Random()
         self._cursor = self._rng.randrange(layout.partitions)
         self._streak = 0
@@ -142,8 +149,9 @@ class PartitionedFrontier:
         taken = None
         for step in range(len(self.parts)):
             p = (self._cursor + step) % len(self.parts)
-            got, ack = self.parts[p].take(groups.pop(p, ()), again.pop(p, None))
-            acks.append(ack)
+            ids = groups.pop(p, [])
+            got, ack = self.parts[p].take(ids, again.pop(p, None))
+            acks.append(self._forget_counted(p, ids, ack))
             if got is not None:
                 self._turn(p)
                 taken = Taken(
@@ -153,7 +161,7 @@ class PartitionedFrontier:
         else:
             self._cursor, self._streak = (self._cursor + 1) % len(self.parts), 0
         for p, ids in groups.items():  # those of partitions not visited
-            acks.append(self.parts[p].ack(ids))
+            acks.append(self._forget_counted(p, ids, self.parts[p].ack(ids)))
         for p, item in again.items():
             self.parts[p].requeue(item.id, item.blob, item.priority)
         return taken, _sum(acks)
@@ -184,7 +192,20 @@ class PartitionedFrontier:
 
     def ack(self, ids: Sequence[str], pages: int = 0, budget: int = 0) -> Acks:
         self._spend(pages, budget)
-        return _sum(self.parts[p].ack(local) for p, local in self._grouped(ids).items())
+        return _sum(
+            self._forget_counted(p, local, self.parts[p].ack(local))
+            for p, local in self._grouped(ids).items()
+        )
+
+    def _forget_counted(self, partition: int, ids: Sequence[str], acks: Acks) -> Acks:
+        """The page counts of the requests ``ids`` of ``partition`` just acknowledged dropped
+        (with :attr:`pages_counted_by_request`). Not when one of them was taken again by
+        another worker (its lease expired in flight): its count stays, so its second
+        processing is not counted again (the field stays until the crawl's keys go)."""
+        if self.pages_counted_by_request and ids and not acks.refetched:
+            fields = [qualified(partition, request_id) for request_id in ids]
+            self.redis.call(self.redis.client.hdel, self.keys["counted"], *fields)
+        return acks
 
     def leased_by(self, worker: str) -> list[tuple[str, bytes]]:
         return [

@@ -216,8 +216,10 @@ class LeasedRedisScheduler:
             self.lease_seconds,
             "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
         )
-        if self.page_limit and getattr(spider, "shared_budget", None) is None:
-            self.counts_budget = True
+        if getattr(spider, "shared_budget", None) is None:
+            self.counts_budget = bool(self.page_limit)
+        else:  # the spider counts its pages by request: their counts go with their acks
+            self.frontier.pages_counted_by_request = True
         self._resume()
         self._take_seeds()
         self._renewal = task.LoopingCall(self._renew)

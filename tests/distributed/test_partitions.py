@@ -192,6 +192,34 @@ def test_the_budget_and_the_end_are_crawl_wide(partitioned):
     assert a.take()[0] is None and b.take()[0] is None  # no partition gives anything
 
 
+def test_a_page_counted_by_request_is_forgotten_when_its_request_is_acknowledged(partitioned):
+    """backforth counts each page once per request in the crawl-wide ``counted`` hash: the
+    acknowledgement (riding on a take, or alone) drops the request's field, so the hash holds
+    the requests in flight, not one field per page; a request another worker took again after
+    its lease expired keeps its count (its second processing must not count again)."""
+    a, b = partitioned("a"), partitioned("b", lease_seconds=0.3)
+    for frontier in (a, b):
+        frontier.pages_counted_by_request = True
+    for host in HOSTS[:12]:
+        a.push(f"http://{host}/".encode(), 0, host, host=host)
+    budget = SharedPageBudget(a.redis, a.base, 100)
+    counted = f"{a.base}:counted"
+    taken = [a.take()[0] for _ in range(3)]
+    assert [budget.spend(request_id=t.id) for t in taken] == [1, 2, 3]
+    assert a.redis.client.hlen(counted) == 3
+    a.take([taken[0].id])  # acknowledged with the next take
+    a.ack([taken[1].id, taken[2].id])
+    assert a.redis.client.hlen(counted) == 0
+    late, _ = b.take()
+    assert budget.spend(request_id=late.id) == 4
+    again = wait_until(lambda: a.take()[0], limit=30)  # b's lease expired: a takes it
+    while again.id != late.id:
+        again = wait_until(lambda: a.take()[0], limit=30)
+    assert budget.spend(request_id=again.id) == 0  # counted once
+    assert b.ack([late.id]).refetched == 1
+    assert a.redis.client.hexists(counted, late.id)  # kept: a still processes it
+
+
 def test_workers_with_another_number_of_partitions_refuse_to_start(partitioned):
     frontier = partitioned("a")
     assert frontier.check_dupefilter() is None
