@@ -6,7 +6,9 @@ A generated sandbox world is served with every host answering 100 ms late (``lat
 worker is bound by latency (at most 40 pages/s), not by CPU, on this 2-core machine (with 16, one
 worker already spent about a core: see the README).
 Each run gets a fresh private ``redis-server`` (no persistence) and N workers started together
-(COBFC, any two languages, the same seeds) sharing one page budget, counted in Redis by all of
+(COBFC, any two languages, the same seeds: given to every worker with ``-a seeds=``, or with
+``--seeding push`` pushed once by ``bilingual-spider seed`` before they start, as
+docs/distributed.md runs many workers) sharing one page budget, counted in Redis by all of
 them (the shared classifiers retrained every fifth of the budget, counted crawl-wide, so every
 worker count makes the same number of learning iterations; ``--learning-interval share`` gives the
 fifth of a worker's 1/N share of before, N times as many iterations with N workers); the worker
@@ -30,7 +32,8 @@ Goal (issue 9): 2 workers >= 1.8x one worker.
 
     python benchmarks/distributed.py [--sites 2000] [--pages 2400] [--seeds 300] [--rounds 1]
         [--workers 1,2,4] [--latency-ms 100] [--concurrency 4] [--world DIR] [--work DIR]
-        [--learning-interval crawl|share] [--cluster] [--output distributed.json]
+        [--learning-interval crawl|share] [--seeding argument|push] [--cluster]
+        [--output distributed.json]
 """
 
 from __future__ import annotations
@@ -79,11 +82,16 @@ def run_workers(
     work: Path,
     concurrency: int,
     learning_share: bool = False,
+    push_seeds_once: bool = False,
 ) -> dict[str, Any]:
-    """N workers of one crawl on ``redis``; their combined rate and Redis commands."""
+    """N workers of one crawl on ``redis``; their combined rate and Redis commands.
+    ``push_seeds_once``: the seeds pushed once (as ``bilingual-spider seed`` does) and taken by
+    whichever worker asks first, not given to every worker with ``-a seeds=``."""
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     share = max(1, pages // n)
     outs = [work / f"w{n}-{i}" for i in range(n)]
+    if push_seeds_once:
+        _push_seeds(redis, prefix, seeds_file)
     workers = []
     for out in outs:
         out.mkdir(parents=True)
@@ -98,7 +106,7 @@ def run_workers(
             "LOG_FILE": out / "log.txt",
         }
         arguments = {
-            "seeds": seeds_file,
+            **({} if push_seeds_once else {"seeds": seeds_file}),
             "langs": "any",
             "strategy": "cobfc",
             "budget": pages,
@@ -155,6 +163,14 @@ def run_workers(
         "redis_calls_per_page": _per_page(calls, responses),
         "worker_counters_per_page": _per_page(_worker_counters(stats), responses),
     }
+
+
+def _push_seeds(redis: PrivateRedis | PrivateRedisCluster, prefix: str, seeds_file: Path) -> None:
+    """``bilingual-spider seed`` of ``seeds_file`` for the crawl under ``prefix``."""
+    cluster = isinstance(redis, PrivateRedisCluster)
+    env = {**crawl_env(), **({"BILINGUAL_REDIS_CLUSTER": "1"} if cluster else {})}
+    command = [sys.executable, "-m", "bilingual_spider.cli", "seed", redis.url, str(seeds_file)]
+    subprocess.run([*command, "--prefix", prefix], env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 def _watch_cpu(
@@ -264,6 +280,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="a private Redis Cluster of 3 masters per run (the frontier in 16 partitions)",
     )
+    parser.add_argument(
+        "--seeding",
+        choices=("argument", "push"),
+        default="argument",
+        help="every worker given the seeds (-a seeds=), or pushed once (bilingual-spider seed, "
+        "as docs/distributed.md runs many workers)",
+    )
     parser.add_argument("--output", default="distributed.json", help="file in results/")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
@@ -289,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
                     with redis:
                         runs[n] = run_workers(
                             server, redis, seeds_file, args.pages, n, run_dir, args.concurrency,
-                            args.learning_interval == "share",
+                            args.learning_interval == "share", args.seeding == "push",
                         )  # fmt: skip
                     print(_line(number, runs[n]), flush=True)
                 rounds.append({str(n): run for n, run in runs.items()})
@@ -309,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         "pages": args.pages,
         "latency_ms": args.latency_ms,
         "learning_interval": args.learning_interval,
+        "seeding": args.seeding,
         "redis": "cluster of 3 masters, 16 partitions" if args.cluster else "one Redis",
         "settings": {**CRAWL, "CONCURRENT_REQUESTS": args.concurrency},
         "rounds": rounds,
