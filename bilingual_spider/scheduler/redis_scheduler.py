@@ -67,6 +67,7 @@ counters of the frontier at close as ``frontier/redis/<name>``.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import importlib
 import itertools
@@ -115,6 +116,11 @@ REDELIVERED_META = "frontier_redelivered"
 FRONTIER_ID_META = "frontier_id"
 """Request meta key: the request's id in the Redis frontier, set when it is taken (a page
 budget counts each id once: :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`)."""
+DUPLICATE_KEY_META = "duplicate_key"
+"""Request meta key: the request is a duplicate of any other with the same key, whatever its URL
+(``backforth``'s forward and seed requests carry their site: one request per site crawl-wide, as
+one process's bipartite graph keeps it). Filtered in the partition of the request's host: keys
+should not span hosts (a backforth site is a host or a URL)."""
 FIRST_IDLE_WAIT = 0.1
 
 
@@ -285,7 +291,7 @@ class LeasedRedisScheduler:
             return True
         fingerprint = None
         if not request.dont_filter:  # the digest (20 bytes in Redis, not 40 hex digits)
-            fingerprint = self.crawler.request_fingerprinter.fingerprint(request)
+            fingerprint = self._fingerprint(request)
         local = bool(request.meta.get(WORKER_LOCAL_META))
         blob = self.serializer.dumps(request.to_dict(spider=self.spider))
         host = host_of(request.url)
@@ -299,6 +305,14 @@ class LeasedRedisScheduler:
         else:
             self._idle_wait, self._next_take_at = FIRST_IDLE_WAIT, 0.0  # there is work: take now
         return True
+
+    def _fingerprint(self, request: Request) -> bytes:
+        """What the duplicate filter compares: the request's fingerprint, or the digest of its
+        :data:`DUPLICATE_KEY_META` key."""
+        key = request.meta.get(DUPLICATE_KEY_META)
+        if key is None:
+            return self.crawler.request_fingerprinter.fingerprint(request)
+        return hashlib.sha1(f"duplicate key {key}".encode()).digest()
 
     def hold(self, request: Request) -> str | None:
         """Write ``request`` to Redis now, leased to this worker, before it is released to the

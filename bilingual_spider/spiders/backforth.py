@@ -91,7 +91,7 @@ from bilingual_spider.middlewares.backlink_expansion import (
     backlink_query_of,
 )
 from bilingual_spider.response_page import response_page
-from bilingual_spider.scheduler.redis_scheduler import FRONTIER_ID_META
+from bilingual_spider.scheduler.redis_scheduler import DUPLICATE_KEY_META, FRONTIER_ID_META
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import FoundLink
@@ -480,12 +480,15 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         priority, tag = self.frontier_scorer.tag(role, tuple(tokens))
         if self.rules.random_order and role == FORWARD:
             priority = link_priority(self._rng.random())
+        meta = {"role": role, FRONTIER_META: tag.to_meta()}
+        if role in (FORWARD, "seed"):  # one a site: across workers too (this graph's is local)
+            meta[DUPLICATE_KEY_META] = f"site {self.detection.site_of(url)}"
         return scrapy.Request(
             url,
             callback=self.parse,
             errback=errback,
             priority=priority,
-            meta={"role": role, FRONTIER_META: tag.to_meta()},
+            meta=meta,
             dont_filter=role == BACKLINK,  # a backlink page may be a page the crawl saw already
         )
 

@@ -1,0 +1,42 @@
+"""A request's duplicate key: on Redis, any two requests with the same key are one for the
+duplicate filter, whatever their URLs; ``backforth`` keys its forward and seed requests by site,
+so several workers make one request a site, as one process does."""
+
+from __future__ import annotations
+
+import scrapy
+
+from bilingual_spider.scheduler.redis_scheduler import DUPLICATE_KEY_META
+from tests.distributed.test_held_requests import scheduler
+from tests.spiders.test_backforth_arguments import spider as backforth_spider
+
+
+def request(url: str, key: str | None = None) -> scrapy.Request:
+    return scrapy.Request(url, meta={} if key is None else {DUPLICATE_KEY_META: key})
+
+
+def test_two_workers_queue_one_request_a_key_whatever_its_url(redis_prefix):
+    first, _ = scheduler(redis_prefix, 30)
+    second, _ = scheduler(redis_prefix, 30)
+    try:
+        assert first.enqueue_request(request("http://www.museo.example/a", "site museo"))
+        assert not second.enqueue_request(request("http://www.museo.example/b", "site museo"))
+        assert second.enqueue_request(request("http://www.museo.example/b"))  # no key: its URL
+        assert not first.enqueue_request(request("http://www.museo.example/b"))
+        assert second.enqueue_request(request("http://www.hotel.example/", "site hotel"))
+        assert first.frontier.counters()["queued"] == 3
+        assert second.crawler.stats.get_value("dupefilter/filtered") == 1
+    finally:
+        first.close("finished")
+        second.close("finished")
+
+
+def test_backforth_keys_its_forward_and_seed_requests_by_site():
+    backforth = backforth_spider("cobfc")
+    seed = backforth.seed_request("http://www.museo.example/")
+    forward = backforth._request("http://www.museo.example/collection/", "forward")
+    other = backforth._request("http://www.hotel.example/rooms", "forward")
+    backlink = backforth._request("http://www.hub.example/links", "backlink")
+    keys = [r.meta.get(DUPLICATE_KEY_META) for r in (seed, forward, other, backlink)]
+    assert keys[0] == keys[1] != keys[2]
+    assert keys[3] is None and backlink.dont_filter  # a backlink page: any number of times
