@@ -117,10 +117,12 @@ FRONTIER_ID_META = "frontier_id"
 """Request meta key: the request's id in the Redis frontier, set when it is taken (a page
 budget counts each id once: :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`)."""
 DUPLICATE_KEY_META = "duplicate_key"
-"""Request meta key: the request is a duplicate of any other with the same key, whatever its URL
-(``backforth``'s forward and seed requests carry their site: one request per site crawl-wide, as
-one process's bipartite graph keeps it). Filtered in the partition of the request's host: keys
-should not span hosts (a backforth site is a host or a URL)."""
+"""Request meta key, ``(url, key)``: the request for ``url`` is a duplicate of any other with the
+same key, whatever its URL (``backforth``'s forward and seed requests carry their site: one
+request per site crawl-wide, as one process's bipartite graph keeps it). Bound to ``url``: a
+request made from it for another URL with the same meta (a redirect) is filtered by its own
+fingerprint. Filtered in the partition of the request's host: keys should not span hosts (a
+backforth site is a host or a URL)."""
 FIRST_IDLE_WAIT = 0.1
 
 
@@ -309,8 +311,8 @@ class LeasedRedisScheduler:
     def _fingerprint(self, request: Request) -> bytes:
         """What the duplicate filter compares: the request's fingerprint, or the digest of its
         :data:`DUPLICATE_KEY_META` key."""
-        key = request.meta.get(DUPLICATE_KEY_META)
-        if key is None:
+        url, key = request.meta.get(DUPLICATE_KEY_META, (None, None))
+        if url != request.url:  # none, or the key of the request this one was made from
             return self.crawler.request_fingerprinter.fingerprint(request)
         return hashlib.sha1(f"duplicate key {key}".encode()).digest()
 

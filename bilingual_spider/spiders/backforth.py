@@ -482,7 +482,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             priority = link_priority(self._rng.random())
         meta = {"role": role, FRONTIER_META: tag.to_meta()}
         if role in (FORWARD, "seed"):  # one a site: across workers too (this graph's is local)
-            meta[DUPLICATE_KEY_META] = f"site {self.detection.site_of(url)}"
+            meta[DUPLICATE_KEY_META] = (url, f"site {self.detection.site_of(url)}")
         return scrapy.Request(
             url,
             callback=self.parse,

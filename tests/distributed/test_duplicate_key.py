@@ -12,7 +12,7 @@ from tests.spiders.test_backforth_arguments import spider as backforth_spider
 
 
 def request(url: str, key: str | None = None) -> scrapy.Request:
-    return scrapy.Request(url, meta={} if key is None else {DUPLICATE_KEY_META: key})
+    return scrapy.Request(url, meta={} if key is None else {DUPLICATE_KEY_META: (url, key)})
 
 
 def test_two_workers_queue_one_request_a_key_whatever_its_url(redis_prefix):
@@ -24,7 +24,12 @@ def test_two_workers_queue_one_request_a_key_whatever_its_url(redis_prefix):
         assert second.enqueue_request(request("http://www.museo.example/b"))  # no key: its URL
         assert not first.enqueue_request(request("http://www.museo.example/b"))
         assert second.enqueue_request(request("http://www.hotel.example/", "site hotel"))
-        assert first.frontier.counters()["queued"] == 3
+        # redirected (Scrapy's RedirectMiddleware: the same meta, another URL): by its URL
+        redirect = request("http://www.hotel.example/", "site hotel").replace(
+            url="http://www.hotel.example/en/"
+        )
+        assert first.enqueue_request(redirect)
+        assert first.frontier.counters()["queued"] == 4
         assert second.crawler.stats.get_value("dupefilter/filtered") == 1
     finally:
         first.close("finished")
@@ -37,6 +42,8 @@ def test_backforth_keys_its_forward_and_seed_requests_by_site():
     forward = backforth._request("http://www.museo.example/collection/", "forward")
     other = backforth._request("http://www.hotel.example/rooms", "forward")
     backlink = backforth._request("http://www.hub.example/links", "backlink")
-    keys = [r.meta.get(DUPLICATE_KEY_META) for r in (seed, forward, other, backlink)]
-    assert keys[0] == keys[1] != keys[2]
-    assert keys[3] is None and backlink.dont_filter  # a backlink page: any number of times
+    requests = (seed, forward, other, backlink)
+    keys = [r.meta.get(DUPLICATE_KEY_META, (r.url, None)) for r in requests]
+    assert [url for url, _ in keys] == [r.url for r in requests]  # each bound to its URL
+    assert keys[0][1] == keys[1][1] != keys[2][1]
+    assert keys[3][1] is None and backlink.dont_filter  # a backlink page: any number of times
