@@ -43,10 +43,9 @@ CALIBRATION_FOLDS = 3
 """Folds of the sigmoid calibration of the Naive Bayes' probabilities."""
 HASHED_COLUMN_CACHE = 2**16
 """Tokens whose hashed column is remembered (least recently used out). A crawl's tokens keep
-coming (host labels, words around links): a cache of 2**20 kept each one, with its key, until
-it was full (about 250 bytes a token, 20 MB per 100,000 pages of a COBFC crawl); the common
-tokens, which are most of the lookups, stay in a cache of this size, and a miss costs one
-MurmurHash3 call."""
+coming (host labels, words around links): a cache of 2**20 kept each one until it was full
+(188 B of cache entry a token, plus the token it kept alive); the common tokens, which are
+most of the lookups, stay in a cache of this size, and a miss costs one MurmurHash3 call."""
 
 
 def neighbourhood_tokens(context: LinkContext) -> list[str]:

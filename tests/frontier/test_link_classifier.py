@@ -118,8 +118,8 @@ def test_memory_stays_bounded_whatever_the_number_of_examples(labels):
 
 def test_scoring_a_long_crawls_tokens_keeps_a_bounded_column_cache_and_the_same_scores():
     """A crawl's tokens keep coming (host labels, words around links): the cache of their hashed
-    columns stays bounded (a cache of 2**20 tokens grew by about 20 MB per 100,000 pages of a
-    COBFC crawl), and a token scores the same whether its column was cached or not."""
+    columns stays bounded (one of 2**20 tokens kept about 250 B a token until it was full), and
+    a token scores the same whether its column was cached or not."""
     classifier = OnlineLinkClassifier()
     for i in range(50):
         classifier.add_example(["url:links", "host:es", f"anchor:hotel{i % 5}"], True)
