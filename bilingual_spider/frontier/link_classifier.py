@@ -41,6 +41,11 @@ MAX_NAMED_LANGUAGES = 3
 """``around:~langs=N``: how many languages the link's block names, counted up to this many."""
 CALIBRATION_FOLDS = 3
 """Folds of the sigmoid calibration of the Naive Bayes' probabilities."""
+HASHED_COLUMN_CACHE = 2**16
+"""Tokens whose hashed column is remembered (least recently used out). A crawl's tokens keep
+coming (host labels, words around links): a cache of 2**20 kept each one until it was full
+(188 B of cache entry a token, plus the token it kept alive); the common tokens, which are
+most of the lookups, stay in a cache of this size, and a miss costs one MurmurHash3 call."""
 
 
 def neighbourhood_tokens(context: LinkContext) -> list[str]:
@@ -258,7 +263,7 @@ class OnlineLinkClassifier:
         return sparse.csr_matrix((np.ones(len(flat)), (rows, flat)), shape=shape)
 
 
-@lru_cache(maxsize=2**20)
+@lru_cache(maxsize=HASHED_COLUMN_CACHE)
 def _hashed_column(token: str, n_features: int) -> int:
     """A token's column in a hashed feature space of ``n_features`` columns (MurmurHash3)."""
     return murmurhash3_32(token, positive=True) % n_features

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 from dataclasses import dataclass, field
 
 import pytest
@@ -454,6 +455,56 @@ def test_the_store_gives_one_verdict_per_site() -> None:
     assert store.verdict(SITE) == verdict and store.load(SITE) is None
     assert not store.claim(SITE)  # judged
     assert store.unfinished() == [] and len(store) == 1
+
+
+def judged(site: str) -> SiteVerdict:
+    """A verdict as a crawl keeps thousands of: three pages of evidence."""
+    evidence = tuple(
+        ProbeResult(
+            f"http://{site}/{lang}/index.html",
+            None if lang == "en" else 0.8,
+            True,
+            lang=lang,
+            shares={lang: 0.95, "fr": 0.05},
+            text_chars=1500,
+            counted=lang,
+            hint="" if lang == "en" else lang,
+        )
+        for lang in ("en", "es", "de")
+    )
+    return SiteVerdict(
+        site=site,
+        url=evidence[0].url,
+        bilingual=True,
+        languages=("en", "es", "de"),
+        reason="probes answered in es, de",
+        pages_downloaded=3,
+        rule="scored links",
+        evidence=evidence,
+        best_score=0.8,
+        links=40,
+        candidates=2,
+        mode="language_id",
+        min_likelihood=0.5,
+        langs=(),
+    )
+
+
+def test_the_store_keeps_the_verdicts_of_a_long_crawl_in_few_bytes() -> None:
+    """A verdict stays in the store for the whole crawl: at most 1 KB each (1.7 KB as objects,
+    with three pages of evidence), and given back equal."""
+    store = InMemorySiteStore()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(500):
+            assert store.finish(judged(f"www.site{i}.example.com"))
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept / 500 < 1000
+    assert store.verdict("www.site7.example.com") == judged("www.site7.example.com")
+    assert store.verdict("www.site500.example.com") is None and len(store) == 500
 
 
 def test_a_probe_must_be_pending() -> None:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from bilingual_spider.frontier.link_classifier import (
     UNTRAINED_SCORE,
     OnlineLinkClassifier,
+    _hashed_column,
     neighbourhood_tokens,
 )
 from bilingual_spider.links.contexts import extract_link_contexts
@@ -113,6 +114,25 @@ def test_memory_stays_bounded_whatever_the_number_of_examples(labels):
         "relevant": sum(labels),
         "non_relevant": len(labels) - sum(labels),
     }
+
+
+def test_scoring_a_long_crawls_tokens_keeps_a_bounded_column_cache_and_the_same_scores():
+    """A crawl's tokens keep coming (host labels, words around links): the cache of their hashed
+    columns stays bounded (one of 2**20 tokens kept about 250 B a token until it was full), and
+    a token scores the same whether its column was cached or not."""
+    classifier = OnlineLinkClassifier()
+    for i in range(50):
+        classifier.add_example(["url:links", "host:es", f"anchor:hotel{i % 5}"], True)
+        classifier.add_example(["url:news", "host:com", f"anchor:sport{i % 5}"], False)
+    assert classifier.retrain()
+    _hashed_column.cache_clear()
+    first = [classifier.score([f"host:site{i}", "url:links"]) for i in range(0, 200_000, 997)]
+    for i in range(200_000):  # a long crawl's distinct tokens
+        classifier.score([f"host:site{i}"])
+    assert _hashed_column.cache_info().currsize <= 100_000
+    again = [classifier.score([f"host:site{i}", "url:links"]) for i in range(0, 200_000, 997)]
+    assert again == first
+    assert classifier.predict_proba([["host:site5", "url:links"]])[0] == pytest.approx(first[0])
 
 
 CONTEXTS = ("url", "host", "anchor", "around")
