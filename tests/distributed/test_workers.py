@@ -184,7 +184,13 @@ def restarted_run(
     AOF); what the run left behind, when both ended."""
     world, server = served_world
     outs = [tmp_path / f"worker{i}" for i in range(2)]
-    private = {**redis_settings, "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1}
+    # leases that outlast the outage: the worker settings' 4 s leases expired while renewals
+    # waited for a restarted master on a slow machine (11 refetched of 627 on the cluster)
+    private = {
+        **redis_settings,
+        "BILINGUAL_REDIS_RETRY_MAX_WAIT": 1,
+        "BILINGUAL_REDIS_LEASE_SECONDS": 30,
+    }
     commands = [worker_command(world, server, out, layout.prefix, **private) for out in outs]
     workers = [start_worker(command) for command in commands]
     try:
