@@ -233,7 +233,9 @@ def test_two_workers_survive_a_redis_restart_with_aof(served_world, tmp_path):
             layout,
         )
     assert_ended_with_nothing_lost(run)
-    assert all(s.get("redis/outages", 0) >= 1 for s in run["stats"])  # both waited
+    # the outage was felt (with leases that outlast it, a worker with work in hand may not ask
+    # Redis anything during the 2 s: CI18)
+    assert any(s.get("redis/outages", 0) >= 1 for s in run["stats"])
     assert run["after_restart"] > 20  # the crawl went on after the restart
 
 
