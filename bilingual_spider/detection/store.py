@@ -59,6 +59,12 @@ class SiteStore(Protocol):
         no state or verdict of are dropped (their first pages claim them again); how many."""
         ...
 
+    def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
+        """The verdicts recorded after the first ``cursor`` verdicts of the crawl, every
+        worker's, as ``(site, bilingual)``, and the cursor to ask with next time (a shared store:
+        a worker learns the verdicts other workers gave on sites it reached or linked to)."""
+        ...
+
 
 class InMemorySiteStore:
     """A :class:`SiteStore` in this process's memory (the default of a single-process crawl).
@@ -107,6 +113,9 @@ class InMemorySiteStore:
 
     def forget_claims(self) -> int:
         return 0  # one process: its claims are resumed with their states (JOBDIR) or gone
+
+    def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
+        return [], cursor  # one process: it saw every verdict as it gave it
 
     def __len__(self) -> int:
         """Sites with a verdict."""

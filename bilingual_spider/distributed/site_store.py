@@ -10,6 +10,10 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
     BASE:site_writers   HASH    site -> the worker that last saved its state or its verdict (so
                                 a request redelivered after a worker died redoes what that
                                 worker left undone, and only that)
+    BASE:site_verdict_log LIST  every verdict as it was recorded, ``1SITE`` (bilingual) or
+                                ``0SITE``: each worker reads what is new since it last looked
+                                (:meth:`RedisSiteStore.verdicts_since`), so that a verdict given by
+                                one worker settles the links another worker followed to the site
 
 A claim expires (``claim_seconds``, the frontier's lease time) until the claimant saves the
 site's state: a worker killed between claiming a site and saving its state leaves no site
@@ -64,12 +68,13 @@ redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
 redis.call('SET', KEYS[1], ARGV[4])
 return 1
 """
-# KEYS: claim, states, verdicts, writers; ARGV: site, verdict, worker
+# KEYS: claim, states, verdicts, writers, verdict log; ARGV: site, verdict, worker, log entry
 _FINISH = """
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('DEL', KEYS[1])
 if redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+redis.call('RPUSH', KEYS[5], ARGV[4])
 return 1
 """
 
@@ -87,6 +92,7 @@ class RedisSiteStore:
         self.states_key = f"{base}:site_states"
         self.verdicts_key = f"{base}:site_verdicts"
         self.writers_key = f"{base}:site_writers"
+        self.verdict_log_key = f"{base}:site_verdict_log"
         self._claim = redis.script(_CLAIM)
         self._save = redis.script(_SAVE)
         self._finish = redis.script(_FINISH)
@@ -137,9 +143,23 @@ class RedisSiteStore:
 
     def finish(self, verdict: SiteVerdict) -> bool:
         self._loaded.pop(verdict.site, None)
-        keys = [self._claim_key(verdict.site), self.states_key, self.verdicts_key, self.writers_key]
+        keys = [
+            self._claim_key(verdict.site),
+            self.states_key,
+            self.verdicts_key,
+            self.writers_key,
+            self.verdict_log_key,
+        ]
         blob = pickle.dumps(verdict, protocol=5)
-        return bool(self._finish(keys, [verdict.site, blob, self.worker]))
+        entry = f"{int(verdict.bilingual)}{verdict.site}"
+        return bool(self._finish(keys, [verdict.site, blob, self.worker, entry]))
+
+    def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
+        """The verdicts recorded crawl-wide after the first ``cursor`` ones, as ``(site,
+        bilingual)`` in the order they were recorded, and the cursor to ask with next time."""
+        raw = self.redis.call(self.redis.client.lrange, self.verdict_log_key, cursor, -1)
+        entries = [_text(entry) for entry in raw]
+        return [(entry[1:], entry[0] == "1") for entry in entries], cursor + len(entries)
 
     def verdict(self, site: str) -> SiteVerdict | None:
         raw = self.redis.call(self.redis.client.hget, self.verdicts_key, site)

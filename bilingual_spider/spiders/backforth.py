@@ -101,6 +101,9 @@ logger = logging.getLogger(__name__)
 
 FETCHED_ROLES = ("seed", "backlink", "forward", "probe")
 """Roles whose pages count against the page budget (API answers do not)."""
+VERDICT_READING_PAGES = 20
+"""With Redis, every so many of its pages a worker reads the verdicts the other workers gave
+since it last looked (:meth:`BackForthSpider._read_other_workers_verdicts`)."""
 
 
 class BackForthSpider(DetectorCallbacks, scrapy.Spider):
@@ -157,6 +160,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.sites_found = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
+        self._verdict_cursor = 0  # verdicts of the crawl read so far (with Redis)
         self._backlinks_pending: dict[str, str] = {}  # bilingual site -> the page judged
         self._resumed: dict[str, Any] | None = None  # the parts of a state resumed
         self._asks_again = False  # keeps its unanswered backlink queries (JOBDIR, no Redis)
@@ -454,6 +458,20 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     # --- learning -------------------------------------------------------------------------------
 
+    def _read_other_workers_verdicts(self) -> None:
+        """With Redis, a site is judged by whichever worker takes its last probe, often not the
+        one that followed a link to it or fetched a backlink page linking to it: the verdicts
+        the other workers gave since this worker last looked label those links here (and the
+        sites judged are not requested again from this worker)."""
+        store = self.detection.store
+        verdicts, self._verdict_cursor = store.verdicts_since(self._verdict_cursor)
+        for site, bilingual in verdicts:
+            if site in self.graph.verdicts:
+                continue  # judged here
+            self._found_by.pop(site, None)
+            self._learn_from(self.graph.judge(site, bilingual))
+            self.crawler.stats.inc_value("backforth/verdicts_of_other_workers")
+
     def _learn_from(self, examples: Iterable[LinkExample]) -> None:
         """COBFC's labels from the bipartite graph (FocC labels its links by topic instead)."""
         if self.rules.link_classifiers:
@@ -508,6 +526,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         stats.inc_value("backforth/pages")
         stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
         self.learning.page_counted(self.pages, self.sites_found, stats)
+        if self.pages % VERDICT_READING_PAGES == 0:
+            self._read_other_workers_verdicts()
         if self.budget is not None and self._budget_spent(meta) >= self.budget:
             stats.inc_value("backforth/pages_after_budget")  # counted, not processed
             raise CloseSpider("budget")

@@ -1,0 +1,115 @@
+"""With Redis, a site is judged by whichever worker takes its last probe: the verdict log lets the
+worker that followed a link to the site, or fetched a backlink page linking to it, learn the
+verdict and label those links (issue 35: with 8 workers most forward links went unlabelled)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bilingual_spider import settings as project_settings
+from bilingual_spider.detection.detector import SiteVerdict
+from bilingual_spider.distributed.site_store import RedisSiteStore
+from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD
+from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.links.contexts import LinkContext
+from bilingual_spider.spiders.backforth import VERDICT_READING_PAGES, BackForthSpider
+from tests.conftest import REDIS_URL
+from tests.crawlers import get_crawler
+
+HOTEL = "www.hotel.example"
+SHOP = "www.shop.example"
+HUB = "http://www.hub.example/links.html"
+
+
+def verdict(site: str, bilingual: bool) -> SiteVerdict:
+    return SiteVerdict(
+        site=site,
+        url=f"http://{site}/",
+        bilingual=bilingual,
+        languages=("en", "es") if bilingual else ("en",),
+        reason="",
+        pages_downloaded=2,
+        rule="scored links",
+        evidence=(),
+        best_score=0.9,
+        links=3,
+        candidates=1,
+        mode="language_id",
+        min_likelihood=0.5,
+        langs=(),
+    )
+
+
+def test_every_worker_reads_each_verdict_once_in_the_order_recorded(redis, redis_prefix):
+    base = f"{redis_prefix}:backforth"
+    one, two = (RedisSiteStore(redis, base, worker=name) for name in ("w1", "w2"))
+    assert one.verdicts_since(0) == ([], 0)
+    assert one.finish(verdict(HOTEL, True))
+    assert two.finish(verdict(SHOP, False))
+    assert not two.finish(verdict(HOTEL, False))  # the first verdict stays, logged once
+    assert two.verdicts_since(0) == ([(HOTEL, True), (SHOP, False)], 2)
+    assert one.verdicts_since(1) == ([(SHOP, False)], 2)
+    assert one.verdicts_since(2) == ([], 2)
+
+
+def cobfc_worker(redis_prefix: str, name: str) -> BackForthSpider:
+    every = {k: getattr(project_settings, k) for k in dir(project_settings) if k.isupper()}
+    settings = {
+        **every,
+        "REDIS_URL": REDIS_URL,
+        "BILINGUAL_REDIS_KEY_PREFIX": redis_prefix,
+        "BILINGUAL_REDIS_WORKER_NAME": name,
+    }
+    crawler = get_crawler(BackForthSpider, settings)
+    return BackForthSpider.from_crawler(
+        crawler, seeds="http://www.museo.example/", langs="", strategy="cobfc"
+    )
+
+
+def link_to(url: str) -> LinkContext:
+    return LinkContext(
+        url=url,
+        page_url=HUB,
+        anchor="Hotel Sol: English, Español",
+        around="rooms and prices in two languages",
+        img_alt="",
+        img_src="",
+        title="",
+        hreflang="",
+        block_text="",
+        page_lang="en",
+    )
+
+
+@pytest.mark.parametrize("bilingual", [True, False])
+def test_a_verdict_given_by_another_worker_labels_the_links_this_worker_followed(
+    redis_prefix, bilingual
+):
+    """Worker a follows a hub's link to the hotel site and keeps the hub (a backlink page) waiting
+    for the verdicts of the sites it links to; worker b judges the hotel site. Once a has read the
+    verdicts, the forward link and the backlink page are labelled in a (their tokens are a's
+    only), once, and a does not request the judged site again."""
+    a, b = cobfc_worker(redis_prefix, "a"), cobfc_worker(redis_prefix, "b")
+    assert len(list(a._forward_request(link_to(f"http://{HOTEL}/"), found_by=f"link of {HUB}")))
+    assert not a.graph.add_backlink_page(HUB, ("hub", "links"), [HOTEL, SHOP])
+    assert b.detection.store.finish(verdict(HOTEL, bilingual))
+    item = SiteVerdictItem(
+        site=HOTEL, url=f"http://{HOTEL}/", bilingual=bilingual, languages=["en", "es"],
+        reason="", pages_downloaded=2,
+    )  # fmt: skip
+    list(b._on_verdict(item))
+    for _ in range(VERDICT_READING_PAGES):  # a's pages (the verdicts are read every so many)
+        a._count_page("forward", {})
+    assert a.shared_models is not None
+    a.shared_models.step(a.classifiers, a.pages, 0)  # sends the examples added
+    labelled = {FORWARD: 1, BACKLINK: 1 if bilingual else 0}  # the hub waits for the shop if not
+    assert a.shared_models.sent == labelled
+    assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 1
+    assert not list(a._forward_request(link_to(f"http://{HOTEL}/en/"), found_by="again"))
+    assert a.crawl_state()["found_by"] == {}
+    assert b.shared_models is not None and b.shared_models.sent == {FORWARD: 0, BACKLINK: 0}
+    b.detection.store.finish(verdict(SHOP, False))
+    a._read_other_workers_verdicts()  # read again: the hotel's verdict is not read twice
+    a.shared_models.step(a.classifiers, a.pages, 0)
+    assert a.shared_models.sent == {FORWARD: 1, BACKLINK: 1}
+    assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 2
