@@ -59,6 +59,13 @@ class BipartiteGraph:
     def reached(self, site: str) -> bool:
         return site in self._reached_by or site in self.verdicts
 
+    def not_followed(self, site: str) -> None:
+        """The link :meth:`reach` kept for ``site`` was not followed after all (its request was
+        dropped: with several workers, another one's link to the site is followed): the site
+        stays reached, and its verdict labels no link of this graph."""
+        if site in self._reached_by:
+            self._reached_by[site] = ()
+
     def claim_backlink_page(self, url: str) -> bool:
         """A backlink page is about to be requested; ``False`` when it was requested already (a
         hub is a backlink of many bilingual sites, and its out-of-site links are the same for

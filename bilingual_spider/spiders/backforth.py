@@ -223,6 +223,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         )
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
+        crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         return spider
 
     # --- start and pages ----------------------------------------------------------------------
@@ -457,6 +458,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         return request
 
     # --- learning -------------------------------------------------------------------------------
+
+    def _request_dropped(self, request: scrapy.Request, spider: scrapy.Spider) -> None:
+        """The scheduler dropped a request as a duplicate (with Redis: another worker requested
+        the site first): a forward link dropped is not followed, and labels nothing here."""
+        if request.meta.get("role") == FORWARD:
+            self.graph.not_followed(self.detection.site_of(request.url))
 
     def _read_other_workers_verdicts(self) -> None:
         """With Redis, a site is judged by whichever worker takes its last probe, often not the

@@ -113,3 +113,25 @@ def test_a_verdict_given_by_another_worker_labels_the_links_this_worker_followed
     a.shared_models.step(a.classifiers, a.pages, 0)
     assert a.shared_models.sent == {FORWARD: 1, BACKLINK: 1}
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 2
+
+
+def test_a_forward_link_dropped_as_another_workers_duplicate_is_labelled_by_that_worker_only(
+    redis_prefix,
+):
+    """Workers a and b both follow a link to the hotel site; the shared duplicate filter drops
+    b's request (Scrapy's ``request_dropped``). The verdict labels a's link, not b's: one
+    forward example a site, as with one worker."""
+    from scrapy import signals
+
+    a, b = cobfc_worker(redis_prefix, "a"), cobfc_worker(redis_prefix, "b")
+    assert len(list(a._forward_request(link_to(f"http://{HOTEL}/"), found_by="a's link")))
+    (dropped,) = b._forward_request(link_to(f"http://{HOTEL}/es/"), found_by="b's link")
+    b.crawler.signals.send_catch_log(signals.request_dropped, request=dropped, spider=b)
+    assert a.detection.store.finish(verdict(HOTEL, True))
+    for spider in (a, b):
+        spider._read_other_workers_verdicts()
+        assert spider.shared_models is not None
+        spider.shared_models.step(spider.classifiers, 1, 0)
+    assert a.shared_models.sent == {FORWARD: 1, BACKLINK: 0}
+    assert b.shared_models.sent == {FORWARD: 0, BACKLINK: 0}
+    assert not list(b._forward_request(link_to(f"http://{HOTEL}/de/"), found_by="again"))

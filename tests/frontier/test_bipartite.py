@@ -56,3 +56,13 @@ def test_links_followed_leave_their_page_site_for_another_web_site():
     assert not leaves_site("http://a.example/y", "a.example", "a.example")  # in the page's site
     assert not leaves_site("mailto:x@b.example", "b.example", "a.example")
     assert not leaves_site("http://10.0.0.1/", "", "a.example")  # no site to judge
+
+
+def test_a_link_not_followed_keeps_its_site_reached_and_labels_nothing():
+    graph = BipartiteGraph()
+    assert graph.reach("a.example", ("a", "link"))
+    graph.not_followed("a.example")
+    graph.not_followed("never.example")  # nothing kept of it
+    assert graph.reached("a.example") and not graph.reached("never.example")
+    assert not graph.reach("a.example", ("another", "link"))
+    assert graph.judge("a.example", True) == []
