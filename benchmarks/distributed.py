@@ -89,11 +89,13 @@ def run_workers(
     learning_share: bool = False,
     push_seeds_once: bool = False,
     beside: int = 0,
+    profile: bool = False,
 ) -> dict[str, Any]:
     """N workers of one crawl on ``redis``; their combined rate and Redis commands.
     ``push_seeds_once``: the seeds pushed once (as ``bilingual-spider seed`` does) and taken by
     whichever worker asks first, not given to every worker with ``-a seeds=``. ``beside``:
-    CPU-bound processes running beside the workers (started first, stopped after)."""
+    CPU-bound processes running beside the workers (started first, stopped after).
+    ``profile``: each worker runs under ``cProfile`` (``profile.pstats`` in its directory)."""
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     share = max(1, pages // n)
     outs = [work / f"w{n}-{i}" for i in range(n)]
@@ -121,6 +123,8 @@ def run_workers(
             "learning_interval": max(1, (share if learning_share else pages) // 5),
         }
         command = spider_command("backforth", settings, arguments, out / "items.jsonl")
+        if profile:  # python -m cProfile -o FILE -m scrapy crawl ...
+            command[1:1] = ["-m", "cProfile", "-o", str(out / "profile.pstats")]
         workers.append(subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL))
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     logs = [out / "log.txt" for out in outs]
@@ -143,6 +147,7 @@ def run_workers(
     responses = sum(int(s.get("response_received_count", 0)) for s in stats)
     budget_pages = sum(int(s.get("backforth/pages", 0)) for s in stats)
     calls = redis.command_calls()
+    profiled = _profile_calls([out / "profile.pstats" for out in outs]) if profile else {}
     return {
         "workers": n,
         "beside_load": beside,
@@ -174,7 +179,20 @@ def run_workers(
         "redis_calls": dict(sorted(calls.items(), key=lambda kv: -kv[1])),
         "redis_calls_per_page": _per_page(calls, responses),
         "worker_counters_per_page": _per_page(_worker_counters(stats), responses),
+        **({"profile_calls_per_page": _per_page(profiled, responses)} if profile else {}),
     }
+
+
+def _profile_calls(files: list[Path], most: int = 200) -> dict[str, int]:
+    """The workers' calls of each function (summed), the ``most`` called: ``file:line(name)``."""
+    import pstats
+
+    calls: dict[str, int] = {}
+    for file in files:
+        for (path, line, name), row in pstats.Stats(str(file)).stats.items():  # type: ignore[attr-defined]
+            key = f"{Path(path).name}:{line}({name})"
+            calls[key] = calls.get(key, 0) + row[1]  # primitive + recursive calls
+    return dict(sorted(calls.items(), key=lambda kv: -kv[1])[:most])
 
 
 def _push_seeds(redis: PrivateRedis | PrivateRedisCluster, prefix: str, seeds_file: Path) -> None:
@@ -299,6 +317,12 @@ def main(argv: list[str] | None = None) -> int:
         help="every worker given the seeds (-a seeds=), or pushed once (bilingual-spider seed, "
         "as docs/distributed.md runs many workers)",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="every worker under cProfile: the calls a page of each function (exact whatever "
+        "the machine's load), in the results as profile_calls_per_page",
+    )
     parser.add_argument("--output", default="distributed.json", help="file in results/")
     args = parser.parse_args(argv)
     counts = args.workers.split(",")  # N, or N:B (B CPU-bound processes beside)
@@ -326,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
                         runs[spec] = run_workers(
                             server, redis, seeds_file, args.pages, int(n), run_dir,
                             args.concurrency, args.learning_interval == "share",
-                            args.seeding == "push", int(beside or 0),
+                            args.seeding == "push", int(beside or 0), args.profile,
                         )  # fmt: skip
                     print(_line(number, runs[spec]), flush=True)
                 rounds.append(runs)
