@@ -64,6 +64,7 @@ from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_co
 from bilingual_spider.sandbox.redis_server import PrivateRedis, PrivateRedisCluster
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE
+from bilingual_spider.settings import EXTENSIONS
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -122,10 +123,14 @@ def run_workers(
             "budget": pages,
             "learning_interval": max(1, (share if learning_share else pages) // 5),
         }
+        if profile:  # its steady state only (benchmarks/profiled_window.py)
+            settings["EXTENSIONS"] = {**EXTENSIONS, "profiled_window.ProfiledWindow": 0}
+            settings["BENCH_PROFILE_FROM"] = round(STEADY[0] * pages / n)
+            settings["BENCH_PROFILE_TO"] = round(STEADY[1] * pages / n)
+            settings["BENCH_PROFILE_FILE"] = out / "profile.pstats"
         command = spider_command("backforth", settings, arguments, out / "items.jsonl")
-        if profile:  # python -m cProfile -o FILE -m scrapy crawl ...
-            command[1:1] = ["-m", "cProfile", "-o", str(out / "profile.pstats")]
-        workers.append(subprocess.Popen(command, env=crawl_env(), stdout=subprocess.DEVNULL))
+        env = crawl_env({"PYTHONPATH": str(HERE)} if profile else None)
+        workers.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL))
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     logs = [out / "log.txt" for out in outs]
     cluster = isinstance(redis, PrivateRedisCluster)  # the frontier in the cluster's partitions
@@ -148,6 +153,9 @@ def run_workers(
     budget_pages = sum(int(s.get("backforth/pages", 0)) for s in stats)
     calls = redis.command_calls()
     profiled = _profile_calls([out / "profile.pstats" for out in outs]) if profile else {}
+    profiled_responses = sum(
+        json.loads((out / "profile.json").read_text())["responses"] for out in outs if profile
+    )
     return {
         "workers": n,
         "beside_load": beside,
@@ -179,12 +187,20 @@ def run_workers(
         "redis_calls": dict(sorted(calls.items(), key=lambda kv: -kv[1])),
         "redis_calls_per_page": _per_page(calls, responses),
         "worker_counters_per_page": _per_page(_worker_counters(stats), responses),
-        **({"profile_calls_per_page": _per_page(profiled, responses)} if profile else {}),
+        **(
+            {
+                "profiled_responses": profiled_responses,
+                "profile_calls_per_page": _per_page(profiled, profiled_responses),
+            }
+            if profile
+            else {}
+        ),
     }
 
 
-def _profile_calls(files: list[Path], most: int = 200) -> dict[str, int]:
-    """The workers' calls of each function (summed), the ``most`` called: ``file:line(name)``."""
+def _profile_calls(files: list[Path], most: int = 400) -> dict[str, int]:
+    """The workers' calls of each function in their steady state (summed), the ``most`` called:
+    ``file:line(name)``."""
     import pstats
 
     calls: dict[str, int] = {}
@@ -320,8 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="every worker under cProfile: the calls a page of each function (exact whatever "
-        "the machine's load), in the results as profile_calls_per_page",
+        help="every worker under cProfile in its steady state (benchmarks/profiled_window.py): "
+        "the calls a response of each function (exact whatever the machine's load), in the "
+        "results as profile_calls_per_page",
     )
     parser.add_argument("--output", default="distributed.json", help="file in results/")
     args = parser.parse_args(argv)
