@@ -62,6 +62,7 @@ from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
 from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
+from bilingual_spider.distributed.partitions import shared_crawl_base
 from bilingual_spider.frontier.bipartite import (
     BACKLINK,
     FORWARD,
@@ -157,6 +158,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.topic_classifier: Any = None
         self.pages = 0
         self.shared_budget: SharedPageBudget | None = None
+        self.shares_requests = False
+        """With Redis: the workers' requests meet in one queue and one duplicate filter."""
         self.sites_found = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
@@ -185,6 +188,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             settings.set("BILINGUAL_DETECTOR_LANGS", kwargs["langs"], "spider")
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
+        spider.shares_requests = shared_crawl_base(crawler, spider.name) is not None
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None
         if spider.budget is not None:
             spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
@@ -508,13 +512,19 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         meta = {"role": role, FRONTIER_META: tag.to_meta()}
         if role in (FORWARD, "seed"):  # one a site: across workers too (this graph's is local)
             meta[DUPLICATE_KEY_META] = (url, f"site {self.detection.site_of(url)}")
+        # a backlink page may be a page the crawl saw already: never filtered by its URL; with
+        # Redis, one a URL across workers by its own key (a hub is a backlink page of many
+        # sites, judged by several workers), as this graph's claim makes it one in this one
+        filtered = role != BACKLINK or self.shares_requests
+        if role == BACKLINK and self.shares_requests:
+            meta[DUPLICATE_KEY_META] = (url, f"backlink page {url}")
         return scrapy.Request(
             url,
             callback=self.parse,
             errback=errback,
             priority=priority,
             meta=meta,
-            dont_filter=role == BACKLINK,  # a backlink page may be a page the crawl saw already
+            dont_filter=not filtered,
         )
 
     def _contexts(self, response: Response) -> list[LinkContext]:

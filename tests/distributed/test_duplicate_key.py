@@ -47,3 +47,31 @@ def test_backforth_keys_its_forward_and_seed_requests_by_site():
     assert [url for url, _ in keys] == [r.url for r in requests]  # each bound to its URL
     assert keys[0][1] == keys[1][1] != keys[2][1]
     assert keys[3][1] is None and backlink.dont_filter  # a backlink page: any number of times
+
+
+def test_backforth_workers_on_redis_request_a_backlink_page_once_crawl_wide(redis_prefix):
+    """A hub is a backlink page of many bilingual sites, judged by several workers: each worker
+    claims it once in its own graph, and the shared duplicate filter keeps one request of it
+    across workers (by its own key: a page the crawl requested as a forward page is requested
+    again as a backlink page)."""
+    from tests.conftest import REDIS_URL
+
+    redis = {"REDIS_URL": REDIS_URL, "BILINGUAL_REDIS_KEY_PREFIX": redis_prefix}
+    workers = [backforth_spider("cobfc", **redis) for _ in range(2)]
+    assert all(w.shares_requests for w in workers) and not backforth_spider().shares_requests
+    hub = "http://www.hub.example/links"
+
+    def queued(request: scrapy.Request) -> scrapy.Request:  # as queued (no spider callbacks)
+        return scrapy.Request(request.url, meta=request.meta, dont_filter=request.dont_filter)
+
+    requests = [queued(w._request(hub, "backlink")) for w in workers]
+    assert all(not r.dont_filter for r in requests)
+    first, _ = scheduler(redis_prefix, 30)
+    second, _ = scheduler(redis_prefix, 30)
+    try:
+        assert first.enqueue_request(queued(workers[0]._request(hub, "forward")))
+        assert first.enqueue_request(requests[0])
+        assert not second.enqueue_request(requests[1])
+    finally:
+        first.close("finished")
+        second.close("finished")
