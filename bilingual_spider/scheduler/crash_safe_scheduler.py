@@ -87,6 +87,7 @@ from bilingual_spider.output.feed_recovery import (
     settle_in_flight,
 )
 from bilingual_spider.scheduler import compact_serializer
+from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 from bilingual_spider.scheduler.sqlite_frontier import (
     CRAWL_STATE,
@@ -215,7 +216,7 @@ class CrashSafeScheduler(BaseScheduler):
                 self._inc("dupefilter/filtered")
                 return False
         try:
-            blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+            blob = self.serializer.dumps(request_to_dict(request, self.spider))
         except ValueError:  # a callback that is no method of the spider
             self._unsaved.append(request)
             self._inc("scheduler/crash_safe/unsaved")
@@ -245,7 +246,7 @@ class CrashSafeScheduler(BaseScheduler):
                 self.frontier.ack([taken[0]])
                 continue
             if self._fell_behind(request):
-                blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+                blob = self.serializer.dumps(request_to_dict(request, self.spider))
                 self.frontier.requeue(taken[0], blob, request.priority)
                 continue
             self._taken[request] = taken[0]

@@ -99,6 +99,7 @@ from bilingual_spider.output.feed_recovery import (
     settle_in_flight,
 )
 from bilingual_spider.scheduler import compact_serializer
+from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 
 if TYPE_CHECKING:
@@ -295,7 +296,7 @@ class LeasedRedisScheduler:
         if not request.dont_filter:  # the digest (20 bytes in Redis, not 40 hex digits)
             fingerprint = self._fingerprint(request)
         local = bool(request.meta.get(WORKER_LOCAL_META))
-        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+        blob = self.serializer.dumps(request_to_dict(request, self.spider))
         host = host_of(request.url)
         request_id = self.frontier.push(blob, request.priority, fingerprint, local, host)
         if request_id is None:
@@ -321,7 +322,7 @@ class LeasedRedisScheduler:
         engine (with ``meta[HELD_META]`` = the id returned). None: no frontier yet."""
         if self.frontier is None or self.spider is None:
             return None
-        blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+        blob = self.serializer.dumps(request_to_dict(request, self.spider))
         request_id = self.frontier.push(blob, request.priority, None, True, host_of(request.url))
         assert request_id is not None  # never filtered: no fingerprint
         self._held.add(request_id)
@@ -362,7 +363,7 @@ class LeasedRedisScheduler:
                 self._taken[request] = request.meta[FRONTIER_ID_META] = taken.id
                 self._inc("scheduler/redis/taken")
                 return self._dequeued(request)
-            blob = self.serializer.dumps(request.to_dict(spider=self.spider))
+            blob = self.serializer.dumps(request_to_dict(request, self.spider))
             requeue = Requeue(taken.id, blob, request.priority)
 
     def __len__(self) -> int:
