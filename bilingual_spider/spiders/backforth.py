@@ -60,6 +60,7 @@ from bilingual_spider.adapters.link_learning import LinkLearning
 from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
+from bilingual_spider.distributed.found_by import SharedFoundBy, shared_found_by
 from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
 from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
 from bilingual_spider.distributed.partitions import shared_crawl_base
@@ -102,6 +103,8 @@ logger = logging.getLogger(__name__)
 
 FETCHED_ROLES = ("seed", "backlink", "forward", "probe")
 """Roles whose pages count against the page budget (API answers do not)."""
+FOUND_BY_META = "found_by"
+"""Request meta key (with Redis): how the site of a seed or forward request was reached."""
 VERDICT_READING_PAGES = 20
 """With Redis, every so many of its pages a worker reads the verdicts the other workers gave
 since it last looked (:meth:`BackForthSpider._read_other_workers_verdicts`)."""
@@ -159,6 +162,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.pages = 0
         self.shared_budget: SharedPageBudget | None = None
         self.shares_requests = False
+        self.shared_found_by: SharedFoundBy | None = None
         """With Redis: the workers' requests meet in one queue and one duplicate filter."""
         self.sites_found = 0
         self._found_by: dict[str, str] = {}
@@ -189,6 +193,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
         spider.shares_requests = shared_crawl_base(crawler, spider.name) is not None
+        spider.shared_found_by = shared_found_by(crawler, spider.name)
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None
         if spider.budget is not None:
             spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
@@ -317,6 +322,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def parse(self, response: Response) -> Iterator[Any]:
         role = response.meta.get("role", "forward")
         self._count_page(role, response.meta)
+        self._note_found_by(response.meta, response.url)
         on_topic = self._on_topic(response) if self.rules.topic_focus else True
         contexts = None  # extracted once, for the links followed and the detector alike
         if role == "backlink":
@@ -336,6 +342,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def first_page_failed(self, failure: Failure) -> Iterator[Any]:
         meta = failure.request.meta  # type: ignore[attr-defined]
         self._count_page(meta.get("role", "forward"), meta)
+        self._note_found_by(meta, failure.request.url)  # type: ignore[attr-defined]
         yield from self._judged(self.detection.first_page_failed(failure))
 
     def backlink_page_failed(self, failure: Failure) -> Iterator[Any]:
@@ -425,6 +432,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def _on_verdict(self, verdict: SiteVerdictItem) -> Iterator[Any]:
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
         found_by = self._found_by.pop(verdict.site, "")  # kept until the verdict, not after
+        if self.shared_found_by is not None:  # noted by the worker that fetched its first page
+            found_by = self.shared_found_by.take(verdict.site) or found_by
         if not verdict.bilingual:
             return
         if self._asks_again:  # until answered (the backlink expansion asks at the item)
@@ -469,6 +478,14 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if request.meta.get("role") == FORWARD:
             self.graph.not_followed(self.detection.site_of(request.url))
 
+    def _note_found_by(self, meta: dict[str, Any], url: str) -> None:
+        """With Redis: the first page of a seed or forward request tells how its site was
+        reached, for whichever worker judges the site (most often another)."""
+        how = meta.get(FOUND_BY_META)
+        if how and self.shared_found_by is not None:
+            first_url = meta.get("redirect_urls", [url])[0]
+            self.shared_found_by.note(self.detection.site_of(first_url), how)
+
     def _read_other_workers_verdicts(self) -> None:
         """With Redis, a site is judged by whichever worker takes its last probe, often not the
         one that followed a link to it or fetched a backlink page linking to it: the verdicts
@@ -511,7 +528,10 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             priority = link_priority(self._rng.random())
         meta = {"role": role, FRONTIER_META: tag.to_meta()}
         if role in (FORWARD, "seed"):  # one a site: across workers too (this graph's is local)
-            meta[DUPLICATE_KEY_META] = (url, f"site {self.detection.site_of(url)}")
+            site = self.detection.site_of(url)
+            meta[DUPLICATE_KEY_META] = (url, f"site {site}")
+            if self.shared_found_by is not None and site in self._found_by:
+                meta[FOUND_BY_META] = self._found_by[site]
         # a backlink page may be a page the crawl saw already: never filtered by its URL; with
         # Redis, one a URL across workers by its own key (a hub is a backlink page of many
         # sites, judged by several workers), as this graph's claim makes it one in this one

@@ -12,9 +12,14 @@ from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.links.contexts import LinkContext
-from bilingual_spider.spiders.backforth import VERDICT_READING_PAGES, BackForthSpider
+from bilingual_spider.spiders.backforth import (
+    FOUND_BY_META,
+    VERDICT_READING_PAGES,
+    BackForthSpider,
+)
 from tests.conftest import REDIS_URL
 from tests.crawlers import get_crawler
+from tests.spiders.pages import ENGLISH, page
 
 HOTEL = "www.hotel.example"
 SHOP = "www.shop.example"
@@ -135,3 +140,32 @@ def test_a_forward_link_dropped_as_another_workers_duplicate_is_labelled_by_that
     assert a.shared_models.sent == {FORWARD: 1, BACKLINK: 0}
     assert b.shared_models.sent == {FORWARD: 0, BACKLINK: 0}
     assert not list(b._forward_request(link_to(f"http://{HOTEL}/de/"), found_by="again"))
+
+
+def test_a_bilingual_site_record_says_how_the_site_was_reached_whichever_worker_judges_it(
+    redis_prefix,
+):
+    """Worker a follows a hub's link to the hotel site, b fetches the hotel's first page (its
+    request came to b through the shared queue), c gives the verdict (it took the last probe):
+    c's record of the bilingual site says how a reached it, and nothing of it stays in Redis."""
+    from scrapy.http import HtmlResponse
+
+    a, b, c = (cobfc_worker(redis_prefix, name) for name in "abc")
+    how = f"forward link of {HUB}"
+    (request,) = a._forward_request(link_to(f"http://{HOTEL}/"), found_by=how)
+    assert request.meta[FOUND_BY_META] == how
+    body = page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About")).encode()
+    probes = list(b.parse(HtmlResponse(request.url, body=body, request=request)))
+    assert probes and all(p.meta["role"] == "probe" for p in probes)  # no verdict at b
+    assert c.detection.store.finish(verdict(HOTEL, True))
+    item = SiteVerdictItem(
+        site=HOTEL, url=f"http://{HOTEL}/", bilingual=True, languages=["en", "es"],
+        reason="", pages_downloaded=2,
+    )  # fmt: skip
+    (record,) = c._on_verdict(item)
+    assert record.found_by == how
+    assert c.shared_found_by is not None and c.shared_found_by.take(HOTEL) == ""
+    one_process = cobfc_worker(redis_prefix, "d")
+    one_process.shared_found_by = None  # as without Redis: the request carries nothing
+    (alone,) = one_process._forward_request(link_to(f"http://{SHOP}/"), found_by=how)
+    assert FOUND_BY_META not in alone.meta
