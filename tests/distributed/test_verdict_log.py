@@ -169,3 +169,26 @@ def test_a_bilingual_site_record_says_how_the_site_was_reached_whichever_worker_
     one_process.shared_found_by = None  # as without Redis: the request carries nothing
     (alone,) = one_process._forward_request(link_to(f"http://{SHOP}/"), found_by=how)
     assert FOUND_BY_META not in alone.meta
+
+
+def test_a_site_reached_as_a_backlink_pages_own_site_says_so_whichever_worker_judges_it(
+    redis_prefix,
+):
+    """A backlink page's own site is judged from that page: its probes may go to any worker."""
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META
+
+    a, c = cobfc_worker(redis_prefix, "a"), cobfc_worker(redis_prefix, "c")
+    request = a._request(HUB, BACKLINK)
+    request.meta[BACKLINK_OF_META] = HOTEL
+    body = page("en", ENGLISH, ("/es/", "Español"), (f"http://{SHOP}/", "Shop")).encode()
+    list(a.parse(HtmlResponse(HUB, body=body, request=request)))
+    hub_site = a.detection.site_of(HUB)
+    assert c.detection.store.finish(verdict(hub_site, True))
+    item = SiteVerdictItem(
+        site=hub_site, url=HUB, bilingual=True, languages=["en", "es"], reason="",
+        pages_downloaded=2,
+    )  # fmt: skip
+    (record,) = c._on_verdict(item)
+    assert record.found_by == f"backlink page of {HOTEL}"
