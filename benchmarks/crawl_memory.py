@@ -16,13 +16,23 @@ share with the rest of the crawl: the spider, its callbacks, classes, modules). 
 
     python benchmarks/crawl_memory.py [--budget 100000] [--sites 50000] [--seeds 300]
         [--every 1000] [--deep-every 10000] [--world DIR] [--work DIR]
-        [--tracemalloc FROM,TO]
+        [--tracemalloc FROM,TO | --traced-from PAGES]
 
 ``--tracemalloc FROM,TO``: what grows, by source line. Python's ``tracemalloc`` starts tracing
 once the spider has counted FROM pages and takes a snapshot at TO pages: every block it holds
 then was allocated between the two and is still alive (the crawl's growth, the frontier's
 included). Reported: the largest source lines and files (``tracemalloc`` in the results, the
 sizes in MB with their block counts); tracing slows the crawl down between the two points.
+
+``--traced-from PAGES``: a measure the allocator does not blur. ``tracemalloc`` (one frame)
+starts once the spider has counted PAGES pages (0: at its first response) and every sample
+records the bytes Python has allocated since then and still holds (``traced_mb``, with what the
+tracing itself takes, ``tracemalloc_mb``). Reported (``traced`` in the summary), after the first
+10,000 pages and from 10,000 pages after the frontier's peak to the end: the traced bytes'
+growth per 100,000 pages, and the same less the growth of the frontier's and seen set's deep
+bytes (the goal's "beyond the frontier's own bytes"). Blocks allocated before tracing starts are
+not counted when freed: with PAGES > 0 a shrinking frontier's frees do not show, so 0 is the
+measure; tracing slows the whole crawl down.
 """
 
 from __future__ import annotations
@@ -95,6 +105,7 @@ class MemorySampler:
         self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed at spider_closed
         self.every, self.deep_every = every, deep_every
         self.next_sample, self.next_deep = 0, 0
+        self.traced_from: int | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MemorySampler:
@@ -111,6 +122,8 @@ class MemorySampler:
         if trace:
             start, end = (int(part) for part in str(trace).split(","))
             sampler.growth = GrowthTracer(start, end, settings["BENCH_TRACEMALLOC_FILE"])
+        if settings.get("BENCH_TRACED_FROM") is not None:
+            sampler.traced_from = settings.getint("BENCH_TRACED_FROM")
         crawler.signals.connect(sampler.response_received, signal=signals.response_received)
         crawler.signals.connect(sampler.spider_closed, signal=signals.spider_closed)
         return sampler
@@ -121,6 +134,9 @@ class MemorySampler:
         pages = self._pages()
         if self.growth is not None:
             self.growth.at(pages)
+        tracing = self.traced_from is not None and pages >= self.traced_from
+        if tracing and not tracemalloc.is_tracing():
+            tracemalloc.start(1)
         if pages >= self.next_sample:
             self.next_sample = pages + self.every
             deep = pages >= self.next_deep
@@ -146,6 +162,9 @@ class MemorySampler:
             "enqueued": enqueued,
             "t": round(time.monotonic(), 1),
         }
+        if self.traced_from is not None and tracemalloc.is_tracing():
+            record["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 2)
+            record["tracemalloc_mb"] = round(tracemalloc.get_tracemalloc_memory() / 2**20, 1)
         if deep:
             started = time.monotonic()
             scheduler = self.crawler.engine._slot.scheduler  # a benchmark may look inside
@@ -240,7 +259,33 @@ def summarize(samples: list[dict[str, Any]]) -> dict[str, Any]:
                 "rss_growth_mb": round(grown, 1),
                 "per_100k_pages_mb": round(grown * 100_000 / span, 1),
             }
+    traced = [s for s in deep if "traced_mb" in s]
+    if len(traced) > 1:
+        result["traced"] = {
+            "from_pages": traced[0]["pages"],
+            "after_first_10k": traced_growth(traced, 10_000),
+            "after_frontier_peak": traced_growth(traced, fullest["pages"] + 10_000),
+        }
     return result
+
+
+def traced_growth(traced: list[dict[str, Any]], pages: int) -> dict[str, Any] | None:
+    """Traced bytes' growth from the first deep sample at ``pages`` or later to the last, per
+    100,000 pages, and the same less the frontier's and the seen set's growth."""
+    start, end = next((s for s in traced if s["pages"] >= pages), traced[-1]), traced[-1]
+    span = end["pages"] - start["pages"]
+    if span <= 0:
+        return None
+    grown = end["traced_mb"] - start["traced_mb"]
+    own = sum(end[k] - start[k] for k in ("frontier_bytes", "seen_bytes")) / 2**20
+    return {
+        "from_to_pages": [start["pages"], end["pages"]],
+        "traced_growth_mb": round(grown, 1),
+        "per_100k_pages_mb": round(grown * 100_000 / span, 1),
+        "frontier_and_seen_growth_mb": round(own, 1),
+        "beyond_frontier_mb": round(grown - own, 1),
+        "beyond_frontier_per_100k_pages_mb": round((grown - own) * 100_000 / span, 1),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,7 +300,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", help="directory for the crawl's outputs (default: temporary)")
     parser.add_argument("--out", default="crawl_memory", help="results/NAME.json")
     parser.add_argument("--tracemalloc", help="FROM,TO: pages between which growth is traced")
+    parser.add_argument(
+        "--traced-from", type=int, metavar="PAGES", help="traced bytes at every sample from PAGES"
+    )
     args = parser.parse_args(argv)
+    if args.tracemalloc and args.traced_from is not None:
+        parser.error("--tracemalloc and --traced-from both use tracemalloc: one at a time")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.work or tmp).resolve()
@@ -278,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         growth_file = work / "growth.json"
         if args.tracemalloc:
             settings.update(BENCH_TRACEMALLOC=args.tracemalloc, BENCH_TRACEMALLOC_FILE=growth_file)
+        if args.traced_from is not None:
+            settings["BENCH_TRACED_FROM"] = args.traced_from
         print(f"crawling with cobfc ({args.budget} pages) ...", flush=True)
         with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
             crawl = run_crawl(
@@ -297,7 +349,9 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": crawl["wall_s"],
         "summary": summarize(samples),
         "goal": "RSS growth under 50 MB per 100,000 pages, from 10,000 pages after the "
-        "frontier's peak",
+        "frontier's peak; beyond the frontier's own bytes: traced growth (--traced-from) less "
+        "the frontier's and seen set's",
+        "traced_from": args.traced_from,
         "samples": samples,
     }
     if args.tracemalloc:
