@@ -16,7 +16,7 @@ share with the rest of the crawl: the spider, its callbacks, classes, modules). 
 
     python benchmarks/crawl_memory.py [--budget 100000] [--sites 50000] [--seeds 300]
         [--every 1000] [--deep-every 10000] [--world DIR] [--work DIR]
-        [--tracemalloc FROM,TO | --traced-from PAGES]
+        [--tracemalloc FROM,TO | --traced-from PAGES [--traced-diff-from PAGES]]
 
 ``--tracemalloc FROM,TO``: what grows, by source line. Python's ``tracemalloc`` starts tracing
 once the spider has counted FROM pages and takes a snapshot at TO pages: every block it holds
@@ -32,7 +32,9 @@ tracing itself takes, ``tracemalloc_mb``). Reported (``traced`` in the summary),
 growth per 100,000 pages, and the same less the growth of the frontier's and seen set's deep
 bytes (the goal's "beyond the frontier's own bytes"). Blocks allocated before tracing starts are
 not counted when freed: with PAGES > 0 a shrinking frontier's frees do not show, so 0 is the
-measure; tracing slows the whole crawl down.
+measure; tracing slows the whole crawl down. ``--traced-diff-from PAGES`` names what grew
+from PAGES pages to the end: the traced blocks' sizes by source line then (kept as numbers, not
+as a snapshot) subtracted from those at the end (``tracemalloc`` in the results, as above).
 """
 
 from __future__ import annotations
@@ -124,11 +126,16 @@ class MemorySampler:
             sampler.growth = GrowthTracer(start, end, settings["BENCH_TRACEMALLOC_FILE"])
         if settings.get("BENCH_TRACED_FROM") is not None:
             sampler.traced_from = settings.getint("BENCH_TRACED_FROM")
+        if settings.get("BENCH_TRACED_DIFF_FROM") is not None:
+            sampler.diff = TracedDiff(
+                settings.getint("BENCH_TRACED_DIFF_FROM"), settings["BENCH_TRACEMALLOC_FILE"]
+            )
         crawler.signals.connect(sampler.response_received, signal=signals.response_received)
         crawler.signals.connect(sampler.spider_closed, signal=signals.spider_closed)
         return sampler
 
     growth: GrowthTracer | None = None
+    diff: TracedDiff | None = None
 
     def response_received(self, response: Any, request: Request, **_: Any) -> None:
         pages = self._pages()
@@ -137,6 +144,8 @@ class MemorySampler:
         tracing = self.traced_from is not None and pages >= self.traced_from
         if tracing and not tracemalloc.is_tracing():
             tracemalloc.start(1)
+        if self.diff is not None:
+            self.diff.at(pages)
         if pages >= self.next_sample:
             self.next_sample = pages + self.every
             deep = pages >= self.next_deep
@@ -147,6 +156,8 @@ class MemorySampler:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         self._sample(self._pages(), deep=True, last=True)
         self.file.close()
+        if self.diff is not None:
+            self.diff.end(self._pages())
 
     def _pages(self) -> int:
         return int(self.crawler.stats.get_value("backforth/pages", 0))
@@ -216,6 +227,58 @@ class GrowthTracer:
                 "blocks": stat.count,
             }
             for stat in statistics[: self.top]
+        ]
+
+
+class TracedDiff:
+    """What grew from ``start`` pages to the crawl's end, by source line and file, written to
+    ``path`` in :class:`GrowthTracer`'s format (the growth in MB and in blocks)."""
+
+    def __init__(self, start: int, path: str, top: int = 40) -> None:
+        self.start, self.path, self.top = start, path, top
+        self.before: dict[str, tuple[int, int]] | None = None
+
+    def at(self, pages: int) -> None:
+        if self.before is None and pages >= self.start and tracemalloc.is_tracing():
+            self.before, self.started_at = self._by_line(), pages
+
+    def end(self, pages: int) -> None:
+        if self.before is None:
+            return
+        lines: dict[str, list[int]] = {}
+        for where, (size, count) in self._by_line().items():
+            before = self.before.get(where, (0, 0))
+            lines[where] = [size - before[0], count - before[1]]
+        for where, (size, count) in self.before.items():
+            lines.setdefault(where, [-size, -count])
+        files: dict[str, list[int]] = {}
+        for where, (size, count) in lines.items():
+            grown = files.setdefault(where.rsplit(":", 1)[0], [0, 0])
+            grown[0], grown[1] = grown[0] + size, grown[1] + count
+        record = {
+            "from_pages": self.started_at,
+            "to_pages": pages,
+            "total_mb": round(sum(size for size, _ in lines.values()) / 2**20, 2),
+            "lines": self._largest(lines),
+            "files": self._largest(files),
+        }
+        Path(self.path).write_text(json.dumps(record, indent=1) + "\n")
+
+    @staticmethod
+    def _by_line() -> dict[str, tuple[int, int]]:
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)]
+        )
+        return {
+            f"{stat.traceback[0].filename}:{stat.traceback[0].lineno}": (stat.size, stat.count)
+            for stat in snapshot.statistics("lineno")
+        }
+
+    def _largest(self, grown: dict[str, list[int]]) -> list[dict[str, Any]]:
+        largest = sorted(grown.items(), key=lambda item: -item[1][0])[: self.top]
+        return [
+            {"where": where, "mb": round(size / 2**20, 2), "blocks": count}
+            for where, (size, count) in largest
         ]
 
 
@@ -303,9 +366,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--traced-from", type=int, metavar="PAGES", help="traced bytes at every sample from PAGES"
     )
+    parser.add_argument(
+        "--traced-diff-from", type=int, metavar="PAGES", help="what grew from PAGES to the end"
+    )
     args = parser.parse_args(argv)
     if args.tracemalloc and args.traced_from is not None:
         parser.error("--tracemalloc and --traced-from both use tracemalloc: one at a time")
+    if args.traced_diff_from is not None and args.traced_from is None:
+        parser.error("--traced-diff-from needs --traced-from")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.work or tmp).resolve()
@@ -330,6 +398,10 @@ def main(argv: list[str] | None = None) -> int:
             settings.update(BENCH_TRACEMALLOC=args.tracemalloc, BENCH_TRACEMALLOC_FILE=growth_file)
         if args.traced_from is not None:
             settings["BENCH_TRACED_FROM"] = args.traced_from
+        if args.traced_diff_from is not None:
+            settings.update(
+                BENCH_TRACED_DIFF_FROM=args.traced_diff_from, BENCH_TRACEMALLOC_FILE=growth_file
+            )
         print(f"crawling with cobfc ({args.budget} pages) ...", flush=True)
         with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
             crawl = run_crawl(
@@ -354,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         "traced_from": args.traced_from,
         "samples": samples,
     }
-    if args.tracemalloc:
+    if args.tracemalloc or args.traced_diff_from is not None:
         result["tracemalloc"] = growth
     result["seconds"] = round(time.monotonic() - started, 1)
     print(json.dumps(result["summary"], indent=1))
