@@ -30,10 +30,12 @@ records the bytes Python has allocated since then and still holds (``traced_mb``
 tracing itself takes, ``tracemalloc_mb``). Reported (``traced`` in the summary), after the first
 10,000 pages and from 10,000 pages after the frontier's peak to the end: the traced bytes'
 growth per 100,000 pages, and the same less the growth of the frontier's and seen set's deep
-bytes (the goal's "beyond the frontier's own bytes"). Blocks allocated before tracing starts are
-not counted when freed: with PAGES > 0 a shrinking frontier's frees do not show, so 0 is the
-measure; tracing slows the whole crawl down. ``--traced-diff-from PAGES`` names what grew
-from PAGES pages to the end: the traced blocks' sizes by source line then (kept as numbers, not
+bytes (the goal's "beyond the frontier's own bytes"), and less that of their own bytes
+(:func:`own_size`, at every deep sample when traced: a deep size counts what they share with
+the rest of the crawl, which stays when a request leaves the queue). Blocks allocated before
+tracing starts are not counted when freed: with PAGES > 0 a shrinking frontier's frees do not
+show, so 0 is the measure; tracing slows the whole crawl down. ``--traced-diff-from PAGES``
+names what grew from PAGES pages to the end: the traced blocks' sizes by source line then (kept
 as a snapshot) subtracted from those at the end (``tracemalloc`` in the results, as above).
 """
 
@@ -48,6 +50,7 @@ import tempfile
 import time
 import tracemalloc
 import types
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -97,6 +100,37 @@ def deep_size(root: Any) -> int:
             continue  # the bound method itself; its object is the spider or a component
         stack.extend(gc.get_referents(obj))
     return total
+
+
+def own_size(root: Any) -> int:
+    """The bytes that would go with ``root``: of the objects :func:`deep_size` counts, those
+    referred to only from ``root`` and its other such objects (their reference counts against
+    the references found among them), and not reachable from one referred to from elsewhere."""
+    objects: dict[int, Any] = {}
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in objects or isinstance(obj, (*SHARED, BaseSettings)):
+            continue
+        objects[id(obj)] = obj
+        if not isinstance(obj, types.MethodType):
+            stack.extend(gc.get_referents(obj))
+    del obj
+    inside: Counter[int] = Counter()
+    for key in objects:
+        if not isinstance(objects[key], types.MethodType):
+            inside.update(id(ref) for ref in gc.get_referents(objects[key]) if id(ref) in objects)
+    # 2: the reference from ``objects`` and getrefcount's own
+    shared = [k for k in objects if k != id(root) and sys.getrefcount(objects[k]) - 2 > inside[k]]
+    kept = set(shared)
+    while shared:
+        held = objects[shared.pop()]
+        if not isinstance(held, types.MethodType):
+            for ref in gc.get_referents(held):
+                if id(ref) in objects and id(ref) not in kept:
+                    kept.add(id(ref))
+                    shared.append(id(ref))
+    return sum(sys.getsizeof(objects[key]) for key in objects if key not in kept)
 
 
 class MemorySampler:
@@ -183,6 +217,10 @@ class MemorySampler:
             record["frontier_bytes"] = deep_size(scheduler.mqs)
             record["seen_urls"] = len(fingerprints) if fingerprints is not None else None
             record["seen_bytes"] = deep_size(fingerprints) if fingerprints is not None else None
+            if self.traced_from is not None:  # what would go with them, for the traced bytes
+                record["frontier_own_bytes"] = own_size(scheduler.mqs)
+                if fingerprints is not None:
+                    record["seen_own_bytes"] = own_size(fingerprints)
             record["deep_seconds"] = round(time.monotonic() - started, 2)
         if last:
             record["last"] = True
@@ -340,15 +378,23 @@ def traced_growth(traced: list[dict[str, Any]], pages: int) -> dict[str, Any] | 
     if span <= 0:
         return None
     grown = end["traced_mb"] - start["traced_mb"]
-    own = sum(end[k] - start[k] for k in ("frontier_bytes", "seen_bytes")) / 2**20
-    return {
+    result = {
         "from_to_pages": [start["pages"], end["pages"]],
         "traced_growth_mb": round(grown, 1),
         "per_100k_pages_mb": round(grown * 100_000 / span, 1),
-        "frontier_and_seen_growth_mb": round(own, 1),
-        "beyond_frontier_mb": round(grown - own, 1),
-        "beyond_frontier_per_100k_pages_mb": round((grown - own) * 100_000 / span, 1),
     }
+    # deep: every byte reachable from them; own: only what would go with them
+    for name, keys in (("", ("frontier_bytes", "seen_bytes")), ("_own", OWN)):
+        if all(key in start and key in end for key in keys):
+            own = sum(end[key] - start[key] for key in keys) / 2**20
+            result[f"frontier_and_seen{name}_growth_mb"] = round(own, 1)
+            result[f"beyond_frontier{name}_mb"] = round(grown - own, 1)
+            per_100k = round((grown - own) * 100_000 / span, 1)
+            result[f"beyond_frontier{name}_per_100k_pages_mb"] = per_100k
+    return result
+
+
+OWN = ("frontier_own_bytes", "seen_own_bytes")
 
 
 def main(argv: list[str] | None = None) -> int:
