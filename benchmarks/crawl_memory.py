@@ -35,8 +35,8 @@ bytes (the goal's "beyond the frontier's own bytes"), and less that of their own
 the rest of the crawl, which stays when a request leaves the queue). Blocks allocated before
 tracing starts are not counted when freed: with PAGES > 0 a shrinking frontier's frees do not
 show, so 0 is the measure; tracing slows the whole crawl down. ``--traced-diff-from PAGES``
-names what grew from PAGES pages to the end: the traced blocks' sizes by source line then
-(numbers, not a snapshot) less those at the end (``tracemalloc`` in the results, as above).
+names what grew from PAGES pages to the end: the traced blocks' sizes by source line at the
+end less those at PAGES (kept as numbers, not a snapshot); ``tracemalloc`` in the results.
 """
 
 from __future__ import annotations
