@@ -270,7 +270,8 @@ class GrowthTracer:
 
 class TracedDiff:
     """What grew from ``start`` pages to the crawl's end, by source line and file, written to
-    ``path`` in :class:`GrowthTracer`'s format (the growth in MB and in blocks)."""
+    ``path`` in :class:`GrowthTracer`'s format (the growth in MB and in blocks), and the lines
+    that shrank most (``lines_shrunk``)."""
 
     def __init__(self, start: int, path: str, top: int = 40) -> None:
         self.start, self.path, self.top = start, path, top
@@ -299,6 +300,7 @@ class TracedDiff:
             "total_mb": round(sum(size for size, _ in lines.values()) / 2**20, 2),
             "lines": self._largest(lines),
             "files": self._largest(files),
+            "lines_shrunk": self._largest(lines, shrunk=True),
         }
         Path(self.path).write_text(json.dumps(record, indent=1) + "\n")
 
@@ -312,8 +314,9 @@ class TracedDiff:
             for stat in snapshot.statistics("lineno")
         }
 
-    def _largest(self, grown: dict[str, list[int]]) -> list[dict[str, Any]]:
-        largest = sorted(grown.items(), key=lambda item: -item[1][0])[: self.top]
+    def _largest(self, grown: dict[str, list[int]], shrunk: bool = False) -> list[dict[str, Any]]:
+        sign = 1 if shrunk else -1  # the most grown first, or the most shrunk
+        largest = sorted(grown.items(), key=lambda item: sign * item[1][0])[: self.top]
         return [
             {"where": where, "mb": round(size / 2**20, 2), "blocks": count}
             for where, (size, count) in largest
