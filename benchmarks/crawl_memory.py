@@ -16,13 +16,27 @@ share with the rest of the crawl: the spider, its callbacks, classes, modules). 
 
     python benchmarks/crawl_memory.py [--budget 100000] [--sites 50000] [--seeds 300]
         [--every 1000] [--deep-every 10000] [--world DIR] [--work DIR]
-        [--tracemalloc FROM,TO]
+        [--tracemalloc FROM,TO | --traced-from PAGES [--traced-diff-from PAGES]]
 
 ``--tracemalloc FROM,TO``: what grows, by source line. Python's ``tracemalloc`` starts tracing
 once the spider has counted FROM pages and takes a snapshot at TO pages: every block it holds
 then was allocated between the two and is still alive (the crawl's growth, the frontier's
 included). Reported: the largest source lines and files (``tracemalloc`` in the results, the
 sizes in MB with their block counts); tracing slows the crawl down between the two points.
+
+``--traced-from PAGES``: a measure the allocator does not blur. ``tracemalloc`` (one frame)
+starts once the spider has counted PAGES pages (0: at its first response) and every sample
+records the bytes Python has allocated since then and still holds (``traced_mb``, with what the
+tracing itself takes, ``tracemalloc_mb``). Reported (``traced`` in the summary), after the first
+10,000 pages and from 10,000 pages after the frontier's peak to the end: the traced bytes'
+growth per 100,000 pages, and the same less the growth of the frontier's and seen set's deep
+bytes (the goal's "beyond the frontier's own bytes"), and less that of their own bytes
+(:func:`own_size`, at every deep sample when traced: a deep size counts what they share with
+the rest of the crawl, which stays when a request leaves the queue). Blocks allocated before
+tracing starts are not counted when freed: with PAGES > 0 a shrinking frontier's frees do not
+show, so 0 is the measure; tracing slows the whole crawl down. ``--traced-diff-from PAGES``
+names what grew from PAGES pages to the end: the traced blocks' sizes by source line at the
+end less those at PAGES (kept as numbers, not a snapshot); ``tracemalloc`` in the results.
 """
 
 from __future__ import annotations
@@ -36,6 +50,7 @@ import tempfile
 import time
 import tracemalloc
 import types
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -87,6 +102,37 @@ def deep_size(root: Any) -> int:
     return total
 
 
+def own_size(root: Any) -> int:
+    """The bytes that would go with ``root``: of the objects :func:`deep_size` counts, those
+    referred to only from ``root`` and its other such objects (their reference counts against
+    the references found among them), and not reachable from one referred to from elsewhere."""
+    objects: dict[int, Any] = {}
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in objects or isinstance(obj, (*SHARED, BaseSettings)):
+            continue
+        objects[id(obj)] = obj
+        if not isinstance(obj, types.MethodType):
+            stack.extend(gc.get_referents(obj))
+    del obj
+    inside: Counter[int] = Counter()
+    for key in objects:
+        if not isinstance(objects[key], types.MethodType):
+            inside.update(id(ref) for ref in gc.get_referents(objects[key]) if id(ref) in objects)
+    # 2: the reference from ``objects`` and getrefcount's own
+    shared = [k for k in objects if k != id(root) and sys.getrefcount(objects[k]) - 2 > inside[k]]
+    kept = set(shared)
+    while shared:
+        held = objects[shared.pop()]
+        if not isinstance(held, types.MethodType):
+            for ref in gc.get_referents(held):
+                if id(ref) in objects and id(ref) not in kept:
+                    kept.add(id(ref))
+                    shared.append(id(ref))
+    return sum(sys.getsizeof(objects[key]) for key in objects if key not in kept)
+
+
 class MemorySampler:
     """Writes a JSON line per sample to ``BENCH_MEMORY_FILE`` (see the module's docstring)."""
 
@@ -95,6 +141,7 @@ class MemorySampler:
         self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115 - closed at spider_closed
         self.every, self.deep_every = every, deep_every
         self.next_sample, self.next_deep = 0, 0
+        self.traced_from: int | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> MemorySampler:
@@ -111,16 +158,28 @@ class MemorySampler:
         if trace:
             start, end = (int(part) for part in str(trace).split(","))
             sampler.growth = GrowthTracer(start, end, settings["BENCH_TRACEMALLOC_FILE"])
+        if settings.get("BENCH_TRACED_FROM") is not None:
+            sampler.traced_from = settings.getint("BENCH_TRACED_FROM")
+        if settings.get("BENCH_TRACED_DIFF_FROM") is not None:
+            sampler.diff = TracedDiff(
+                settings.getint("BENCH_TRACED_DIFF_FROM"), settings["BENCH_TRACEMALLOC_FILE"]
+            )
         crawler.signals.connect(sampler.response_received, signal=signals.response_received)
         crawler.signals.connect(sampler.spider_closed, signal=signals.spider_closed)
         return sampler
 
     growth: GrowthTracer | None = None
+    diff: TracedDiff | None = None
 
     def response_received(self, response: Any, request: Request, **_: Any) -> None:
         pages = self._pages()
         if self.growth is not None:
             self.growth.at(pages)
+        tracing = self.traced_from is not None and pages >= self.traced_from
+        if tracing and not tracemalloc.is_tracing():
+            tracemalloc.start(1)
+        if self.diff is not None:
+            self.diff.at(pages)
         if pages >= self.next_sample:
             self.next_sample = pages + self.every
             deep = pages >= self.next_deep
@@ -131,6 +190,8 @@ class MemorySampler:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         self._sample(self._pages(), deep=True, last=True)
         self.file.close()
+        if self.diff is not None:
+            self.diff.end(self._pages())
 
     def _pages(self) -> int:
         return int(self.crawler.stats.get_value("backforth/pages", 0))
@@ -146,6 +207,9 @@ class MemorySampler:
             "enqueued": enqueued,
             "t": round(time.monotonic(), 1),
         }
+        if self.traced_from is not None and tracemalloc.is_tracing():
+            record["traced_mb"] = round(tracemalloc.get_traced_memory()[0] / 2**20, 2)
+            record["tracemalloc_mb"] = round(tracemalloc.get_tracemalloc_memory() / 2**20, 1)
         if deep:
             started = time.monotonic()
             scheduler = self.crawler.engine._slot.scheduler  # a benchmark may look inside
@@ -153,6 +217,10 @@ class MemorySampler:
             record["frontier_bytes"] = deep_size(scheduler.mqs)
             record["seen_urls"] = len(fingerprints) if fingerprints is not None else None
             record["seen_bytes"] = deep_size(fingerprints) if fingerprints is not None else None
+            if self.traced_from is not None:  # what would go with them, for the traced bytes
+                record["frontier_own_bytes"] = own_size(scheduler.mqs)
+                if fingerprints is not None:
+                    record["seen_own_bytes"] = own_size(fingerprints)
             record["deep_seconds"] = round(time.monotonic() - started, 2)
         if last:
             record["last"] = True
@@ -200,6 +268,61 @@ class GrowthTracer:
         ]
 
 
+class TracedDiff:
+    """What grew from ``start`` pages to the crawl's end, by source line and file, written to
+    ``path`` in :class:`GrowthTracer`'s format (the growth in MB and in blocks), and the lines
+    that shrank most (``lines_shrunk``)."""
+
+    def __init__(self, start: int, path: str, top: int = 40) -> None:
+        self.start, self.path, self.top = start, path, top
+        self.before: dict[str, tuple[int, int]] | None = None
+
+    def at(self, pages: int) -> None:
+        if self.before is None and pages >= self.start and tracemalloc.is_tracing():
+            self.before, self.started_at = self._by_line(), pages
+
+    def end(self, pages: int) -> None:
+        if self.before is None:
+            return
+        lines: dict[str, list[int]] = {}
+        for where, (size, count) in self._by_line().items():
+            before = self.before.get(where, (0, 0))
+            lines[where] = [size - before[0], count - before[1]]
+        for where, (size, count) in self.before.items():
+            lines.setdefault(where, [-size, -count])
+        files: dict[str, list[int]] = {}
+        for where, (size, count) in lines.items():
+            grown = files.setdefault(where.rsplit(":", 1)[0], [0, 0])
+            grown[0], grown[1] = grown[0] + size, grown[1] + count
+        record = {
+            "from_pages": self.started_at,
+            "to_pages": pages,
+            "total_mb": round(sum(size for size, _ in lines.values()) / 2**20, 2),
+            "lines": self._largest(lines),
+            "files": self._largest(files),
+            "lines_shrunk": self._largest(lines, shrunk=True),
+        }
+        Path(self.path).write_text(json.dumps(record, indent=1) + "\n")
+
+    @staticmethod
+    def _by_line() -> dict[str, tuple[int, int]]:
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)]
+        )
+        return {
+            f"{stat.traceback[0].filename}:{stat.traceback[0].lineno}": (stat.size, stat.count)
+            for stat in snapshot.statistics("lineno")
+        }
+
+    def _largest(self, grown: dict[str, list[int]], shrunk: bool = False) -> list[dict[str, Any]]:
+        sign = 1 if shrunk else -1  # the most grown first, or the most shrunk
+        largest = sorted(grown.items(), key=lambda item: sign * item[1][0])[: self.top]
+        return [
+            {"where": where, "mb": round(size / 2**20, 2), "blocks": count}
+            for where, (size, count) in largest
+        ]
+
+
 def summarize(samples: list[dict[str, Any]]) -> dict[str, Any]:
     """Peak RSS, growth per 10,000 pages after the first 10,000, bytes per URL, and the growth
     the frontier and the seen set do not explain."""
@@ -240,7 +363,41 @@ def summarize(samples: list[dict[str, Any]]) -> dict[str, Any]:
                 "rss_growth_mb": round(grown, 1),
                 "per_100k_pages_mb": round(grown * 100_000 / span, 1),
             }
+    traced = [s for s in deep if "traced_mb" in s]
+    if len(traced) > 1:
+        result["traced"] = {
+            "from_pages": traced[0]["pages"],
+            "after_first_10k": traced_growth(traced, 10_000),
+            "after_frontier_peak": traced_growth(traced, fullest["pages"] + 10_000),
+        }
     return result
+
+
+def traced_growth(traced: list[dict[str, Any]], pages: int) -> dict[str, Any] | None:
+    """Traced bytes' growth from the first deep sample at ``pages`` or later to the last, per
+    100,000 pages, and the same less the frontier's and the seen set's growth."""
+    start, end = next((s for s in traced if s["pages"] >= pages), traced[-1]), traced[-1]
+    span = end["pages"] - start["pages"]
+    if span <= 0:
+        return None
+    grown = end["traced_mb"] - start["traced_mb"]
+    result = {
+        "from_to_pages": [start["pages"], end["pages"]],
+        "traced_growth_mb": round(grown, 1),
+        "per_100k_pages_mb": round(grown * 100_000 / span, 1),
+    }
+    # deep: every byte reachable from them; own: only what would go with them
+    for name, keys in (("", ("frontier_bytes", "seen_bytes")), ("_own", OWN)):
+        if all(key in start and key in end for key in keys):
+            own = sum(end[key] - start[key] for key in keys) / 2**20
+            result[f"frontier_and_seen{name}_growth_mb"] = round(own, 1)
+            result[f"beyond_frontier{name}_mb"] = round(grown - own, 1)
+            per_100k = round((grown - own) * 100_000 / span, 1)
+            result[f"beyond_frontier{name}_per_100k_pages_mb"] = per_100k
+    return result
+
+
+OWN = ("frontier_own_bytes", "seen_own_bytes")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -255,7 +412,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", help="directory for the crawl's outputs (default: temporary)")
     parser.add_argument("--out", default="crawl_memory", help="results/NAME.json")
     parser.add_argument("--tracemalloc", help="FROM,TO: pages between which growth is traced")
+    parser.add_argument(
+        "--traced-from", type=int, metavar="PAGES", help="traced bytes at every sample from PAGES"
+    )
+    parser.add_argument(
+        "--traced-diff-from", type=int, metavar="PAGES", help="what grew from PAGES to the end"
+    )
     args = parser.parse_args(argv)
+    if args.tracemalloc and args.traced_from is not None:
+        parser.error("--tracemalloc and --traced-from both use tracemalloc: one at a time")
+    if args.traced_diff_from is not None and args.traced_from is None:
+        parser.error("--traced-diff-from needs --traced-from")
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.work or tmp).resolve()
@@ -278,6 +445,12 @@ def main(argv: list[str] | None = None) -> int:
         growth_file = work / "growth.json"
         if args.tracemalloc:
             settings.update(BENCH_TRACEMALLOC=args.tracemalloc, BENCH_TRACEMALLOC_FILE=growth_file)
+        if args.traced_from is not None:
+            settings["BENCH_TRACED_FROM"] = args.traced_from
+        if args.traced_diff_from is not None:
+            settings.update(
+                BENCH_TRACED_DIFF_FROM=args.traced_diff_from, BENCH_TRACEMALLOC_FILE=growth_file
+            )
         print(f"crawling with cobfc ({args.budget} pages) ...", flush=True)
         with SandboxServer(["--config", str(world / CONFIG_FILE)]) as server:
             crawl = run_crawl(
@@ -297,10 +470,12 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": crawl["wall_s"],
         "summary": summarize(samples),
         "goal": "RSS growth under 50 MB per 100,000 pages, from 10,000 pages after the "
-        "frontier's peak",
+        "frontier's peak; beyond the frontier's own bytes: traced growth (--traced-from) less "
+        "the frontier's and seen set's",
+        "traced_from": args.traced_from,
         "samples": samples,
     }
-    if args.tracemalloc:
+    if args.tracemalloc or args.traced_diff_from is not None:
         result["tracemalloc"] = growth
     result["seconds"] = round(time.monotonic() - started, 1)
     print(json.dumps(result["summary"], indent=1))

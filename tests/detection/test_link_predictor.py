@@ -14,7 +14,9 @@ from sklearn.base import clone
 
 from bilingual_spider.detection.link_predictor import (
     DEFAULT_MODEL_PATH,
+    TOKEN_COLUMN_CACHE,
     LinkPredictor,
+    TokenColumns,
     default_link_predictor,
 )
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
@@ -185,6 +187,20 @@ def test_features_are_scikit_learns_hashed_binary_rows_whatever_the_token_cache_
         assert got.shape == expected.shape
         assert abs(got - expected).max() < 1e-12
         model.__dict__["_columns"].max_tokens = 10  # the next round forgets and hashes again
+
+
+def test_the_token_cache_stays_within_its_bound_whatever_a_crawl_brings():
+    """A crawl's tokens keep coming (host labels, words around links): the cache of their
+    columns holds at most TOKEN_COLUMN_CACHE of them (it held up to 1,000,000, about 136 MB with
+    the tokens it kept alive), and a column is the same remembered or not."""
+    columns, fresh = TokenColumns(2**20), TokenColumns(2**20, max_tokens=10**9)
+    tokens = [f"around:word{i}" for i in range(TOKEN_COLUMN_CACHE + 5000)]
+    assert columns.distinct(tokens[:100]) == fresh.distinct(tokens[:100])
+    for start in range(0, len(tokens), 1000):  # a page's links at a time, then all at once
+        columns.distinct(tokens[start : start + 1000])
+        assert len(columns._columns) <= TOKEN_COLUMN_CACHE
+    assert columns.rows([tokens]) == fresh.rows([tokens])
+    assert len(columns._columns) <= TOKEN_COLUMN_CACHE
 
 
 @pytest.mark.parametrize("norm", ["l2", "l1", "max", None])
