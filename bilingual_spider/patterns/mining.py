@@ -215,6 +215,27 @@ def marker_key(
     return hash(("m", host, units.host_rest, dirs, tokens, query)), tuple(markers)
 
 
+def marker_keys(units: UrlUnits) -> list[tuple[int, tuple[str, ...]]]:
+    """:func:`marker_key` of the URL and its :func:`glued_marker_keys`, the URL's own
+    initials taken for markers where another of its units names their language
+    (:func:`~.markers.initial_markers`): two URLs sharing one of these keys differ only in
+    language markers."""
+    language_of = initial_markers(unit_values(units))
+    return [marker_key(units, language_of), *glued_marker_keys(units, language_of)]
+
+
+def marker_difference(markers_a: Iterable[str], markers_b: Iterable[str]) -> tuple[str, str] | None:
+    """The two-place units (``en`` and ``de+de``) by which two URLs of one :func:`marker_keys`
+    key differ: the markers of each not in the other, joined in URL order; ``None`` when they
+    differ in fewer than two markers (a one-unit difference is eq. 1's own pattern)."""
+    count_a, count_b = Counter(markers_a), Counter(markers_b)
+    only_a = list((count_a - count_b).elements())
+    only_b = list((count_b - count_a).elements())
+    if len(only_a) + len(only_b) < 2:
+        return None
+    return MARKER_JOINER.join(only_a), MARKER_JOINER.join(only_b)
+
+
 def glued_marker_keys(
     units: UrlUnits, language_of: Callable[[str], str | None]
 ) -> list[tuple[int, tuple[str, ...]]]:
@@ -395,11 +416,7 @@ def _marker_pairs(
     Only keys with a URL marked in two places or more are paired: one side of a pair that
     differs in more than one unit is such a URL, save in layouts that mark each language once
     but in different places (``/en/x.html``, ``/x.fr.html``), which are left out."""
-    keyed: list[tuple[int, int, tuple[str, ...]]] = []
-    for index, url_units in enumerate(units):
-        language_of = initial_markers(unit_values(url_units))
-        keyed.append((index, *marker_key(url_units, language_of)))
-        keyed += [(index, *glued) for glued in glued_marker_keys(url_units, language_of)]
+    keyed = [(index, *key) for index, u in enumerate(units) for key in marker_keys(u)]
     wanted = {key for _, key, markers in keyed if len(markers) > 1}  # the two-place side
     if not wanted:
         return
@@ -417,11 +434,10 @@ def _marker_pairs(
                     continue
                 if langs is not None and (not langs[a] or not langs[b] or langs[a] == langs[b]):
                     continue
-                only_a = list((Counter(markers_a) - Counter(markers_b)).elements())
-                only_b = list((Counter(markers_b) - Counter(markers_a)).elements())
-                if len(only_a) + len(only_b) < 2:  # a one-unit difference: eq. 1's own
+                units_differing = marker_difference(markers_a, markers_b)
+                if units_differing is None:  # a one-unit difference: eq. 1's own
                     continue
-                unit_a, unit_b = MARKER_JOINER.join(only_a), MARKER_JOINER.join(only_b)
+                unit_a, unit_b = units_differing
                 sides_named = all(language_of_unit(u) for u in (unit_a, unit_b) if u)
                 if sides_named and is_language_pattern(PairingPattern.of(unit_a, unit_b)):
                     yield (a, b, unit_a, unit_b) if unit_a < unit_b else (b, a, unit_b, unit_a)

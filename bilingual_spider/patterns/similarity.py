@@ -18,15 +18,19 @@ sum runs over patterns (each matched link pair counts once, weighted by its patt
 link pairs times N, which would count a pattern's pairs squared. Links are de-duplicated; a link
 pair counts only when one link is on each page. The paper's experiment used the top 30 global
 patterns with C(k) = 1; ``pattern_weights`` gives C(k) (default 1 for the patterns given).
-Pairs with Sim = 0 are dropped.
+Pairs with Sim = 0 are dropped. A two-place pattern (``<en,de+de>``: ``x.en.html`` and
+``de/x.de.html``, mined by :mod:`.mining`'s marker keys) matches the link pairs that differ in
+just its language markers, as it matches URL pairs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import Counter, defaultdict
+from collections.abc import Container, Iterable, Mapping
 
-from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.units import substitute
+from bilingual_spider.patterns.markers import MARKER_JOINER
+from bilingual_spider.patterns.mining import PairingPattern, marker_difference, marker_keys
+from bilingual_spider.patterns.units import split_url, substitute
 
 ALPHA = 0.5
 
@@ -51,9 +55,15 @@ def pattern_links_similarity(
     total = len(lt) + len(ls)
     if not total:
         return 0.0
+    two_place = {k for k in pattern_weights if MARKER_JOINER in k.first + k.second}
+    matched_two_place = two_place_link_pairs(lt, ls, two_place) if two_place else Counter()
     score = 0.0
     for pattern, weight in pattern_weights.items():
-        score += 2 * link_pairs_matched(lt, ls, pattern) * weight
+        if pattern in two_place:
+            matched = matched_two_place[pattern]
+        else:
+            matched = link_pairs_matched(lt, ls, pattern)
+        score += 2 * matched * weight
     return score / total
 
 
@@ -61,7 +71,11 @@ def link_pairs_matched(
     target_links: set[str], source_links: set[str], pattern: PairingPattern
 ) -> int:
     """p(k, LT u LS): links of one page whose whole-unit substitution by k is a link of the
-    other (each pair once)."""
+    other (each pair once). A two-place pattern (``<en,de+de>``: ``x.en.html`` and
+    ``de/x.de.html``) substitutes no one unit: it pairs the links that differ in just its
+    language markers (:func:`two_place_link_pairs`)."""
+    if MARKER_JOINER in pattern.first + pattern.second:
+        return two_place_link_pairs(target_links, source_links, {pattern})[pattern]
     pairs = set()
     for old, new in ((pattern.first, pattern.second), (pattern.second, pattern.first)):
         for link in target_links:
@@ -69,6 +83,28 @@ def link_pairs_matched(
                 if made in source_links and made != link:
                     pairs.add((link, made))
     return len(pairs)
+
+
+def two_place_link_pairs(
+    target_links: Iterable[str], source_links: Iterable[str], patterns: Container[PairingPattern]
+) -> Counter[PairingPattern]:
+    """p(k, LT u LS) of each two-place pattern k in ``patterns``: the link pairs (one link on
+    each page) that share a :func:`~.mining.marker_keys` key and differ in k's two units, as
+    PupSniffer's mining pairs two URLs by such a pattern."""
+    keyed_sources: dict[int, list[tuple[str, tuple[str, ...]]]] = defaultdict(list)
+    for link in source_links:
+        for key, markers in marker_keys(split_url(link)):
+            keyed_sources[key].append((link, markers))
+    pairs: dict[PairingPattern, set[tuple[str, str]]] = defaultdict(set)
+    for link in target_links:
+        for key, markers in marker_keys(split_url(link)):
+            for other, other_markers in keyed_sources.get(key, ()):
+                units_differing = marker_difference(markers, other_markers)
+                if other != link and units_differing is not None:
+                    pattern = PairingPattern.of(*units_differing)
+                    if pattern in patterns:
+                        pairs[pattern].add((link, other))
+    return Counter({pattern: len(matched) for pattern, matched in pairs.items()})
 
 
 def bilingual_similarity(

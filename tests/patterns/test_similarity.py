@@ -35,3 +35,24 @@ def test_eq7_weighted_sum_and_the_filter() -> None:
     unrelated = bilingual_similarity([H + "tc_chi/q.htm"], [H + "english/z.htm"], {EN_TC: 1.0})
     assert unrelated == 0.0 and not keep_pair(unrelated)
     assert keep_pair(0.01)
+
+
+FAQ = "http://www.debian.org/doc/manuals/debian-faq/"
+EN_DE_TWICE = PairingPattern.of("en", "de+de")
+
+
+def test_a_two_place_pattern_pairs_links_that_differ_in_its_markers_alone() -> None:
+    # the two tables of contents of the Debian FAQ: each links its own language's chapters
+    # (x.en.html, de/x.de.html), which the two-place pattern <en,de+de> pairs, and nothing
+    # the two pages share
+    english = {FAQ + "basic-defs.en.html", FAQ + "choosing.en.html", FAQ + "index.en.html"}
+    german = {FAQ + "de/basic-defs.de.html", FAQ + "de/choosing.de.html", FAQ + "de/faq.de.html"}
+    assert link_pairs_matched(english, german, EN_DE_TWICE) == 2
+    assert pattern_links_similarity(english, german, {EN_DE_TWICE: 1.0}) == pytest.approx(4 / 6)
+    assert keep_pair(bilingual_similarity(english, german, {EN_DE_TWICE: 1.0}))
+    # another pattern's markers, or links that differ in more than the markers, pair nothing
+    french = {FAQ + "fr/basic-defs.fr.html", FAQ + "fr/choosing.fr.html"}
+    assert link_pairs_matched(english, french, EN_DE_TWICE) == 0
+    moved = {FAQ + "de/other/basic-defs.de.html", FAQ + "de/chooser.de.html"}
+    assert link_pairs_matched(english, moved, EN_DE_TWICE) == 0
+    assert bilingual_similarity(english, moved, {EN_DE_TWICE: 1.0}) == 0.0
