@@ -329,10 +329,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             contexts = self._contexts(response)
             site = self.detection.site_of(response.url)
             if self.graph.reach(site):  # a backlink page's own site is judged too
-                how = f"backlink page of {response.meta.get(BACKLINK_OF_META)}"
-                self._found_by[site] = how
-                if self.shared_found_by is not None:  # its verdict may come to another worker
-                    self.shared_found_by.note(site, how)
+                self._found_by[site] = f"backlink page of {response.meta.get(BACKLINK_OF_META)}"
+            # its verdict may come to another worker; a site this worker reached before (a
+            # link whose request another worker's duplicate made drop) is noted here too
+            how = self._found_by.get(site)
+            if how and self.shared_found_by is not None:
+                self.shared_found_by.note(site, how)
             yield from self._forward_links(response, contexts)
         elif follows_links_of(role, self.rules, on_topic):
             contexts = self._contexts(response)

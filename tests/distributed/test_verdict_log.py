@@ -192,3 +192,36 @@ def test_a_site_reached_as_a_backlink_pages_own_site_says_so_whichever_worker_ju
     )  # fmt: skip
     (record,) = c._on_verdict(item)
     assert record.found_by == f"backlink page of {HOTEL}"
+
+
+def test_a_site_whose_link_was_dropped_and_then_judged_from_a_backlink_page_says_how(
+    redis_prefix,
+):
+    """Worker a follows a link to the hub's site and the shared duplicate filter drops it (b
+    queued the site first, and b's request is not fetched yet); then a fetches a page of that
+    site as a backlink page, and c judges the site (it took the last probe). c's record says how
+    a reached the site: before, a noted nothing (its graph had reached the site), and the record
+    of such a site was empty (0-4 records a crawl of 4-8 workers, issue 35)."""
+    from scrapy import signals
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META
+
+    a, b, c = (cobfc_worker(redis_prefix, name) for name in "abc")
+    hub_root = HUB.rsplit("/", 1)[0] + "/"
+    assert len(list(b._forward_request(link_to(hub_root), found_by="b's link")))
+    how = "forward link of http://www.museo.example/"
+    (dropped,) = a._forward_request(link_to(hub_root + "about.html"), found_by=how)
+    a.crawler.signals.send_catch_log(signals.request_dropped, request=dropped, spider=a)
+    request = a._request(HUB, BACKLINK)
+    request.meta[BACKLINK_OF_META] = HOTEL
+    body = page("en", ENGLISH, ("/es/", "Español"), (f"http://{SHOP}/", "Shop")).encode()
+    list(a.parse(HtmlResponse(HUB, body=body, request=request)))
+    hub_site = a.detection.site_of(HUB)
+    assert c.detection.store.finish(verdict(hub_site, True))
+    item = SiteVerdictItem(
+        site=hub_site, url=HUB, bilingual=True, languages=["en", "es"], reason="",
+        pages_downloaded=2,
+    )  # fmt: skip
+    (record,) = c._on_verdict(item)
+    assert record.found_by == how
