@@ -1,3 +1,5 @@
+from collections import Counter
+
 import pytest
 
 from bilingual_spider.language.codes import same_language
@@ -147,9 +149,42 @@ def test_untranslated_prose_that_is_not_copied_still_counts_against_the_target_l
     prose = own_prose(page, ENGLISH_PAGE)
     assert prose.copied_share == 0.0 and prose.lang == "en"
     assert mixed_check(page).verdict is PairLanguageVerdict.SAME_LANGUAGE
-    halves = [LanguageBlock("ü" * 80, "de"), LanguageBlock("q" * 80, "en")]
-    assert own_prose(halves, ENGLISH_PAGE).lang == "und"  # no language has more than half
+    # no language has more than half, block by block, nor as one text
+    halves = [LanguageBlock("12345 " * 14, "de"), LanguageBlock("67890 " * 14, "en")]
+    assert own_prose(halves, ENGLISH_PAGE).lang == "und"
     assert mixed_check(halves).verdict is PairLanguageVerdict.UNDETERMINED
+
+
+# the Apache manual's Danish index: short entries, each named by language ID on its own
+DANISH_CONTENTS = [
+    LanguageBlock("Nye funktioner i Apache 2.3/2.4", "de"),
+    LanguageBlock("Opgradering fra 2.2 til 2.4", "da"),
+    LanguageBlock("Kompilering og installation", "sv"),
+    LanguageBlock("At starte og stoppe serveren", "da"),
+    LanguageBlock("Kørselstidskonfigurationsdirektiver", "de"),
+    LanguageBlock("Hurtig oversigt over direktiver", "de"),
+    LanguageBlock("Multibehandlingsmoduler (MPM)", "en"),
+    LanguageBlock("Konfigurationssektioner", "de"),
+    LanguageBlock("Global serverkonfiguration", "sv"),
+    LanguageBlock("Per-bruger webmapper (public_html)", "en"),
+    LanguageBlock("Platformspecifikke noter", "no"),
+    LanguageBlock("Ofte stillede spørgsmål", "da"),
+    LanguageBlock("Dokumentation for udviklere", "da"),
+]
+
+
+def test_a_page_of_short_entries_named_wrongly_one_by_one_is_in_the_language_of_them_all():
+    """No language has most of the index's entries one by one (Danish a third, German a
+    quarter): read as one text they are Danish, as the gold judges the page; the pair with
+    the English index is a translation (before: undetermined, and the Danish index of the
+    Apache manual was in no pair)."""
+    shares = Counter()
+    for block in DANISH_CONTENTS:
+        shares[block.lang] += len(block.text)
+    assert max(shares.values()) / sum(shares.values()) < 0.5
+    assert own_prose(DANISH_CONTENTS, ENGLISH_PAGE).lang == "da"
+    check = mixed_check(DANISH_CONTENTS)
+    assert check.accepted and check.target_language == "da"
 
 
 def test_a_page_with_a_language_is_judged_as_before():
