@@ -29,10 +29,10 @@ ordered by request priority and re-scored lazily at the head with the spider's
 - **Seeds.** URLs pushed by ``bilingual-spider seed`` (``PREFIX:seeds``) are taken by whichever
   worker looks first and turned into the spider's seed requests (``spider.seed_request(url)``).
 - **Idle and end.** A worker whose take finds the queue empty waits before asking again (0.1 s,
-  doubling, at most ``BILINGUAL_REDIS_IDLE_MAX_WAIT``); Scrapy's engine wakes it at least every
-  5 s. The crawl ends for every worker when the queue and the leases are both empty (after
-  something was queued), or when a worker ended it (reason in ``BILINGUAL_REDIS_SHARED_END``,
-  e.g. the spider's ``budget``).
+  doubling, at most ``BILINGUAL_REDIS_IDLE_MAX_WAIT``), and has the engine ask it again then
+  (on its own the engine asks every 5 s when nothing is in flight). The crawl ends for every
+  worker when the queue and the leases are both empty (after something was queued), or when a
+  worker ended it (reason in ``BILINGUAL_REDIS_SHARED_END``, e.g. the spider's ``budget``).
 - **From scrapy-redis**: the connection (``get_redis_from_settings``: ``REDIS_URL``,
   ``REDIS_PARAMS``) and the request serializer's interface (``SCHEDULER_SERIALIZER``, default
   :mod:`~bilingual_spider.scheduler.compact_serializer`: ``scrapy_redis.picklecompat``'s pickle
@@ -336,7 +336,10 @@ class LeasedRedisScheduler:
             self._taken[request] = request.meta[FRONTIER_ID_META] = self._local_ids.pop(request)
             return self._dequeued(request)
         now = time.monotonic()
-        if now < self._next_take_at or self._budget_taken():
+        if self._budget_taken():
+            return None
+        if now < self._next_take_at:
+            self._wake_engine_in(self._next_take_at - now)
             return None
         requeue = None  # a re-scored request that fell behind: back with the next take
         while True:
@@ -348,6 +351,7 @@ class LeasedRedisScheduler:
             if taken is None:
                 self._inc("scheduler/redis/takes_empty")
                 self._next_take_at = now + self._idle_wait
+                self._wake_engine_in(self._idle_wait)
                 self._idle_wait = min(self._idle_wait * 2, self.idle_max_wait)
                 return None
             self._idle_wait, self._next_status_at = FIRST_IDLE_WAIT, 0.0
@@ -393,13 +397,29 @@ class LeasedRedisScheduler:
     def _done(self) -> tuple[list[str], int]:
         """Ids of the requests the engine is done with (no longer in its in-progress set), and
         how many of them were pages (their response came)."""
-        engine = self.crawler.engine
-        slot = getattr(engine, "_slot", None) if engine is not None else None
+        slot = self._engine_slot()
         in_progress = slot.inprogress if slot is not None else set()
         done = [request for request in self._taken if request not in in_progress]
         pages = sum(1 for request in done if request in self._responded)
         self._responded.difference_update(done)
         return [self._taken.pop(request) for request in done], pages
+
+    def _engine_slot(self) -> Any:
+        """The engine's slot (its requests in progress, its call for the next request), or
+        None before the engine has one."""
+        engine = self.crawler.engine
+        return getattr(engine, "_slot", None) if engine is not None else None
+
+    def _wake_engine_in(self, delay: float) -> None:
+        """Have the engine ask for a request again in ``delay`` seconds, when the next take is
+        due. On its own it asks only when a response or a new request comes, or every 5 s (its
+        heartbeat): a worker with nothing in flight whose take found nothing waited those 5 s,
+        whatever ``BILINGUAL_REDIS_IDLE_MAX_WAIT`` said (two workers given one 40-page budget:
+        the one whose first two takes came before the other had queued its links processed
+        none)."""
+        slot = self._engine_slot()
+        if slot is not None:
+            slot.nextcall.schedule(delay)  # once: a call already due stays as it is
 
     def _renew(self) -> None:
         assert self.frontier is not None

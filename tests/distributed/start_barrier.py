@@ -3,9 +3,13 @@
 A worker's crawl of a small world can be over in a second or two, while starting a Python
 process with Scrapy and the models takes about as long and varies with the machine's load: the
 first worker up could then do all the work before the other has opened its spider. With
-``START_BARRIER_KEY`` set, each worker counts itself in that Redis key when its spider opens and
-waits there (before taking any request) until ``START_BARRIER_WORKERS`` have, or a minute has
-passed.
+``START_BARRIER_KEY`` set, each worker counts itself in that Redis key when its engine starts
+(after every component has opened: the spider, its language ID and models, the scheduler; before
+any request is taken, so no lease runs out meanwhile) and waits there until
+``START_BARRIER_WORKERS`` have, or :data:`WAIT_SECONDS` have passed. (It waited at the spider's
+opening before, and the rest of a worker's components, opened after that, can take seconds on
+a busy machine: a worker made to sleep up to 6 s there left the other to spend the 40-page
+budget alone.)
 """
 
 from __future__ import annotations
@@ -29,13 +33,13 @@ class StartBarrier:
         self.workers = settings.getint("START_BARRIER_WORKERS", 2)
         self.redis_url = settings.get("REDIS_URL")
         self.cluster = settings.getbool("BILINGUAL_REDIS_CLUSTER")
-        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.engine_started, signal=signals.engine_started)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StartBarrier:
         return cls(crawler)
 
-    def spider_opened(self) -> None:
+    def engine_started(self) -> None:
         client = (redis.RedisCluster if self.cluster else redis.Redis).from_url(self.redis_url)
         try:
             client.incr(self.key)

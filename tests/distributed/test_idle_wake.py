@@ -1,0 +1,65 @@
+"""A worker whose take finds the shared queue empty asks again when its idle wait is over (0.1 s,
+doubling, at most ``BILINGUAL_REDIS_IDLE_MAX_WAIT``), not when Scrapy's engine next asks on its
+own (every 5 s while nothing is in flight): two workers given one 40-page budget on a busy
+machine, the one whose first two takes came before the other had queued its links processed
+none of the 40 pages."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import scrapy
+
+from bilingual_spider.scheduler.redis_scheduler import FIRST_IDLE_WAIT, LeasedRedisScheduler
+from tests.conftest import REDIS_URL
+from tests.crawlers import get_crawler
+from tests.waiting import wait_until
+
+IDLE_MAX_WAIT = 0.5
+
+
+class Spider(scrapy.Spider):
+    name = "idle"
+
+
+class NextCall:
+    """The engine's call for its next request (Scrapy's ``CallLaterOnce``): the delays asked."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    def schedule(self, delay: float = 0) -> None:
+        self.delays.append(delay)
+
+
+def test_an_idle_worker_has_the_engine_ask_again_when_its_next_take_is_due(redis_prefix):
+    settings = {
+        "REDIS_URL": REDIS_URL,
+        "BILINGUAL_REDIS_KEY_PREFIX": redis_prefix,
+        "BILINGUAL_REDIS_IDLE_MAX_WAIT": IDLE_MAX_WAIT,
+    }
+    crawler = get_crawler(Spider, settings)
+    worker = LeasedRedisScheduler.from_crawler(crawler)
+    next_call = NextCall()
+    crawler.engine = SimpleNamespace(
+        _slot=SimpleNamespace(inprogress=set(), nextcall=next_call), scheduler=worker
+    )
+    worker.open(Spider())
+    try:
+        assert worker.next_request() is None  # nothing queued
+        assert next_call.delays == [FIRST_IDLE_WAIT]  # not left to the engine's 5 s
+
+        def empty_takes() -> int:
+            assert worker.next_request() is None
+            return crawler.stats.get_value("scheduler/redis/takes_empty", 0) >= 5
+
+        wait_until(empty_takes)  # each call asks the engine back by the time a take is due
+        assert all(0 < delay <= IDLE_MAX_WAIT for delay in next_call.delays)
+        for doubled in (FIRST_IDLE_WAIT * 2, FIRST_IDLE_WAIT * 4, IDLE_MAX_WAIT):
+            assert doubled in next_call.delays  # the wait after each empty take, up to the most
+
+        assert worker.enqueue_request(scrapy.Request("http://www.museo.example/"))
+        taken = worker.next_request()  # queued work is taken at once
+        assert taken is not None and taken.url == "http://www.museo.example/"
+    finally:
+        worker.close("finished")
