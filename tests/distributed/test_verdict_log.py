@@ -175,23 +175,32 @@ def test_a_site_reached_as_a_backlink_pages_own_site_says_so_whichever_worker_ju
     redis_prefix,
 ):
     """A backlink page's own site is judged from that page: its probes may go to any worker."""
+    a, c = cobfc_worker(redis_prefix, "a"), cobfc_worker(redis_prefix, "c")
+    record = hub_fetched_as_a_backlink_page_and_judged_elsewhere(a, c)
+    assert record.found_by == f"backlink page of {HOTEL}"
+
+
+def hub_fetched_as_a_backlink_page_and_judged_elsewhere(
+    fetching: BackForthSpider, judging: BackForthSpider
+):
+    """``fetching`` fetches the hub as a backlink page of the hotel site; ``judging`` judges
+    the hub's site bilingual (it took the last probe): its record of the site."""
     from scrapy.http import HtmlResponse
 
     from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META
 
-    a, c = cobfc_worker(redis_prefix, "a"), cobfc_worker(redis_prefix, "c")
-    request = a._request(HUB, BACKLINK)
+    request = fetching._request(HUB, BACKLINK)
     request.meta[BACKLINK_OF_META] = HOTEL
     body = page("en", ENGLISH, ("/es/", "Español"), (f"http://{SHOP}/", "Shop")).encode()
-    list(a.parse(HtmlResponse(HUB, body=body, request=request)))
-    hub_site = a.detection.site_of(HUB)
-    assert c.detection.store.finish(verdict(hub_site, True))
+    list(fetching.parse(HtmlResponse(HUB, body=body, request=request)))
+    hub_site = fetching.detection.site_of(HUB)
+    assert judging.detection.store.finish(verdict(hub_site, True))
     item = SiteVerdictItem(
         site=hub_site, url=HUB, bilingual=True, languages=["en", "es"], reason="",
         pages_downloaded=2,
     )  # fmt: skip
-    (record,) = c._on_verdict(item)
-    assert record.found_by == f"backlink page of {HOTEL}"
+    (record,) = judging._on_verdict(item)
+    return record
 
 
 def test_a_site_whose_link_was_dropped_and_then_judged_from_a_backlink_page_says_how(
@@ -203,9 +212,6 @@ def test_a_site_whose_link_was_dropped_and_then_judged_from_a_backlink_page_says
     a reached the site: before, a noted nothing (its graph had reached the site), and the record
     of such a site was empty (0-4 records a crawl of 4-8 workers, issue 35)."""
     from scrapy import signals
-    from scrapy.http import HtmlResponse
-
-    from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META
 
     a, b, c = (cobfc_worker(redis_prefix, name) for name in "abc")
     hub_root = HUB.rsplit("/", 1)[0] + "/"
@@ -213,15 +219,5 @@ def test_a_site_whose_link_was_dropped_and_then_judged_from_a_backlink_page_says
     how = "forward link of http://www.museo.example/"
     (dropped,) = a._forward_request(link_to(hub_root + "about.html"), found_by=how)
     a.crawler.signals.send_catch_log(signals.request_dropped, request=dropped, spider=a)
-    request = a._request(HUB, BACKLINK)
-    request.meta[BACKLINK_OF_META] = HOTEL
-    body = page("en", ENGLISH, ("/es/", "Español"), (f"http://{SHOP}/", "Shop")).encode()
-    list(a.parse(HtmlResponse(HUB, body=body, request=request)))
-    hub_site = a.detection.site_of(HUB)
-    assert c.detection.store.finish(verdict(hub_site, True))
-    item = SiteVerdictItem(
-        site=hub_site, url=HUB, bilingual=True, languages=["en", "es"], reason="",
-        pages_downloaded=2,
-    )  # fmt: skip
-    (record,) = c._on_verdict(item)
+    record = hub_fetched_as_a_backlink_page_and_judged_elsewhere(a, c)
     assert record.found_by == how
