@@ -14,6 +14,16 @@ Keys (``BASE`` is ``PREFIX:SPIDER``)::
                                 ``0SITE``: each worker reads what is new since it last looked
                                 (:meth:`RedisSiteStore.verdicts_since`), so that a verdict given by
                                 one worker settles the links another worker followed to the site
+    BASE:site_verdict_log_start STRING  how many verdicts were trimmed off the log's head (the
+                                cursors count from the crawl's first verdict)
+    BASE:site_verdict_readers HASH  worker -> ``CURSOR:MS``, how far it has read the log, and
+                                when (Redis's clock)
+
+The log is trimmed as it is read: the entries every worker has read, once there are
+``trim_batch`` of them, but never the last ``keep`` (a worker starting has that many verdicts'
+time to make its first read); a worker that has not read for ``stale_seconds`` holds nothing
+back (it is dead, or will find the log's head moved: the verdicts it missed label none of its
+links). About 40 bytes a verdict, 4 GB at 100 million sites untrimmed.
 
 A claim expires (``claim_seconds``, the frontier's lease time) until the claimant saves the
 site's state: a worker killed between claiming a site and saving its state leaves no site
@@ -79,11 +89,55 @@ return 1
 """
 
 
+# KEYS: log, start, readers; ARGV: cursor, worker, stale ms, keep, trim batch. The entries
+# after ``cursor`` and the cursor after them; the reader's place noted, and the log trimmed to
+# the least place of the readers seen within ``stale ms``, keeping the last ``keep`` entries.
+_READ = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local start = tonumber(redis.call('GET', KEYS[2]) or '0')
+local cursor = math.max(tonumber(ARGV[1]), start)
+local entries = redis.call('LRANGE', KEYS[1], cursor - start, -1)
+local reached = cursor + #entries
+redis.call('HSET', KEYS[3], ARGV[2], reached .. ':' .. now)
+local least = start + redis.call('LLEN', KEYS[1]) - tonumber(ARGV[4])
+local readers = redis.call('HGETALL', KEYS[3])
+for i = 1, #readers, 2 do
+  local place, at = string.match(readers[i + 1], '^(%d+):(%d+)$')
+  if now - tonumber(at) > tonumber(ARGV[3]) then
+    redis.call('HDEL', KEYS[3], readers[i])
+  else
+    least = math.min(least, tonumber(place))
+  end
+end
+if least - start >= tonumber(ARGV[5]) then
+  redis.call('LTRIM', KEYS[1], least - start, -1)
+  redis.call('SET', KEYS[2], least)
+end
+return {reached, entries}
+"""
+
+VERDICT_LOG_KEEP = 100_000
+"""The last verdicts the log always keeps (4 MB)."""
+VERDICT_LOG_TRIM = 10_000
+"""The log is trimmed this many entries at a time, or more."""
+VERDICT_READER_STALE_SECONDS = 600.0
+"""A worker that has not read the log for this long holds back no trimming."""
+
+
 class RedisSiteStore:
     """A :class:`~bilingual_spider.detection.store.SiteStore` in Redis under ``base``."""
 
     def __init__(
-        self, redis: PatientRedis, base: str, claim_seconds: float = 60.0, worker: str = ""
+        self,
+        redis: PatientRedis,
+        base: str,
+        claim_seconds: float = 60.0,
+        worker: str = "",
+        *,
+        log_keep: int = VERDICT_LOG_KEEP,
+        log_trim: int = VERDICT_LOG_TRIM,
+        reader_stale_seconds: float = VERDICT_READER_STALE_SECONDS,
     ) -> None:
         self.redis = redis
         self.base = base
@@ -93,6 +147,11 @@ class RedisSiteStore:
         self.verdicts_key = f"{base}:site_verdicts"
         self.writers_key = f"{base}:site_writers"
         self.verdict_log_key = f"{base}:site_verdict_log"
+        self.verdict_log_start_key = f"{base}:site_verdict_log_start"
+        self.verdict_readers_key = f"{base}:site_verdict_readers"
+        self.log_keep, self.log_trim = log_keep, log_trim
+        self.reader_stale_ms = max(1, round(reader_stale_seconds * 1000))
+        self._read = redis.script(_READ)
         self._claim = redis.script(_CLAIM)
         self._save = redis.script(_SAVE)
         self._finish = redis.script(_FINISH)
@@ -156,10 +215,15 @@ class RedisSiteStore:
 
     def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
         """The verdicts recorded crawl-wide after the first ``cursor`` ones, as ``(site,
-        bilingual)`` in the order they were recorded, and the cursor to ask with next time."""
-        raw = self.redis.call(self.redis.client.lrange, self.verdict_log_key, cursor, -1)
+        bilingual)`` in the order they were recorded, and the cursor to ask with next time
+        (those trimmed off the log's head, read by every worker, are not given again: a cursor
+        before the head reads from the head). The log is trimmed here (see the module)."""
+        keys = [self.verdict_log_key, self.verdict_log_start_key, self.verdict_readers_key]
+        reader = self.worker or "-"
+        args = [cursor, reader, self.reader_stale_ms, self.log_keep, self.log_trim]
+        reached, raw = self._read(keys, args)
         entries = [_text(entry) for entry in raw]
-        return [(entry[1:], entry[0] == "1") for entry in entries], cursor + len(entries)
+        return [(entry[1:], entry[0] == "1") for entry in entries], int(reached)
 
     def verdict(self, site: str) -> SiteVerdict | None:
         raw = self.redis.call(self.redis.client.hget, self.verdicts_key, site)

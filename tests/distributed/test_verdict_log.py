@@ -20,6 +20,7 @@ from bilingual_spider.spiders.backforth import (
 from tests.conftest import REDIS_URL
 from tests.crawlers import get_crawler
 from tests.spiders.pages import ENGLISH, page
+from tests.waiting import wait_until
 
 HOTEL = "www.hotel.example"
 SHOP = "www.shop.example"
@@ -55,6 +56,44 @@ def test_every_worker_reads_each_verdict_once_in_the_order_recorded(redis, redis
     assert two.verdicts_since(0) == ([(HOTEL, True), (SHOP, False)], 2)
     assert one.verdicts_since(1) == ([(SHOP, False)], 2)
     assert one.verdicts_since(2) == ([], 2)
+
+
+def test_the_log_is_trimmed_once_every_worker_has_read_past_its_head(redis, redis_prefix):
+    """The log keeps what some worker has still to read, and its last ``log_keep`` entries;
+    cursors count from the crawl's first verdict whatever was trimmed; a worker that stopped
+    reading holds nothing back once it is stale."""
+    base = f"{redis_prefix}:backforth"
+    small = {"log_keep": 2, "log_trim": 3}
+    one, two = (RedisSiteStore(redis, base, worker=name, **small) for name in ("w1", "w2"))
+    log, start = one.verdict_log_key, one.verdict_log_start_key
+    raw = redis.client
+    sites = [f"www.site{i}.example" for i in range(8)]
+    assert one.verdicts_since(0) == ([], 0) and two.verdicts_since(0) == ([], 0)
+    for site in sites[:6]:
+        assert one.finish(verdict(site, True))
+    assert one.verdicts_since(0) == ([(site, True) for site in sites[:6]], 6)
+    assert raw.llen(log) == 6  # two has read none of them yet
+    assert two.verdicts_since(0)[1] == 6
+    assert raw.llen(log) == 2 and int(raw.get(start)) == 4  # the last 2 kept
+    for site in sites[6:]:
+        assert two.finish(verdict(site, False))
+    assert two.verdicts_since(6) == ([(site, False) for site in sites[6:]], 8)
+    # a cursor before the log's head reads from the head
+    assert one.verdicts_since(0) == (
+        [(sites[4], True), (sites[5], True)] + [(site, False) for site in sites[6:]],
+        8,
+    )
+    # a worker that read once long ago holds nothing back
+    late = RedisSiteStore(redis, base, worker="w3", **small)
+    assert late.verdicts_since(8) == ([], 8)
+    for n in range(8, 14):
+        assert one.finish(verdict(f"www.site{n}.example", True))
+    assert one.verdicts_since(8)[1] == two.verdicts_since(8)[1] == 14
+    assert int(raw.get(start)) == 8 and raw.llen(log) == 6  # w3 is at 8: nothing beyond it
+    impatient = RedisSiteStore(redis, base, worker="w1", reader_stale_seconds=0.001, **small)
+    wait_until(lambda: impatient.verdicts_since(14) and raw.llen(log) == 2)
+    assert int(raw.get(start)) == 12
+    assert raw.hget(one.verdict_readers_key, "w3") is None
 
 
 def cobfc_worker(redis_prefix: str, name: str) -> BackForthSpider:
