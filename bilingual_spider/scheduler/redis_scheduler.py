@@ -78,6 +78,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, UsageError
+from scrapy.utils.reactor import CallLaterOnce
 from scrapy.utils.request import request_from_dict
 from twisted.internet import task
 
@@ -173,6 +174,8 @@ class LeasedRedisScheduler:
         self._ended: str | None = None
         self._over = False
         self._renewal: task.LoopingCall | None = None
+        self.wake: CallLaterOnce[None] = CallLaterOnce(self._wake_engine)
+        """Calls the engine back when this worker's next take is due (see _wake_engine_in)."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> LeasedRedisScheduler:
@@ -235,6 +238,7 @@ class LeasedRedisScheduler:
         self._renewal.start(max(0.5, self.lease_seconds / 3), now=False)
 
     def close(self, reason: str) -> None:
+        self.wake.cancel()
         if self._renewal is not None and self._renewal.running:
             self._renewal.stop()
         if self.frontier is None:
@@ -416,10 +420,15 @@ class LeasedRedisScheduler:
         heartbeat): a worker with nothing in flight whose take found nothing waited those 5 s,
         whatever ``BILINGUAL_REDIS_IDLE_MAX_WAIT`` said (two workers given one 40-page budget:
         the one whose first two takes came before the other had queued its links processed
-        none)."""
+        none). A call of this scheduler's own, not the engine's: the engine's call for its
+        next request is once-only, and a delayed one would hold back the engine's own (a
+        response come, new requests queued) until then."""
+        self.wake.schedule(delay)  # once: a call already due stays as it is
+
+    def _wake_engine(self) -> None:
         slot = self._engine_slot()
         if slot is not None:
-            slot.nextcall.schedule(delay)  # once: a call already due stays as it is
+            slot.nextcall.schedule()
 
     def _renew(self) -> None:
         assert self.frontier is not None

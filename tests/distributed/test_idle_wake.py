@@ -22,14 +22,17 @@ class Spider(scrapy.Spider):
     name = "idle"
 
 
-class NextCall:
-    """The engine's call for its next request (Scrapy's ``CallLaterOnce``): the delays asked."""
+class Call:
+    """A once-only call (Scrapy's ``CallLaterOnce``): the delays it was asked for."""
 
     def __init__(self) -> None:
         self.delays: list[float] = []
 
     def schedule(self, delay: float = 0) -> None:
         self.delays.append(delay)
+
+    def cancel(self) -> None:
+        pass
 
 
 def test_an_idle_worker_has_the_engine_ask_again_when_its_next_take_is_due(redis_prefix):
@@ -40,23 +43,29 @@ def test_an_idle_worker_has_the_engine_ask_again_when_its_next_take_is_due(redis
     }
     crawler = get_crawler(Spider, settings)
     worker = LeasedRedisScheduler.from_crawler(crawler)
-    next_call = NextCall()
+    engine_call = Call()
     crawler.engine = SimpleNamespace(
-        _slot=SimpleNamespace(inprogress=set(), nextcall=next_call), scheduler=worker
+        _slot=SimpleNamespace(inprogress=set(), nextcall=engine_call), scheduler=worker
     )
+    worker.wake = wake = Call()  # the worker's own call back (the test plays its timer)
     worker.open(Spider())
     try:
         assert worker.next_request() is None  # nothing queued
-        assert next_call.delays == [FIRST_IDLE_WAIT]  # not left to the engine's 5 s
+        assert wake.delays == [FIRST_IDLE_WAIT]  # not left to the engine's 5 s
+        # the engine's own call is left alone: a response or a request queued meanwhile still
+        # has the engine ask at once, not when this worker's wait is over
+        assert engine_call.delays == []
+        worker._wake_engine()  # the wait is over
+        assert engine_call.delays == [0]
 
         def empty_takes() -> int:
             assert worker.next_request() is None
             return crawler.stats.get_value("scheduler/redis/takes_empty", 0) >= 5
 
-        wait_until(empty_takes)  # each call asks the engine back by the time a take is due
-        assert all(0 < delay <= IDLE_MAX_WAIT for delay in next_call.delays)
+        wait_until(empty_takes)  # each call asks to be called back by the time a take is due
+        assert all(0 < delay <= IDLE_MAX_WAIT for delay in wake.delays)
         for doubled in (FIRST_IDLE_WAIT * 2, FIRST_IDLE_WAIT * 4, IDLE_MAX_WAIT):
-            assert doubled in next_call.delays  # the wait after each empty take, up to the most
+            assert doubled in wake.delays  # the wait after each empty take, up to the most
 
         assert worker.enqueue_request(scrapy.Request("http://www.museo.example/"))
         taken = worker.next_request()  # queued work is taken at once
