@@ -78,7 +78,14 @@ BILINGUAL_CRASH_SAFE_STATE_INTERVAL = 1.0
 """Seconds between two saves of the state of a spider saved with its crash-safe frontier
 (``backforth``): a save waits for a moment when no page is being processed, and the pages that
 arrive while it waits are held until it is done (downloads go on). Longer: less holding; what a
-kill loses (done again on resume) is at most this long."""
+kill loses (done again on resume) is at most this long, or the longer spacing
+BILINGUAL_CRASH_SAFE_STATE_SHARE sets."""
+BILINGUAL_CRASH_SAFE_STATE_SHARE = 0.05
+"""The share of a crawl's time the saves of its state may take (that interval's spider). The
+state is pickled whole and grows with the crawl: once a save (with the pages it held waiting)
+takes more than this share of BILINGUAL_CRASH_SAFE_STATE_INTERVAL, the next comes after the
+save's time over this share instead; what a kill makes the crawl do again grows alike. 0: every
+interval, whatever a save costs."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""

@@ -110,6 +110,20 @@ STATS_PART = "stats"
 """The part of a saved state that holds the counters named by the spider's ``carried_stats``."""
 POLL_SECONDS = 0.01
 """While a stateful spider's save is due: how often the scraper is asked whether it is idle."""
+STATE_SHARE = 0.05
+"""The share of a crawl's time its state's saves may take (see :func:`seconds_between_saves`)."""
+
+
+def seconds_between_saves(interval: float, last_save: float, share: float) -> float:
+    """Seconds from one save of a spider's state to the next: ``interval``, or longer when the
+    last save took more than ``share`` of that (``last_save``: seconds from the moment it was due
+    until it was done, the responses it held waiting included). The state is pickled whole and
+    grows with the crawl (its verdicts, graph and the sites it found): at a fixed interval a long
+    crawl would spend ever more of its time saving; so the saves space out, and the work a kill
+    makes the crawl do again grows with them, as a share of the time. ``share`` 0: ``interval``."""
+    if share <= 0:
+        return interval
+    return max(interval, last_save / share)
 
 
 class CrashSafeScheduler(BaseScheduler):
@@ -123,9 +137,12 @@ class CrashSafeScheduler(BaseScheduler):
         feeds: list[Path] | None = None,
         serializer: Any = None,
         state_interval: float = COMMIT_INTERVAL,
+        state_share: float = STATE_SHARE,
     ) -> None:
         self.crawler = crawler
         self.state_interval = state_interval
+        self.state_share = state_share
+        self._between_saves = state_interval  # grows with what the last save cost
         self.path = Path(jobdir) / FRONTIER_FILE
         self.page_limit = page_limit
         self.feeds = feeds or []
@@ -158,6 +175,7 @@ class CrashSafeScheduler(BaseScheduler):
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
             state_interval=settings.getfloat("BILINGUAL_CRASH_SAFE_STATE_INTERVAL"),
+            state_share=settings.getfloat("BILINGUAL_CRASH_SAFE_STATE_SHARE"),
         )
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
@@ -228,7 +246,7 @@ class CrashSafeScheduler(BaseScheduler):
     def next_request(self) -> Request | None:
         assert self.frontier is not None
         self._ack()
-        interval = self.state_interval if self.stateful else COMMIT_INTERVAL
+        interval = self._between_saves if self.stateful else COMMIT_INTERVAL
         if time.monotonic() - self._committed_at > interval:
             self.commit()
             if self.stateful and time.monotonic() - self._committed_at > interval:
@@ -261,6 +279,7 @@ class CrashSafeScheduler(BaseScheduler):
         stateful spider, only when no response is being processed, with the spider's state."""
         if self.frontier is None:
             return
+        started = time.monotonic()
         if self.stateful:
             if not self._quiet():
                 return  # asked again at the next request taken
@@ -269,7 +288,17 @@ class CrashSafeScheduler(BaseScheduler):
                 self._save_state()
         self.frontier.commit()
         self._committed_at = time.monotonic()
+        if self.stateful:
+            self._space_saves(self._committed_at - (self._waiting_since or started))
         self._release_responses()
+
+    def _space_saves(self, cost: float) -> None:
+        """The next save is due when this one's ``cost`` is at most the state's share of the
+        time (:func:`seconds_between_saves`)."""
+        self._between_saves = seconds_between_saves(self.state_interval, cost, self.state_share)
+        self.crawler.stats.set_value(
+            "scheduler/crash_safe/seconds_between_saves", round(self._between_saves, 3)
+        )
 
     # --- a stateful spider ----------------------------------------------------------------------
 
@@ -302,6 +331,7 @@ class CrashSafeScheduler(BaseScheduler):
             self._poll.stop()
         self._poll = None
         waited = round(time.monotonic() - (self._waiting_since or time.monotonic()), 3)
+        self._waiting_since = None
         self.crawler.stats.inc_value("scheduler/crash_safe/commit_wait_seconds", waited)
         for deferred in waiting:
             deferred.callback(None)
