@@ -21,6 +21,7 @@ import logging
 import mimetypes
 import random
 import re
+import signal
 import time
 from collections import Counter, defaultdict
 from collections.abc import Mapping
@@ -414,7 +415,9 @@ async def serve(
     access_log_path: str | None = None,
     ready: asyncio.Event | None = None,
 ) -> None:
-    """Run the sandbox server until cancelled."""
+    """Run the sandbox server until cancelled, or until SIGTERM or SIGINT (then it ends cleanly,
+    its access log flushed: :class:`~bilingual_spider.sandbox.process.SandboxServer` stops it
+    with SIGTERM, and a process started in the background by a shell ignores SIGINT)."""
     sandbox = Sandbox(config)
     access_log = None
     if access_log_path:
@@ -432,9 +435,25 @@ async def serve(
     print(f"sandbox listening on {bound[0]}:{bound[1]}", flush=True)
     if ready is not None:
         ready.set()
+    stopped = asyncio.Event()
+    signals = _stop_on_signals(loop, stopped)
     try:
         async with server:
-            await server.serve_forever()
+            await stopped.wait()
     finally:
+        for signal_number in signals:
+            loop.remove_signal_handler(signal_number)
         if access_log is not None:
             access_log.close()
+
+
+def _stop_on_signals(loop: asyncio.AbstractEventLoop, stopped: asyncio.Event) -> list[int]:
+    """SIGTERM and SIGINT set ``stopped``; the signals handled (none outside the main thread)."""
+    handled = []
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signal_number, stopped.set)
+        except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+            continue
+        handled.append(signal_number)
+    return handled

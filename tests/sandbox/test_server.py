@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import http.client
+import signal
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from bilingual_spider.sandbox.config import HostFaults, Mount, SandboxConfig
+from bilingual_spider.sandbox.process import SandboxServer
 from bilingual_spider.sandbox.server import Sandbox, calendar_page, guess_content_type
 
 
@@ -192,3 +196,38 @@ def test_malformed_request_gets_400(small_sandbox) -> None:
     with socket.create_connection((host, int(port)), timeout=5) as sock:
         sock.sendall(b"NONSENSE\r\n\r\n")
         assert sock.recv(1024).startswith(b"HTTP/1.1 400")
+
+
+def test_a_stopped_server_ends_cleanly_with_its_access_log_written(
+    small_web_config: Path, tmp_path: Path
+) -> None:
+    """Stopped by SIGTERM (``SandboxServer.stop``) or SIGINT, even when started with SIGINT
+    ignored (a shell's background job), the server ends at once and its access log holds every
+    request it answered (the log is buffered: killed, it would lose them)."""
+    for stop in ("terminate", "interrupt"):
+        log = tmp_path / f"{stop}.tsv"
+        server = SandboxServer(["--config", str(small_web_config), "--access-log", str(log)])
+        with ignoring_sigint():
+            server.start()
+        status, _, _ = server.get("http://mono.example/")
+        assert status == 200
+        process = server.process
+        assert process is not None
+        if stop == "terminate":
+            server.stop()
+        else:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+        assert process.returncode == 0
+        lines = log.read_text().splitlines()
+        assert len(lines) == 1 and lines[0].endswith("\t200")
+
+
+@contextmanager
+def ignoring_sigint() -> Iterator[None]:
+    """SIGINT ignored meanwhile, and so in the processes started (as by ``command &``)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
