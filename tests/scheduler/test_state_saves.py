@@ -17,6 +17,7 @@ from bilingual_spider.scheduler.crash_safe_scheduler import (
     seconds_between_saves,
 )
 from tests.crawlers import get_crawler
+from tests.fake_clock import FakeClock as Clock
 
 
 def test_saves_keep_their_interval_while_cheap_and_space_out_as_they_cost_more() -> None:
@@ -25,14 +26,6 @@ def test_saves_keep_their_interval_while_cheap_and_space_out_as_they_cost_more()
     assert seconds_between_saves(1.0, 0.2, 0.05) == pytest.approx(4.0)
     assert seconds_between_saves(2.0, 3.0, 0.1) == pytest.approx(30.0)
     assert seconds_between_saves(1.0, 3.0, 0.0) == 1.0  # 0: every interval, whatever it costs
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class GrowingStateSpider(Spider):
@@ -54,7 +47,7 @@ class GrowingStateSpider(Spider):
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
+    fake = Clock(1000.0)
     monkeypatch.setattr(crash_safe_scheduler.time, "monotonic", fake)
     return fake
 
