@@ -63,15 +63,12 @@ from scrapy.settings import BaseSettings
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strategies import (  # noqa: E402  (a sibling benchmark)
     CRAWL,
-    RESULTS,
-    WORLD_CHANGES,
-    prepare_world,
     run_crawl,
-    sample_seeds,
+    seeded_world,
+    write_results,
 )
 
 from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
-from bilingual_spider.sandbox.webgraph_params import WorldParams  # noqa: E402
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE  # noqa: E402
 
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -427,13 +424,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.work or tmp).resolve()
         work.mkdir(parents=True, exist_ok=True)
-        world = Path(args.world).resolve() if args.world else work / "world"
-        world_info = prepare_world(
-            world, WorldParams(seed=args.world_seed, sites=args.sites, **WORLD_CHANGES)
+        world, world_info, seeds_file = seeded_world(
+            args.world, work, args.world_seed, args.sites, args.seeds
         )
-        seeds_file = work / "seeds.txt"
-        seeds = sample_seeds(world, args.seeds, args.world_seed)
-        seeds_file.write_text("".join(url + "\n" for url in seeds))
         samples_file = work / "memory.jsonl"
         settings = {
             **CRAWL,
@@ -479,10 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         result["tracemalloc"] = growth
     result["seconds"] = round(time.monotonic() - started, 1)
     print(json.dumps(result["summary"], indent=1))
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"{args.out}.json"
-    path.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"results in {path} ({result['seconds']} s)")
+    write_results(result, args.out)
     return 0
 
 

@@ -28,15 +28,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from strategies import (  # noqa: E402  (a sibling benchmark)
     CRAWL,
-    RESULTS,
-    WORLD_CHANGES,
-    prepare_world,
     run_crawl,
-    sample_seeds,
+    seeded_world,
+    write_results,
 )
 
 from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
-from bilingual_spider.sandbox.webgraph_params import WorldParams  # noqa: E402
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE  # noqa: E402
 
 SAVES = "scheduler/crash_safe/state_saves"
@@ -109,12 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.work or tmp).resolve()
         work.mkdir(parents=True, exist_ok=True)
-        world = Path(args.world).resolve() if args.world else work / "world"
-        world_info = prepare_world(
-            world, WorldParams(seed=args.world_seed, sites=args.sites, **WORLD_CHANGES)
+        world, world_info, seeds_file = seeded_world(
+            args.world, work, args.world_seed, args.sites, args.seeds
         )
-        seeds_file = work / "seeds.txt"
-        seeds_file.write_text("".join(u + "\n" for u in sample_seeds(world, args.seeds, 0)))
         jobdir = work / "jobdir"
         settings = {
             **CRAWL,
@@ -154,10 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     print("  ".join(f"{k:>15}" for k in keys))
     for window in windows:
         print("  ".join(f"{window[k]!s:>15}" for k in keys))
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"{args.out}.json"
-    path.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"results in {path} ({result['seconds']} s)")
+    write_results(result, args.out)
     return 0
 
 

@@ -283,6 +283,27 @@ def sample_seeds(world: Path, count: int, seed: int) -> list[str]:
     return sorted(random.Random(seed).sample(urls, min(count, len(urls))))
 
 
+def seeded_world(
+    world_dir: str | None, work: Path, world_seed: int, sites: int, seeds: int
+) -> tuple[Path, dict[str, Any], Path]:
+    """This benchmark's world of ``sites`` sites (in ``world_dir``, reused when its parameters
+    match, else in ``work``), its summary, and a seeds file of ``seeds`` of its roots."""
+    world = Path(world_dir).resolve() if world_dir else work / "world"
+    world_info = prepare_world(world, WorldParams(seed=world_seed, sites=sites, **WORLD_CHANGES))
+    seeds_file = work / "seeds.txt"
+    seeds_file.write_text("".join(url + "\n" for url in sample_seeds(world, seeds, world_seed)))
+    return world, world_info, seeds_file
+
+
+def write_results(result: dict[str, Any], name: str) -> Path:
+    """``result`` as ``results/NAME.json``, said on the terminal."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"results in {path} ({result.get('seconds')} s)")
+    return path
+
+
 # --- crawls ---------------------------------------------------------------------------------
 
 

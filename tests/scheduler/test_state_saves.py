@@ -52,8 +52,14 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return fake
 
 
-def opened(tmp_path: Path, clock: Clock, **settings: Any) -> tuple[CrashSafeScheduler, Any]:
-    crawler = get_crawler(GrowingStateSpider, {"JOBDIR": str(tmp_path), **settings})
+def opened(tmp_path: Path, clock: Clock, share: float = 0.05) -> tuple[CrashSafeScheduler, Any]:
+    """A scheduler saving its spider's state every second, within ``share`` of the time."""
+    settings = {
+        "JOBDIR": str(tmp_path),
+        "BILINGUAL_CRASH_SAFE_STATE_INTERVAL": 1.0,
+        "BILINGUAL_CRASH_SAFE_STATE_SHARE": share,
+    }
+    crawler = get_crawler(GrowingStateSpider, settings)
     crawler.spider = spider = GrowingStateSpider()
     spider.clock = clock
     crawler.engine = SimpleNamespace(_slot=None, scraper=SimpleNamespace(slot=None))  # idle
@@ -74,19 +80,14 @@ def saves_over(scheduler: CrashSafeScheduler, clock: Clock, seconds: float) -> i
 
 
 def test_a_cheap_state_is_saved_every_interval(tmp_path: Path, clock: Clock) -> None:
-    scheduler, spider = opened(tmp_path, clock, BILINGUAL_CRASH_SAFE_STATE_INTERVAL=1.0)
+    scheduler, spider = opened(tmp_path, clock)
     spider.save_seconds = 0.01
     assert 9 <= saves_over(scheduler, clock, 10.0) <= 10
     assert scheduler.crawler.stats.get_value("scheduler/crash_safe/seconds_between_saves") == 1.0
 
 
 def test_a_state_that_costs_more_is_saved_less_often(tmp_path: Path, clock: Clock) -> None:
-    scheduler, spider = opened(
-        tmp_path,
-        clock,
-        BILINGUAL_CRASH_SAFE_STATE_INTERVAL=1.0,
-        BILINGUAL_CRASH_SAFE_STATE_SHARE=0.05,
-    )
+    scheduler, spider = opened(tmp_path, clock, share=0.05)
     spider.save_seconds = 0.25  # grown: a save would take a quarter of each second
     saves = saves_over(scheduler, clock, 60.0)
     spent = saves * spider.save_seconds
@@ -100,11 +101,6 @@ def test_a_state_that_costs_more_is_saved_less_often(tmp_path: Path, clock: Cloc
 
 
 def test_share_zero_saves_every_interval_whatever_it_costs(tmp_path: Path, clock: Clock) -> None:
-    scheduler, spider = opened(
-        tmp_path,
-        clock,
-        BILINGUAL_CRASH_SAFE_STATE_INTERVAL=1.0,
-        BILINGUAL_CRASH_SAFE_STATE_SHARE=0.0,
-    )
+    scheduler, spider = opened(tmp_path, clock, share=0.0)
     spider.save_seconds = 0.25
     assert saves_over(scheduler, clock, 10.0) >= 7
