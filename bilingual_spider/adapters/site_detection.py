@@ -16,10 +16,11 @@ failures come back through the spider's ``detector_probe`` / ``detector_probe_fa
 ``detector/first_page_failed``, ``detector/sites_already_judged``, ``detector/probes``,
 ``detector/probes_failed`` (and ``detector/probes_failed/<why>``), ``detector/probes_late``,
 ``detector/pages``, ``detector/links_scored``, ``detector/sites_unfinished``,
-``detector/probes_reissued``, ``detector/verdicts_replayed``, ``detector/home_pages_asked``
-(``BILINGUAL_DETECTOR_START=home``: a site judged from its home page, asked for when another of
-its pages came first), ``detector/ladder/url_siblings`` and ``detector/ladder/ancestors`` (pages
-the fallback ladder asked for when the first page said nothing, see
+``detector/probes_reissued``, ``detector/verdicts_replayed``, ``detector/claims_taken_over``,
+``detector/home_pages_asked`` (``BILINGUAL_DETECTOR_START=home``: a site judged from its home
+page, asked for when another of its pages came first), ``detector/ladder/url_siblings`` and
+``detector/ladder/ancestors`` (pages the fallback ladder asked for when the first page said
+nothing, see
 :mod:`bilingual_spider.detection.ladder`), ``detector/ladder/soft_404`` (a URL sibling that
 answered with the page itself or a redirect to the home page).
 
@@ -30,7 +31,8 @@ yet; verdict recorded, its item and what follows it not emitted yet). So when th
 the last to write the site's detection, a redelivered first page or probe of it asks the state's
 pending probes again, or emits the recorded verdict again. That is at least once: if the dead
 worker had queued them after all, a probe is fetched twice and a verdict emitted twice (both
-counted).
+counted). When the dead worker had claimed the site and saved nothing of it yet, the redelivered
+request takes its claim over and begins the site afresh (``detector/claims_taken_over``).
 """
 
 from __future__ import annotations
@@ -396,7 +398,7 @@ class SiteDetection:
         ladder (a page fetched for another purpose, whose site is judged on the side)."""
         first_url = response.meta.get("redirect_urls", [response.url])[0]
         site = site or self.site_of(first_url)
-        if not self.store.claim(site):
+        if not self._claim(site, response.meta):
             yield from self._already_claimed(site, response.meta)
             return
         self._inc("detector/sites")
@@ -491,7 +493,7 @@ class SiteDetection:
         """The first page of a site could not be fetched: the site's verdict, with the reason."""
         request = failure.request  # type: ignore[attr-defined]
         site = site or self.site_of(request.url)
-        if not self.store.claim(site):
+        if not self._claim(site, request.meta):
             yield from self._already_claimed(site, request.meta)
             return
         self._inc("detector/sites")
@@ -594,6 +596,20 @@ class SiteDetection:
             return
 
     # --- after a worker died -------------------------------------------------------------------
+
+    def _claim(self, site: str, meta: dict[str, Any]) -> bool:
+        """Whether this request begins the site: the first to claim it, or a request redelivered
+        from a dead worker that claimed the site and saved nothing of it (its claim outlives
+        the lease that brought the request back, and the site's first page may never come
+        again)."""
+        if self.store.claim(site):
+            return True
+        dead = meta.get(REDELIVERED_META)
+        if dead is None or not self.store.take_over_claim(site, dead):
+            return False
+        self._inc("detector/claims_taken_over")
+        logger.info("site %s: claimed by %s, which died before saving anything of it", site, dead)
+        return True
 
     def _already_claimed(self, site: str, meta: dict[str, Any]) -> Iterator[Any]:
         """A first page of a site another request claimed: nothing to do, unless this request

@@ -54,6 +54,13 @@ class SiteStore(Protocol):
         None when not known)."""
         ...
 
+    def take_over_claim(self, site: str, dead: str) -> bool:
+        """The claim on ``site`` of ``dead``, a worker that died while processing a request now
+        redelivered, becomes this caller's (True), when ``dead`` holds it and saved no state or
+        verdict of the site: the caller begins the site afresh. False otherwise (a shared store;
+        one process never takes a claim over)."""
+        ...
+
     def forget_claims(self) -> int:
         """A worker restarted under its former name: its former self's claims on sites it saved
         no state or verdict of are dropped (their first pages claim them again); how many."""
@@ -110,6 +117,9 @@ class InMemorySiteStore:
 
     def written_by(self, site: str) -> str | None:
         return None  # one worker
+
+    def take_over_claim(self, site: str, dead: str) -> bool:
+        return False  # one process: no other worker to die
 
     def forget_claims(self) -> int:
         return 0  # one process: its claims are resumed with their states (JOBDIR) or gone

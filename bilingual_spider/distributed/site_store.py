@@ -26,9 +26,14 @@ back (it is dead, or will find the log's head moved: the verdicts it missed labe
 links). About 40 bytes a verdict, 4 GB at 100 million sites untrimmed.
 
 A claim expires (``claim_seconds``, the frontier's lease time) until the claimant saves the
-site's state: a worker killed between claiming a site and saving its state leaves no site
-unjudged, since the first page comes back to the queue when its lease expires and is examined
-again. Saving is compare-and-set: two workers recording probes of one site at once never lose a
+site's state. A worker killed between claiming a site and saving its state leaves no site
+unjudged: the page it was processing comes back to the queue when its lease expires, marked with
+the dead worker's name, and the worker that takes it takes the dead worker's claim over
+(:meth:`RedisSiteStore.take_over_claim`). The claim cannot simply be waited out: the lease began
+when the page was taken, the claim when it was processed, so the claim outlives the lease that
+brings the page back, and no other first page of the site may ever come.
+
+Saving is compare-and-set: two workers recording probes of one site at once never lose a
 result (the second gets :class:`~bilingual_spider.detection.store.ConcurrentUpdate` and redoes
 its step on the state the first saved).
 """
@@ -54,6 +59,14 @@ _CLAIM = """
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
 if redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[2]) then return 1 end
 return 0
+"""
+# KEYS: claim, states, verdicts; ARGV: site, claim ms, dead worker, worker
+_TAKE_OVER = """
+if redis.call('HEXISTS', KEYS[3], ARGV[1]) == 1 then return 0 end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+if redis.call('GET', KEYS[1]) ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[2])
+return 1
 """
 # KEYS: states, verdicts; ARGV: worker, then claim keys and their sites in turn: the claims of
 # ``worker`` with no state saved and no verdict are deleted (a restarted worker's former self
@@ -153,6 +166,7 @@ class RedisSiteStore:
         self.reader_stale_ms = max(1, round(reader_stale_seconds * 1000))
         self._read = redis.script(_READ)
         self._claim = redis.script(_CLAIM)
+        self._take_over = redis.script(_TAKE_OVER)
         self._save = redis.script(_SAVE)
         self._finish = redis.script(_FINISH)
         self._forget = redis.script(_FORGET)
@@ -164,6 +178,12 @@ class RedisSiteStore:
     def claim(self, site: str) -> bool:
         keys = [self._claim_key(site), self.verdicts_key]
         return bool(self._claim(keys, [site, self.claim_ms, self.worker]))
+
+    def take_over_claim(self, site: str, dead: str) -> bool:
+        """The claim on ``site`` of ``dead`` (a worker whose request was redelivered) becomes this
+        worker's, when ``dead`` saved no state or verdict of the site; False otherwise."""
+        keys = [self._claim_key(site), self.states_key, self.verdicts_key]
+        return bool(self._take_over(keys, [site, self.claim_ms, dead, self.worker]))
 
     def forget_claims(self) -> int:
         """After a restart under the same worker name: the claims of this worker's former self

@@ -263,6 +263,22 @@ def test_a_restarted_worker_lets_go_of_the_claims_it_saved_nothing_of(redis, red
     assert not other.claim("saved.example") and not after.claim("theirs.example")
 
 
+def test_a_dead_workers_claim_is_taken_over_only_while_it_saved_nothing(redis, redis_prefix):
+    dead = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=60, worker="dead")
+    live = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=60, worker="live")
+    third = RedisSiteStore(redis, f"{redis_prefix}:s", claim_seconds=60, worker="third")
+    assert dead.claim("bare.example") and dead.claim("saved.example")
+    dead.save(state("saved.example", ("p1",)))
+    assert third.claim("theirs.example")
+    assert live.take_over_claim("bare.example", "dead")
+    assert not third.take_over_claim("bare.example", "dead")  # live holds it now
+    assert not live.take_over_claim("saved.example", "dead")  # its state is resumed instead
+    assert not live.take_over_claim("theirs.example", "dead")
+    assert not live.take_over_claim("nobody.example", "dead")
+    live.save(state("bare.example", ("p1",)))
+    assert live.written_by("bare.example") == "live"
+
+
 def test_a_page_processed_again_after_its_worker_died_counts_once(redis, redis_prefix):
     frontier = LeasedFrontier(redis, f"{redis_prefix}:s", worker="w1")
     frontier.push(b"page", 0, "fp")

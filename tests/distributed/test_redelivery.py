@@ -5,6 +5,8 @@ the dead worker left undone (and nothing when another worker wrote the site's de
 from __future__ import annotations
 
 import scrapy
+from twisted.internet.error import DNSLookupError
+from twisted.python.failure import Failure
 
 from bilingual_spider.adapters.site_detection import SiteDetection
 from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
@@ -76,3 +78,47 @@ def test_a_redelivered_request_redoes_nothing_another_worker_wrote(redis, redis_
     assert list(live.examine(response(second.url, FIRST_PAGE, second))) == []
     assert stats.values["detector/sites_already_judged"] == 1
     assert "detector/verdicts_replayed" not in stats.values
+
+
+def test_a_site_its_dead_worker_claimed_and_saved_nothing_of_is_begun_by_the_redelivered_page(
+    redis, redis_prefix
+):
+    """The dead worker claimed the site and died before saving its state: the claim outlives the
+    lease that brings the page back, so the redelivered page takes the claim over (CI13 of
+    issue 38: such a site was never judged)."""
+    dead, _ = worker(redis, redis_prefix, "dead")
+    live, stats = worker(redis, redis_prefix, "live")
+    assert dead.store.claim("www.museo.example")  # then it died, mid-way through the page
+    first = scrapy.Request(HOME)
+    assert list(live.examine(response(HOME, FIRST_PAGE, first))) == []  # not redelivered
+    [probe] = list(live.examine(response(HOME, FIRST_PAGE, redelivered(first, "dead"))))
+    assert probe.meta["detector_site"] == "www.museo.example"
+    assert stats.values["detector/claims_taken_over"] == 1
+    [verdict] = list(live.probe_answered(response(probe.url, page("es", SPANISH), probe)))
+    assert isinstance(verdict, SiteVerdictItem) and verdict.bilingual
+    assert list(live.examine(response(HOME, FIRST_PAGE, redelivered(first, "dead")))) == []
+
+
+def test_a_redelivered_page_takes_no_claim_over_from_a_live_worker(redis, redis_prefix):
+    """The site is claimed by a live worker that has not saved its state yet: the page a dead
+    worker held of it begins nothing (the live worker judges the site)."""
+    busy, _ = worker(redis, redis_prefix, "busy")
+    live, stats = worker(redis, redis_prefix, "live")
+    assert busy.store.claim("www.museo.example")
+    again = redelivered(scrapy.Request(HOME), "dead")
+    assert list(live.examine(response(HOME, FIRST_PAGE, again))) == []
+    assert stats.values["detector/sites_already_judged"] == 1
+    assert "detector/claims_taken_over" not in stats.values
+
+
+def test_a_site_its_dead_worker_claimed_is_judged_when_its_redelivered_first_page_failed(
+    redis, redis_prefix
+):
+    dead, _ = worker(redis, redis_prefix, "dead")
+    live, stats = worker(redis, redis_prefix, "live")
+    assert dead.store.claim("www.museo.example")
+    failure = Failure(DNSLookupError("no such host"))
+    failure.request = redelivered(scrapy.Request(HOME), "dead")  # type: ignore[attr-defined]
+    [verdict] = list(live.first_page_failed(failure))
+    assert isinstance(verdict, SiteVerdictItem) and not verdict.bilingual
+    assert stats.values["detector/claims_taken_over"] == 1
