@@ -27,12 +27,14 @@ answered with the page itself or a redirect to the home page).
 **A worker that died mid-way** (a distributed crawl): the request it was processing comes back
 to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
 site's state in the store may then be ahead of what was queued (state saved, probes not queued
-yet; verdict recorded, its item and what follows it not emitted yet). So when the dead worker was
-the last to write the site's detection, a redelivered first page or probe of it asks the state's
-pending probes again, or emits the recorded verdict again. That is at least once: if the dead
-worker had queued them after all, a probe is fetched twice and a verdict emitted twice (both
-counted). When the dead worker had claimed the site and saved nothing of it yet, the redelivered
-request takes its claim over and begins the site afresh (``detector/claims_taken_over``).
+yet; verdict recorded, its item and what follows it not emitted yet). So a redelivered first
+page or probe of a site under way asks the state's pending probes again, whoever saved the state
+last (the dead worker may have queued one probe of a batch and died; another worker recorded
+that probe's answer since), and when the dead worker recorded the site's verdict, a redelivered
+request emits it again. That is at least once: if the dead worker had queued them after all, a
+probe is fetched twice and a verdict emitted twice (both counted). When the dead worker had
+claimed the site and saved nothing of it yet, the redelivered request takes its claim over and
+begins the site afresh (``detector/claims_taken_over``).
 """
 
 from __future__ import annotations
@@ -614,25 +616,28 @@ class SiteDetection:
     def _already_claimed(self, site: str, meta: dict[str, Any]) -> Iterator[Any]:
         """A first page of a site another request claimed: nothing to do, unless this request
         was redelivered (then its dead worker may have claimed the site itself)."""
-        dead = meta.get(REDELIVERED_META)
-        if dead is not None and self.store.written_by(site) in (dead, None):
-            yield from self._resume(site)
-        else:
-            self._inc("detector/sites_already_judged")
+        yield from self._redo(site, meta, None, "detector/sites_already_judged")
 
     def _late_probe(
         self, site: str, meta: dict[str, Any], state: DetectionState | None = None
     ) -> Iterator[Any]:
         """A probe whose answer is no longer awaited (recorded already, or the site judged):
         nothing to do, unless it was redelivered (see the module doc)."""
-        dead = meta.get(REDELIVERED_META)
-        if dead is not None and self.store.written_by(site) in (dead, None):
-            yield from self._resume(site, state)
-        else:
-            self._inc("detector/probes_late")
+        yield from self._redo(site, meta, state, "detector/probes_late")
 
-    def _resume(self, site: str, state: DetectionState | None = None) -> Iterator[Any]:
-        """Redo what follows the site's state in the store: its pending probes, or its verdict."""
+    def _redo(
+        self, site: str, meta: dict[str, Any], state: DetectionState | None, nothing: str
+    ) -> Iterator[Any]:
+        """What a redelivered request of the site redoes of what its dead worker may have left
+        undone (counted as ``nothing`` when it redoes nothing): the pending probes of the
+        site's state, whoever saved it last (the dead worker may have queued only some of a
+        batch, and another worker recorded one of those since: the others are asked again; one
+        asked twice is answered twice, the second a late probe), or the site's verdict when the
+        dead worker recorded it."""
+        dead = meta.get(REDELIVERED_META)
+        if dead is None:
+            self._inc(nothing)
+            return
         state = state or self.store.load(site)
         if state is not None:
             self._inc("detector/probes_reissued", len(state.pending))
@@ -640,8 +645,8 @@ class SiteDetection:
                 yield self._probe_request(site, probe)
             return
         verdict = self.store.verdict(site)
-        if verdict is None:  # claimed by a live worker, its state not saved yet
-            self._inc("detector/sites_already_judged")
+        if verdict is None or self.store.written_by(site) not in (dead, None):
+            self._inc(nothing)  # a live worker claimed it (no state yet), or judged it
             return
         self._inc("detector/verdicts_replayed")
         logger.info("site %s: its verdict emitted again (its worker died)", site)

@@ -22,10 +22,15 @@ HOME = "http://www.museo.example/"
 FIRST_PAGE = page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About"))
 
 
-def worker(redis, base: str, name: str) -> tuple[SiteDetection, Stats]:
+MIXED_PAGE = page("en", "Welcome", ("/en/", "English"), ("/es/", "Español"))
+
+
+def worker(
+    redis, base: str, name: str, config: DetectorConfig | None = None
+) -> tuple[SiteDetection, Stats]:
     stats = Stats()
     detection = SiteDetection(
-        BilingualSiteDetector(DetectorConfig(langs=("en", "es"))),
+        BilingualSiteDetector(config or DetectorConfig(langs=("en", "es"))),
         FakeLinkScorer(),
         store=RedisSiteStore(redis, base, claim_seconds=30, worker=name),
         stats=stats,  # type: ignore[arg-type]
@@ -122,3 +127,22 @@ def test_a_site_its_dead_worker_claimed_is_judged_when_its_redelivered_first_pag
     [verdict] = list(live.first_page_failed(failure))
     assert isinstance(verdict, SiteVerdictItem) and not verdict.bilingual
     assert stats.values["detector/claims_taken_over"] == 1
+
+
+def test_a_probe_batch_its_dead_worker_queued_half_of_is_asked_whole_again(redis, redis_prefix):
+    """The dead worker saved a state with two probes pending, queued one and died; a live worker
+    recorded that one's answer (the state's last writer is now the live worker). The redelivered
+    first page asks the other again: nothing else ever would, and the site stayed unjudged."""
+    config = DetectorConfig(langs=("en", "es"), chooser_labels=False)
+    dead, _ = worker(redis, redis_prefix, "dead", config)
+    live, stats = worker(redis, redis_prefix, "live", config)
+    first = scrapy.Request(HOME)
+    queued, lost = dead.examine(response(HOME, MIXED_PAGE, first))  # a batch of two
+    answer = page("en", ENGLISH) if queued.url.endswith("/en/") else page("es", SPANISH)
+    assert list(live.probe_answered(response(queued.url, answer, queued))) == []
+    assert live.store.written_by("www.museo.example") == "live"
+    [again] = list(live.examine(response(HOME, MIXED_PAGE, redelivered(first, "dead"))))
+    assert again.url == lost.url and stats.values["detector/probes_reissued"] == 1
+    answer = page("es", SPANISH) if lost.url.endswith("/es/") else page("en", ENGLISH)
+    [verdict] = list(live.probe_answered(response(lost.url, answer, again)))
+    assert isinstance(verdict, SiteVerdictItem) and verdict.bilingual
