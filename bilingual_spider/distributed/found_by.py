@@ -7,7 +7,11 @@ nothing.
 Keys (``BASE`` is ``PREFIX:SPIDER``)::
 
     BASE:found_by  HASH  site -> how it was reached, noted by the worker that fetched its first
-                         page (the request carries it) and taken by the one that judges it
+                         page (the request carries it) and read by the one that judges it;
+                         forgotten then, unless the site is bilingual: a worker killed between
+                         the verdict and writing the site's record leaves the verdict to be
+                         emitted again by another (a redelivered request), whose record says
+                         it too (one entry a bilingual site, as ``BASE:written`` holds)
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from bilingual_spider.distributed.partitions import shared_crawl_base
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-# KEYS: found_by; ARGV: site. Its note, forgotten.
+# KEYS: found_by; ARGV: site, keep ('1': the note stays). Its note, forgotten unless kept.
 _TAKE = """
 local how = redis.call('HGET', KEYS[1], ARGV[1])
-if how then redis.call('HDEL', KEYS[1], ARGV[1]) end
+if how and ARGV[2] ~= '1' then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return how or ''
 """
 
@@ -40,9 +44,10 @@ class SharedFoundBy:
         """The first page of ``site`` was fetched, reached so (the first note stays)."""
         self.redis.call(self.redis.client.hsetnx, self.key, site, how)
 
-    def take(self, site: str) -> str:
-        """How ``site`` was reached ("" when not noted), forgotten: it has its verdict."""
-        how = self._take([self.key], [site])
+    def take(self, site: str, keep: bool = False) -> str:
+        """How ``site`` was reached ("" when not noted), forgotten (it has its verdict) unless
+        ``keep`` (a bilingual site: its record may be written again, see the module)."""
+        how = self._take([self.key], [site, "1" if keep else "0"])
         return how.decode() if isinstance(how, bytes) else str(how)
 
 

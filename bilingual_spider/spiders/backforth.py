@@ -438,7 +438,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
         found_by = self._found_by.pop(verdict.site, "")  # kept until the verdict, not after
         if self.shared_found_by is not None:  # noted by the worker that fetched its first page
-            found_by = self.shared_found_by.take(verdict.site) or found_by
+            found_by = self.shared_found_by.take(verdict.site, verdict.bilingual) or found_by
         if not verdict.bilingual:
             return
         if self._asks_again:  # until answered (the backlink expansion asks at the item)

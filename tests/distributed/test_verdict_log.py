@@ -8,6 +8,7 @@ import pytest
 
 from bilingual_spider import settings as project_settings
 from bilingual_spider.detection.detector import SiteVerdict
+from bilingual_spider.distributed.found_by import SharedFoundBy
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD
 from bilingual_spider.items import SiteVerdictItem
@@ -186,7 +187,8 @@ def test_a_bilingual_site_record_says_how_the_site_was_reached_whichever_worker_
 ):
     """Worker a follows a hub's link to the hotel site, b fetches the hotel's first page (its
     request came to b through the shared queue), c gives the verdict (it took the last probe):
-    c's record of the bilingual site says how a reached it, and nothing of it stays in Redis."""
+    c's record of the bilingual site says how a reached it; so does the record of the same
+    verdict emitted again (c killed before its record was written, the verdict replayed by d)."""
     from scrapy.http import HtmlResponse
 
     a, b, c = (cobfc_worker(redis_prefix, name) for name in "abc")
@@ -203,11 +205,23 @@ def test_a_bilingual_site_record_says_how_the_site_was_reached_whichever_worker_
     )  # fmt: skip
     (record,) = c._on_verdict(item)
     assert record.found_by == how
-    assert c.shared_found_by is not None and c.shared_found_by.take(HOTEL) == ""
+    (replayed,) = cobfc_worker(redis_prefix, "d")._on_verdict(item)
+    assert replayed.found_by == how
     one_process = cobfc_worker(redis_prefix, "d")
     one_process.shared_found_by = None  # as without Redis: the request carries nothing
     (alone,) = one_process._forward_request(link_to(f"http://{SHOP}/"), found_by=how)
     assert FOUND_BY_META not in alone.meta
+
+
+def test_how_a_site_was_reached_is_forgotten_at_its_verdict_unless_it_is_bilingual(
+    redis, redis_prefix
+):
+    found_by = SharedFoundBy(redis, f"{redis_prefix}:backforth")
+    found_by.note(HOTEL, "seed")
+    found_by.note(SHOP, "seed")
+    assert found_by.take(HOTEL, keep=True) == "seed" and found_by.take(HOTEL) == "seed"
+    assert found_by.take(HOTEL) == ""  # forgotten once taken without keep
+    assert found_by.take(SHOP) == "seed" and found_by.take(SHOP, keep=True) == ""
 
 
 def test_a_site_reached_as_a_backlink_pages_own_site_says_so_whichever_worker_judges_it(
