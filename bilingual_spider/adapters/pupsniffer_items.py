@@ -8,8 +8,9 @@ marks): a :class:`~bilingual_spider.items.UrlPairItem` per pair, a
 
 Items made at the end of a stage (in Scrapy's ``spider_idle``, outside any callback) travel in
 the meta of one :func:`items_request` (a ``data:`` URL, no network) to a spider callback that
-yields them: they go through the pipelines and feeds like any other, with Scrapy's public API
-only, and the crawl does not close before they are through.
+yields the new ones (:meth:`PupSnifferItems.new_items`, which marks them): they go through the
+pipelines and feeds like any other, with Scrapy's public API only, and the crawl does not close
+before they are through.
 """
 
 from __future__ import annotations
@@ -89,70 +90,108 @@ def items_request(
     )
 
 
+Keyed = tuple[str, Any]
+"""An item and its :data:`~bilingual_spider.patterns.round_state.EMITTED` key (``pair A B``,
+``site S``, ``group G``)."""
+
+
 class PupSnifferItems:
-    """Makes a crawl's items, each once, in the languages asked for (``langs``; empty: any)."""
+    """Makes a crawl's items, each once, in the languages asked for (``langs``; empty: any).
+
+    The items are made keyed (:meth:`pair_items`, :meth:`site_items`, :meth:`group_items`) and
+    marked emitted only as they are yielded (:meth:`new_items`), in the callback that hands them
+    to the pipelines: a stage's items travel unmarked in their items request, so a worker killed
+    after making them and before queuing that request leaves them to the worker that redoes the
+    stage's move (marked at the stage's end, they were lost with it)."""
 
     def __init__(self, store: RoundStore, crawler: Crawler, langs: Iterable[str]) -> None:
         self.store = store
         self.crawler = crawler  # its stats are there once the crawl starts
         self.langs = list(langs)
 
-    def pair_items(self, pairs: Iterable[UrlPair], group: str = "") -> Iterator[UrlPairItem]:
+    def new_items(self, keyed: Iterable[Keyed]) -> Iterator[Any]:
+        """The items not emitted before (by any worker), each once, marked emitted now, and
+        counted."""
+        keyed = list(keyed)
+        new = set(self.store.mark_new(EMITTED, [key for key, _ in keyed]))
+        for key, item in keyed:
+            if key in new:
+                new.discard(key)
+                self._count(item)
+                yield item
+
+    def unmarked(self, keyed: Iterable[Keyed]) -> list[Keyed]:
+        """Those of ``keyed`` not emitted yet (what an items request need carry)."""
+        keyed = list(keyed)
+        emitted = self.store.marked(EMITTED, [key for key, _ in keyed])
+        return [(key, item) for key, item in keyed if key not in emitted]
+
+    def _count(self, item: Any) -> None:
+        stats = self.crawler.stats
+        if isinstance(item, UrlPairItem):
+            stats.inc_value(f"pupsniffer/pairs/{item.method}")
+        elif isinstance(item, BilingualSiteItem):
+            stats.inc_value("pupsniffer/sites_bilingual")
+        elif isinstance(item, TranslationGroupItem):
+            stats.inc_value("pupsniffer/groups")
+            stats.inc_value(f"pupsniffer/groups_of/{len(item.joined)}")
+            for reason, count in item.pairs_rejected.items():
+                stats.inc_value(f"pupsniffer/groups_rejected/{reason}", count)
+
+    def pair_items(self, pairs: Iterable[UrlPair], group: str = "") -> Iterator[Keyed]:
         wanted: dict[str, UrlPair] = {}
         for pair in pairs:
             if self.langs and not {pair.source_language, pair.target_language} <= set(self.langs):
                 self.crawler.stats.inc_value("pupsniffer/pairs_other_languages")
                 continue
             wanted.setdefault("pair " + " ".join(sorted((pair.source, pair.target))), pair)
-        for key in self.store.mark_new(EMITTED, list(wanted)):
-            pair = wanted[key]
-            self.crawler.stats.inc_value(f"pupsniffer/pairs/{pair.method}")
-            yield url_pair_item(pair, group)
+        for key, pair in wanted.items():
+            yield key, url_pair_item(pair, group)
 
-    def group_items(self, groups: GroupPairs) -> Iterator[UrlPairItem | TranslationGroupItem]:
-        """Each group with two of the languages asked for, once, after the pairs it implies in
-        those languages (method ``group``)."""
-        stats = self.crawler.stats
+    def group_items(self, groups: GroupPairs) -> Iterator[Keyed]:
+        """Each group with two of the languages asked for, after the pairs it implies in those
+        languages (method ``group``)."""
         for verdict in groups.verdicts:
             group = verdict.group
             if not has_languages(group, self.langs):
                 continue
             yield from self.pair_items(verdict.implied, group=group.group_id)
-            if not self.store.mark_new(EMITTED, [f"group {group.group_id}"]):
-                continue
-            stats.inc_value("pupsniffer/groups")
-            stats.inc_value(f"pupsniffer/groups_of/{len(group.members)}")
-            for reason, count in verdict.rejected.items():
-                stats.inc_value(f"pupsniffer/groups_rejected/{reason}", count)
-            yield TranslationGroupItem(
-                group_id=group.group_id,
-                site=site_of(group.members[0].url),
-                members=group.by_language(),
-                joined={
-                    m.url: {"method": m.method, "with": m.partner, "pattern": m.pattern}
-                    for m in group.members
-                },
-                pairs_found=verdict.direct,
-                pairs_implied=len(verdict.implied),
-                pairs_rejected=dict(verdict.rejected),
+            yield (
+                f"group {group.group_id}",
+                TranslationGroupItem(
+                    group_id=group.group_id,
+                    site=site_of(group.members[0].url),
+                    members=group.by_language(),
+                    joined={
+                        m.url: {"method": m.method, "with": m.partner, "pattern": m.pattern}
+                        for m in group.members
+                    },
+                    pairs_found=verdict.direct,
+                    pairs_implied=len(verdict.implied),
+                    pairs_rejected=dict(verdict.rejected),
+                ),
             )
 
-    def site_items(self, round_pairs: RoundPairs) -> Iterator[BilingualSiteItem]:
+    def site_items(self, round_pairs: RoundPairs) -> Iterator[Keyed]:
         credibility = round_pairs.credibility
         bilingual = {
             f"site {site}": (site, languages)
             for site, languages in site_languages(round_pairs.pairs).items()
             if len(languages) >= 2
         }
-        for key in self.store.mark_new(EMITTED, list(bilingual)):
-            site, languages = bilingual[key]
-            self.crawler.stats.inc_value("pupsniffer/sites_bilingual")
+        emitted = self.store.marked(EMITTED, list(bilingual))  # asked no found_by again
+        for key, (site, languages) in bilingual.items():
+            if key in emitted:
+                continue
             local = credibility.local.get(site, {})
             best = sorted(local, key=lambda k: -local[k])[:3]
-            yield BilingualSiteItem(
-                site=site,
-                languages=languages,
-                evidence=[f"{k} C(k,w)={local[k]:.3f}" for k in best],
-                score=round(credibility.site.get(site, 0.0), 4),
-                found_by=self.store.found_by(site),
+            yield (
+                key,
+                BilingualSiteItem(
+                    site=site,
+                    languages=languages,
+                    evidence=[f"{k} C(k,w)={local[k]:.3f}" for k in best],
+                    score=round(credibility.site.get(site, 0.0), 4),
+                    found_by=self.store.found_by(site),
+                ),
             )

@@ -19,7 +19,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DontCloseSpider
 
 from bilingual_spider.adapters.pupsniffer_deep import DeepPageChecks
-from bilingual_spider.adapters.pupsniffer_items import PupSnifferItems, items_request
+from bilingual_spider.adapters.pupsniffer_items import Keyed, PupSnifferItems, items_request
 from bilingual_spider.adapters.pupsniffer_requests import PageRequests
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs
 from bilingual_spider.patterns.deep_pages import DeepCandidate
@@ -110,9 +110,11 @@ class PupSnifferStages:
             for request in requests:
                 self.crawl(request)
 
-    def emit(self, items: Iterable[Any]) -> None:
-        """Items made outside a callback: a request carries them to the spider's callback."""
-        request = items_request(items, self.emit_callback, self.failed)
+    def emit(self, keyed: Iterable[Keyed]) -> None:
+        """Items made outside a callback: a request carries those not emitted yet to the
+        spider's callback, which marks them as it yields them
+        (:meth:`~.pupsniffer_items.PupSnifferItems.new_items`)."""
+        request = items_request(self.items.unmarked(keyed), self.emit_callback, self.failed)
         if request is not None:
             self.crawl(request)
 

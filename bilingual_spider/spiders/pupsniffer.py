@@ -295,8 +295,9 @@ class PupSnifferSpider(scrapy.Spider):
             yield from self.requests.answered(meta["site"], meta, found=False)
 
     def emit_items(self, response: Response) -> Iterator[Any]:
-        """The items made at the end of a stage (adapters/pupsniffer_stages.py)."""
-        yield from response.meta[ITEMS_META]
+        """The items made at the end of a stage (adapters/pupsniffer_stages.py), those no worker
+        emitted yet."""
+        yield from self.items.new_items(response.meta[ITEMS_META])
 
     # --- search mode (4.5): adapters/pupsniffer_search.py --------------------------------------
 
@@ -333,7 +334,7 @@ class PupSnifferSpider(scrapy.Spider):
         self.store.add_page(target)
         judged = self.deep.judged_pair(response, source, target)
         if judged is not None:
-            yield from self.items.pair_items([judged])
+            yield from self.items.new_items(self.items.pair_items([judged]))
 
     def deep_failed(self, failure: Failure) -> None:
         self.crawler.stats.inc_value(MISSING)

@@ -95,9 +95,9 @@ def test_items_are_made_once_in_the_languages_asked_for():
     pairs.append(
         UrlPair("http://a.example/en/", "http://a.example/de/", EN_FR, 0.5, 0.1, LOCAL, "en", "de")
     )
-    found = list(items.pair_items(pairs))
+    found = list(items.new_items(items.pair_items(pairs)))
     assert [(i.source_url, i.target_url) for i in found] == [(pairs[0].source, pairs[0].target)]
-    assert list(items.pair_items(pairs[:1])) == []  # emitted already (by any worker)
+    assert list(items.new_items(items.pair_items(pairs[:1]))) == []  # emitted (by any worker)
     assert made.stats.values["pupsniffer/pairs/local"] == 1
     assert made.stats.values["pupsniffer/pairs_other_languages"] == 1
 
@@ -130,16 +130,45 @@ def test_the_end_of_a_crawl_stage_sends_its_items_in_one_request_then_the_deep_p
     carrier, *deep = made.engine.crawled
     assert carrier.url.startswith("data:") and carrier.callback is emit
     assert carrier.priority > max(r.priority for r in deep)  # out before the next stage's pages
-    items = carrier.meta[ITEMS_META]
+    items = [item for _, item in carrier.meta[ITEMS_META]]
     assert sum(isinstance(i, UrlPairItem) for i in items) == 4
     assert {r.url for r in deep} == {"http://www.museum.example/fr/p9.html"}
     assert {r.method for r in deep} == {"HEAD"} and store.marked(CHECKED)
     response = Response(carrier.url, request=carrier)
-    assert list(emit(response)) == items  # the callback yields them: pipelines and feeds
+    assert list(stages.items.new_items(emit(response))) == items  # to pipelines and feeds
+    assert made.stats.values["pupsniffer/pairs/local"] == 4
+    assert list(stages.items.new_items(emit(response))) == []  # the request came again
     made.engine.crawled.clear()
     stages.idle(scrapy.Spider("pupsniffer"))  # deep stage over, last round: the end
     assert store.stage().stage is Stage.DONE
     assert [r.url[:5] for r in made.engine.crawled] in ([], ["data:"])  # groups, if any
+
+
+class Killed(BaseException):
+    """kill -9 of the worker moving the crawl on."""
+
+
+def test_a_stages_items_lost_with_the_worker_that_made_them_are_made_again_by_the_redo():
+    """The worker moving the crawl to its deep stage is killed after making the stage's items
+    and before queuing the request that carries them: the worker that redoes the move (the
+    transition's lock expired) queues them (they were marked emitted as they were made, and the
+    redo found nothing to emit: a round's pairs lost)."""
+    store = museum_store()
+    stages, made = stages_of(store)
+
+    def killed(request: scrapy.Request) -> None:
+        raise Killed
+
+    made.engine.crawl = killed
+    with pytest.raises(Killed):
+        stages.idle(scrapy.Spider("pupsniffer"))
+    store.end_transition()  # its lock expired
+    again, made_again = stages_of(store)
+    with pytest.raises(DontCloseSpider):
+        again.idle(scrapy.Spider("pupsniffer"))
+    carrier, *_ = made_again.engine.crawled
+    items = list(again.items.new_items(carrier.meta[ITEMS_META]))
+    assert sum(isinstance(i, UrlPairItem) for i in items) == 4
 
 
 def test_a_deep_candidate_answered_to_head_is_asked_with_get_a_missing_one_counted():
