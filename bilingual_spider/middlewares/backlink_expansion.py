@@ -30,7 +30,12 @@ records the links of every page the spider gets in the search service's crawl li
 (:meth:`~bilingual_spider.search.service.SearchService.record_links`, stats
 ``search/crawl_graph/*``).
 
-Stats: ``backlinks/queries``, ``backlinks/queries_failed`` (answered with an error for good),
+With several workers on Redis, a bilingual verdict dropped as written already (emitted again
+after its worker died) asks its backlinks when no worker did
+(:mod:`bilingual_spider.distributed.backlinks_asked`).
+
+Stats: ``backlinks/queries``, ``backlinks/queries_asked_again`` (of those, for a verdict dropped
+as written), ``backlinks/queries_failed`` (answered with an error for good),
 ``backlinks/requested`` (backlink page requests), ``backlinks/pages_known`` (a backlink page
 requested already, for another site); when the middleware runs the crawl:
 ``backlinks/links_followed`` and ``backlinks/links_not_followed``.
@@ -49,6 +54,10 @@ from scrapy.http import Response, TextResponse
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.adapters.site_detection import DetectorCallbacks, SiteDetection
+from bilingual_spider.distributed.backlinks_asked import (
+    SharedBacklinksAsked,
+    shared_backlinks_asked,
+)
 from bilingual_spider.frontier.bipartite import BipartiteGraph, leaves_site
 from bilingual_spider.frontier.strategies import RULES, Strategy, follows_links_of
 from bilingual_spider.items import SiteVerdictItem
@@ -99,6 +108,9 @@ class BacklinkExpansionMiddleware:
         page requests and runs the bipartite crawl itself, else this middleware does.
     detection:
         The detector of the sites the crawl reaches, when this middleware runs the crawl.
+    asked:
+        A distributed crawl's record of the sites whose backlinks were asked
+        (:mod:`bilingual_spider.distributed.backlinks_asked`).
     """
 
     def __init__(
@@ -108,6 +120,7 @@ class BacklinkExpansionMiddleware:
         scope: str = "page",
         spider: Any = None,
         detection: SiteDetection | None = None,
+        asked: SharedBacklinksAsked | None = None,
     ) -> None:
         if scope not in SCOPES:
             raise ValueError(f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {scope!r}")
@@ -117,6 +130,7 @@ class BacklinkExpansionMiddleware:
         self.make_request = getattr(spider, "backlink_request", None)
         self.answered = getattr(spider, "backlinks_answered", None)
         self.detection = detection
+        self.asked = asked
         self.graph = BipartiteGraph()
         self.records_links = search.defaults.get(BACKLINKS) == embedded.NAME
         """The backlinks are the crawl's own pages: each page's links are recorded."""
@@ -143,8 +157,10 @@ class BacklinkExpansionMiddleware:
             scope=settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE"),
             spider=spider,
             detection=detection,
+            asked=shared_backlinks_asked(crawler, spider.name),
         )
         crawler.signals.connect(middleware.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(middleware.item_dropped, signal=signals.item_dropped)
         return middleware
 
     # --- verdicts -> queries -------------------------------------------------------------------
@@ -154,11 +170,26 @@ class BacklinkExpansionMiddleware:
         are asked."""
         if not isinstance(item, SiteVerdictItem) or not item.bilingual:
             return
+        self._ask_backlinks(item)
+
+    def item_dropped(self, item: Any, **_: Any) -> None:
+        """A bilingual site's verdict dropped as written already (a distributed crawl: emitted
+        again after the worker that wrote it died): its backlinks are asked unless they were
+        (that worker may have died before asking them)."""
+        if not isinstance(item, SiteVerdictItem) or not item.bilingual or self.asked is None:
+            return
+        if not self.asked.asked(item.site):
+            self.stats.inc_value("backlinks/queries_asked_again")
+            self._ask_backlinks(item)
+
+    def _ask_backlinks(self, item: SiteVerdictItem) -> None:
         self.search.submit(
             backlink_query(item, self.scope),
             meta={"role": "api", BACKLINKS_OF_META: item.site},
         )
         self.stats.inc_value("backlinks/queries")
+        if self.asked is not None:  # held in Redis now (see the module distributed/backlinks_asked)
+            self.asked.mark(item.site)
 
     # --- the spider's output -------------------------------------------------------------------
 
