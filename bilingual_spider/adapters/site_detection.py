@@ -84,7 +84,12 @@ from bilingual_spider.detection.detector import (
     score_links,
 )
 from bilingual_spider.detection.ladder import ANCESTORS, URL_SIBLINGS
-from bilingual_spider.detection.store import ConcurrentUpdate, InMemorySiteStore, SiteStore
+from bilingual_spider.detection.store import (
+    ConcurrentUpdate,
+    InMemorySiteStore,
+    SiteJudged,
+    SiteStore,
+)
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
@@ -466,7 +471,12 @@ class SiteDetection:
                     links += named
         except Exception as exc:  # a page we cannot read must not leave its site unjudged
             start = self._unreadable(first_url, response, exc)
-        yield from self._follow(self.detector.begin(site, start, links, climb))
+        try:  # the state is saved (or the verdict recorded) before anything is yielded
+            outputs = list(self._follow(self.detector.begin(site, start, links, climb)))
+        except (ConcurrentUpdate, SiteJudged):  # another worker began it meanwhile: a home
+            self._inc("detector/sites_already_judged")  # page asked twice after a worker died
+            return
+        yield from outputs
 
     def _scored_links(
         self,
@@ -586,6 +596,9 @@ class SiteDetection:
                 return
             try:  # the state is saved (or the verdict recorded) before anything is yielded
                 outputs = list(self._follow(self.detector.record(state, result, links)))
+            except SiteJudged:  # by another worker, since this one loaded the state
+                yield from self._late_probe(state.site, meta)
+                return
             except ConcurrentUpdate:
                 self._inc("detector/concurrent_updates")
                 reloaded = self.store.load(state.site)

@@ -19,6 +19,10 @@ class ConcurrentUpdate(Exception):
     """Another worker saved the site's state since this one loaded it: load it again and redo."""
 
 
+class SiteJudged(ValueError):
+    """The site has its verdict already: its state is not saved (another worker gave it)."""
+
+
 class SiteStore(Protocol):
     """Per-site detector state. ``site`` is the key the crawl uses (a host name by default)."""
 
@@ -33,7 +37,8 @@ class SiteStore(Protocol):
 
     def save(self, state: DetectionState) -> None:
         """Keep the state of a detection under way (between probe answers). A shared store
-        raises :class:`ConcurrentUpdate` when the state changed since this caller loaded it."""
+        raises :class:`ConcurrentUpdate` when the state changed since this caller loaded it;
+        :class:`SiteJudged` when the site has its verdict."""
         ...
 
     def finish(self, verdict: SiteVerdict) -> bool:
@@ -97,7 +102,7 @@ class InMemorySiteStore:
 
     def save(self, state: DetectionState) -> None:
         if state.site in self._verdicts:
-            raise ValueError(f"{state.site} already has a verdict")
+            raise SiteJudged(f"{state.site} already has a verdict")
         self._states[state.site] = state
 
     def finish(self, verdict: SiteVerdict) -> bool:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import pickle
 from typing import TYPE_CHECKING
 
-from bilingual_spider.detection.store import ConcurrentUpdate
+from bilingual_spider.detection.store import ConcurrentUpdate, SiteJudged
 from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.frontier import worker_id
 from bilingual_spider.distributed.partitions import shared_crawl_base
@@ -215,7 +215,7 @@ class RedisSiteStore:
         keys = [self._claim_key(state.site), self.states_key, self.verdicts_key, self.writers_key]
         saved = self._save(keys, [state.site, expected, blob, self.worker])
         if saved == -1:
-            raise ValueError(f"{state.site} already has a verdict")
+            raise SiteJudged(f"{state.site} already has a verdict")
         if saved == 0:
             raise ConcurrentUpdate(state.site)
         self._loaded[state.site] = blob

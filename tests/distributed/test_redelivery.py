@@ -146,3 +146,39 @@ def test_a_probe_batch_its_dead_worker_queued_half_of_is_asked_whole_again(redis
     answer = page("es", SPANISH) if lost.url.endswith("/es/") else page("en", ENGLISH)
     [verdict] = list(live.probe_answered(response(lost.url, answer, again)))
     assert isinstance(verdict, SiteVerdictItem) and verdict.bilingual
+
+
+def test_a_probe_answer_recorded_after_another_worker_judged_the_site_is_a_late_probe(
+    redis, redis_prefix
+):
+    """Worker b loaded the site's state (two probes pending); worker a then recorded both
+    answers and the verdict: b's answer of the first is late (it raised ValueError out of the
+    callback, an error in the log)."""
+    config = DetectorConfig(langs=("en", "es"), chooser_labels=False)
+    a, _ = worker(redis, redis_prefix, "a", config)
+    b, stats = worker(redis, redis_prefix, "b", config)
+    probes = list(a.examine(response(HOME, MIXED_PAGE)))
+    stale = b.store.load("www.museo.example")
+    answers = {p.url: page("en", ENGLISH) if p.url.endswith("/en/") else page("es", SPANISH)
+               for p in probes}  # fmt: skip
+    assert list(a.probe_answered(response(probes[0].url, answers[probes[0].url], probes[0]))) == []
+    [verdict] = a.probe_answered(response(probes[1].url, answers[probes[1].url], probes[1]))
+    assert verdict.bilingual
+    b.store.load = lambda site: stale  # type: ignore[method-assign]  # loaded before the verdict
+    first = response(probes[0].url, answers[probes[0].url], probes[0])
+    assert list(b.probe_answered(first)) == []
+    assert stats.values["detector/probes_late"] == 1
+
+
+def test_a_home_page_begun_by_two_workers_at_once_is_begun_by_one(redis, redis_prefix):
+    """Both found the site not begun (a home page asked twice after a worker died); a saved
+    the site's state first: b begins nothing (it raised ConcurrentUpdate out of the callback)."""
+    from bilingual_spider.adapters.site_detection import HOME_META
+
+    a, _ = worker(redis, redis_prefix, "a")
+    b, stats = worker(redis, redis_prefix, "b")
+    home = scrapy.Request(HOME, meta={HOME_META: "www.museo.example"})
+    [probe] = list(a.home_answered(response(HOME, FIRST_PAGE, home)))
+    b.store.load = lambda site: None  # type: ignore[method-assign]  # asked before a saved it
+    assert list(b.home_answered(response(HOME, FIRST_PAGE, home))) == []
+    assert stats.values["detector/sites_already_judged"] == 1
