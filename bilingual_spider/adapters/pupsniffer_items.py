@@ -23,7 +23,7 @@ from scrapy.crawler import Crawler
 
 from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.identification import UNDETERMINED
-from bilingual_spider.patterns.alternates import declared_by_both
+from bilingual_spider.patterns.declarations import is_declared
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs, site_languages
 from bilingual_spider.patterns.groups import has_languages
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
@@ -40,12 +40,13 @@ ITEMS_PRIORITY = 1000
 
 def verification_of(pair: UrlPair) -> dict[str, Any]:
     """What was checked of a pair (``checks``) and, when its content was verified, the
-    verifier's probability and each signal's value. ``declared``: each page names the other by
-    ``hreflang``, which stands for the content verifier (:func:`.alternates.declared_by_both`)."""
+    verifier's probability and each signal's value. ``declared``: a page names the other (by
+    hreflang, a sitemap, a switcher or a toggle), a claim verified like any pair
+    (:mod:`.declarations`)."""
     checks = ["langid", "similarity"]
     if pair.method in HTTP_CHECKED:
         checks.append("http")
-    if declared_by_both(pair):  # in place of the content verifier
+    if is_declared(pair):
         checks.append("declared")
     if pair.verification is not None:
         checks.append("content")

@@ -80,8 +80,14 @@ class PupSnifferStages:
     def crawl_stage_ended(
         self, round: int, pairs: RoundPairs, candidates: list[DeepCandidate]
     ) -> None:
+        stats = self.crawler.stats
         for reason, count in pairs.rejected.items():
-            self.crawler.stats.inc_value(f"pupsniffer/rejected/{reason}", count)
+            stats.inc_value(f"pupsniffer/rejected/{reason}", count)
+        for site, tally in pairs.declarations.items():
+            for name, count in tally.as_dict().items():
+                if name != "credibility":
+                    stats.inc_value(f"pupsniffer/declarations/{name}", count)
+            stats.set_value(f"pupsniffer/declarations_of/{site}", tally.as_dict())
         self.emit([*self.items.pair_items(pairs.pairs), *self.items.site_items(pairs)])
         crawled = self.driver.store.crawled()
         logger.info(

@@ -30,9 +30,14 @@ system of web components write their navigation and their language toggle as cus
   language root that sends the reader on to its home page).
 
 A link's anchor is the element's text, else its ``text`` or ``label`` attribute (components that
-draw their own label: ``<xx-button text="Français" href>``). Each of them is a
-:class:`LinkContext` like an ``<a>``'s, so the Link Predictor, the switcher and the hreflang
-readers see them all alike.
+draw their own label: ``<xx-button text="Français" href>``). A link is a language **toggle** by its
+markup (:func:`is_toggle`): a ``lang-href`` (``*lang*-href``, ``*locale*-href``) attribute, or an
+element (or its parent) whose tag, ``id`` or ``class`` names a language choice (``lang``,
+``language``, ``locale``, ``i18n``: ``<a id="langSwitch">``, ``<div class="language-toggle">``)
+or whose tag is a ``*-toggle`` component. A toggle need not say which language it leads to
+(a design system's header draws its label by script, an icon has none): the target page does.
+Each of them is a :class:`LinkContext` like an ``<a>``'s, so the Link Predictor, the switcher and
+the hreflang readers see them all alike.
 
 One pass over the parsed page (lxml) collects the page's words and, for every link, where its
 anchor text starts and ends among them, so ``around`` and ``block_text`` cost nothing more.
@@ -139,6 +144,8 @@ class LinkContext:
     block_around: str = ""
     """The words of ``around`` that lie in the link's own block: a list item's own text (a
     directory entry's description, its languages), not its neighbours'."""
+    toggle: bool = False
+    """The link is a language toggle by its markup (:func:`is_toggle`), labelled or not."""
 
 
 @dataclass
@@ -161,6 +168,7 @@ class _Link:
     srcs: list[str] = field(default_factory=list)
     from_text: bool = True
     """The anchor is the element's text (False: a secondary attribute such as ``lang-href``)."""
+    toggle: bool = False
 
 
 def extract_link_contexts(
@@ -341,6 +349,7 @@ def _open_links(
             title=_collapse(title) if title else "",
             hreflang=_language(hreflang) if hreflang else "",
             from_text=from_text,
+            toggle=is_toggle(element, url, base),
         )
         if element.tag == "area":
             _add_image(element, base, link, src=False)
@@ -374,6 +383,34 @@ def element_urls(
         if url is not None and not any(url == seen for seen, _ in found):
             found.append((url, from_text))
     return found
+
+
+_TOGGLE_NAME = re.compile(
+    r"(?:^|[^a-z])(?:lang(?:uages?)?|locales?|i18n)(?:$|[^a-z])|^lang|^locale|-toggle$",
+    re.IGNORECASE,
+)
+"""A tag, ``id`` or ``class`` that names a language choice: ``lang-toggle``, ``langSwitch``,
+``language-selector``, ``gcds-lang-toggle``, ``i18n``, a ``*-toggle`` component (``slang`` or
+``language-arts`` are no such name: the word stands apart, or opens the name)."""
+_TOGGLE_ATTRIBUTE = re.compile(r"(?:lang|locale)[a-z-]*-href$", re.IGNORECASE)
+"""A component's secondary link to the page in the other language: ``lang-href``."""
+
+
+def is_toggle(element: etree._Element, url: str, base: str) -> bool:
+    """Whether ``element``'s link to ``url`` is a language toggle by its markup: the URL is
+    its ``lang-href`` (any ``*lang*-href`` or ``*locale*-href``), or the element or its parent
+    is named for a language choice (tag, ``id``, ``class``: :data:`_TOGGLE_NAME`)."""
+    for name, value in element.items():
+        if _TOGGLE_ATTRIBUTE.search(name) and absolute_url(base, value) == url:
+            return True
+    parent = element.getparent()
+    for node in (element, parent):
+        if node is None or not isinstance(node.tag, str):
+            continue
+        names = (node.tag, node.get("id") or "", *(node.get("class") or "").split())
+        if any(name and _TOGGLE_NAME.search(name) for name in names):
+            return True
+    return False
 
 
 def _label(element: object) -> str:
@@ -463,6 +500,7 @@ def _context(
         block_text=block_text,
         page_lang=page_lang,
         block_around=block_around,
+        toggle=link.toggle,
     )
 
 

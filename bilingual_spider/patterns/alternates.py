@@ -8,14 +8,19 @@ Half the real pairs have no pairing pattern: translated slugs (``/en/about-us`` 
 - a language **switcher**: a link whose label names a language (``Français``, ``FR``, a flag
   image ``flags/fr.png``, a ``<select>`` menu's option), as the Link Predictor of the
   site detector scores them (:func:`~bilingual_spider.links.features.labelled_language`);
+- a language **toggle** with no label (a design system's ``<xx-header lang-href>``, an icon in a
+  ``lang-toggle`` element: :func:`~bilingual_spider.links.contexts.is_toggle`): it names no
+  language, so the language of the page it leads to is the one it offers;
 - or the site's **sitemap** names them for the page (``<xhtml:link rel="alternate" hreflang>``
   in its entry: :mod:`bilingual_spider.links.sitemaps`), added by :func:`with_sitemap`.
 
 :func:`page_alternates` reads them off a page's links; :func:`alternate_pairs` pairs the fetched
 pages they name. A switcher that leads every page of a language to the other language's home
 page names one target from many pages: that target is no one page's translation and pairs with
-none of them. A pair both pages name (reciprocal) is surer than a one-way one; every pair is
-judged afterwards like a pattern pair (languages, shared links, content).
+none of them. Every pair is a claim, judged afterwards like a pattern pair (languages, shared
+links, content): sites get hreflang wrong (translation ids mixed up by a CMS, links left stale
+by a restructuring), and a page whose ``hreflang`` and switcher disagree offers both, for the
+evidence to settle (:mod:`.declarations`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ from bilingual_spider.patterns.pairing import UrlPair
 HREFLANG = "hreflang"
 SWITCHER = "switcher"
 SITEMAP = "sitemap"
+TOGGLE = "toggle"
+DECLARED_METHODS = (HREFLANG, SITEMAP, SWITCHER, TOGGLE)
+"""The methods of the pairs a site declares, surest first (a pair found by several is named
+by the first)."""
 RECIPROCAL_CREDIBILITY = 1.0
 """Local credibility of a pair each page names: both pages say it."""
 ONE_WAY_CREDIBILITY = 0.5
@@ -46,8 +55,9 @@ class Alternate:
 
     url: str
     language: str
+    """The language it is said to be in; ``""`` for a :data:`TOGGLE`: the target page says."""
     via: str
-    """:data:`HREFLANG`, :data:`SWITCHER` or :data:`SITEMAP`."""
+    """:data:`HREFLANG`, :data:`SWITCHER`, :data:`TOGGLE` or :data:`SITEMAP`."""
 
 
 class PageWithAlternates(Protocol):
@@ -62,12 +72,16 @@ class PageWithAlternates(Protocol):
 
 
 def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
-    """The page's alternates: its links that name a language, one per language.
+    """The page's alternates: its links that name a language, one per language and kind
+    (``hreflang``, switcher), and its unlabelled language toggles.
 
-    A link with ``hreflang`` wins over a switcher label for the same language; a language named
-    for two different URLs of one kind (a list of English books, not a switcher) gives none.
+    A language named for two different URLs of one kind (a list of English books, not a
+    switcher) gives none of that kind; an ``hreflang`` and a switcher that name the same URL
+    give one alternate, the ``hreflang``'s, and two different URLs give both (the evidence picks:
+    :mod:`.declarations`). A toggle whose link names a language is a switcher of it.
     """
     by_language: dict[str, dict[str, set[str]]] = {}
+    toggles: dict[str, None] = {}
     for context in contexts:
         if context.url == context.page_url:
             continue
@@ -77,12 +91,16 @@ def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
         if language:
             via = HREFLANG if context.hreflang else SWITCHER
             by_language.setdefault(language, {}).setdefault(via, set()).add(context.url)
+        elif context.toggle:
+            toggles[context.url] = None
     found = []
     for language, by_via in by_language.items():
-        via = HREFLANG if HREFLANG in by_via else SWITCHER
-        urls = by_via[via]
-        if len(urls) == 1:
-            found.append(Alternate(next(iter(urls)), language, via))
+        hreflang = by_via.get(HREFLANG, set())
+        for via, urls in sorted(by_via.items()):
+            if len(urls) == 1 and (via == HREFLANG or not urls <= hreflang):
+                found.append(Alternate(next(iter(urls)), language, via))
+    named = {alternate.url for alternate in found}
+    found += [Alternate(url, "", TOGGLE) for url in toggles if url not in named]
     return tuple(found)
 
 
@@ -112,23 +130,17 @@ def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> 
     return any(same_language(language, page.language) for language in languages)
 
 
-def declared_by_both(pair: UrlPair) -> bool:
-    """Whether each page of a pair of :func:`alternate_pairs` names the other, by ``hreflang``
-    at least once: the one declaration a content verifier need not second-guess. (A one-way
-    ``hreflang`` may be a template's link to the other language's home page; a switcher label
-    may be a menu's.)"""
-    return pair.method == HREFLANG and pair.local_credibility == RECIPROCAL_CREDIBILITY
-
-
 def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     """The pairs of fetched pages that one of them names as the other's version.
 
     A page of identified language L pairs with the fetched page it names for a language M other
-    than L, unless pages of language L name that target more than once (a language's home page
-    in a switcher), or either page is not in a language that the links naming it declare.
-    Unordered pairs count once: ``method`` is ``hreflang`` when either page names the other by
-    ``hreflang``, else ``sitemap`` when the sitemap names it, else ``switcher``; the source is
-    the page whose language the pattern ``<L, M>`` names first.
+    than L (a toggle: the target's identified language), unless pages of language L name that
+    target more than once (a language's home page in a switcher), or either page is not in a
+    language that the links naming it declare. Unordered pairs count once: ``method`` is the
+    surest way either page names the other (:data:`DECLARED_METHODS`); the source is the page
+    whose language the pattern ``<L, M>`` names first; its credibility says whether both pages
+    name each other (:data:`RECIPROCAL_CREDIBILITY`) or one does, until the site's own
+    evidence replaces it (:func:`.declarations.with_site_credibility`).
     """
     named: Counter[tuple[str, str]] = Counter()
     declared: dict[str, set[str]] = {}
@@ -137,17 +149,20 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
             for alternate in page.alternates:
                 named[alternate.url, page.language] += 1
         for alternate in page.alternates:
-            declared.setdefault(alternate.url, set()).add(alternate.language)
+            if alternate.language:
+                declared.setdefault(alternate.url, set()).add(alternate.language)
     offers: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for page in pages.values():
         if page.language is None:
             continue
         for alternate in page.alternates:
             target = pages.get(alternate.url)
+            if target is None or target.url == page.url:
+                continue
+            offered = alternate.language or target.language
             if (
-                target is None
-                or target.url == page.url
-                or same_language(alternate.language, page.language)
+                not offered
+                or same_language(offered, page.language)
                 or named[alternate.url, page.language] > 1
                 or not _as_declared(page, declared)
                 or not _as_declared(target, declared)
@@ -156,13 +171,13 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
             key = (min(page.url, target.url), max(page.url, target.url))
             offers.setdefault(key, set()).add((page.url, alternate.via))
     pairs = []
-    for (first, second), offered in sorted(offers.items()):
+    for (first, second), offered_by in sorted(offers.items()):
         a, b = pages[first], pages[second]
         pattern = PairingPattern.of(a.language or "", b.language or "")
         source, target = (a, b) if (a.language or "") == pattern.first else (b, a)
-        namers = {url for url, _ in offered}
+        namers = {url for url, _ in offered_by}
         credibility = RECIPROCAL_CREDIBILITY if len(namers) == 2 else ONE_WAY_CREDIBILITY
-        vias = {via for _, via in offered}
-        method = next((via for via in (HREFLANG, SITEMAP) if via in vias), SWITCHER)
+        vias = {via for _, via in offered_by}
+        method = next(via for via in DECLARED_METHODS if via in vias)
         pairs.append(UrlPair(source.url, target.url, pattern, credibility, credibility, method))
     return pairs

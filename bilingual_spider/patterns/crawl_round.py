@@ -23,8 +23,16 @@ from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.page_language import LanguageBlock
-from bilingual_spider.patterns.alternates import Alternate, alternate_pairs, declared_by_both
+from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
 from bilingual_spider.patterns.credibility import Credibility
+from bilingual_spider.patterns.declarations import (
+    BORDERLINE_PROBABILITY,
+    DeclarationTally,
+    evidence,
+    is_declared,
+    tally_declarations,
+    with_site_credibility,
+)
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
@@ -50,7 +58,9 @@ NOT_AS_MARKED = "not_as_marked"
 NOT_TRANSLATION = "not_translation"
 """Two pages whose content the pair verifier does not take for translations."""
 SUPERSEDED = "superseded"
-"""A pattern pair whose page names another page as its version in that language."""
+"""A pair one of whose pages has a better attested partner in the other's language
+(:func:`.declarations.evidence`): a pattern pair against the page's verified hreflang, or a
+wrong hreflang against the pattern's pair."""
 COPY_OF_ANOTHER = "copy_of_another"
 """A page found, in another pair of the round, to be half or more a copy of a page in one
 language (:func:`copy_side`): mostly untranslated, it is no translation in any pair."""
@@ -176,6 +186,8 @@ class RoundPairs:
     """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
     ``not_as_marked``, ``no_shared_links``, ``not_translation``."""
     credibility: Credibility
+    declarations: Mapping[str, DeclarationTally] = field(default_factory=dict)
+    """Each site's declared pairs: judged, verified, rescued, overruled (:mod:`.declarations`)."""
 
 
 def judge_pair(
@@ -184,11 +196,13 @@ def judge_pair(
     target: PageRecord,
     weights: Mapping[PairingPattern, float],
     verifier: PairVerifier | None = None,
+    threshold: float | None = None,
 ) -> tuple[UrlPair | None, str]:
     """The pair with its languages and similarity, or ``None`` and why it was dropped.
     ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
     a ``verifier``, a pair whose two pages both have their content kept must also be a
-    translation by content (:mod:`.verification`); its signals go on the pair."""
+    translation by content (:mod:`.verification`), its probability at least ``threshold`` (the
+    verifier's own by default); its signals go on the pair."""
     check = check_pair_language(
         None if source.mixed else source.language,
         None if target.mixed else target.language,
@@ -213,7 +227,7 @@ def judge_pair(
     if verifier is not None and source.content is not None and target.content is not None:
         signals = content_signals(source.content, target.content)
         probability = verifier.probability(signals)
-        if probability < verifier.threshold:
+        if probability < (verifier.threshold if threshold is None else threshold):
             return None, NOT_TRANSLATION
         verification = {"probability": round(probability, 4), **signals.as_dict()}
     return (
@@ -276,10 +290,11 @@ def pair_round(
     rejected_pair: Rejection | None = None,
 ) -> RoundPairs:
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
-    themselves (:mod:`.alternates`), and judge them. A page's own word beats a pattern: a
-    pattern pair whose page names another page for the partner's language is dropped
-    (``superseded``); a pair found both ways is kept once, as the pattern's (judged on its
-    content unless both pages declare it by ``hreflang``: :func:`.alternates.declared_by_both`).
+    themselves (:mod:`.alternates`), and judge them all alike (languages, URL markers, shared
+    links, content). A declared pair the verifier finds borderline is kept on a site whose
+    declarations mostly verify (:mod:`.declarations`). Where one page has two candidate
+    partners in a language, the better attested pair wins (:func:`.declarations.evidence`), the
+    other is dropped (``superseded``); a pair found both ways is kept once, as the pattern's.
     A page judged the copy of another (:func:`copy_side`) is in no pair of the round
     (``copy_of_another``): half left untranslated, it is no translation of a third page
     either."""
@@ -287,7 +302,6 @@ def pair_round(
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
     rejected: Counter[str] = Counter()
-
     copies: set[str] = set()
 
     def reject(pair: UrlPair, why: str) -> None:
@@ -295,48 +309,70 @@ def pair_round(
         if rejected_pair is not None:
             rejected_pair(pair, why)
 
-    def judged(pairs: Iterable[UrlPair]) -> list[UrlPair]:
-        kept = []
-        for pair in pairs:
-            source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-            content_judge = None if declared_by_both(pair) else verifier
-            found, why = judge_pair(pair, source, target, weights, content_judge)
-            if found is None:
-                reject(pair, why)
-                if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
-                    copies.add(copy)
-            else:
-                kept.append(found)
-        return kept
+    def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
+        source, target = crawled.pages[pair.source], crawled.pages[pair.target]
+        found, why = judge_pair(pair, source, target, weights, verifier, threshold)
+        if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
+            copies.add(copy)
+        return found, why
 
-    def not_copies(pairs: list[UrlPair]) -> list[UrlPair]:
-        """The pairs without a page found to be another page's copy in this round."""
-        for pair in pairs:
-            if pair.source in copies or pair.target in copies:
-                reject(pair, COPY_OF_ANOTHER)
-        return [p for p in pairs if p.source not in copies and p.target not in copies]
-
-    named, mined = judged(alternate_pairs(crawled.pages)), judged(result.pairs)
-    named, mined = not_copies(named), not_copies(mined)
-    partner = {
-        (page, language): other
-        for pair in named
-        for page, other, language in (
-            (pair.source, pair.target, pair.target_language),
-            (pair.target, pair.source, pair.source_language),
-        )
-    }
-    kept = []
-    for pair in mined:
-        named_source = partner.get((pair.source, pair.target_language), pair.target)
-        named_target = partner.get((pair.target, pair.source_language), pair.source)
-        if named_source != pair.target or named_target != pair.source:
-            reject(pair, SUPERSEDED)
+    declared = alternate_pairs(crawled.pages)
+    verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
+    tallies = tally_declarations((pair, found is not None) for pair, found, _ in verdicts)
+    candidates: list[UrlPair] = []
+    for pair, found, why in verdicts:
+        site = site_of(pair.source)
+        borderline = found is None and why == NOT_TRANSLATION and is_declared(pair)
+        if borderline and tallies[site].credible:  # kept at a lower threshold
+            found, why = judge(pair, BORDERLINE_PROBABILITY)
+            if found is not None:
+                tallies[site] = tallies[site].plus(verified=1, failed=-1, rescued=1)
+        if found is None:
+            reject(pair, why)
+        elif found.source in copies or found.target in copies:
+            reject(found, COPY_OF_ANOTHER)
+            if is_declared(found):
+                tallies[site] = tallies[site].plus(verified=-1, failed=1)
         else:
+            candidates.append(found)
+    candidates = [with_site_credibility(pair, tallies) for pair in candidates]
+    kept = []
+    for pair, best in _best_attested(candidates):
+        if best:
             kept.append(pair)
-    both = {(pair.source, pair.target) for pair in kept} | {(p.target, p.source) for p in kept}
-    kept += [pair for pair in named if (pair.source, pair.target) not in both]
-    return RoundPairs(tuple(kept), dict(rejected), result.credibility)
+            continue
+        reject(pair, SUPERSEDED)
+        if is_declared(pair):
+            site = site_of(pair.source)
+            tallies[site] = tallies[site].plus(outweighed=1)
+    return RoundPairs(tuple(kept), dict(rejected), result.credibility, tallies)
+
+
+def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:
+    """Each pair, in the order given (of a pair found both ways, by a pattern and by a
+    declaration, the pattern's), with whether it holds against the other candidate partners of
+    its pages in each other's languages: the better attested first
+    (:func:`.declarations.evidence`, ties to the first given) takes its pages' places, and a
+    declared pair that comes later to one of them, or any pair that comes to a declared pair's,
+    is outweighed. Two pattern pairs of one page both hold (two URLs of one translation)."""
+    unique: dict[frozenset[str], UrlPair] = {}
+    for pair in sorted(pairs, key=is_declared):  # the patterns' first
+        unique.setdefault(frozenset((pair.source, pair.target)), pair)
+    places: dict[tuple[str, str], bool] = {}  # (page, partner's language) -> held by a declared
+    holds: set[frozenset[str]] = set()
+    for pair in sorted(unique.values(), key=lambda p: -evidence(p)):
+        ends = [(pair.source, pair.target_language), (pair.target, pair.source_language)]
+        declared = is_declared(pair)
+        if any(end in places and (declared or places[end]) for end in ends):
+            continue
+        for end in ends:
+            places[end] = places.get(end, False) or declared
+        holds.add(frozenset((pair.source, pair.target)))
+    return [
+        (pair, frozenset((pair.source, pair.target)) in holds)
+        for pair in pairs
+        if unique[frozenset((pair.source, pair.target))] is pair
+    ]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ any other pair (``crawl_round.judge_group_pairs``) before they are reported.
 A group holds at most one page per language. A pair that would put two pages of one language in
 one group (a wrong pair joining two documents, or two versions of one page) does not merge them:
 the pair given first keeps its place and the conflict is counted. :func:`strongest_first` orders
-pairs so that the strongest comes first.
+pairs so that the best attested comes first (:func:`.declarations.evidence`: content, then
+credibility, whatever method found the pair).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bilingual_spider.patterns.declarations import evidence
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pairing import UrlPair
 from bilingual_spider.patterns.units import split_url
@@ -165,14 +167,10 @@ def _member(pair: UrlPair, url: str, language: str, partner: str) -> Member:
     )
 
 
-def strength(pair: UrlPair) -> float:
-    """How strongly a pair is attested: its best credibility, local or global."""
-    return max(pair.local_credibility, pair.global_credibility)
-
-
 def strongest_first(pairs: Iterable[UrlPair]) -> list[UrlPair]:
-    """The pairs by :func:`strength`, strongest first (ties: in the order given)."""
-    return sorted(pairs, key=lambda pair: -strength(pair))
+    """The pairs by :func:`.declarations.evidence`, best attested first (ties: in the order
+    given)."""
+    return sorted(pairs, key=lambda pair: -evidence(pair))
 
 
 def build_groups(pairs: Iterable[UrlPair]) -> TranslationGroups:

@@ -33,7 +33,7 @@ def test_hreflang_and_switcher_links_name_the_page_translations():
       <p>Read <a href="/en/history">our history</a>.</p>
     </body></html>"""
     assert alternates_of(html) == {
-        Alternate(f"{SITE}/fr/a-propos", "fr", HREFLANG),  # hreflang wins over the label
+        Alternate(f"{SITE}/fr/a-propos", "fr", HREFLANG),  # one URL: the hreflang's
         Alternate(f"{SITE}/de/ueber-uns", "de", SWITCHER),
         Alternate(f"{SITE}/es/", "es", SWITCHER),
     }  # the page's own hreflang link and the link that names no language are not alternates
@@ -96,14 +96,20 @@ def test_a_page_not_in_the_language_its_namers_declare_pairs_with_none():
     assert {(p.source, p.target) for p in result.pairs} == {(en, fr)}
 
 
-def test_a_page_own_word_beats_a_pattern_and_a_pair_found_both_ways_counts_once():
+def test_pages_naming_each_other_beat_a_pattern_when_content_cannot_tell():
+    """No content verifier: a pair both pages name, on a site whose declarations all hold, is
+    better attested than the pattern's (``test_declarations``: content decides when it can);
+    a pair found both ways counts once."""
     crawled = CrawledSites()
     for i in range(4):  # /en/pN and /fr/pN: the pattern <en,fr> pairs them
         en, fr = f"{SITE}/en/p{i}.html", f"{SITE}/fr/p{i}.html"
         named_fr = f"{SITE}/fr/chapitre-{i}.html" if i == 0 else fr
         crawled.add(record(en, "en", f"{ENGLISH} {i}", Alternate(named_fr, "fr", HREFLANG)))
         crawled.add(record(fr, "fr", f"{FRENCH} {i}"))
-    crawled.add(record(f"{SITE}/fr/chapitre-0.html", "fr", f"{FRENCH} 0 bis"))
+    chapter = f"{SITE}/fr/chapitre-0.html"
+    crawled.add(
+        record(chapter, "fr", f"{FRENCH} 0 bis", Alternate(f"{SITE}/en/p0.html", "en", HREFLANG))
+    )
     result = pair_round(crawled)
     got = {(p.source, p.target): p.method for p in result.pairs}
     assert got == {

@@ -1,0 +1,140 @@
+"""What a site says of its translations is a claim: hreflang, sitemaps, switchers and toggles
+earn a credibility on the site's own pairs, as PupSniffer's URL patterns do (Zhang et al. 2018,
+eq. 3: a pattern is credible on a site by the share of its pages it pairs).
+
+Sites get their declarations wrong: a CMS mixes translation ids up (page A names B's
+translation, and that page names A), a template points every page at the other language's home,
+a restructuring leaves links stale. So a declared pair (:mod:`.alternates`) is judged like any
+pair, on its languages and its content. What a site declares still counts, by how often its
+declarations hold:
+
+- a site's **declaration credibility** is the share of its declared pairs that the checks
+  keep (:func:`tally_declarations`);
+- on a site whose declarations are credible (:data:`CREDIBLE_SHARE` of at least
+  :data:`MIN_JUDGED` pairs, :attr:`DeclarationTally.credible`), a declared pair the content
+  verifier finds borderline (at least :data:`BORDERLINE_PROBABILITY`: an out-of-date or
+  shortened translation, the reason sites declare their pairs at all) is kept; on any other
+  site, content alone decides;
+- a declared pair's credibility is its site's, halved when only one page names the other
+  (:func:`with_site_credibility`), so that in a conflict (one page, two candidate partners in a
+  language) the pair with the better evidence wins, whatever found it (:func:`evidence`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from bilingual_spider.patterns.alternates import (
+    DECLARED_METHODS,
+    ONE_WAY_CREDIBILITY,
+    RECIPROCAL_CREDIBILITY,
+)
+from bilingual_spider.patterns.pairing import UrlPair
+from bilingual_spider.patterns.units import site_of
+
+CREDIBLE_SHARE = 0.9
+"""A site's declarations are credible when this share of its declared pairs verify, or more."""
+MIN_JUDGED = 5
+"""Fewer declared pairs judged than this: too few to call the site's declarations credible."""
+BORDERLINE_PROBABILITY = 0.3
+"""The content verifier's probability from which a pair a credible site declares is kept
+(the verifier's own threshold is higher: ``models/pair_verifier.json``)."""
+CONTENT_UNKNOWN = 0.5
+"""A pair's content score when its content was not verified (no verifier, a page not kept)."""
+CREDIBILITY_WEIGHT = 0.1
+"""What a pair's credibility (0-1) adds to its content score in :func:`evidence`: enough to
+settle a tie, never enough to outweigh content."""
+
+
+def is_declared(pair: UrlPair) -> bool:
+    """Whether a pair is one a page declares (hreflang, sitemap, switcher, toggle)."""
+    return pair.method in DECLARED_METHODS
+
+
+def reciprocal(pair: UrlPair) -> bool:
+    """Whether both pages of a declared pair name each other (:func:`.alternates.alternate_pairs`
+    gives such a pair :data:`RECIPROCAL_CREDIBILITY` until :func:`with_site_credibility`)."""
+    return pair.local_credibility == RECIPROCAL_CREDIBILITY
+
+
+@dataclass(frozen=True)
+class DeclarationTally:
+    """What became of a site's declared pairs."""
+
+    verified: int = 0
+    """Declared pairs kept by every check (a rescued one included)."""
+    failed: int = 0
+    """Declared pairs a check rejected."""
+    rescued: int = 0
+    """Of the verified, those kept as borderline translations of a credible site."""
+    outweighed: int = 0
+    """Of the verified, those one of whose pages had a better attested partner."""
+
+    @property
+    def judged(self) -> int:
+        return self.verified + self.failed
+
+    @property
+    def overruled(self) -> int:
+        """The declarations not taken: rejected by a check, or outweighed."""
+        return self.failed + self.outweighed
+
+    @property
+    def credibility(self) -> float:
+        """The share of its declared pairs that the checks keep, before any rescue (0.0 when
+        none was judged)."""
+        return (self.verified - self.rescued) / self.judged if self.judged else 0.0
+
+    @property
+    def credible(self) -> bool:
+        return self.judged >= MIN_JUDGED and self.credibility >= CREDIBLE_SHARE
+
+    def plus(self, **counts: int) -> DeclarationTally:
+        return replace(self, **{name: getattr(self, name) + n for name, n in counts.items()})
+
+    def as_dict(self) -> dict[str, float | int]:
+        return {
+            "judged": self.judged,
+            "verified": self.verified,
+            "rescued": self.rescued,
+            "overruled": self.overruled,
+            "credibility": round(self.credibility, 4),
+        }
+
+
+def tally_declarations(judged: Iterable[tuple[UrlPair, bool]]) -> dict[str, DeclarationTally]:
+    """Each site's tally of its declared pairs, from ``(pair, kept)`` for every pair judged
+    (pairs found otherwise are left out)."""
+    tallies: dict[str, DeclarationTally] = {}
+    for pair, kept in judged:
+        if is_declared(pair):
+            site = site_of(pair.source)
+            tally = tallies.get(site, DeclarationTally())
+            tallies[site] = tally.plus(verified=int(kept), failed=int(not kept))
+    return tallies
+
+
+def with_site_credibility(pair: UrlPair, tallies: Mapping[str, DeclarationTally]) -> UrlPair:
+    """A declared pair with its site's declaration credibility (halved for a pair one page
+    names); any other pair as it is."""
+    if not is_declared(pair):
+        return pair
+    tally = tallies.get(site_of(pair.source))
+    share = tally.credibility if tally else 0.0
+    factor = 1.0 if reciprocal(pair) else ONE_WAY_CREDIBILITY
+    credibility = round(share * factor, 4)
+    return replace(pair, local_credibility=credibility, global_credibility=credibility)
+
+
+def evidence(pair: UrlPair) -> float:
+    """How strongly a pair is attested: the content verifier's probability (or
+    :data:`CONTENT_UNKNOWN`), plus :data:`CREDIBILITY_WEIGHT` times its best credibility (a
+    pattern's local or global, a site's declarations'). Content first: a declaration, however
+    credible its site, does not outweigh a pair whose content is clearly the better
+    translation."""
+    verification = pair.verification or {}
+    probability = verification.get("probability")
+    content = float(probability) if probability is not None else CONTENT_UNKNOWN
+    credibility = max(pair.local_credibility, pair.global_credibility)
+    return content + CREDIBILITY_WEIGHT * min(credibility, 1.0)
