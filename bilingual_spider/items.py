@@ -81,8 +81,8 @@ class UrlPairItem:
     method: str = ""
     """How the pair was found: ``local``, ``rescue``, ``deep``, ``search``, ``hreflang``, ..."""
     verification: dict[str, Any] = field(default_factory=dict)
-    """What was checked (``checks``: ``langid``, ``similarity``, ``http``, ``content``, or
-    ``declared``: both pages name each other by hreflang, in place of ``content``) and, when
+    """What was checked (``checks``: ``langid``, ``similarity``, ``http``, ``declared``: a page
+    names the other, by hreflang, a sitemap, a switcher or a toggle, ``content``) and, when
     the content was verified, the verifier's ``probability`` and each signal (``difference``,
     ``length_correlation``, ``content_agreement``, ``length_ratio``, ``shared_tokens``,
     ``copied_share``, ...: ``patterns/verification.py``)."""

@@ -23,8 +23,8 @@ from scrapy.crawler import Crawler
 
 from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.identification import UNDETERMINED
-from bilingual_spider.patterns.declarations import is_declared
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs, site_languages
+from bilingual_spider.patterns.declarations import is_declared
 from bilingual_spider.patterns.groups import has_languages
 from bilingual_spider.patterns.pairing import DEEP, SEARCH, UrlPair
 from bilingual_spider.patterns.round_state import EMITTED, RoundStore
@@ -186,12 +186,15 @@ class PupSnifferItems:
                 continue
             local = credibility.local.get(site, {})
             best = sorted(local, key=lambda k: -local[k])[:3]
+            evidence = [f"{k} C(k,w)={local[k]:.3f}" for k in best]
+            if tally := round_pairs.declarations.get(site):
+                evidence.append(tally.evidence())
             yield (
                 key,
                 BilingualSiteItem(
                     site=site,
                     languages=languages,
-                    evidence=[f"{k} C(k,w)={local[k]:.3f}" for k in best],
+                    evidence=evidence,
                     score=round(credibility.site.get(site, 0.0), 4),
                     found_by=self.store.found_by(site),
                 ),

@@ -11,6 +11,7 @@ Items made at the end of a stage (outside any callback) go out through the spide
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -83,11 +84,11 @@ class PupSnifferStages:
         stats = self.crawler.stats
         for reason, count in pairs.rejected.items():
             stats.inc_value(f"pupsniffer/rejected/{reason}", count)
-        for site, tally in pairs.declarations.items():
-            for name, count in tally.as_dict().items():
-                if name != "credibility":
-                    stats.inc_value(f"pupsniffer/declarations/{name}", count)
-            stats.set_value(f"pupsniffer/declarations_of/{site}", tally.as_dict())
+        totals: Counter[str] = Counter()  # a round judges every page seen so far: set, not add
+        for tally in pairs.declarations.values():
+            totals.update({k: v for k, v in tally.as_dict().items() if k != "credibility"})
+        for name, count in totals.items():
+            stats.set_value(f"pupsniffer/declarations/{name}", count)
         self.emit([*self.items.pair_items(pairs.pairs), *self.items.site_items(pairs)])
         crawled = self.driver.store.crawled()
         logger.info(

@@ -38,6 +38,7 @@ from typing import Any
 import matplotlib
 
 from bilingual_spider.output.stats_history import history_path
+from bilingual_spider.patterns.declarations import EVIDENCE
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -367,6 +368,7 @@ def _html(runs: list[Run], images: dict[str, str], out: Path) -> str:
     sections = [
         ("sample", "A sample of the pairs", _sample(runs)),
         ("patterns", "URL pairing patterns", _patterns(runs)),
+        ("declarations", "What the sites declare of their translations", _declarations(runs)),
         ("detector", "The bilingual-site detector's cost", _detector(runs)),
         ("search", "Search and backlink APIs", _search(runs)),
         ("refusals", "What was not crawled, and why", _refusals(runs)),
@@ -450,8 +452,9 @@ def _sample(runs: list[Run]) -> str:
         "order the crawl reported them. <b>checked</b>: "
         "language identification of both pages (langid), PupSniffer's link similarity "
         "(similarity), an HTTP check of a generated URL (http), and the content verifier "
-        "(content, with its probability that the pages translate each other) or, in its "
-        "place, both pages naming each other by hreflang (declared).</p>"
+        "(content, with its probability that the pages translate each other); declared: a "
+        "page names the other (hreflang, sitemap, switcher or toggle), a claim checked like "
+        "any pair.</p>"
     )
     return f"{note}<table><tr>{cells}</tr>{''.join(rows)}</table>"
 
@@ -489,6 +492,37 @@ def _patterns(runs: list[Run]) -> str:
         ["pattern", "pairs", "mean local credibility", "global credibility"],
         [[pattern_label(k), len(v), f"{fmean(v):.3f}", f"{globals_[k]:.3f}"] for k, v in ranked],
     )
+
+
+def _declarations(runs: list[Run]) -> str:
+    """The pairs sites declare (hreflang, sitemaps, switchers, toggles): how many the checks
+    verified and how many they overruled, by run and for the sites that declared most."""
+    keys = ("judged", "verified", "rescued", "overruled")
+    rows = [
+        [run.name, *(run.stats.get(f"pupsniffer/declarations/{k}", 0) for k in keys)]
+        for run in runs
+        if run.stats.get("pupsniffer/declarations/judged")
+    ]
+    if not rows:
+        return ""
+    sites = [
+        [site.get("site", ""), line.split(": ", 1)[1]]
+        for run in runs
+        for site in run.sites
+        for line in site.get("evidence", [])
+        if line.startswith(f"{EVIDENCE}: ")
+    ]
+    explain = (
+        "<p class='explain'>A page's hreflang, its site's sitemap, a switcher or a toggle names "
+        "its translation: a claim, checked like any pair (languages, shared links, content). "
+        "<b>verified</b>: kept by the checks; <b>rescued</b>: a borderline translation kept "
+        "because nine in ten of its site's declarations verify; <b>overruled</b>: rejected by a "
+        "check, or outweighed by a better attested pair of one of its pages.</p>"
+    )
+    table = _table(["run", "declared pairs", "verified", "rescued", "overruled"], rows)
+    if sites:
+        table += _table(["site", "its declarations"], sites[:TOP])
+    return explain + table
 
 
 def _detector(runs: list[Run]) -> str:

@@ -130,6 +130,18 @@ def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> 
     return any(same_language(language, page.language) for language in languages)
 
 
+def declared_versions(pages: Iterable[PageWithAlternates]) -> dict[str, set[str]]:
+    """URL -> the URLs named as its versions, either way (for the link-similarity filter:
+    :func:`~.similarity.declared_link_pairs`)."""
+    versions: dict[str, set[str]] = {}
+    for page in pages:
+        for alternate in page.alternates:
+            if alternate.url != page.url:
+                versions.setdefault(page.url, set()).add(alternate.url)
+                versions.setdefault(alternate.url, set()).add(page.url)
+    return versions
+
+
 def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     """The pairs of fetched pages that one of them names as the other's version.
 

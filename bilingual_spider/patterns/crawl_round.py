@@ -18,12 +18,12 @@ A round crawls its sites within a page budget each, then:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.page_language import LanguageBlock
-from bilingual_spider.patterns.alternates import Alternate, alternate_pairs
+from bilingual_spider.patterns.alternates import Alternate, alternate_pairs, declared_versions
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.declarations import (
     BORDERLINE_PROBABILITY,
@@ -197,12 +197,15 @@ def judge_pair(
     weights: Mapping[PairingPattern, float],
     verifier: PairVerifier | None = None,
     threshold: float | None = None,
+    declared: Mapping[str, Collection[str]] | None = None,
 ) -> tuple[UrlPair | None, str]:
     """The pair with its languages and similarity, or ``None`` and why it was dropped.
     ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
     a ``verifier``, a pair whose two pages both have their content kept must also be a
     translation by content (:mod:`.verification`), its probability at least ``threshold`` (the
-    verifier's own by default); its signals go on the pair."""
+    verifier's own by default); its signals go on the pair. ``declared``: the versions pages
+    name of each URL, whose link pairs count in the similarity as a pattern's
+    (:func:`.alternates.declared_versions`)."""
     check = check_pair_language(
         None if source.mixed else source.language,
         None if target.mixed else target.language,
@@ -220,7 +223,9 @@ def judge_pair(
         return None, NOT_AS_MARKED
     # the pair's own pattern counts too: a site in 19 languages has 171 language-pair
     # patterns, and the top global ones cannot hold them all
-    similarity = bilingual_similarity(target.links, source.links, {**weights, pair.pattern: 1.0})
+    similarity = bilingual_similarity(
+        target.links, source.links, {**weights, pair.pattern: 1.0}, declared=declared
+    )
     if not keep_pair(similarity):
         return None, NO_SHARED_LINKS
     verification = None
@@ -311,12 +316,13 @@ def pair_round(
 
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-        found, why = judge_pair(pair, source, target, weights, verifier, threshold)
+        found, why = judge_pair(pair, source, target, weights, verifier, threshold, versions)
         if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
             copies.add(copy)
         return found, why
 
     declared = alternate_pairs(crawled.pages)
+    versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
     tallies = tally_declarations((pair, found is not None) for pair, found, _ in verdicts)
     candidates: list[UrlPair] = []

@@ -42,6 +42,8 @@ BORDERLINE_PROBABILITY = 0.3
 (the verifier's own threshold is higher: ``models/pair_verifier.json``)."""
 CONTENT_UNKNOWN = 0.5
 """A pair's content score when its content was not verified (no verifier, a page not kept)."""
+EVIDENCE = "declarations"
+"""How a site's evidence line on its declared pairs begins (:meth:`DeclarationTally.evidence`)."""
 CREDIBILITY_WEIGHT = 0.1
 """What a pair's credibility (0-1) adds to its content score in :func:`evidence`: enough to
 settle a tie, never enough to outweigh content."""
@@ -92,6 +94,15 @@ class DeclarationTally:
 
     def plus(self, **counts: int) -> DeclarationTally:
         return replace(self, **{name: getattr(self, name) + n for name, n in counts.items()})
+
+    def evidence(self) -> str:
+        """The tally in one line of a site's evidence: ``declarations: 30 of 40 verified
+        (credibility 0.75), 1 rescued, 12 overruled``."""
+        return (
+            f"{EVIDENCE}: {self.verified - self.rescued} of {self.judged} verified "
+            f"(credibility {self.credibility:.2f}), {self.rescued} rescued, "
+            f"{self.overruled} overruled"
+        )
 
     def as_dict(self) -> dict[str, float | int]:
         return {

@@ -18,7 +18,11 @@ sum runs over patterns (each matched link pair counts once, weighted by its patt
 link pairs times N, which would count a pattern's pairs squared. Links are de-duplicated; a link
 pair counts only when one link is on each page. The paper's experiment used the top 30 global
 patterns with C(k) = 1; ``pattern_weights`` gives C(k) (default 1 for the patterns given).
-Pairs with Sim = 0 are dropped. A two-place pattern (``<en,de+de>``: ``x.en.html`` and
+Pairs with Sim = 0 are dropped. Beyond the paper, a link pair one of whose pages names the
+other as its translation (hreflang, a switcher, a toggle: ``declared``) counts as a link pair a
+pattern with C(k) = 1 matches: on a site of translated slugs (``/en/components/`` and
+``/fr/composants/``) no pattern pairs the links of two translations, and their menus' links
+are each other's declared versions. A two-place pattern (``<en,de+de>``: ``x.en.html`` and
 ``de/x.de.html``, mined by :mod:`.mining`'s marker keys) matches the link pairs that differ in
 just its language markers, as it matches URL pairs.
 """
@@ -26,7 +30,7 @@ just its language markers, as it matches URL pairs.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Collection, Container, Iterable, Mapping
 
 from bilingual_spider.patterns.markers import MARKER_JOINER
 from bilingual_spider.patterns.mining import PairingPattern, marker_difference, marker_keys
@@ -48,16 +52,18 @@ def pattern_links_similarity(
     target_links: Iterable[str],
     source_links: Iterable[str],
     pattern_weights: Mapping[PairingPattern, float],
+    declared: Mapping[str, Collection[str]] | None = None,
 ) -> float:  # eq. 9
     """Sim_Pattern: link pairs (one link on each page) a pattern k matches, each counting
-    2 C(k), over the two pages' links."""
+    2 C(k), and those a page ``declared`` its versions (URL -> the URLs named as its versions,
+    either way), each counting 2, over the two pages' links."""
     lt, ls = set(target_links), set(source_links)
     total = len(lt) + len(ls)
     if not total:
         return 0.0
+    score = 2.0 * declared_link_pairs(lt, ls, declared) if declared else 0.0
     two_place = {k for k in pattern_weights if MARKER_JOINER in k.first + k.second}
     matched_two_place = two_place_link_pairs(lt, ls, two_place) if two_place else Counter()
-    score = 0.0
     for pattern, weight in pattern_weights.items():
         if pattern in two_place:
             matched = matched_two_place[pattern]
@@ -83,6 +89,18 @@ def link_pairs_matched(
                 if made in source_links and made != link:
                     pairs.add((link, made))
     return len(pairs)
+
+
+def declared_link_pairs(
+    target_links: set[str], source_links: set[str], declared: Mapping[str, Collection[str]]
+) -> int:
+    """The link pairs (one link on each page) of which one names the other as its version."""
+    return sum(
+        1
+        for link in target_links
+        for other in declared.get(link, ())
+        if other in source_links and other != link
+    )
 
 
 def two_place_link_pairs(
@@ -112,11 +130,13 @@ def bilingual_similarity(
     source_links: Iterable[str],
     pattern_weights: Mapping[PairingPattern, float],
     alpha: float = ALPHA,
+    declared: Mapping[str, Collection[str]] | None = None,
 ) -> float:  # eq. 7
     """Sim(wT, wS) = a Sim_Same + (1 - a) Sim_Pattern."""
     lt, ls = set(target_links), set(source_links)
     same = same_links_similarity(lt, ls)
-    return alpha * same + (1 - alpha) * pattern_links_similarity(lt, ls, pattern_weights)
+    pattern = pattern_links_similarity(lt, ls, pattern_weights, declared)
+    return alpha * same + (1 - alpha) * pattern
 
 
 def unit_weights(patterns: Iterable[PairingPattern]) -> dict[PairingPattern, float]:

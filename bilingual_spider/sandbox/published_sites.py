@@ -51,11 +51,11 @@ import re
 import shutil
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from bilingual_spider.sandbox import debian_packages, realsites
 from bilingual_spider.sandbox.atomic_files import exclusive_lock, write_atomically
@@ -69,12 +69,21 @@ from bilingual_spider.sandbox.real_site import (
     page_files,
     served_html,
 )
-from bilingual_spider.sandbox.real_site_gold import derive_gold
+from bilingual_spider.sandbox.real_site_gold import SiteGold, derive_gold
+from bilingual_spider.sandbox.site_claims import (
+    FAULTS,
+    claimed_alternates,
+    claims_html,
+    renamed_links,
+    slug_href,
+    toggle_html,
+    toggle_slugs,
+)
 from bilingual_spider.sandbox.sitemap_sites import sitemap_index, urlset
 
 DEFAULT_SITES_FILE = Path(__file__).with_name("published_sites.toml")
 CACHE_SUBDIR = "published_sites"
-STYLES = ("web_components", "hreflang_sitemap", "script_menu")
+STYLES = ("web_components", "hreflang_sitemap", "script_menu", "hreflang_claims", "toggle_only")
 CONFIG_FILE = "sandbox.toml"
 GOLD_PAIRS_FILE = "gold_pairs.tsv"
 GOLD_UNJUDGED_FILE = "gold_unjudged.tsv"
@@ -90,23 +99,37 @@ class PublishedSite:
     site: RealSite
     publish: str
     tag: str = ""
-    """The custom elements' prefix (``web_components``)."""
+    """The custom elements' prefix (``web_components``, ``toggle_only``)."""
+    toggle_lang: str = ""
+    """The language besides the source one (``toggle_only``)."""
+    faults: Mapping[str, float] = field(default_factory=dict)
+    """The share of documents or pages with each fault (``hreflang_claims``:
+    :data:`~.site_claims.FAULTS`)."""
 
     @classmethod
     def from_dict(cls, values: Mapping[str, Any]) -> PublishedSite:
         rest = dict(values)
         publish, tag = str(rest.pop("publish", "")), str(rest.pop("tag", ""))
+        toggle_lang = str(rest.pop("toggle_lang", ""))
+        faults = {str(k): float(v) for k, v in dict(rest.pop("faults", {})).items()}
         site = RealSite.from_dict(rest)
         if publish not in STYLES:
             raise ValueError(f"site {site.name}: publish must be one of {', '.join(STYLES)}")
-        if publish == "web_components" and not re.fullmatch(r"[a-z][a-z0-9]*", tag):
-            raise ValueError(f"site {site.name}: web_components needs a tag (lower-case letters)")
-        return cls(site, publish, tag)
+        tagged = publish in ("web_components", "toggle_only")
+        if tagged and not re.fullmatch(r"[a-z][a-z0-9]*", tag):
+            raise ValueError(f"site {site.name}: {publish} needs a tag (lower-case letters)")
+        if publish == "toggle_only" and not toggle_lang:
+            raise ValueError(f"site {site.name}: toggle_only needs a toggle_lang")
+        if set(faults) - set(FAULTS):
+            raise ValueError(f"site {site.name}: faults are {', '.join(FAULTS)}")
+        return cls(site, publish, tag, toggle_lang, faults)
 
     @property
     def seed_url(self) -> str:
-        """The mount root: the English home (web components, script menu), or the site's own
-        root page (sitemap)."""
+        """The mount root: the English home (web components, script menu, toggle), or the site's
+        own root page (sitemap); the English home where it is (hreflang claims)."""
+        if self.publish == "hreflang_claims" and self.site.home:
+            return self.site.url(self.site.home)
         return self.site.seed_url
 
 
@@ -242,6 +265,54 @@ def publish_pages(published: PublishedSite, served: Mapping[str, Path], out: Pat
         (out / "index.html").write_text(rewrite(site.home, "index.html"), encoding="utf-8")
 
 
+def _read_html(path: Path) -> str:
+    data = path.read_bytes()
+    return data.decode(declared_encoding(data), errors="replace")
+
+
+def publish_claims(published: PublishedSite, served: Mapping[str, Path], out: Path) -> dict:
+    """Write the served files with their (partly wrong) hreflang claims into ``out``
+    (:func:`~.site_claims.claimed_alternates`); return how many pages have each fault."""
+    declared, faults = claimed_alternates(
+        published.site, page_files(published.site, served), published.faults
+    )
+    shutil.rmtree(out, ignore_errors=True)
+    for relative, path in served.items():
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        html = claims_html(_read_html(path), declared.get(relative, []))
+        target.write_text(html, encoding="utf-8")
+    return faults
+
+
+def publish_toggle(published: PublishedSite, served: Mapping[str, Path], out: Path) -> dict:
+    """Write the site's pages of two languages at translated slugs, each with a toggle to its
+    other version as its one cross-language link (:mod:`.site_claims`), into ``out`` (the
+    source language's home as ``index.html``); return old relative path -> new."""
+    site = published.site
+    files = page_files(site, served)
+    moved = toggle_slugs(site, files, published.toggle_lang)
+    slugs = {relative: new for relative, (new, _) in moved.items()}
+    groups = group_by_page(f for _, f in moved.values())
+
+    def rewrite(relative: str, as_relative: str) -> str:
+        page_file = moved[relative][1]
+        other = next((f for la, f in groups[page_file.page].items() if la != page_file.lang), None)
+        toggle = slug_href(as_relative, slugs[other.relative]) if other else None
+        html = renamed_links(_read_html(served[relative]), relative, as_relative, slugs)
+        html = component_links(html, published.tag)
+        return toggle_html(html, published.tag, page_file.lang, toggle)
+
+    shutil.rmtree(out, ignore_errors=True)
+    for relative, new in slugs.items():
+        target = out / new
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(rewrite(relative, new), encoding="utf-8")
+    if site.home in slugs:
+        (out / "index.html").write_text(rewrite(site.home, "index.html"), encoding="utf-8")
+    return slugs
+
+
 # ---------------------------------------------------------------------------------------------
 # Sitemaps with hreflang
 
@@ -360,6 +431,21 @@ def fetch(cache: Path, out: Path, sites: Sequence[PublishedSite]) -> Path:
     return debian_packages.fetch(out, [published.site for published in sites])
 
 
+def toggle_gold(gold: SiteGold, site: RealSite, slugs: Mapping[str, str], lang: str) -> SiteGold:
+    """The gold of a ``toggle_only`` site: its pairs of ``lang`` at their slugs' URLs."""
+    prefix = site.url("")
+
+    def moved(url: str) -> str:
+        return site.url(posixpath.dirname(slugs[unquote(url[len(prefix) :])]) + "/")
+
+    pairs = [
+        replace(pair, source_url=moved(pair.source_url), target_url=moved(pair.target_url))
+        for pair in gold.pairs
+        if pair.target_lang == lang
+    ]
+    return replace(gold, pairs=pairs, unjudged=[])
+
+
 def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[str, Any]]:
     """Publish every site from the unpacked tree at ``root`` into ``out``; return sites.json."""
     mounts, gold_rows, unjudged, sitemap_rows, summaries = [], [], [], [], []
@@ -371,9 +457,17 @@ def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[st
         gold = derive_gold(site, files)
         site_out = out / site.name
         sitemap_pairs: list[tuple[str, str, str, str]] = []
+        extra: dict[str, Any] = {}
         if published.publish in ("web_components", "script_menu"):
             publish_pages(published, served, site_out / "pages")
             mounts.append((site.host, site.prefix, [site_out / "pages"]))
+        elif published.publish == "hreflang_claims":
+            extra["faults"] = publish_claims(published, served, site_out / "pages")
+            mounts.append((site.host, site.prefix, [site_out / "pages"]))
+        elif published.publish == "toggle_only":
+            slugs = publish_toggle(published, served, site_out / "pages")
+            mounts.append((site.host, site.prefix, [site_out / "pages"]))
+            gold = toggle_gold(gold, site, slugs, published.toggle_lang)
         else:
             root_files, prefix_files, sitemap_pairs = sitemap_files(site, served)
             shutil.rmtree(site_out, ignore_errors=True)
@@ -385,7 +479,7 @@ def build(out: Path, root: Path, sites: Sequence[PublishedSite]) -> list[dict[st
         unjudged += ["\t".join(group) for group in gold.unjudged]
         sitemap_rows += ["\t".join((*p, site.name)) for p in sitemap_pairs]
         summary = realsites.site_summary(site, len(served), gold)
-        summary.update(publish=published.publish, seed_url=published.seed_url)
+        summary.update(publish=published.publish, seed_url=published.seed_url, **extra)
         summary["sitemap_pairs"] = len(sitemap_pairs)
         summaries.append(summary)
     write = write_atomically

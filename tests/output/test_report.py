@@ -238,3 +238,23 @@ def test_a_running_crawls_report_shows_it_running_and_reloads(tmp_path: Path) ->
     assert 'http-equiv="refresh"' in dom and "still running" in dom
     assert "<dt>spider</dt><dd>pupsniffer</dd>" in dom and "<dt>status</dt>" in dom
     assert '<h2 id="harvest">' in dom  # curves from the snapshots taken so far
+
+
+def test_the_report_says_how_many_declared_pairs_verified_and_were_overruled(tmp_path: Path):
+    run = make_run(tmp_path / "pairs", 100, 2)
+    stats = json.loads((run / "stats.json").read_text())
+    counts = {"judged": 52, "verified": 40, "rescued": 1, "overruled": 14}
+    stats.update({f"pupsniffer/declarations/{name}": n for name, n in counts.items()})
+    (run / "stats.json").write_text(json.dumps(stats))
+    site = {"type": "bilingual_site", "site": "www.claims.fr", "languages": ["en", "fr"],
+            "evidence": ["<en,fr> C(k,w)=0.800",
+                         "declarations: 39 of 52 verified (credibility 0.75), 1 rescued, "
+                         "14 overruled"]}  # fmt: skip
+    with (run / "sites.jsonl").open("a") as feed:
+        feed.write(json.dumps(site) + "\n")
+    text = write_report([load_run(run)], tmp_path / "report").read_text()
+    assert "<h2 id='declarations'>" in text
+    assert "<td>pairs</td><td>52</td><td>40</td><td>1</td><td>14</td>" in text
+    assert "<td>www.claims.fr</td><td>39 of 52 verified (credibility 0.75)" in text
+    quiet = write_report([load_run(make_run(tmp_path / "quiet", 100, 2))], tmp_path / "r2")
+    assert "id='declarations'" not in quiet.read_text()  # no declared pair: no section

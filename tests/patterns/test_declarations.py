@@ -284,3 +284,29 @@ def test_hreflang_and_a_switcher_naming_two_pages_offer_both():
         Alternate(f"{SITE}/fr/old-name", "fr", HREFLANG),
         Alternate(f"{SITE}/fr/a-propos", "fr", SWITCHER),
     }
+
+
+def test_links_to_declared_versions_count_as_shared_on_a_site_of_translated_slugs():
+    """Two translations at translated slugs share no link and no pattern pairs their links: the
+    pages their menus link to name each other by toggle, which the similarity filter counts."""
+    en, fr = f"{SITE}/en/button/", f"{SITE}/fr/bouton/"
+    en_menu, fr_menu = f"{SITE}/en/components/", f"{SITE}/fr/composants/"
+
+    def slug_page(url, language, menu, other, other_menu):
+        text = f"doc1 {language} {PROSE[language]}"
+        return PageRecord.of(
+            url, language, text, [menu], page_content(f"<body><p>{text}</p></body>"),
+            alternates=[Alternate(other, "", TOGGLE)],
+        )  # fmt: skip
+
+    crawled = CrawledSites()
+    crawled.add(slug_page(en, "en", en_menu, fr, fr_menu))
+    crawled.add(slug_page(fr, "fr", fr_menu, en, en_menu))
+    assert pair_round(crawled, verifier=ScriptedVerifier()).rejected == {"no_shared_links": 1}
+    menu_en = PageRecord.of(
+        en_menu, "en", "doc2 en", [], alternates=[Alternate(fr_menu, "", TOGGLE)]
+    )
+    crawled.add(menu_en)
+    result = pair_round(crawled, verifier=ScriptedVerifier())
+    assert [(p.source, p.target) for p in result.pairs] == [(en, fr)]
+    assert result.pairs[0].method == TOGGLE and result.pairs[0].similarity > 0
