@@ -169,13 +169,19 @@ def _crawl(published: PublishedSites, out: Path, seed: str, settings: dict, **ar
     return {"pairs": {(p["source_url"], p["target_url"]) for p in run.pairs}, "stats": run.stats}
 
 
-def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, tmp_path):
-    site = published.site(COMPONENTS)
-    gold = set(published.gold_pairs(COMPONENTS))
+def _gold(published: PublishedSites, name: str) -> tuple[set, set]:
+    """A site's gold pairs, and every pair of two translations of one page (both orders, the
+    gold's too)."""
+    gold = set(published.gold_pairs(name))
     translations: dict[str, set[str]] = {}
     for source, target in gold:
         translations.setdefault(source, {source}).add(target)
-    implied = {(a, b) for group in translations.values() for a in group for b in group}
+    return gold, {(a, b) for group in translations.values() for a in group for b in group}
+
+
+def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, tmp_path):
+    site = published.site(COMPONENTS)
+    gold, implied = _gold(published, COMPONENTS)
     run = _crawl(published, tmp_path, site["seed_url"], {}, langs="en,fr", site_budget=60)
     right = {p for p in run["pairs"] if p in gold or p[::-1] in gold}
     false = {p for p in run["pairs"] if p not in implied}  # implied: both orders, gold too
@@ -246,3 +252,32 @@ def test_rendering_finds_the_pairs_of_the_script_menu_site_and_only_it_is_render
     assert rendered["stats"]["render/reason/script_switcher"] == 1
     assert rendered["stats"]["render/sites"] == 1
     assert rendered["stats"]["render/pages"] >= 2 * len(right)  # each pair's two pages
+
+
+def _scored(published: PublishedSites, name: str, out: Path) -> tuple[set, set, dict]:
+    """A whole-site crawl of a site: its pairs that are gold pairs, those that are no gold pair
+    nor implied by two, and the crawl's stats."""
+    site = published.site(name)
+    gold, implied = _gold(published, name)
+    run = _crawl(published, out, site["seed_url"], {}, site_budget=site["pages"] + 20)
+    right = {p for p in run["pairs"] if p in gold or p[::-1] in gold}
+    return right, {p for p in run["pairs"] if p not in implied}, run["stats"]
+
+
+def test_a_site_whose_only_cross_language_link_is_an_unlabelled_toggle_is_paired(
+    published, tmp_path
+):
+    """Translated slugs, web components, the header's ``lang-href`` toggle across lines in
+    single quotes, no label, no menu (issue 51): before, no pair at all."""
+    right, false, stats = _scored(published, "doublecmd-toggle", tmp_path)
+    assert len(right) >= 0.9 * published.site("doublecmd-toggle")["gold_pairs"]
+    assert not false and stats["pupsniffer/pairs/toggle"] >= len(right) - 2
+
+
+def test_a_site_whose_hreflang_is_a_quarter_wrong_keeps_only_verified_pairs(published, tmp_path):
+    """Documents mixed up in twos both ways, home-page and one-way targets (issue 51): before,
+    the wrong declarations were kept unjudged and outweighed the URL pattern's pairs."""
+    right, false, stats = _scored(published, "live-manual-claims", tmp_path)
+    assert len(right) >= 0.9 * published.site("live-manual-claims")["gold_pairs"]
+    assert len(false) <= 0.02 * (len(right) + len(false)), sorted(false)[:5]
+    assert stats["pupsniffer/declarations/overruled"] >= 50  # the mixed-up ones, at least
