@@ -27,6 +27,8 @@ from bilingual_spider.patterns.alternates import Alternate, alternate_pairs, dec
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.declarations import (
     BORDERLINE_PROBABILITY,
+    KEPT,
+    NOT_TRANSLATION,
     DeclarationTally,
     evidence,
     is_declared,
@@ -51,12 +53,9 @@ MAX_LINKS = 500
 """Links kept per page for the similarity filter."""
 SIMILARITY_PATTERNS = 30
 """Top global patterns that count in Sim_Pattern (the paper's experiment: 30, C(k) = 1)."""
-KEPT = "kept"
 NO_SHARED_LINKS = "no_shared_links"
 NOT_AS_MARKED = "not_as_marked"
 """A page whose identified language is not the one its URL unit names."""
-NOT_TRANSLATION = "not_translation"
-"""Two pages whose content the pair verifier does not take for translations."""
 SUPERSEDED = "superseded"
 """A pair one of whose pages has a better attested partner in the other's language
 (:func:`.declarations.evidence`): a pattern pair against the page's verified hreflang, or a
@@ -324,7 +323,8 @@ def pair_round(
     declared = alternate_pairs(crawled.pages)
     versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
-    tallies = tally_declarations((pair, found is not None) for pair, found, _ in verdicts)
+    pattern_pairs = {frozenset((pair.source, pair.target)) for pair in result.pairs}
+    tallies = tally_declarations(((pair, why) for pair, _, why in verdicts), pattern_pairs)
     candidates: list[UrlPair] = []
     for pair, found, why in verdicts:
         site = site_of(pair.source)

@@ -8,8 +8,11 @@ a restructuring leaves links stale. So a declared pair (:mod:`.alternates`) is j
 pair, on its languages and its content. What a site declares still counts, by how often its
 declarations hold:
 
-- a site's **declaration credibility** is the share of its declared pairs that the checks
-  keep (:func:`tally_declarations`);
+- a site's **declaration credibility** is the share of its declared pairs that hold: kept by
+  the checks, or rejected by the content verifier alone while a URL pattern of the site pairs
+  the same two pages (``corroborated``: the site's structure says so twice, and the verifier
+  finds an out-of-date translation, not another document; a mixed-up declaration is never a
+  pattern's pair) (:func:`tally_declarations`);
 - on a site whose declarations are credible (:data:`CREDIBLE_SHARE` of at least
   :data:`MIN_JUDGED` pairs, :attr:`DeclarationTally.credible`), a declared pair the content
   verifier finds borderline (at least :data:`BORDERLINE_PROBABILITY`: an out-of-date or
@@ -22,7 +25,7 @@ declarations hold:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from bilingual_spider.patterns.alternates import (
@@ -33,6 +36,9 @@ from bilingual_spider.patterns.alternates import (
 from bilingual_spider.patterns.pairing import UrlPair
 from bilingual_spider.patterns.units import site_of
 
+KEPT = "kept"
+NOT_TRANSLATION = "not_translation"
+"""The verdicts of :func:`.crawl_round.judge_pair` that a tally tells apart."""
 CREDIBLE_SHARE = 0.9
 """A site's declarations are credible when this share of its declared pairs verify, or more."""
 MIN_JUDGED = 5
@@ -70,6 +76,9 @@ class DeclarationTally:
     """Declared pairs a check rejected."""
     rescued: int = 0
     """Of the verified, those kept as borderline translations of a credible site."""
+    corroborated: int = 0
+    """Of those the content verifier rejected (before any rescue), those a URL pattern of the
+    site pairs too."""
     outweighed: int = 0
     """Of the verified, those one of whose pages had a better attested partner."""
 
@@ -84,9 +93,10 @@ class DeclarationTally:
 
     @property
     def credibility(self) -> float:
-        """The share of its declared pairs that the checks keep, before any rescue (0.0 when
-        none was judged)."""
-        return (self.verified - self.rescued) / self.judged if self.judged else 0.0
+        """The share of its declared pairs that hold: kept by the checks before any rescue, or
+        corroborated by a URL pattern (0.0 when none was judged)."""
+        held = self.verified - self.rescued + self.corroborated
+        return held / self.judged if self.judged else 0.0
 
     @property
     def credible(self) -> bool:
@@ -96,10 +106,11 @@ class DeclarationTally:
         return replace(self, **{name: getattr(self, name) + n for name, n in counts.items()})
 
     def evidence(self) -> str:
-        """The tally in one line of a site's evidence: ``declarations: 30 of 40 verified
-        (credibility 0.75), 1 rescued, 12 overruled``."""
+        """The tally in one line of a site's evidence: ``declarations: 30 of 40 verified, 2
+        corroborated by a URL pattern (credibility 0.80), 1 rescued, 12 overruled``."""
         return (
-            f"{EVIDENCE}: {self.verified - self.rescued} of {self.judged} verified "
+            f"{EVIDENCE}: {self.verified - self.rescued} of {self.judged} verified, "
+            f"{self.corroborated} corroborated by a URL pattern "
             f"(credibility {self.credibility:.2f}), {self.rescued} rescued, "
             f"{self.overruled} overruled"
         )
@@ -109,20 +120,30 @@ class DeclarationTally:
             "judged": self.judged,
             "verified": self.verified,
             "rescued": self.rescued,
+            "corroborated": self.corroborated,
             "overruled": self.overruled,
             "credibility": round(self.credibility, 4),
         }
 
 
-def tally_declarations(judged: Iterable[tuple[UrlPair, bool]]) -> dict[str, DeclarationTally]:
-    """Each site's tally of its declared pairs, from ``(pair, kept)`` for every pair judged
-    (pairs found otherwise are left out)."""
+def tally_declarations(
+    judged: Iterable[tuple[UrlPair, str]], pattern_pairs: Collection[frozenset[str]] = ()
+) -> dict[str, DeclarationTally]:
+    """Each site's tally of its declared pairs, from ``(pair, why)`` for every pair judged
+    (``why``: ``kept``, or why it was rejected; pairs found otherwise are left out), with the
+    pairs URL patterns found (``pattern_pairs``, unordered) that corroborate a declared pair
+    the content verifier rejected."""
     tallies: dict[str, DeclarationTally] = {}
-    for pair, kept in judged:
+    for pair, why in judged:
         if is_declared(pair):
             site = site_of(pair.source)
-            tally = tallies.get(site, DeclarationTally())
-            tallies[site] = tally.plus(verified=int(kept), failed=int(not kept))
+            kept = why == KEPT
+            corroborated = why == NOT_TRANSLATION and frozenset((pair.source, pair.target)) in (
+                pattern_pairs
+            )
+            tallies[site] = tallies.get(site, DeclarationTally()).plus(
+                verified=int(kept), failed=int(not kept), corroborated=int(corroborated)
+            )
     return tallies
 
 

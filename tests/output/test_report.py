@@ -248,13 +248,14 @@ def test_the_report_says_how_many_declared_pairs_verified_and_were_overruled(tmp
     (run / "stats.json").write_text(json.dumps(stats))
     site = {"type": "bilingual_site", "site": "www.claims.fr", "languages": ["en", "fr"],
             "evidence": ["<en,fr> C(k,w)=0.800",
-                         "declarations: 39 of 52 verified (credibility 0.75), 1 rescued, "
+                         "declarations: 39 of 52 verified, 2 corroborated by a URL pattern "
+                         "(credibility 0.79), 1 rescued, "
                          "14 overruled"]}  # fmt: skip
     with (run / "sites.jsonl").open("a") as feed:
         feed.write(json.dumps(site) + "\n")
     text = write_report([load_run(run)], tmp_path / "report").read_text()
     assert "<h2 id='declarations'>" in text
     assert "<td>pairs</td><td>52</td><td>40</td><td>1</td><td>14</td>" in text
-    assert "<td>www.claims.fr</td><td>39 of 52 verified (credibility 0.75)" in text
+    assert "<td>www.claims.fr</td><td>39 of 52 verified, 2 corroborated" in text
     quiet = write_report([load_run(make_run(tmp_path / "quiet", 100, 2))], tmp_path / "r2")
     assert "id='declarations'" not in quiet.read_text()  # no declared pair: no section

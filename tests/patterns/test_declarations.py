@@ -310,3 +310,34 @@ def test_links_to_declared_versions_count_as_shared_on_a_site_of_translated_slug
     result = pair_round(crawled, verifier=ScriptedVerifier())
     assert [(p.source, p.target) for p in result.pairs] == [(en, fr)]
     assert result.pairs[0].method == TOGGLE and result.pairs[0].similarity > 0
+
+
+def test_declarations_a_url_pattern_corroborates_make_a_site_credible():
+    """The Apache manual's shape: /en/pN and /fr/pN, paired by the pattern <en,fr> and by
+    hreflang both ways; a third of the French pages are out of date (verifier 0.5). The pattern
+    corroborates each declaration the verifier rejected, so the site's declarations are credible
+    and its out-of-date translations kept; a mixed-up declaration is never a pattern's pair."""
+
+    def round_of(mixed: bool):
+        crawled, stale = CrawledSites(), {}
+        for i in range(9):
+            j = {0: 1, 1: 0}.get(i, i) if mixed else i
+            en, fr = f"{SITE}/en/p{i}.html", f"{SITE}/fr/p{i}.html"
+            crawled.add(
+                page(en, "en", f"doc{i}", Alternate(f"{SITE}/fr/p{j}.html", "fr", HREFLANG))
+            )
+            crawled.add(
+                page(fr, "fr", f"doc{i}", Alternate(f"{SITE}/en/p{j}.html", "en", HREFLANG))
+            )
+            if i % 3 == 2:
+                stale[frozenset((crawled.pages[en].text, crawled.pages[fr].text))] = 0.5
+        return pair_round(crawled, verifier=ScriptedVerifier(stale))
+
+    right = round_of(mixed=False)
+    tally = right.declarations["museum.example"]
+    assert (tally.judged, tally.corroborated, tally.rescued) == (9, 3, 3) and tally.credible
+    assert pairs_of(right) == {(f"p{i}.html", f"p{i}.html") for i in range(9)}
+    wrong = round_of(mixed=True)
+    tally = wrong.declarations["museum.example"]
+    assert tally.corroborated == 3 and not tally.credible  # p0 and p1 named each other's
+    assert pairs_of(wrong) == {(f"p{i}.html", f"p{i}.html") for i in range(9) if i % 3 != 2}
