@@ -55,6 +55,7 @@ from bilingual_spider.detection.ladder import (
     URL_SIBLINGS,
     ancestor_urls,
     likely_languages,
+    linked_ancestors,
     own_markers,
     path_language,
     site_codes,
@@ -330,6 +331,8 @@ class DetectionState:
     ancestors_missing: int = 0
     """Ancestor pages that failed (``HTTP 404``): skipped, they count against the probe budget
     only."""
+    linked_ancestors: tuple[str, ...] = ()
+    """The pages above the first page that it links (they exist: asked first)."""
     codes: tuple[str, ...] = ()
     """The language units the site's URLs write (``en-US``, ``pt_BR``): the forms of the URL
     siblings (:func:`~bilingual_spider.detection.ladder.site_codes`)."""
@@ -676,6 +679,7 @@ class BilingualSiteDetector:
             hinted=tuple(hinted_links(probe_able.values(), self.config, start.counted)),
             named=named_languages(probe_able.values()),
             codes=_site_codes(page_urls, links) if climb else (),
+            linked_ancestors=_linked_ancestors(start, links) if climb else (),
             climb=climb,
         )
         if self.config.mode == "link_predictor":
@@ -832,7 +836,7 @@ class BilingualSiteDetector:
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, lang, via=URL_SIBLINGS)
             if rung == ANCESTORS and self._may_climb(state):
-                for candidate in ancestor_urls(url, marker):
+                for candidate in ancestor_urls(url, marker, state.linked_ancestors):
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, via=ANCESTORS)
         return None
@@ -959,6 +963,12 @@ def _site_codes(page_urls: Sequence[str], links: Iterable[LinkScore]) -> tuple[s
     """The language units of the page's URLs and of its links to its own site."""
     same = [link.url for link in links if probe_able_from(page_urls, link.url)]
     return site_codes([*page_urls, *same])
+
+
+def _linked_ancestors(start: ProbeResult, links: Iterable[LinkScore]) -> tuple[str, ...]:
+    """The links of the first page to the pages above it (its home page, a breadcrumb)."""
+    url = start.final_url or start.url
+    return linked_ancestors(url, _marker_language(url, start.counted), [u.url for u in links])
 
 
 def _marker_language(url: str, own: str) -> str:

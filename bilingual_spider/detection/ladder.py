@@ -65,6 +65,11 @@ REGIONS = {
     "ko": "kr", "ru": "ru", "nl": "nl", "uk": "ua", "pl": "pl", "sv": "se",
 }  # fmt: skip
 """The region a locale-style unit gets for a language (``en`` -> ``en_US``)."""
+VARIANT_LANGUAGES = frozenset({"zh", "pt"})
+"""Languages whose region (or script) tells written variants apart: a site naming its other
+languages by bare codes still writes these with their region (Debian's ``zh_CN/``, ``pt_BR/``
+beside ``en/``, ``ja/``); any other locale (``ko_KR``, ``fr_FR``) is a locale system's, whose
+English is ``en_US``."""
 _LOCALE = re.compile(r"([a-z]{2,3})([-_])([a-z]{2}|[a-z]{4})", re.IGNORECASE)
 _INDEX_NAMES = ("index.html", "index.htm", "index.php", "index.shtml", "default.aspx")
 
@@ -96,6 +101,8 @@ def sibling_units(unit: str, target: str, seen: Sequence[str] = ()) -> list[str]
     (['en', 'en_US'], ['en_US', 'en'], ['zh-tw'])
     >>> sibling_units("sv-SE", "en"), sibling_units("sv-SE", "en", seen=["en-GB", "en"])
     (['en-US', 'en'], ['en-GB', 'en-US', 'en'])
+    >>> sibling_units("ko_KR", "en"), sibling_units("zh-cn", "en")
+    (['en_US', 'en'], ['en', 'en-us'])
     """
     made = _made_units(unit, target)
     return list(dict.fromkeys([*_seen_units(unit, target, seen), *made]))
@@ -112,7 +119,7 @@ def _made_units(unit: str, target: str) -> list[str]:
         region = _region(target)
         region = region.upper() if locale.group(3).isupper() else region
         made = [f"{base}{locale.group(2)}{region}", _code(target)] if region else [_code(target)]
-        if not _locale_system(unit) and locale.group(1).lower() != locale.group(3).lower():
+        if not _locale_system(unit) and locale.group(1).lower() in VARIANT_LANGUAGES:
             made.reverse()  # zh_CN, pt_BR: a variant beside a bare en/ (Debian's layout)
     elif len(word) == 3 and word in {*THREE_LETTERS.values(), "fre", "ger", "chi", "dut"}:
         made = [THREE_LETTERS.get(base, base)]
@@ -279,7 +286,7 @@ def likely_languages(
     return list(chosen)
 
 
-def ancestor_urls(url: str, language: str = "") -> list[str]:
+def ancestor_urls(url: str, language: str = "", linked: Iterable[str] = ()) -> list[str]:
     """The pages above ``url`` where a switcher or a chooser may be: the parent of a directory
     naming the page's language (the neutral root), or, when no directory names it, the section
     above the page's directory (a documentation's or a site's start: a page's own directory is
@@ -287,12 +294,17 @@ def ancestor_urls(url: str, language: str = "") -> list[str]:
     their language choice, whatever the depth of the page: issue 50), the language root (the
     directory naming the language, a language's home), the page's directory index and each
     parent directory. A directory names the language when it is a marker of it or one of its
-    dot-, dash- or underscore-separated words is (``guide.fr.html/``).
+    dot-, dash- or underscore-separated words is (``guide.fr.html/``). ``linked``: the URLs the
+    page links; the ancestors among them go first, in this order (a page's links show which of
+    the directories above it exist: a logo's link home, a breadcrumb; many sites serve no index
+    for a directory such as ``/browse/`` in ``/browse/sv-SE/x.html``).
 
     >>> ancestor_urls("http://x.org/manual/fr/ch01.html", "fr")
     ['http://x.org/manual/', 'http://x.org/', 'http://x.org/manual/fr/']
     >>> ancestor_urls("http://x.org/3.11/library/os.html")
     ['http://x.org/3.11/', 'http://x.org/', 'http://x.org/3.11/library/']
+    >>> ancestor_urls("http://x.org/browse/sv-SE/a.html", "sv", ["http://x.org/index.html"])[0]
+    'http://x.org/'
     """
     parts = urlsplit(url)
     segments = parts.path.split("/")[1:]
@@ -307,7 +319,24 @@ def ancestor_urls(url: str, language: str = "") -> list[str]:
     itself = {urlunsplit((parts.scheme, parts.netloc.lower(), parts.path, parts.query, ""))}
     if name.lower() in _INDEX_NAMES and not parts.query:
         itself.add(chain[0])  # the page is its directory's index
-    return [u for u in dict.fromkeys([*first[:1], chain[-1], *first, *chain]) if u not in itself]
+    ordered = [u for u in dict.fromkeys([*first[:1], chain[-1], *first, *chain]) if u not in itself]
+    shown = {_without_query(u) for u in linked}
+    return sorted(ordered, key=lambda u: u not in shown)
+
+
+def linked_ancestors(url: str, language: str, links: Iterable[str]) -> tuple[str, ...]:
+    """The pages above ``url`` (:func:`ancestor_urls`) that ``links`` lead to (``/`` for a link
+    to ``/index.html``), in climbing order."""
+    shown = {_without_query(u) for u in links}
+    return tuple(u for u in ancestor_urls(url, language) if u in shown)
+
+
+def _without_query(url: str) -> str:
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    for name in _INDEX_NAMES:
+        path = path.removesuffix(name) if path.endswith("/" + name) else path
+    return urlunsplit((parts.scheme, parts.netloc.lower(), path, "", ""))
 
 
 def _directory(parts: SplitResult, directories: Sequence[str]) -> str:

@@ -241,3 +241,20 @@ def test_a_page_whose_text_tells_no_language_is_guessed_from_its_path() -> None:
         asked.append((step.probes[0].url, step.probes[0].via))
         step = _answer(detector, step, None)
     assert ("http://x.org/manual/en-US/figure.html", URL_SIBLINGS) in asked
+
+
+def test_a_locale_other_than_a_variant_is_a_locale_systems() -> None:
+    assert (
+        url_siblings("http://x.org/ko_KR/a.html", "ko", ["en"])[0][0] == "http://x.org/en_US/a.html"
+    )
+    assert url_siblings("http://x.org/zh_CN/a.html", "zh-Hans", ["en"])[0][0] == (
+        "http://x.org/en/a.html"  # Debian's zh_CN/ beside en/
+    )
+
+
+def test_the_ancestors_a_page_links_are_asked_first() -> None:
+    detector = BilingualSiteDetector(DetectorConfig())
+    deep = "http://docs.x.org/browse/en-US/sect.html"
+    links = [LinkScore("http://docs.x.org/index.html", 0.1), LinkScore("http://docs.x.org/a", 0.1)]
+    step = detector.begin("docs.x.org", detector.page(deep, Lang("en")), links)
+    assert [(p.url, p.via) for p in step.probes] == [("http://docs.x.org/", ANCESTORS)]
