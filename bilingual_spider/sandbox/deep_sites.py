@@ -31,7 +31,6 @@ shape, languages, bilingual or not, and its pages).
 
 from __future__ import annotations
 
-import html
 import json
 import random
 from dataclasses import dataclass, field
@@ -40,11 +39,13 @@ from typing import Any
 
 from bilingual_spider.sandbox.config import render_sandbox_toml
 from bilingual_spider.sandbox.entry_pages import LANGUAGE_NAMES
+from bilingual_spider.sandbox.script_sites import script_built_page
 from bilingual_spider.sandbox.sitemap_sites import SiteFiles, page_html, slug
 from bilingual_spider.sandbox.textsource import TextSource
 
 CONFIG_FILE = "sandbox.toml"
 GOLD_FILE = "gold.json"
+MENU_SCRIPT = "/menu.js"
 SHAPES = ("root_chooser", "suffix", "partly_translated", "script_menu", "monolingual")
 OTHER_LANGUAGES = ("fr", "es", "de", "ja", "zh-Hans", "pt-BR", "it", "ru", "ko")
 PREFIXES = ("browse", "docs/7.4", "manual", "help/guide", "")
@@ -123,16 +124,6 @@ def _pool(text: TextSource, languages: list[str], titles: bool) -> list[int]:
     ]
 
 
-def _script_page(lang: str, title: str, sentences: list[str]) -> str:
-    body = "".join(f"<p>{html.escape(s)}</p>" for s in sentences)
-    return (
-        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title></head><body>"
-        f'<nav id="menu"></nav><div id="content"><h1>{html.escape(title)}</h1>{body}</div>'
-        '<script src="/menu.js"></script></body></html>\n'
-    )
-
-
 def _menu_script(menus: dict[str, list[tuple[str, str]]]) -> str:
     """``/menu.js``: writes the menu of the page it runs on (``MENUS[location.pathname]``)."""
     return (
@@ -178,7 +169,7 @@ def _site(
             said = [text.messages[s].text(shown) for s in sentences]
             path = layout.path(lang, names[k])
             if scripted:
-                site.write(path, _script_page(shown, heading, said))
+                site.write(path, script_built_page(shown, heading, said, MENU_SCRIPT))
                 menus[path] = links
             else:
                 site.write(path, page_html(shown, heading, said, links, name))
@@ -191,16 +182,16 @@ def _site(
             heading = LANGUAGE_NAMES.get(lang, (lang, lang))[0]
             said = [text.messages[s].text(lang) for s in texts[0][:2]]
             if scripted:
-                site.write(index, _script_page(lang, heading, said))
+                site.write(index, script_built_page(lang, heading, said, MENU_SCRIPT))
                 menus[index] = links
             else:
                 site.write(index, page_html(lang, heading, said, links, name))
     chooser = [(layout.path(lang, names[0]), LANGUAGE_NAMES[lang][0]) for lang in languages]
     intro = [text.messages[s].text(languages[0]) for s in texts[0][:2]]
     if scripted:
-        site.write("/", _script_page(languages[0], name, intro))
+        site.write("/", script_built_page(languages[0], name, intro, MENU_SCRIPT))
         menus["/"] = chooser
-        site.write("/menu.js", _menu_script(menus), page=False)
+        site.write(MENU_SCRIPT, _menu_script(menus), page=False)
     else:
         site.write("/", page_html(languages[0], name, intro, chooser, name))
     truth = {
