@@ -572,12 +572,18 @@ def matches(found: str, wanted: str) -> bool:
     return found == wanted or base_language(found) == wanted
 
 
-def names_its_language(page: ProbeResult) -> bool:
+def names_its_language(page: ProbeResult, found: Sequence[str] = ()) -> bool:
     """Is the page in the language its link named (``pt-BR`` and ``pt`` are one language), or
-    did the link name none, or does the page count for none?"""
+    in a language not ``found`` yet that its own URL names (``/ko/x.html`` in Korean, linked as
+    ``Czech (US)``: the site's section for it, issue 50), or did the link name none, or does
+    the page count for none?"""
     if not (page.hint and page.counted):
         return True
-    return base_language(page.hint) == base_language(page.counted)
+    if base_language(page.hint) == base_language(page.counted):
+        return True
+    named = path_language(page.final_url or page.url)
+    new = not any(base_language(f) == base_language(page.counted) for f in found)
+    return new and bool(named) and base_language(named) == base_language(page.counted)
 
 
 def languages_found(pages: Iterable[ProbeResult]) -> list[str]:
@@ -707,7 +713,8 @@ class BilingualSiteDetector:
                 result = replace(result, counted="", reason=reason, lang=result.lang)
             state = replace(state, pending=pending, results=(*state.results, result))
             return self._advance(self._climbed(state, result, links or ()))
-        if state.hints_used and not names_its_language(result):
+        found = languages_found((state.start, *state.results))
+        if state.hints_used and not names_its_language(result, found):
             # probed only because its link named a language, and the page is in another: words
             # that happen to name languages (a menu's ``Arabic (Buckwalter)``), not a switcher;
             # the page does not count, and no more such links are probed

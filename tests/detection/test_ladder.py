@@ -258,3 +258,13 @@ def test_the_ancestors_a_page_links_are_asked_first() -> None:
     links = [LinkScore("http://docs.x.org/index.html", 0.1), LinkScore("http://docs.x.org/a", 0.1)]
     step = detector.begin("docs.x.org", detector.page(deep, Lang("en")), links)
     assert [(p.url, p.via) for p in step.probes] == [("http://docs.x.org/", ANCESTORS)]
+
+
+def test_a_page_in_the_language_its_url_names_counts_whatever_its_anchor_named() -> None:
+    detector = BilingualSiteDetector(DetectorConfig())
+    page = "http://x.org/browse/ko/colon.html"  # an untranslated page: English text
+    links = [LinkScore("http://x.org/browse/ko/czech-dvorak.html", 0.1, "cs")]  # "Czech (US)"
+    step = detector.begin("x.org", detector.page(page, Lang("en")), links)
+    assert [p.url for p in step.probes] == ["http://x.org/browse/ko/czech-dvorak.html"]
+    verdict = _answer(detector, step, "ko").verdict
+    assert verdict is not None and verdict.bilingual and verdict.languages == ("en", "ko")
