@@ -33,6 +33,19 @@ SITES = {
         **{f"en/{c}": _chapter("en", ENGLISH, n) for n, c in enumerate(CHAPTERS, 1)},
         **{f"es/{c}": _chapter("es", SPANISH, n) for n, c in enumerate(CHAPTERS, 1)},
     },
+    # region-coded directories below /browse/, which has no index page: the chooser is at /
+    "www.browse.example": {
+        "index.html": page(
+            "und",
+            "",
+            ("/browse/en-US/index.html", "English"),
+            ("/browse/es-MX/index.html", "Español"),
+        ),
+        "browse/en-US/index.html": page("en", ENGLISH, ("capitulo1.html", "Guide")),
+        "browse/es-MX/index.html": page("es", SPANISH, ("capitulo1.html", "Guía")),
+        **{f"browse/en-US/capitulo{n}.html": _chapter("en", ENGLISH, n) for n in range(1, 6)},
+        **{f"browse/es-MX/capitulo{n}.html": _chapter("es", SPANISH, n) for n in range(1, 6)},
+    },
     # English only, every URL under /en/
     "www.mono.example": {
         "index.html": page("en", ENGLISH, ("/en/", "Start")),
@@ -98,6 +111,23 @@ def test_a_deep_page_without_switcher_finds_the_root_chooser(
     assert verdict["rule"] == rule, verdict["reason"]
     assert verdict["pages_downloaded"] == pages <= 3
     assert stats["detector/pages"] == pages
+
+
+@pytest.mark.parametrize(
+    ("entry", "rule", "pages"),
+    [
+        ("browse/en-US/capitulo3.html", "ancestors: language hints", 4),  # /browse/: HTTP 404
+        ("browse/es-MX/capitulo3.html", "url siblings", 2),  # es-MX -> en-US, not en
+    ],
+)
+def test_a_region_coded_page_below_a_missing_directory_is_judged(
+    ladder_web: SandboxServer, tmp_path: Path, entry: str, rule: str, pages: int
+) -> None:
+    url = f"http://www.browse.example/{entry}"
+    [verdict], stats = crawl(ladder_web, [url], tmp_path, BILINGUAL_DETECTOR_SITE_KEY="url")
+    assert verdict["bilingual"] is True, verdict["reason"]
+    assert (verdict["rule"], verdict["pages_downloaded"]) == (rule, pages), verdict["reason"]
+    assert stats.get("detector/ladder/ancestors_skipped", 0) == (pages == 4)
 
 
 def test_the_single_page_detector_stays_available(
