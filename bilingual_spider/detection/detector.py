@@ -850,11 +850,10 @@ class BilingualSiteDetector:
 
     def _may_climb(self, state: DetectionState) -> bool:
         """Fewer than ``ladder_ancestors`` ancestor pages answered (those that failed are
-        skipped), and none of them was the site's home page (the top of the climb)."""
+        skipped), and the site's home page, the top of the climb, not asked yet (answered or
+        not: the pages below it that remain are the page's own language's)."""
         answered = state.ancestors_tried - state.ancestors_missing
-        home = any(
-            r.ok and r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results
-        )
+        home = any(r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results)
         return answered < self.config.ladder_ancestors and not home
 
     def _climbed(

@@ -288,16 +288,20 @@ def likely_languages(
 
 def ancestor_urls(url: str, language: str = "", linked: Iterable[str] = ()) -> list[str]:
     """The pages above ``url`` where a switcher or a chooser may be: the parent of a directory
-    naming the page's language (the neutral root), or, when no directory names it, the section
-    above the page's directory (a documentation's or a site's start: a page's own directory is
-    most often a chapter list in its language); then the site's home page (where most sites keep
+    naming the page's language (the neutral root), or, when its file name names it
+    (``ch06.en.html``), its own directory (the languages side by side: Debian's content
+    negotiation), or else the section above the page's directory (a documentation's or a site's
+    start: a page's own directory is most often a chapter list in its language); then the site's
+    home page (where most sites keep
     their language choice, whatever the depth of the page: issue 50), the language root (the
     directory naming the language, a language's home), the page's directory index and each
     parent directory. A directory names the language when it is a marker of it or one of its
     dot-, dash- or underscore-separated words is (``guide.fr.html/``). ``linked``: the URLs the
-    page links; the ancestors among them go first, in this order (a page's links show which of
-    the directories above it exist: a logo's link home, a breadcrumb; many sites serve no index
-    for a directory such as ``/browse/`` in ``/browse/sv-SE/x.html``).
+    page links; the ancestors among them no deeper than the first (the home page, a directory
+    between) go first, in this order: a page's links show which of the directories above it
+    exist (a logo's link home, a breadcrumb; many sites serve no index for a directory such as
+    ``/browse/`` in ``/browse/sv-SE/x.html``); a linked language root (a table of contents in
+    the page's language) keeps its place.
 
     >>> ancestor_urls("http://x.org/manual/fr/ch01.html", "fr")
     ['http://x.org/manual/', 'http://x.org/', 'http://x.org/manual/fr/']
@@ -305,6 +309,10 @@ def ancestor_urls(url: str, language: str = "", linked: Iterable[str] = ()) -> l
     ['http://x.org/3.11/', 'http://x.org/', 'http://x.org/3.11/library/']
     >>> ancestor_urls("http://x.org/browse/sv-SE/a.html", "sv", ["http://x.org/index.html"])[0]
     'http://x.org/'
+    >>> ancestor_urls("http://x.org/doc/en/a.html", "en", ["http://x.org/doc/en/"])[0]
+    'http://x.org/doc/'
+    >>> ancestor_urls("http://x.org/doc/ref/ch06.en.html", "en")[:2]
+    ['http://x.org/doc/ref/', 'http://x.org/']
     """
     parts = urlsplit(url)
     segments = parts.path.split("/")[1:]
@@ -314,14 +322,19 @@ def ancestor_urls(url: str, language: str = "", linked: Iterable[str] = ()) -> l
     marked = _language_directory(directories, language)
     if marked is not None:
         first = [_directory(parts, directories[:depth]) for depth in (marked, marked + 1)]
+    elif _file_names(name, language) and name.lower() not in _INDEX_NAMES:
+        first = [chain[0]]  # ch06.en.html: the languages side by side, the directory neutral
     elif len(chain) > 1 and name.lower() not in _INDEX_NAMES:
         first = [chain[1]]  # no language directory: the section above the page's own first
     itself = {urlunsplit((parts.scheme, parts.netloc.lower(), parts.path, parts.query, ""))}
     if name.lower() in _INDEX_NAMES and not parts.query:
         itself.add(chain[0])  # the page is its directory's index
     ordered = [u for u in dict.fromkeys([*first[:1], chain[-1], *first, *chain]) if u not in itself]
+    if not ordered:
+        return []
     shown = {_without_query(u) for u in linked}
-    return sorted(ordered, key=lambda u: u not in shown)
+    top = len(urlsplit(ordered[0]).path)  # linked pages no deeper than the first go first
+    return sorted(ordered, key=lambda u: not (u in shown and len(urlsplit(u).path) <= top))
 
 
 def linked_ancestors(url: str, language: str, links: Iterable[str]) -> tuple[str, ...]:
@@ -337,6 +350,14 @@ def _without_query(url: str) -> str:
     for name in _INDEX_NAMES:
         path = path.removesuffix(name) if path.endswith("/" + name) else path
     return urlunsplit((parts.scheme, parts.netloc.lower(), path, "", ""))
+
+
+def _file_names(name: str, language: str) -> bool:
+    """Whether a dotted word of the file name ``name`` (not its stem) names ``language``
+    (``ch06.en.html``)."""
+    wanted = base_language(language) if language else ""
+    words = name.split(".")[1:-1]
+    return bool(wanted) and any(base_language(language_of_unit(w) or "") == wanted for w in words)
 
 
 def _directory(parts: SplitResult, directories: Sequence[str]) -> str:

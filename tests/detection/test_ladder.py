@@ -268,3 +268,22 @@ def test_a_page_in_the_language_its_url_names_counts_whatever_its_anchor_named()
     assert [p.url for p in step.probes] == ["http://x.org/browse/ko/czech-dvorak.html"]
     verdict = _answer(detector, step, "ko").verdict
     assert verdict is not None and verdict.bilingual and verdict.languages == ("en", "ko")
+
+
+def test_the_climb_ends_at_the_home_page_even_when_it_fails() -> None:
+    detector = BilingualSiteDetector(DetectorConfig(max_probes=5))
+    deep = "http://x.org/api/v2/ref/page.html"
+    step = detector.begin("x.org", detector.page(deep, Lang("en")), [])
+    asked = []
+    while step.verdict is None:
+        asked.append((step.probes[0].url, step.probes[0].via))
+        step = _answer(detector, step, None)
+    ancestors = [url for url, via in asked if via == ANCESTORS]
+    assert ancestors == ["http://x.org/api/v2/", "http://x.org/"]  # then no deeper directory
+
+
+def test_a_page_whose_file_name_names_its_language_climbs_to_its_own_directory_first() -> None:
+    detector = BilingualSiteDetector(DetectorConfig())
+    page = "http://www.x.org/doc/manuals/reference/ch06.en.html"
+    step = detector.begin("www.x.org", detector.page(page, Lang("en")), [])
+    assert step.probes[0].url == "http://www.x.org/doc/manuals/reference/"
