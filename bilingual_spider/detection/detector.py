@@ -843,18 +843,30 @@ class BilingualSiteDetector:
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, lang, via=URL_SIBLINGS)
             if rung == ANCESTORS and self._may_climb(state):
-                for candidate in ancestor_urls(url, marker, state.linked_ancestors):
+                for candidate in self._ancestors_left(state, url, marker):
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, via=ANCESTORS)
         return None
 
     def _may_climb(self, state: DetectionState) -> bool:
         """Fewer than ``ladder_ancestors`` ancestor pages answered (those that failed are
-        skipped), and the site's home page, the top of the climb, not asked yet (answered or
-        not: the pages below it that remain are the page's own language's)."""
+        skipped), and the site's home page, the top of the climb, did not answer."""
         answered = state.ancestors_tried - state.ancestors_missing
-        home = any(r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results)
+        home = any(
+            r.ok and r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results
+        )
         return answered < self.config.ladder_ancestors and not home
+
+    @staticmethod
+    def _ancestors_left(state: DetectionState, url: str, marker: str) -> list[str]:
+        """The ancestors to ask, in order (:func:`ancestor_urls`); once the home page failed,
+        only the first of the climb (the neutral root, the section above, when a link to the
+        home page put it first): the others are the page's own language's, and failing ones
+        would spend the whole probe budget."""
+        ordered = ancestor_urls(url, marker, state.linked_ancestors)
+        if not any(r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results):
+            return ordered
+        return ancestor_urls(url, marker)[:1]
 
     def _climbed(
         self, state: DetectionState, page: ProbeResult, links: Iterable[LinkScore]

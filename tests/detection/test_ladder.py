@@ -287,3 +287,17 @@ def test_a_page_whose_file_name_names_its_language_climbs_to_its_own_directory_f
     page = "http://www.x.org/doc/manuals/reference/ch06.en.html"
     step = detector.begin("www.x.org", detector.page(page, Lang("en")), [])
     assert step.probes[0].url == "http://www.x.org/doc/manuals/reference/"
+
+
+def test_a_linked_home_page_that_fails_leaves_the_neutral_root_to_ask() -> None:
+    detector = BilingualSiteDetector(DetectorConfig())
+    page = "http://www.x.org/doc/2.4/ja/index.html"
+    links = [LinkScore("http://www.x.org/", 0.1)]
+    step = detector.begin("www.x.org", detector.page(page, Lang("ja")), links)
+    step = _answer(detector, step, None)  # the URL sibling /doc/2.4/en/index.html: HTTP 404
+    assert step.probes[0].url == "http://www.x.org/"
+    step = _answer(detector, step, None)  # the home page: HTTP 404
+    assert step.probes[0].url == "http://www.x.org/doc/2.4/"
+    step = _answer(detector, step, "und", [LinkScore("http://www.x.org/doc/2.4/de/", 0.1, "de")])
+    verdict = _answer(detector, step, "de").verdict
+    assert verdict is not None and verdict.bilingual
