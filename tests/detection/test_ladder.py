@@ -193,6 +193,16 @@ def _answer(detector: BilingualSiteDetector, step: Step, lang: str | None, links
     return detector.record(step.state, page, list(links))
 
 
+def _ask_all(detector: BilingualSiteDetector, step: Step, lang: str | None) -> list[LinkScore]:
+    """Answer every probe of the ladder the same way (a page in ``lang``, or a 404) until the
+    verdict; the probes asked, in order."""
+    asked = []
+    while step.verdict is None:
+        asked.append(step.probes[0])
+        step = _answer(detector, step, lang)
+    return asked
+
+
 def test_an_ancestor_that_fails_is_skipped_and_the_home_page_reached() -> None:
     detector = BilingualSiteDetector(DetectorConfig())
     deep = "http://docs.x.org/browse/en-US/sect.supervision.html"
@@ -212,10 +222,7 @@ def test_a_page_with_no_language_link_climbs_no_higher_than_the_home_page() -> N
     detector = BilingualSiteDetector(DetectorConfig(ladder_ancestors=5))
     deep = "http://x.org/a/b/c/page.html"
     step = detector.begin("x.org", detector.page(deep, Lang("en")), [])
-    asked = []
-    while step.verdict is None:
-        asked.append(step.probes[0].url)
-        step = _answer(detector, step, "en")
+    asked = [probe.url for probe in _ask_all(detector, step, "en")]
     assert asked[:2] == ["http://x.org/a/b/", "http://x.org/"]
     assert not any(url.startswith("http://x.org/a/") for url in asked[2:])  # no climb after home
 
@@ -236,10 +243,7 @@ def test_a_page_whose_text_tells_no_language_is_guessed_from_its_path() -> None:
     detector = BilingualSiteDetector(DetectorConfig())
     page = "http://x.org/manual/fr-FR/figure.html"
     step = detector.begin("x.org", detector.page(page, Lang("und", chars=40)), [])
-    asked = []
-    while step.verdict is None:
-        asked.append((step.probes[0].url, step.probes[0].via))
-        step = _answer(detector, step, None)
+    asked = [(probe.url, probe.via) for probe in _ask_all(detector, step, None)]
     assert ("http://x.org/manual/en-US/figure.html", URL_SIBLINGS) in asked
 
 
@@ -274,11 +278,7 @@ def test_the_climb_ends_at_the_home_page_even_when_it_fails() -> None:
     detector = BilingualSiteDetector(DetectorConfig(max_probes=5))
     deep = "http://x.org/api/v2/ref/page.html"
     step = detector.begin("x.org", detector.page(deep, Lang("en")), [])
-    asked = []
-    while step.verdict is None:
-        asked.append((step.probes[0].url, step.probes[0].via))
-        step = _answer(detector, step, None)
-    ancestors = [url for url, via in asked if via == ANCESTORS]
+    ancestors = [p.url for p in _ask_all(detector, step, None) if p.via == ANCESTORS]
     assert ancestors == ["http://x.org/api/v2/", "http://x.org/"]  # then no deeper directory
 
 
