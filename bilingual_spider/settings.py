@@ -249,16 +249,18 @@ BILINGUAL_DETECTOR_CHOOSER_MAX_CHARS = 400
 BILINGUAL_DETECTOR_LADDER = True
 """When the first page says nothing (no link to probe, or no probe counted for a language), climb
 the fallback ladder within the probe budget (detection/ladder.py): the page's URL with its
-language unit substituted (``/fr/`` -> ``/en/``), then the pages above it (the neutral root above
-a language directory, the directory index, the site root), each judged as a first page. False:
-the paper's single-page detector."""
+language unit substituted in the site's own code form (``/fr/`` -> ``/en/``, ``/sv-SE/`` ->
+``/en-US/``), then the pages above it (the neutral root above a language directory, the site's
+home page whatever the depth, the language root, the other parents; those the page links first,
+one that fails skipped), each judged as a first page. False: the paper's single-page detector."""
 BILINGUAL_DETECTOR_LADDER_SIBLINGS = 1
 """At most this many URL siblings (the page's URL in another language) per site: a marker swapped
 (/fr/ -> /en/), as a directory, a file-name marker or a query parameter separate 36.9 %, up to
 26.8 % and 15.4 % of WMT16's gold pairs; a marker on one side only (the default language
 unmarked: dropped) separates 4.2 % (shared/data/README.md), so it is tried only as a second."""
 BILINGUAL_DETECTOR_LADDER_ANCESTORS = 2
-"""At most this many ancestor pages (choosers, home pages) per site."""
+"""At most this many ancestor pages (choosers, home pages) that answered per site; one that
+failed (HTTP 404) is skipped and counts against the probe budget only."""
 BILINGUAL_DETECTOR_MODE = "detector"
 """``detector`` (Link Predictor + language identification) or ``link_predictor`` (the Link
 Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""

@@ -22,7 +22,8 @@ page, asked for when another of its pages came first), ``detector/ladder/url_sib
 ``detector/ladder/ancestors`` (pages the fallback ladder asked for when the first page said
 nothing, see
 :mod:`bilingual_spider.detection.ladder`), ``detector/ladder/soft_404`` (a URL sibling that
-answered with the page itself or a redirect to the home page).
+answered with the page itself or a redirect to the home page), ``detector/ladder/ancestors_skipped``
+(an ancestor page that failed, ``HTTP 404`` most often: the climb goes on above it).
 
 **A worker that died mid-way** (a distributed crawl): the request it was processing comes back
 to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
@@ -590,6 +591,8 @@ class SiteDetection:
     ) -> Iterator[Any]:
         """Record a probe's result; when another worker recorded one of the site's probes
         meanwhile (a shared store), record it again on the state that worker saved."""
+        if not result.ok and meta.get("detector_via") == ANCESTORS:
+            self._inc("detector/ladder/ancestors_skipped")  # the climb goes on above it
         while True:
             if not any(p.url == result.url for p in state.pending):
                 yield from self._late_probe(state.site, meta, state)

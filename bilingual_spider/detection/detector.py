@@ -55,7 +55,10 @@ from bilingual_spider.detection.ladder import (
     URL_SIBLINGS,
     ancestor_urls,
     likely_languages,
-    marked,
+    linked_ancestors,
+    own_markers,
+    path_language,
+    site_codes,
     url_siblings,
 )
 from bilingual_spider.language.codes import base_language, normalize_language_code
@@ -135,8 +138,9 @@ class DetectorConfig:
         When the first page says nothing (nothing to probe, or no probe counted for a language),
         climb the fallback ladder (:mod:`bilingual_spider.detection.ladder`) within
         ``max_probes``: at most ``ladder_siblings`` URLs made by substituting the page's language
-        unit, and at most ``ladder_ancestors`` pages above it (a chooser or a home page), each
-        judged as a first page. Off: the paper's single-page detector.
+        unit, and at most ``ladder_ancestors`` pages above it that answered (a chooser or a home
+        page; one that failed is skipped), each judged as a first page. Off: the paper's
+        single-page detector.
     """
 
     langs: tuple[str, ...] = ()
@@ -324,6 +328,14 @@ class DetectionState:
     """Results before this index belong to earlier rungs."""
     siblings_tried: int = 0
     ancestors_tried: int = 0
+    ancestors_missing: int = 0
+    """Ancestor pages that failed (``HTTP 404``): skipped, they count against the probe budget
+    only."""
+    linked_ancestors: tuple[str, ...] = ()
+    """The pages above the first page that it links (they exist: asked first)."""
+    codes: tuple[str, ...] = ()
+    """The language units the site's URLs write (``en-US``, ``pt_BR``): the forms of the URL
+    siblings (:func:`~bilingual_spider.detection.ladder.site_codes`)."""
     climb: bool = True
     """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
     alone: a backlink page fetched for its links)."""
@@ -560,12 +572,18 @@ def matches(found: str, wanted: str) -> bool:
     return found == wanted or base_language(found) == wanted
 
 
-def names_its_language(page: ProbeResult) -> bool:
+def names_its_language(page: ProbeResult, found: Sequence[str] = ()) -> bool:
     """Is the page in the language its link named (``pt-BR`` and ``pt`` are one language), or
-    did the link name none, or does the page count for none?"""
+    in a language not ``found`` yet that its own URL names (``/ko/x.html`` in Korean, linked as
+    ``Czech (US)``: the site's section for it, issue 50), or did the link name none, or does
+    the page count for none?"""
     if not (page.hint and page.counted):
         return True
-    return base_language(page.hint) == base_language(page.counted)
+    if base_language(page.hint) == base_language(page.counted):
+        return True
+    named = path_language(page.final_url or page.url)
+    new = not any(base_language(f) == base_language(page.counted) for f in found)
+    return new and bool(named) and base_language(named) == base_language(page.counted)
 
 
 def languages_found(pages: Iterable[ProbeResult]) -> list[str]:
@@ -651,6 +669,7 @@ class BilingualSiteDetector:
             reason = f"first page failed: {start.reason}"
             return Step(None, verdict=self._verdict(site, start, (), reason, 1, rule="first page"))
         page_urls = [start.url, start.final_url] if start.final_url else [start.url]
+        links = list(links)
         probe_able = probe_able_links(page_urls, links, self.config)
         candidates = _at_least(probe_able.values(), self.config.min_likelihood)
         state = DetectionState(
@@ -665,6 +684,8 @@ class BilingualSiteDetector:
             max((link.score for link in probe_able.values()), default=None),
             hinted=tuple(hinted_links(probe_able.values(), self.config, start.counted)),
             named=named_languages(probe_able.values()),
+            codes=_site_codes(page_urls, links) if climb else (),
+            linked_ancestors=_linked_ancestors(start, links) if climb else (),
             climb=climb,
         )
         if self.config.mode == "link_predictor":
@@ -685,12 +706,15 @@ class BilingualSiteDetector:
         pending = tuple(p for p in state.pending if p is not probe)
         result = replace(result, hint=probe.hint, via=probe.via)
         if probe.via == ANCESTORS:
+            if not result.ok:  # skipped: the next ancestor is asked (issue 50)
+                state = replace(state, ancestors_missing=state.ancestors_missing + 1)
             if result.counted:  # a chooser or a home page, judged by the pages it leads to
                 reason = f"an ancestor page ({result.counted}): not counted"
                 result = replace(result, counted="", reason=reason, lang=result.lang)
             state = replace(state, pending=pending, results=(*state.results, result))
             return self._advance(self._climbed(state, result, links or ()))
-        if state.hints_used and not names_its_language(result):
+        found = languages_found((state.start, *state.results))
+        if state.hints_used and not names_its_language(result, found):
             # probed only because its link named a language, and the page is in another: words
             # that happen to name languages (a menu's ``Arabic (Buckwalter)``), not a switcher;
             # the page does not count, and no more such links are probed
@@ -806,24 +830,43 @@ class BilingualSiteDetector:
         start = state.start
         url = start.final_url or start.url
         own = start.counted
+        marker = _marker_language(url, own)
         asked = {_without_fragment(u) for u in (start.url, start.final_url) if u}
         asked |= {_without_fragment(r.url) for r in state.results}
         asked |= {_without_fragment(r.final_url) for r in state.results if r.final_url}
         english = base_language(own or "en") == "en"
         for rung in (ANCESTORS, URL_SIBLINGS) if english else (URL_SIBLINGS, ANCESTORS):
             if rung == URL_SIBLINGS and state.siblings_tried < self.config.ladder_siblings:
-                targets = likely_languages(url, own, state.named, self.config.langs)
-                for candidate, lang in url_siblings(url, own, targets):
+                targets = likely_languages(url, marker, state.named, self.config.langs)
+                targets = [t for t in targets if not (own and matches(t, own))]
+                for candidate, lang in url_siblings(url, marker, targets, state.codes):
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, lang, via=URL_SIBLINGS)
-            most = self.config.ladder_ancestors if marked(url, own) else 1
-            if rung == ANCESTORS and state.ancestors_tried < min(
-                most, self.config.ladder_ancestors
-            ):
-                for candidate in ancestor_urls(url, own):
+            if rung == ANCESTORS and self._may_climb(state):
+                for candidate in self._ancestors_left(state, url, marker):
                     if _without_fragment(candidate) not in asked:
                         return LinkScore(candidate, 0.0, via=ANCESTORS)
         return None
+
+    def _may_climb(self, state: DetectionState) -> bool:
+        """Fewer than ``ladder_ancestors`` ancestor pages answered (those that failed are
+        skipped), and the site's home page, the top of the climb, did not answer."""
+        answered = state.ancestors_tried - state.ancestors_missing
+        home = any(
+            r.ok and r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results
+        )
+        return answered < self.config.ladder_ancestors and not home
+
+    @staticmethod
+    def _ancestors_left(state: DetectionState, url: str, marker: str) -> list[str]:
+        """The ancestors to ask, in order (:func:`ancestor_urls`); once the home page failed,
+        only the first of the climb (the neutral root, the section above, when a link to the
+        home page put it first): the others are the page's own language's, and failing ones
+        would spend the whole probe budget."""
+        ordered = ancestor_urls(url, marker, state.linked_ancestors)
+        if not any(r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results):
+            return ordered
+        return ancestor_urls(url, marker)[:1]
 
     def _climbed(
         self, state: DetectionState, page: ProbeResult, links: Iterable[LinkScore]
@@ -833,6 +876,7 @@ class BilingualSiteDetector:
         named), best score first; the chooser rule applies to it."""
         if not page.ok:
             return replace(state, queue=(), hinted=(), rung_start=len(state.results))
+        links = list(links)
         urls = [page.url, page.final_url] if page.final_url else [page.url]
         asked = {_without_fragment(u) for u in (state.start.url, state.start.final_url) if u}
         asked |= {_without_fragment(r.url) for r in state.results}
@@ -845,9 +889,11 @@ class BilingualSiteDetector:
         switcher = [link for link in probe_able.values() if link.hint]
         queue = [link for link in switcher if not _names_found(link, found)]
         queue.sort(key=lambda link: -link.score)
+        codes = site_codes([*state.codes, *_site_codes(urls, links)]) if links else state.codes
         return replace(  # a switcher's or a chooser's links name their languages
             state,
             base=page,
+            codes=codes,
             queue=tuple(queue),
             hinted=(),
             named=named_languages(switcher),
@@ -875,7 +921,9 @@ class BilingualSiteDetector:
         if state.siblings_tried or state.ancestors_tried:
             reason += (
                 f" (ladder: {state.siblings_tried} URL sibling(s), "
-                f"{state.ancestors_tried} ancestor page(s))"
+                f"{state.ancestors_tried} ancestor page(s)"
+                + (f", {state.ancestors_missing} missing" if state.ancestors_missing else "")
+                + ")"
             )
         return self._verdict(
             state.site,
@@ -927,6 +975,28 @@ class BilingualSiteDetector:
             min_likelihood=self.config.min_likelihood,
             langs=self.config.langs,
         )
+
+
+def _site_codes(page_urls: Sequence[str], links: Iterable[LinkScore]) -> tuple[str, ...]:
+    """The language units of the page's URLs and of its links to its own site."""
+    same = [link.url for link in links if probe_able_from(page_urls, link.url)]
+    return site_codes([*page_urls, *same])
+
+
+def _linked_ancestors(start: ProbeResult, links: Iterable[LinkScore]) -> tuple[str, ...]:
+    """The links of the first page to the pages above it (its home page, a breadcrumb)."""
+    url = start.final_url or start.url
+    return linked_ancestors(url, _marker_language(url, start.counted), [u.url for u in links])
+
+
+def _marker_language(url: str, own: str) -> str:
+    """The language whose unit in ``url`` the ladder substitutes and climbs above: the page's
+    own (``own``, the language it counts for) when its URL names it, else the language its URL
+    names (:func:`~bilingual_spider.detection.ladder.path_language`: the text told none, or
+    another), else ``own``."""
+    if own and own_markers(url, own):
+        return own
+    return path_language(url) or own
 
 
 def _names_found(link: LinkScore, found: Sequence[str]) -> bool:

@@ -71,14 +71,14 @@ class _Pages:
         return cls(titles, [text.sentences("fr", params.sentences) for _ in titles], paths)
 
 
-def _app_page(lang: str, title: str, sentences: list[str]) -> str:
-    """A page whose links ``/site.js`` writes: no ``<a>`` in its HTML."""
+def script_built_page(lang: str, title: str, sentences: list[str], script: str = "/site.js") -> str:
+    """A page whose links ``script`` writes: no ``<a>`` in its HTML."""
     body = "".join(f"<p>{html.escape(s)}</p>" for s in sentences)
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title></head><body>"
         f'<nav id="menu"></nav><div id="content"><h1>{html.escape(title)}</h1>{body}</div>'
-        '<script src="/site.js"></script></body></html>\n'
+        f'<script src="{html.escape(script)}"></script></body></html>\n'
     )
 
 
@@ -117,11 +117,11 @@ def _app_site(root: Path, text: DrawnText, params: ScriptSitesParams) -> SiteFil
         for lang in ("en", "fr"):
             said = [text.say(s, lang) for s in sentences]
             path = pages.paths[k][lang]
-            site.write(path, _app_page(lang, text.say(title, lang), said))
+            site.write(path, script_built_page(lang, text.say(title, lang), said))
             menu[lang].append((path, text.say(title, lang)))
         site.gold.append((site.url(pages.paths[k]["en"]), site.url(pages.paths[k]["fr"])))
     intro = [text.say(s, "en") for s in pages.texts[0][:2]]
-    site.write("/", _app_page("en", "Atelier", intro))
+    site.write("/", script_built_page("en", "Atelier", intro))
     site.write("/site.js", _app_script(menu), page=False)
     return site
 

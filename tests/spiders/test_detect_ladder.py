@@ -33,6 +33,19 @@ SITES = {
         **{f"en/{c}": _chapter("en", ENGLISH, n) for n, c in enumerate(CHAPTERS, 1)},
         **{f"es/{c}": _chapter("es", SPANISH, n) for n, c in enumerate(CHAPTERS, 1)},
     },
+    # region-coded directories below /browse/, which has no index page: the chooser is at /
+    "www.browse.example": {
+        "index.html": page(
+            "und",
+            "",
+            ("/browse/en-US/index.html", "English"),
+            ("/browse/es-MX/index.html", "Español"),
+        ),
+        "browse/en-US/index.html": page("en", ENGLISH, ("capitulo1.html", "Guide")),
+        "browse/es-MX/index.html": page("es", SPANISH, ("capitulo1.html", "Guía")),
+        **{f"browse/en-US/capitulo{n}.html": _chapter("en", ENGLISH, n) for n in range(1, 6)},
+        **{f"browse/es-MX/capitulo{n}.html": _chapter("es", SPANISH, n) for n in range(1, 6)},
+    },
     # English only, every URL under /en/
     "www.mono.example": {
         "index.html": page("en", ENGLISH, ("/en/", "Start")),
@@ -84,20 +97,23 @@ def crawl(
 @pytest.mark.parametrize(
     ("entry", "rule", "pages"),
     [
-        ("en/guia/capitulo3.html", "ancestors: language hints", 3),  # the chooser at the root
-        ("es/guia/capitulo3.html", "url siblings", 2),  # its English URL: /es/ -> /en/
+        ("www.raiz.example/en/guia/capitulo3.html", "ancestors: language hints", 3),  # the root
+        ("www.raiz.example/es/guia/capitulo3.html", "url siblings", 2),  # /es/ -> /en/
+        # region-coded directories below /browse/, which answers 404: skipped
+        ("www.browse.example/browse/en-US/capitulo3.html", "ancestors: language hints", 4),
+        ("www.browse.example/browse/es-MX/capitulo3.html", "url siblings", 2),  # -> en-US, not en
     ],
 )
 def test_a_deep_page_without_switcher_finds_the_root_chooser(
     ladder_web: SandboxServer, tmp_path: Path, entry: str, rule: str, pages: int
 ) -> None:
-    url = f"http://www.raiz.example/{entry}"
+    url = f"http://{entry}"
     [verdict], stats = crawl(ladder_web, [url], tmp_path, BILINGUAL_DETECTOR_SITE_KEY="url")
     assert verdict["bilingual"] is True, verdict["reason"]
     assert sorted(verdict["languages"]) == ["en", "es"]
-    assert verdict["rule"] == rule, verdict["reason"]
-    assert verdict["pages_downloaded"] == pages <= 3
+    assert (verdict["rule"], verdict["pages_downloaded"]) == (rule, pages), verdict["reason"]
     assert stats["detector/pages"] == pages
+    assert stats.get("detector/ladder/ancestors_skipped", 0) == (pages == 4)
 
 
 def test_the_single_page_detector_stays_available(
