@@ -12,6 +12,7 @@ never saw these sites), at minimum likelihood 0.8, for the ladder (``detector``)
 ``single page``. A row per part and per shape.
 
     python benchmarks/deep_entries.py [--sites 20] [--entries 5] [--tag after]
+        [--configs "detector,single page,detector rendered"]
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ from bilingual_spider.sandbox.textsource import TextSource
 
 RESULTS = Path(__file__).resolve().parent / "results"
 THRESHOLD = 0.8
+RENDERED = (
+    "detector rendered",
+    {"BILINGUAL_DETECTOR_MODE": "detector", "BILINGUAL_RENDER_JS": True},
+)
+"""The ladder with ``BILINGUAL_RENDER_JS`` on (Debian's chromium): a site whose menu a script
+writes is read through the browser (``--configs "detector rendered"``; not by default)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", help="directory for the sites (default: temporary)")
     args = parser.parse_args(argv)
     wanted = {c.strip() for c in args.configs.split(",")}
-    configs = [c for c in CONFIGS if c[0] in wanted]
+    configs = [c for c in (*CONFIGS, RENDERED) if c[0] in wanted]
     seeds = {"tune": args.tune_seed, "holdout": args.holdout_seed}
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     started = time.monotonic()

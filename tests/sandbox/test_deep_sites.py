@@ -112,3 +112,44 @@ def test_a_deep_english_page_below_a_missing_directory_reaches_the_chooser_at_ho
         assert verdict["bilingual"] == truth, (url, verdict["reason"])
         if truth:
             assert verdict["rule"].startswith("ancestors"), verdict["reason"]
+
+
+def test_with_rendering_on_a_deep_page_whose_site_menu_is_a_script_finds_its_languages(
+    tmp_path: Path,
+) -> None:
+    """The home page's language menu written by a script (``menu.js``): no URL guess reaches the
+    other languages, the browser does (``BILINGUAL_RENDER_JS``, within the probe budget)."""
+    import shutil
+
+    from tests.conftest import missing
+
+    if shutil.which("chromium") is None:
+        missing("no chromium on PATH (apt-get install chromium)")
+    params = DeepSitesParams(seed=7, sites=3, pages=4, shape_weights={"script_menu": 1.0})
+    config = write_deep_sites(tmp_path / "scripted", TextSource.from_catalogs(LANGUAGES), params)
+    scripted = [t for _, t in sorted(load_gold(tmp_path / "scripted").items())]
+    assert {t["shape"] for t in scripted} == {"script_menu"}
+    seeds = [truth["pages"][1] for truth in scripted]
+    (tmp_path / "seeds.txt").write_text("".join(url + "\n" for url in seeds))
+    said = {}
+    with SandboxServer(["--config", str(config)]) as server:
+        for render in (False, True):
+            output = tmp_path / f"verdicts-{render}.jsonl"
+            result = run_spider(
+                "detect",
+                settings={
+                    "BILINGUAL_SANDBOX_PROXY": server.proxy_url,
+                    "BILINGUAL_DETECTOR_SITE_KEY": "url",
+                    "BILINGUAL_RENDER_JS": render,
+                    "DOWNLOAD_DELAY": 0,
+                    "LOG_LEVEL": "WARNING",
+                },
+                arguments={"seeds": tmp_path / "seeds.txt"},
+                output=output,
+                timeout=300,
+            )
+            assert result.returncode == 0, result.stderr[-2000:]
+            verdicts = [json.loads(line) for line in output.read_text().splitlines()]
+            said[render] = {v["url"]: v["bilingual"] for v in verdicts}
+    assert all(said[True][url] for url in seeds), said[True]
+    assert not all(said[False][url] for url in seeds)  # without a browser, no way there
