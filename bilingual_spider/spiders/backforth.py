@@ -97,6 +97,7 @@ from bilingual_spider.scheduler.redis_scheduler import DUPLICATE_KEY_META, FRONT
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import FoundLink
+from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
@@ -238,7 +239,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     # --- start and pages ----------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        for url in self.seed_urls:
+        for url in announced(self.seed_urls):
             request = self.seed_request(url)
             if request is not None:
                 yield request
