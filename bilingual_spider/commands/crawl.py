@@ -33,6 +33,7 @@ from bilingual_spider.commands.arguments import (
     setting_problems,
     spider_arguments,
 )
+from bilingual_spider.extensions.fetch_outcomes import NOTHING_KEY, PAGES_KEY, nothing_fetched
 from bilingual_spider.extensions.jobdir_guard import jobdir_problem
 from bilingual_spider.seeds import seeds_problem
 
@@ -42,6 +43,9 @@ BAD_INPUT = 2
 """Exit status of a crawl refused for its input (Scrapy's for a usage error)."""
 NOT_STARTED = 1
 """Exit status of a crawl that failed to start for another reason."""
+NOTHING_FETCHED = 3
+"""Exit status of a crawl that ran and fetched no page (``extensions/fetch_outcomes.py``): a
+script can tell a dead network from a web with nothing to find."""
 
 
 def defaults() -> dict[str, object]:
@@ -111,6 +115,17 @@ def run_summary(directory: Path) -> str:
     return f"results in {directory}: {', '.join(found) or 'nothing'}"
 
 
+def counts_summary(stats: dict[str, Any]) -> str:
+    """What the crawl did, in its stats' counts: pages fetched (``fetch/pages``), and the sites
+    the detector judged, those it could not judge apart (a site whose first page failed)."""
+    line = f"{stats.get(PAGES_KEY, 0)} pages fetched"
+    if "detector/sites" in stats:
+        not_judged = stats.get("detector/sites_not_judged", 0)
+        line += f", {stats['detector/sites'] - not_judged} sites judged"
+        line += f" ({not_judged} could not be)" if not_judged else ""
+    return line
+
+
 def reason(error: BaseException, spider: str = "") -> str:
     """One line for an error: its message, without a repeated ``spider:`` prefix."""
     text = " ".join(str(error).split()) or type(error).__name__
@@ -160,7 +175,8 @@ class Command(ScrapyCrawl):
         if len(args) != 1:
             raise UsageError("give one spider: scrapy crawl NAME")
         assert self.crawler_process is not None and self.settings is not None
-        task: Any = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        crawler = self._create_crawler(args[0])
+        task: Any = self.crawler_process.crawl(crawler, **opts.spargs)
         failures: list[BaseException] = []
         if isinstance(task, asyncio.Future):
             task.add_done_callback(lambda done: self._note_failure(done, failures))
@@ -177,9 +193,14 @@ class Command(ScrapyCrawl):
         elif self.crawler_process.bootstrap_failed:
             self.exitcode = NOT_STARTED
         else:
+            stats = crawler.stats.get_stats() if crawler.stats is not None else {}
             directory = opts.spargs.get("out") or self.settings.get("BILINGUAL_RUN_DIR")
             if directory:
                 print(run_summary(Path(directory)))
+            print(counts_summary(stats))
+            if stats.get(NOTHING_KEY):
+                self._say([nothing_fetched(stats) or "fetched nothing"], args[0])
+                self.exitcode = NOTHING_FETCHED
 
     def _debug(self) -> bool:
         assert self.settings is not None
