@@ -727,6 +727,8 @@ def run_detect(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from bilingual_spider.adapters.site_detection import site_key_of
+    from bilingual_spider.commands.crawl import NOTHING_FETCHED
+    from bilingual_spider.extensions.fetch_outcomes import NOTHING_KEY, nothing_fetched
     from bilingual_spider.items import SiteVerdictItem
     from bilingual_spider.spiders.detect import detect_sites
 
@@ -754,7 +756,10 @@ def run_detect(args: argparse.Namespace) -> int:
         if args.real_sites or args.sandbox_config:
             proxy = stack.enter_context(detect_sandbox(args.real_sites, args.sandbox_config))
             settings.update({"BILINGUAL_SANDBOX_PROXY": proxy, "DOWNLOAD_DELAY": 0})
-        detect_sites(urls, settings, show)
+        stats = detect_sites(urls, settings, show)
+    if stats.get(NOTHING_KEY):  # no network, or no URL that could be fetched: say so, not "done"
+        print(f"bilingual-spider detect: {nothing_fetched(stats)}", file=sys.stderr)
+        return NOTHING_FETCHED
     key = str(settings.get("BILINGUAL_DETECTOR_SITE_KEY"))
     missing = sorted({site_key_of(url, key) for url in urls} - seen)
     if missing:

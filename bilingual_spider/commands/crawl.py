@@ -30,7 +30,9 @@ from scrapy.spiderloader import get_spider_loader
 from bilingual_spider import settings as our_defaults
 from bilingual_spider.commands.arguments import (
     argument_problems,
+    feed_problems,
     setting_problems,
+    setting_warnings,
     spider_arguments,
 )
 from bilingual_spider.extensions.fetch_outcomes import NOTHING_KEY, PAGES_KEY, nothing_fetched
@@ -59,6 +61,11 @@ def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str
     """Every problem of the command line's settings and spider arguments, one line each."""
     annotations = getattr(our_defaults, "__annotations__", {})
     problems = setting_problems(given, defaults(), annotations)
+    redis_url = given.get("REDIS_URL")
+    if redis_url:
+        from bilingual_spider.distributed.connection import redis_url_problem
+
+        problems += [problem] if (problem := redis_url_problem(redis_url)) else []
     name = getattr(spidercls, "name", spidercls.__name__)
     problems += argument_problems(name, spargs, spider_arguments(spidercls))
     if not problems and spidercls.__module__.startswith("bilingual_spider."):
@@ -83,7 +90,9 @@ def redis_problem(settings: Any) -> str | None:
     from bilingual_spider.distributed.connection import unreachable
 
     problem = unreachable(url, settings.getfloat("BILINGUAL_REDIS_STARTUP_TIMEOUT"))
-    return f"{problem}; start it, or fix REDIS_URL" if problem else None
+    if problem and problem.startswith("Redis at"):  # a URL that names no Redis says so itself
+        return f"{problem}; start it, or fix REDIS_URL"
+    return problem
 
 
 def sandbox_seeds(settings: Any) -> str | None:
@@ -96,6 +105,11 @@ def sandbox_seeds(settings: Any) -> str | None:
     from bilingual_spider.sandbox.realsites import sandbox_seed_urls
 
     return ",".join(sandbox_seed_urls(settings.get("BILINGUAL_SANDBOX_CACHE"))) or None
+
+
+def item_type(item_class: type) -> str:
+    """The ``type`` an item class writes on each of its lines (``site_verdict``)."""
+    return str(getattr(item_class, "type", item_class.__name__))
 
 
 def default_run_directory(spider: str) -> str:
@@ -152,8 +166,12 @@ class Command(ScrapyCrawl):
         given = dict(pair.split("=", 1) for pair in opts.set)
         spidercls = loader.load(args[0])
         problems = input_problems(spidercls, opts.spargs, given)
+        types = [item_type(cls) for cls in getattr(spidercls, "item_types", ())]
+        problems += feed_problems("-o", opts.output or [], args[0], types)
+        problems += feed_problems("-O", opts.overwrite_output or [], args[0], types)
         if problems:
             self._refuse(problems, args[0])
+        self._say([f"warning: {line}" for line in setting_warnings(given, defaults())], args[0])
         if "seeds" not in opts.spargs and "seeds" in spider_arguments(spidercls):
             try:
                 seeds = sandbox_seeds(self.settings)
