@@ -238,3 +238,19 @@ def test_a_running_crawls_report_shows_it_running_and_reloads(tmp_path: Path) ->
     assert 'http-equiv="refresh"' in dom and "still running" in dom
     assert "<dt>spider</dt><dd>pupsniffer</dd>" in dom and "<dt>status</dt>" in dom
     assert '<h2 id="harvest">' in dom  # curves from the snapshots taken so far
+
+
+def test_the_site_figures_count_each_spider_s_sites_apart() -> None:
+    """Issue 52: the report added PupSniffer's sites (the ones backforth found, paired) to
+    backforth's: 299 + 29 showed as 328 sites."""
+    from bilingual_spider.output.report import Run, _sites
+
+    site = {"languages": ["en", "fr"], "found_by": "seed"}
+    runs = [
+        Run("backforth", {}, sites=[site, site, {**site, "languages": ["de", "en"]}]),
+        Run("pupsniffer", {}, sites=[site]),
+    ]
+    figure = _sites(runs)
+    for axis in figure.axes:
+        bars = {c.get_label(): sum(b.get_width() for b in c) for c in axis.containers}
+        assert bars == {"backforth": 3, "pupsniffer": 1}
