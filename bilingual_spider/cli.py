@@ -642,8 +642,17 @@ def pattern_records(result: UrlListResult, top: int) -> list[dict[str, object]]:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from bilingual_spider.output.report import load_run, write_report
+    from pathlib import Path
 
+    from bilingual_spider.output.report import STATS_FILE, load_run, write_report
+
+    if args.watch:  # a crawl just started has not written its stats yet: wait for them
+        for run in args.runs:
+            stats = Path(run) / STATS_FILE
+            if not stats.is_file():
+                print(f"report: waiting for {stats} (a crawl writes it in its first 30 s)")
+            while not stats.is_file():
+                time.sleep(args.watch)
     page = write_report([load_run(run) for run in args.runs], args.out)
     print(f"report: {page}")
     while args.watch and any(load_run(run).running for run in args.runs):

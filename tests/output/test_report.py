@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -254,3 +255,23 @@ def test_the_site_figures_count_each_spider_s_sites_apart() -> None:
     for axis in figure.axes:
         bars = {c.get_label(): sum(b.get_width() for b in c) for c in axis.containers}
         assert bars == {"backforth": 3, "pupsniffer": 1}
+
+
+def test_watch_started_before_the_crawl_wrote_its_stats_waits_for_them(tmp_path: Path) -> None:
+    """Issue 52: ``report --watch`` started in a crawl's first 35 s said "no stats.json (run with
+    -a out=DIR)" and ended, though the crawl was given it."""
+    run = tmp_path / "run"
+    watching = subprocess.Popen(
+        [sys.executable, "-m", "bilingual_spider.cli", "report", str(run), "-o",
+         str(tmp_path / "report"), "--watch", "0.05"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=crawl_env(),
+    )  # fmt: skip
+    try:
+        assert watching.stdout is not None
+        assert watching.stdout.readline().startswith(f"report: waiting for {run / 'stats.json'}")
+        make_run(run, pages_per_step=10, sites_per_step=2)  # the crawl's first stats, finished
+        out, err = watching.communicate(timeout=CRAWL_SECONDS)
+    finally:
+        watching.kill()
+    assert watching.returncode == 0, err[-2000:]
+    assert (tmp_path / "report" / "report.html").is_file()
