@@ -39,7 +39,7 @@ NOT_A_DOWNLOAD_ERROR = ("IgnoreRequest",)
 
 def nothing_fetched(stats: Mapping[str, Any]) -> str | None:
     """Why a crawl with these stats fetched no page, in one line (each kind of failure with its
-    count), or None when it fetched one or more."""
+    count), or None when it fetched one or more, or asked for none."""
     if stats.get(PAGES_KEY, 0):
         return None
     kinds = []
@@ -59,7 +59,9 @@ def nothing_fetched(stats: Mapping[str, Any]) -> str | None:
     }
     if errors:
         kinds.append(f"{sum(errors.values())} download errors ({_listed(errors)})")
-    return f"fetched nothing: {'; '.join(kinds) or 'no request was made'}"
+    if not kinds:  # nothing asked for (a resumed crawl with nothing left to do): not a failure
+        return None
+    return f"fetched nothing: {'; '.join(kinds)}"
 
 
 def _counts(stats: Mapping[str, Any], prefix: str) -> dict[str, int]:

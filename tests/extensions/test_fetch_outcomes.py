@@ -72,4 +72,4 @@ def test_download_errors_are_a_kind_and_a_refusal_is_not_one() -> None:
         "fetched nothing: 4 refused by network safety (loopback 4); "
         "2 download errors (ConnectionRefusedError 2)"
     )
-    assert nothing_fetched({}) == "fetched nothing: no request was made"
+    assert nothing_fetched({}) is None  # nothing asked for (a resumed crawl that was done)
