@@ -159,7 +159,10 @@ def _json_lines(path: Path) -> list[dict[str, Any]]:
 
 def pages_of(stats: dict[str, Any]) -> int:
     """The pages the crawl fetched for itself (its budget's pages); HTTP responses for a crawl
-    that counts none (API answers and robots.txt included)."""
+    that counts none (API answers and robots.txt included); 0 for a crawl that fetched nothing
+    (``fetch/nothing``: its spider counts the pages that failed)."""
+    if stats.get("fetch/nothing"):
+        return 0
     for key in PAGE_KEYS:
         if key in stats:
             return int(stats[key])

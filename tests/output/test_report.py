@@ -275,3 +275,11 @@ def test_watch_started_before_the_crawl_wrote_its_stats_waits_for_them(tmp_path:
         watching.kill()
     assert watching.returncode == 0, err[-2000:]
     assert (tmp_path / "report" / "report.html").is_file()
+
+
+def test_a_crawl_that_fetched_nothing_reports_no_pages() -> None:
+    """Issue 52: with no network the report said "2 pages", "27.9 pages/s" (backforth counts
+    the pages whose first request failed)."""
+    stats = {"backforth/pages": 2, "fetch/failed/dns": 2, "fetch/nothing": 1}
+    assert pages_of(stats) == 0
+    assert pages_of({"backforth/pages": 2, "fetch/pages": 2}) == 2
