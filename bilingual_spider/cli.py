@@ -642,8 +642,17 @@ def pattern_records(result: UrlListResult, top: int) -> list[dict[str, object]]:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from bilingual_spider.output.report import load_run, write_report
+    from pathlib import Path
 
+    from bilingual_spider.output.report import STATS_FILE, load_run, write_report
+
+    if args.watch:  # a crawl just started has not written its stats yet: wait for them
+        for run in args.runs:
+            stats = Path(run) / STATS_FILE
+            if not stats.is_file():
+                print(f"report: waiting for {stats} (a crawl writes it in its first 30 s)")
+            while not stats.is_file():
+                time.sleep(args.watch)
     page = write_report([load_run(run) for run in args.runs], args.out)
     print(f"report: {page}")
     while args.watch and any(load_run(run).running for run in args.runs):
@@ -727,6 +736,8 @@ def run_detect(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from bilingual_spider.adapters.site_detection import site_key_of
+    from bilingual_spider.commands.crawl import NOTHING_FETCHED
+    from bilingual_spider.extensions.fetch_outcomes import NOTHING_KEY, nothing_fetched
     from bilingual_spider.items import SiteVerdictItem
     from bilingual_spider.spiders.detect import detect_sites
 
@@ -754,7 +765,10 @@ def run_detect(args: argparse.Namespace) -> int:
         if args.real_sites or args.sandbox_config:
             proxy = stack.enter_context(detect_sandbox(args.real_sites, args.sandbox_config))
             settings.update({"BILINGUAL_SANDBOX_PROXY": proxy, "DOWNLOAD_DELAY": 0})
-        detect_sites(urls, settings, show)
+        stats = detect_sites(urls, settings, show)
+    if stats.get(NOTHING_KEY):  # no network, or no URL that could be fetched: say so, not "done"
+        print(f"bilingual-spider detect: {nothing_fetched(stats)}", file=sys.stderr)
+        return NOTHING_FETCHED
     key = str(settings.get("BILINGUAL_DETECTOR_SITE_KEY"))
     missing = sorted({site_key_of(url, key) for url in urls} - seen)
     if missing:

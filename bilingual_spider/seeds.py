@@ -14,6 +14,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -26,6 +28,8 @@ LIST_FILE_EXTENSIONS = frozenset(
     | {"gz", "bz2", "xz", "zst"}
 )
 """Endings that name a file, not a top-level domain (none of them is one): ``sites.txt``."""
+SEED_PROGRESS_EVERY = 10_000
+"""A long seed list says how far it is every this many seeds handed to the crawl."""
 _PATH_LIKE = re.compile(r"^(?:~|\.{1,2})?/|\\")
 
 
@@ -70,40 +74,82 @@ def parse_seeds(argument: str) -> list[str]:
 def read_seeds(argument: str) -> tuple[list[str], list[str]]:
     """The seeds of ``argument`` and a line for each bad one (``FILE:LINE: 'text': why``), or a
     :class:`SeedError` when it names no file or holds no good seed."""
-    path = _seed_file(argument)
-    if path is not None:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        source = str(path)
-    else:
-        lines = argument.split(",")
-        source = "seeds argument"
     seeds: list[str] = []
     bad: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        text = line.split("#", 1)[0].strip() if path is not None else line.strip()
-        if not text:
-            continue
-        try:
-            seed = normalize_seed(text)
-        except ValueError as exc:
-            bad.append(f"{source}:{number}: {text[:200]!r}: {exc}")
-            continue
-        if seed not in seeds:
+    for seed, problem in iter_seeds(argument):
+        if seed is not None:
             seeds.append(seed)
+        else:
+            bad.append(problem)
     if not seeds:
-        why = f" ({len(bad)} bad line(s): {'; '.join(bad[:3])}{'; ...' if len(bad) > 3 else ''})"
-        raise SeedError(f"no seeds in {source}{why if bad else ''}")
+        raise SeedError(_no_seeds(argument, bad))
     return seeds, bad
+
+
+def iter_seeds(argument: str) -> Iterator[tuple[str | None, str]]:
+    """``(seed, "")`` for each new good seed of ``argument`` and ``(None, "FILE:LINE: 'text':
+    why")`` for each bad line, in order, the file read as it goes (a long list is not read
+    whole first); a seed seen before is left out (a set: linear in the lines). A
+    :class:`SeedError` when ``argument`` looks like a file name that is not there."""
+    path = _seed_file(argument)
+    seen: set[str] = set()
+    with _lines(argument, path) as lines:
+        source = str(path) if path is not None else "seeds argument"
+        for number, line in enumerate(lines, start=1):
+            text = line.split("#", 1)[0].strip() if path is not None else line.strip()
+            if not text:
+                continue
+            try:
+                seed = normalize_seed(text)
+            except ValueError as exc:
+                yield None, f"{source}:{number}: {text[:200]!r}: {exc}"
+                continue
+            if seed not in seen:
+                seen.add(seed)
+                yield seed, ""
+
+
+@contextmanager
+def _lines(argument: str, path: Path | None) -> Iterator[Iterable[str]]:
+    """The lines of the seed file, read as they are asked for, or the entries of a comma list."""
+    if path is None:
+        yield argument.split(",")
+        return
+    with path.open(encoding="utf-8", errors="replace", newline=None) as lines:
+        yield (line.rstrip("\n") for line in lines)
+
+
+def _no_seeds(argument: str, bad: list[str]) -> str:
+    path = _seed_file(argument)
+    source = str(path) if path is not None else "seeds argument"
+    why = f" ({len(bad)} bad line(s): {'; '.join(bad[:3])}{'; ...' if len(bad) > 3 else ''})"
+    return f"no seeds in {source}{why if bad else ''}"
 
 
 def seeds_problem(argument: str) -> str | None:
     """Why ``-a seeds=argument`` cannot start a crawl (no such file, no good seed), in one line;
-    None when it can (bad lines are then warned about by :func:`parse_seeds`)."""
+    None when it can (bad lines are then warned about by :func:`parse_seeds`). It reads up to
+    the first good seed: the crawl reads the list (once) as it starts."""
+    bad: list[str] = []
     try:
-        read_seeds(argument)
+        for seed, problem in iter_seeds(argument):
+            if seed is not None:
+                return None
+            bad.append(problem)
     except SeedError as exc:
         return str(exc)
-    return None
+    return _no_seeds(argument, bad)
+
+
+def announced(seeds: Sequence[str]) -> Iterator[str]:
+    """The seeds, in order, with an INFO line every :data:`SEED_PROGRESS_EVERY` of them handed
+    to the crawl and one when all are (a list that long is not silent for minutes)."""
+    for number, seed in enumerate(seeds, start=1):
+        yield seed
+        if number % SEED_PROGRESS_EVERY == 0 and number < len(seeds):
+            logger.info("seeds: %s of %s handed to the crawl", f"{number:,}", f"{len(seeds):,}")
+    if len(seeds) >= SEED_PROGRESS_EVERY:
+        logger.info("seeds: all %s handed to the crawl", f"{len(seeds):,}")
 
 
 def _seed_file(argument: str) -> Path | None:

@@ -419,6 +419,8 @@ EXTENSIONS = {
     "bilingual_spider.extensions.log_level.ScrapyDebugGate": 0,
     "bilingual_spider.extensions.run_info.RunInfo": 2,
     "bilingual_spider.extensions.gc_freeze.GcFreeze": 1,
+    # before the stats file (500): a crawl that fetched nothing is marked so in stats.json
+    "bilingual_spider.extensions.fetch_outcomes.FetchOutcomes": 450,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
     # JOBDIR set: marks it in use; a JOBDIR a killed crawl left is refused, not resumed empty
     "bilingual_spider.extensions.jobdir_guard.JobdirGuard": 3,

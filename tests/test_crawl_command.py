@@ -48,6 +48,15 @@ BAD_INPUTS = [
     ("forward", ["-s", "CLOSESPIDER_PAGECOUNT=many"], ["CLOSESPIDER_PAGECOUNT=many", "whole"]),
     ("forward", ["-s", "ROBOTSTXT_OBEY=perhaps"], ["ROBOTSTXT_OBEY=perhaps", "true or false"]),
     ("backwards", [], ["no spider 'backwards'", "backforth, detect, forward, pupsniffer"]),
+    # issue 52: a traceback of redis-py's ValueError, and a crawl in languages that are none
+    ("backforth", ["-s", "REDIS_URL=localhost:6379"], ["REDIS_URL=localhost:6379", "redis://"]),
+    ("forward", ["-s", "REDIS_URL=not-a-url"], ["REDIS_URL=not-a-url", "redis://HOST:6379/0"]),
+    ("detect", ["-s", "REDIS_URL=redis://127.0.0.1:6379/x"], ["database 'x' is no number"]),
+    ("backforth", ["-a", "langs=xx,yy"], ["not a language code: 'xx'"]),
+    ("pupsniffer", ["-a", "langs=en,xx-nonsense"], ["not a language code: 'xx-nonsense'"]),
+    # issue 52: one CSV header over the lines of several item types
+    ("backforth", ["-O", "x.csv"], ["-O x.csv", "2 item types (site_verdict, bilingual_site)"]),
+    ("pupsniffer", ["-o", "p.out:csv"], ["-o p.out:csv", "3 item types", "-a out=DIR"]),
 ]
 
 
@@ -134,3 +143,33 @@ def test_a_sandbox_crawl_given_no_seeds_before_a_fetch_is_refused_in_one_line(
         f"scrapy crawl forward: no seeds: {tmp_path.resolve() / 'sites.json'} does not exist: "
         "run `bilingual-spider sandbox fetch` to fetch the real sites"
     ]
+
+
+def test_a_setting_that_is_not_ours_but_like_a_known_one_is_warned_about() -> None:
+    """Issue 52: ``-s REDIS_ULR=...`` was silently ignored (the crawl ran without Redis)."""
+    from bilingual_spider.commands.arguments import setting_warnings
+
+    given = {"REDIS_ULR": "redis://h:6379/0", "DOWNLOAD_DELAI": "1", "MY_ADDON_KEY": "x"}
+    assert setting_warnings(given, defaults()) == [
+        "-s REDIS_ULR: no such setting of Scrapy or the project; did you mean REDIS_URL?",
+        "-s DOWNLOAD_DELAI: no such setting of Scrapy or the project; did you mean DOWNLOAD_DELAY?",
+    ]
+    assert setting_warnings({"REDIS_URL": "redis://h:6379/0"}, defaults()) == []
+
+
+def test_the_warning_is_one_line_and_the_crawl_goes_on(tmp_path: Path) -> None:
+    command = spider_command("detect", {"REDIS_ULR": "redis://127.0.0.1:6379/0"})
+    done = subprocess.run(
+        [*command, "-a", "seeds=http://www.no-such-site.invalid/", "-a", f"out={tmp_path}"],
+        capture_output=True,
+        text=True,
+        env=crawl_env(),
+        timeout=CRAWL_SECONDS,
+        check=False,
+    )
+    said = [line for line in done.stderr.splitlines() if line.startswith("scrapy crawl")]
+    assert said[0] == (
+        "scrapy crawl detect: warning: -s REDIS_ULR: no such setting of Scrapy or the project; "
+        "did you mean REDIS_URL?"
+    )
+    assert (tmp_path / "verdicts.jsonl").is_file()  # it crawled

@@ -103,3 +103,61 @@ def test_a_string_the_file_system_cannot_write_is_no_file_name(argument: str) ->
     """Found by benchmarks/fuzz.py: ``os.path.expanduser`` and ``stat`` raise
     UnicodeEncodeError on a lone surrogate the file system encoding does not take."""
     assert parse_seeds(argument) == [normalize_seed(argument)]  # a seed (the crawl judges it)
+
+
+class CountedSeed(str):
+    """A seed that counts how often it is compared (the cost of de-duplicating)."""
+
+    comparisons = 0
+
+    def __eq__(self, other: object) -> bool:
+        CountedSeed.comparisons += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_seeds_are_deduplicated_in_linear_time(tmp_path, monkeypatch) -> None:
+    """Issue 52: a list searched for each seed took 28.8 s for 40,000 lines (n^2/2 comparisons)."""
+    import bilingual_spider.seeds as seeds_module
+
+    normalize = seeds_module.normalize_seed
+    monkeypatch.setattr(seeds_module, "normalize_seed", lambda text: CountedSeed(normalize(text)))
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("".join(f"site{i}.example\n" for i in range(2000)) + "site7.example\n")
+    CountedSeed.comparisons = 0
+    assert len(parse_seeds(str(seeds))) == 2000
+    assert CountedSeed.comparisons <= 2 * 2001  # a list's search: about 2,000,000
+
+
+def test_the_commands_check_reads_a_seed_file_up_to_its_first_good_seed(
+    tmp_path, monkeypatch
+) -> None:
+    """Issue 52: the command read and checked the whole list, then the spider read it again."""
+    import bilingual_spider.seeds as seeds_module
+
+    read = []
+    normalize = seeds_module.normalize_seed
+    monkeypatch.setattr(
+        seeds_module, "normalize_seed", lambda text: read.append(text) or normalize(text)
+    )
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("not a url\n" + "".join(f"site{i}.example\n" for i in range(1000)))
+    assert seeds_module.seeds_problem(str(seeds)) is None
+    assert read == ["not a url", "site0.example"]
+    seeds.write_text("not a url\nhttp://\n")
+    assert "2 bad line(s)" in seeds_module.seeds_problem(str(seeds))
+
+
+def test_a_long_seed_list_says_how_many_seeds_were_handed_out(caplog) -> None:
+    from bilingual_spider.seeds import SEED_PROGRESS_EVERY, announced
+
+    urls = [f"http://site{i}.example/" for i in range(2 * SEED_PROGRESS_EVERY + 1)]
+    with caplog.at_level(logging.INFO, logger="bilingual_spider.seeds"):
+        assert list(announced(urls)) == urls
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        f"seeds: {SEED_PROGRESS_EVERY:,} of {len(urls):,} handed to the crawl",
+        f"seeds: {2 * SEED_PROGRESS_EVERY:,} of {len(urls):,} handed to the crawl",
+        f"seeds: all {len(urls):,} handed to the crawl",
+    ]

@@ -74,6 +74,41 @@ def setting_problems(
     return problems
 
 
+def setting_warnings(given: Mapping[str, str], defaults: Mapping[str, Any]) -> list[str]:
+    """A line for each ``-s`` name, not ours, that no setting has but one is like (``REDIS_ULR``:
+    "did you mean REDIS_URL?"): a warning, not a refusal, as another add-on may read it."""
+    warnings = []
+    for name in given:
+        if name in defaults or name.startswith(OUR_PREFIX):
+            continue
+        close = _close(name, defaults)
+        if close:
+            warnings.append(f"-s {name}: no such setting of Scrapy or the project{close}")
+    return warnings
+
+
+ONE_TYPE_FORMATS = ("csv",)
+"""Feed formats with one header for every line: one item type a file."""
+
+
+def feed_problems(option: str, feeds: Iterable[str], spider: str, types: list[str]) -> list[str]:
+    """A line for each ``-o``/``-O`` feed in a format of one header (CSV) when the spider makes
+    items of several types (their fields differ: one header cannot hold them)."""
+    if len(types) < 2:
+        return []
+    problems = []
+    for feed in feeds:
+        path, _, named = feed.rpartition(":") if ":" in feed.split("/")[-1] else (feed, "", "")
+        kind = named or path.rpartition(".")[2]
+        if kind.lower() in ONE_TYPE_FORMATS:
+            problems.append(
+                f"{option} {feed}: {spider} makes {len(types)} item types ({', '.join(types)}), "
+                f"which one {kind.upper()} header cannot hold; give -a out=DIR (a file per type) "
+                "or a .jsonl feed"
+            )
+    return problems
+
+
 EXTENSION_ARGUMENTS = ("out", "warc", "docs")
 """``-a`` arguments every spider takes, read from it by an add-on or an extension: ``out=DIR``
 (the run directory, ``output/run_directory.py``), ``warc=DIR`` (WARC files,

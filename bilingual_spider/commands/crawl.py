@@ -30,9 +30,12 @@ from scrapy.spiderloader import get_spider_loader
 from bilingual_spider import settings as our_defaults
 from bilingual_spider.commands.arguments import (
     argument_problems,
+    feed_problems,
     setting_problems,
+    setting_warnings,
     spider_arguments,
 )
+from bilingual_spider.extensions.fetch_outcomes import NOTHING_KEY, PAGES_KEY, nothing_fetched
 from bilingual_spider.extensions.jobdir_guard import jobdir_problem
 from bilingual_spider.seeds import seeds_problem
 
@@ -42,6 +45,9 @@ BAD_INPUT = 2
 """Exit status of a crawl refused for its input (Scrapy's for a usage error)."""
 NOT_STARTED = 1
 """Exit status of a crawl that failed to start for another reason."""
+NOTHING_FETCHED = 3
+"""Exit status of a crawl that ran and fetched no page (``extensions/fetch_outcomes.py``): a
+script can tell a dead network from a web with nothing to find."""
 
 
 def defaults() -> dict[str, object]:
@@ -55,6 +61,11 @@ def input_problems(spidercls: type, spargs: dict[str, str], given: dict[str, str
     """Every problem of the command line's settings and spider arguments, one line each."""
     annotations = getattr(our_defaults, "__annotations__", {})
     problems = setting_problems(given, defaults(), annotations)
+    redis_url = given.get("REDIS_URL")
+    if redis_url:
+        from bilingual_spider.distributed.connection import redis_url_problem
+
+        problems += [problem] if (problem := redis_url_problem(redis_url)) else []
     name = getattr(spidercls, "name", spidercls.__name__)
     problems += argument_problems(name, spargs, spider_arguments(spidercls))
     if not problems and spidercls.__module__.startswith("bilingual_spider."):
@@ -79,7 +90,9 @@ def redis_problem(settings: Any) -> str | None:
     from bilingual_spider.distributed.connection import unreachable
 
     problem = unreachable(url, settings.getfloat("BILINGUAL_REDIS_STARTUP_TIMEOUT"))
-    return f"{problem}; start it, or fix REDIS_URL" if problem else None
+    if problem and problem.startswith("Redis at"):  # a URL that names no Redis says so itself
+        return f"{problem}; start it, or fix REDIS_URL"
+    return problem
 
 
 def sandbox_seeds(settings: Any) -> str | None:
@@ -92,6 +105,11 @@ def sandbox_seeds(settings: Any) -> str | None:
     from bilingual_spider.sandbox.realsites import sandbox_seed_urls
 
     return ",".join(sandbox_seed_urls(settings.get("BILINGUAL_SANDBOX_CACHE"))) or None
+
+
+def item_type(item_class: type) -> str:
+    """The ``type`` an item class writes on each of its lines (``site_verdict``)."""
+    return str(getattr(item_class, "type", item_class.__name__))
 
 
 def default_run_directory(spider: str) -> str:
@@ -109,6 +127,17 @@ def run_summary(directory: Path) -> str:
         elif path.is_file() or path.is_dir():
             found.append(path.name + ("/" if path.is_dir() else ""))
     return f"results in {directory}: {', '.join(found) or 'nothing'}"
+
+
+def counts_summary(stats: dict[str, Any]) -> str:
+    """What the crawl did, in its stats' counts: pages fetched (``fetch/pages``), and the sites
+    the detector judged, those it could not judge apart (a site whose first page failed)."""
+    line = f"{stats.get(PAGES_KEY, 0)} pages fetched"
+    if "detector/sites" in stats:
+        not_judged = stats.get("detector/sites_not_judged", 0)
+        line += f", {stats['detector/sites'] - not_judged} sites judged"
+        line += f" ({not_judged} could not be)" if not_judged else ""
+    return line
 
 
 def reason(error: BaseException, spider: str = "") -> str:
@@ -137,8 +166,12 @@ class Command(ScrapyCrawl):
         given = dict(pair.split("=", 1) for pair in opts.set)
         spidercls = loader.load(args[0])
         problems = input_problems(spidercls, opts.spargs, given)
+        types = [item_type(cls) for cls in getattr(spidercls, "item_types", ())]
+        problems += feed_problems("-o", opts.output or [], args[0], types)
+        problems += feed_problems("-O", opts.overwrite_output or [], args[0], types)
         if problems:
             self._refuse(problems, args[0])
+        self._say([f"warning: {line}" for line in setting_warnings(given, defaults())], args[0])
         if "seeds" not in opts.spargs and "seeds" in spider_arguments(spidercls):
             try:
                 seeds = sandbox_seeds(self.settings)
@@ -160,7 +193,8 @@ class Command(ScrapyCrawl):
         if len(args) != 1:
             raise UsageError("give one spider: scrapy crawl NAME")
         assert self.crawler_process is not None and self.settings is not None
-        task: Any = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        crawler = self._create_crawler(args[0])
+        task: Any = self.crawler_process.crawl(crawler, **opts.spargs)
         failures: list[BaseException] = []
         if isinstance(task, asyncio.Future):
             task.add_done_callback(lambda done: self._note_failure(done, failures))
@@ -177,9 +211,14 @@ class Command(ScrapyCrawl):
         elif self.crawler_process.bootstrap_failed:
             self.exitcode = NOT_STARTED
         else:
+            stats = crawler.stats.get_stats() if crawler.stats is not None else {}
             directory = opts.spargs.get("out") or self.settings.get("BILINGUAL_RUN_DIR")
             if directory:
                 print(run_summary(Path(directory)))
+            print(counts_summary(stats))
+            if stats.get(NOTHING_KEY):
+                self._say([nothing_fetched(stats) or "fetched nothing"], args[0])
+                self.exitcode = NOTHING_FETCHED
 
     def _debug(self) -> bool:
         assert self.settings is not None

@@ -62,7 +62,7 @@ from bilingual_spider.detection.ladder import (
     url_siblings,
 )
 from bilingual_spider.language.codes import base_language, normalize_language_code
-from bilingual_spider.language.names import language_of_code
+from bilingual_spider.language.names import known_language, language_of_code
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language
 
@@ -194,8 +194,11 @@ def parse_langs(text: str | Sequence[str] | None) -> tuple[str, ...]:
     langs: list[str] = []
     for item in items:
         code = normalize_language_code(item)
-        if code is None:
-            raise ValueError(f"not a language code: {item!r} (expected e.g. en,es or any)")
+        if code is None or not known_language(code):
+            raise ValueError(
+                f"not a language code: {item!r} (a BCP 47 code of a language: e.g. en,es, "
+                "zh-Hant,om, or any)"
+            )
         if code not in langs:
             langs.append(code)
     if len(langs) < 2:

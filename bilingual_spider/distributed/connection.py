@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import redis
 from redis.exceptions import (
@@ -98,6 +99,9 @@ def unreachable(url: str, timeout: float = 5.0, **params: Any) -> str | None:
     params = {**params, "socket_connect_timeout": min(timeout, 3.0), "socket_timeout": timeout}
     deadline = time.monotonic() + timeout
     while True:
+        problem = redis_url_problem(url)  # from_url raises ValueError: not a traceback
+        if problem:
+            return problem
         client = redis.Redis.from_url(url, **params)
         try:
             client.ping()
@@ -113,6 +117,20 @@ def unreachable(url: str, timeout: float = 5.0, **params: Any) -> str | None:
             return f"REDIS_URL {without_password(url)}: {exc}"
         finally:
             client.close()
+
+
+def redis_url_problem(url: str) -> str | None:
+    """Why ``url`` is no Redis URL redis-py can read (``localhost:6379``: no scheme; a port out
+    of range; a database that is no number), in one line, or None. Nothing is connected to."""
+    example = "(a Redis URL: redis://HOST:6379/0)"
+    try:
+        redis.connection.parse_url(url)
+    except (ValueError, TypeError) as exc:
+        return f"REDIS_URL={without_password(url)}: {exc} {example}"
+    database = urlsplit(url).path.strip("/")
+    if url.startswith(("redis://", "rediss://")) and database and not database.isdigit():
+        return f"REDIS_URL={without_password(url)}: database {database!r} is no number {example}"
+    return None
 
 
 def without_password(url: str) -> str:

@@ -6,10 +6,17 @@ at most ``BILINGUAL_WARC_MAX_BYTES`` (1 GB). Each response record names the page
 the project's language ID finds it in its main text (``WARC-Identified-Content-Language``, a
 BCP 47 tag: ``en``, ``zh-Hant``; none when undetermined). Stats: ``warc/records``,
 ``warc/files``, ``warc/pages``.
+
+Each URL is written once a run: a page fetched again (the site detector's probe of a page the
+crawl then asks for itself; a page asked for by two spiders' components) is counted,
+``warc/pages_again``, not written (a set of 8-byte digests of the URLs written, about 70 bytes
+a page). A crawl resumed after a kill starts the set anew: what it fetches again is written
+again (``docs/after_a_kill.md``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from http.client import responses as REASONS
 
 from scrapy import signals
@@ -32,6 +39,7 @@ class WarcExtension:
         self.files = files
         self.stats = stats
         self.identifier = default_identifier()
+        self.written: set[int] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcExtension:
@@ -56,6 +64,11 @@ class WarcExtension:
     def response_received(self, response: Response, request: Request, spider: Spider) -> None:
         if not isinstance(response, HtmlResponse) or not 200 <= response.status < 300:
             return
+        digest = int.from_bytes(hashlib.blake2b(response.url.encode(), digest_size=8).digest())
+        if digest in self.written:
+            self.stats.inc_value("warc/pages_again")
+            return
+        self.written.add(digest)
         found = response_language(response, self.identifier)  # once per response, shared
         language = None
         if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:

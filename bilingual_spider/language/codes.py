@@ -42,6 +42,11 @@ _ALIASES = {
     "zho": "zh",
     "iw": "he",
     "in": "id",
+    "orm": "om",  # Oromo, and West Central Oromo, the language of most of its speakers
+    "gaz": "om",
+    "nno": "nn",
+    "nob": "nb",
+    "dzo": "dz",
 }
 # Regions kept because the variety is a target of its own.
 _KEPT_REGIONS = {("pt", "br"), ("pt", "pt"), ("en", "gb"), ("en", "us")}

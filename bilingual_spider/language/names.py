@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.language_names_table import NAMES
+from bilingual_spider.language.tld_table import CCTLD_LANGUAGES, COMMUNITY_TLD_LANGUAGES
 
 KNOWN_LANGUAGES: frozenset[str] = frozenset(base_language(code) for code in NAMES.values())
 """Base codes (``zh``, ``pt``) of every language the names table names."""
@@ -23,6 +24,26 @@ _OTHER_CODE_FORMS = frozenset(
      "nld", "dut", "chi", "zho"}
 )  # fmt: skip
 _SCRIPTS = frozenset({"hans", "hant", "latn", "cyrl", "arab"})
+
+
+LANGUAGE_CODES: frozenset[str] = KNOWN_LANGUAGES | frozenset(
+    base_language(code)
+    for codes in (*CCTLD_LANGUAGES.values(), *COMMUNITY_TLD_LANGUAGES.values())
+    for code in codes.replace(",", " ").split()
+)
+"""Base codes of every language a table of the project names: the names table's and the
+languages of the countries (CLDR, ``tld_table.py``: ``fil``, ``yue``, ``ckb``)."""
+
+
+def known_language(code: str) -> bool:
+    """Whether a code normalized by
+    :func:`~bilingual_spider.language.codes.normalize_language_code` names a language the
+    project's tables know (``dz``, ``nn``, ``zh-Hant``, ``fil``: yes; ``xx``, ``yy``: no).
+
+    >>> known_language("om"), known_language("zh-Hant"), known_language("xx")
+    (True, True, False)
+    """
+    return base_language(code) in LANGUAGE_CODES
 
 
 def name_key(text: str) -> str:

@@ -1,7 +1,8 @@
 """Refuse requests to private, loopback, link-local and other non-public targets, and non-http(s)
 URLs (``data:`` URLs excepted: their content is in the URL, nothing is connected to): a crawler
 that follows links from the open web must not become a way into the network it runs in (SSRF).
-Each refusal is counted (``safety/refused/<reason>``) and logged.
+Each refusal is counted (``safety/refused/<reason>``) and logged; a host name that does not
+resolve is a DNS failure (``fetch/failed/dns``), not a refusal.
 
 Admitted anyway: hosts and networks in ``BILINGUAL_ALLOWED_HOSTS`` / ``BILINGUAL_ALLOWED_NETWORKS``,
 and, when ``BILINGUAL_SANDBOX_PROXY`` is set, every host name (the sandbox proxy answers for all of
@@ -177,7 +178,10 @@ def refusal_reason(
 _ALWAYS_REFUSED = ("scheme", "no_host", "malformed")
 UNRESOLVED = "unresolved"
 """A name that does not resolve, outside the sandbox, is refused (fail-closed): the download's
-own resolver might still reach something (a search domain, ``/etc/hosts`` changed meanwhile)."""
+own resolver might still reach something (a search domain, ``/etc/hosts`` changed meanwhile).
+The middleware counts it as what it is, a DNS failure (:data:`DNS_FAILED`), not a refusal."""
+DNS_FAILED = "fetch/failed/dns"
+"""Stat of the requests whose host name did not resolve (no network, or no such name)."""
 
 
 def host_to_resolve(
@@ -286,6 +290,11 @@ class NetworkSafetyMiddleware:
 
     async def process_request(self, request: Request) -> None:
         reason = await self.guard.reason(request.url)
+        if reason == UNRESOLVED:  # no network, or no such name: a failure, not a refusal
+            self.stats.inc_value(DNS_FAILED)
+            host = urlsplit(request.url).hostname
+            logger.info("could not resolve %s (DNS), role %s", host, request.meta.get("role"))
+            raise IgnoreRequest(f"could not resolve {host} (DNS)")
         if reason is not None:
             self.stats.inc_value(f"safety/refused/{reason}")
             logger.info("refused %s (%s, role %s)", request.url, reason, request.meta.get("role"))

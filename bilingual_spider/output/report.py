@@ -160,7 +160,10 @@ def _json_lines(path: Path) -> list[dict[str, Any]]:
 
 def pages_of(stats: dict[str, Any]) -> int:
     """The pages the crawl fetched for itself (its budget's pages); HTTP responses for a crawl
-    that counts none (API answers and robots.txt included)."""
+    that counts none (API answers and robots.txt included); 0 for a crawl that fetched nothing
+    (``fetch/nothing``: its spider counts the pages that failed)."""
+    if stats.get("fetch/nothing"):
+        return 0
     for key in PAGE_KEYS:
         if key in stats:
             return int(stats[key])
@@ -285,15 +288,53 @@ def _seconds(stats: dict[str, Any]) -> float:
 
 
 def _sites(runs: list[Run]) -> Any:
-    sites = [site for run in runs for site in run.sites]
-    if not sites:
+    """Bilingual sites by language pair and by how they were reached, a bar per run: a site
+    both spiders report (PupSniffer pairs the sites backforth found) is counted by each, not
+    added up (issue 52: 299 sites + PupSniffer's 29 again showed 328)."""
+    by_languages, by_found = sites_by_run(runs)
+    if not by_languages:
         return None
-    by_languages = Counter(" + ".join(sorted(site.get("languages", [])[:2])) for site in sites)
-    by_found = Counter(found_by_kind(site.get("found_by", "")) for site in sites)
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4), layout="constrained")
-    _bars(left, by_languages.most_common(TOP), "Bilingual sites by language pair")
-    _bars(right, by_found.most_common(TOP), "Bilingual sites by how they were reached")
+    _run_bars(left, by_languages, "Bilingual sites by language pair")
+    _run_bars(right, by_found, "Bilingual sites by how they were reached")
     return figure
+
+
+def sites_by_run(runs: list[Run]) -> tuple[dict[str, Counter], dict[str, Counter]]:
+    """Each run's bilingual sites by language pair and by how they were reached (runs with
+    sites only)."""
+    by_languages: dict[str, Counter] = {}
+    by_found: dict[str, Counter] = {}
+    for run in runs:
+        if run.sites:
+            by_languages[run.name] = Counter(
+                " + ".join(sorted(site.get("languages", [])[:2])) for site in run.sites
+            )
+            by_found[run.name] = Counter(
+                found_by_kind(site.get("found_by", "")) for site in run.sites
+            )
+    return by_languages, by_found
+
+
+def _run_bars(axis: Any, per_run: dict[str, Counter], title: str) -> None:
+    """The most common labels over every run, a bar of each run's count side by side."""
+    if len(per_run) == 1:
+        ((_, counted),) = per_run.items()
+        _bars(axis, counted.most_common(TOP), title)
+        return
+    total: Counter = sum(per_run.values(), Counter())
+    labels = [label for label, _ in total.most_common(TOP)][::-1]
+    height = 0.8 / len(per_run)
+    for number, (name, counted) in enumerate(per_run.items()):
+        places = [i + number * height for i in range(len(labels))]
+        axis.barh(places, [counted.get(label, 0) for label in labels], height, label=name)
+    axis.set_yticks([i + 0.4 - height / 2 for i in range(len(labels))])
+    axis.set_yticklabels([_short(label) for label in labels])
+    axis.legend(fontsize=8)
+    axis.set_title(title)
+    axis.set_xlabel("count")
+    axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axis.tick_params(axis="y", labelsize=8)
 
 
 def _pairs(runs: list[Run]) -> Any:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections import Counter
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,8 @@ PAIR_SITE_BUDGET = 60
 """Pages per site of the demo's PupSniffer crawl."""
 SHOWN_SITES = 20
 """Sites listed on the console; the rest are in ``sites.jsonl``."""
+SHOWN_PAIRS = 8
+"""Pairs listed on the console of the real sites, and of the generated ones."""
 HASH_SEED = "0"
 """``PYTHONHASHSEED`` of the demo's crawls: sets iterate in the same order every time."""
 
@@ -41,6 +45,7 @@ def run_demo(
     out_dir: str | Path = "out/demo",
     strategy: str = "cobfc",
     world_sites: int = DEMO_WORLD_SITES,
+    pair_site_budget: int = PAIR_SITE_BUDGET,
 ) -> int:
     """The main job on the embedded default: a back-and-forth crawl of the sandbox web (the real
     sites + the default generated world), then what it found next to the ground truth; then the
@@ -78,17 +83,22 @@ def run_demo(
         crawl = load_run(backforth)
         print(found_sites_report(crawl.sites + crawl.verdicts, load_ground_truth(world),
                                  crawl.stats, sites, backforth / "sites.jsonl"))  # fmt: skip
-        paired = crawl.sites[:PAIRED_SITES]
+        paired, seed_urls = pair_seeds_of(crawl.sites, sites)
         pair_seeds = out / "pair_seeds.txt"
-        pair_seeds.write_text("".join(f"http://{item['site']}/\n" for item in paired))
-        print(f"\npairing the pages of {len(paired)} of those sites (PupSniffer) ...", flush=True)
+        pair_seeds.write_text("".join(f"{url}\n" for url in seed_urls))
+        real = sum(1 for item in paired if item["site"] in real_hosts(sites))
+        print(
+            f"\npairing the pages of {len(paired)} of those sites, {real} of them real "
+            "(PupSniffer) ...",
+            flush=True,
+        )
         failed = _crawl(
             "pupsniffer",
             sandbox.proxy_url,
             pupsniffer,
             {
                 "seeds": pair_seeds,
-                "site_budget": PAIR_SITE_BUDGET,
+                "site_budget": pair_site_budget,
                 "docs": pupsniffer / "documents.jsonl",
                 "warc": pupsniffer / "warc",
             },
@@ -98,6 +108,7 @@ def run_demo(
     pairing = load_run(pupsniffer)
     page = write_report([crawl, pairing], report)
     print(pairs_summary(pairing, len(paired)))
+    print(pairs_sample(pairing.pairs, real_hosts(sites)))
     print(
         f"\nwhat a corpus builder takes away:"
         f"\n  sites: {backforth / 'sites.jsonl'} (verdicts on every site judged: "
@@ -108,6 +119,64 @@ def run_demo(
         f"\n  crawl report: {page}"
     )
     return 0
+
+
+def real_hosts(real_sites: list[dict]) -> set[str]:
+    """The host names of the real sites (``sites.json``)."""
+    return {site["host"] for site in real_sites}
+
+
+def pair_seeds_of(found: list[dict], real_sites: list[dict]) -> tuple[list[dict], list[str]]:
+    """The bilingual sites the pairing crawl takes (at most :data:`PAIRED_SITES`, the real ones
+    first) and its seeds: a generated site's root; for a real site, the page each real
+    multilingual site on that host is served from (its mount root or language chooser: the
+    sandbox serves the real sites at their real paths, and nothing at their host's root)."""
+    served: dict[str, list[str]] = {}
+    for site in real_sites:
+        if site["bilingual"]:
+            served.setdefault(site["host"], []).append(site["seed_url"])
+    hosts = real_hosts(real_sites)
+    ordered = sorted(found, key=lambda item: item["site"] not in hosts)  # stable: real first
+    paired = ordered[:PAIRED_SITES]
+    seeds = [
+        url for item in paired for url in served.get(item["site"], [f"http://{item['site']}/"])
+    ]
+    return paired, seeds
+
+
+def pairs_sample(pairs: list[dict], hosts: set[str], shown: int = SHOWN_PAIRS) -> str:
+    """The pairs found on the real sites first (real pages), then the generated sites' (their
+    texts are generated): how many on each site, and a few of each, one site after another."""
+    real = [pair for pair in pairs if _host(pair) in hosts]
+    generated = [pair for pair in pairs if _host(pair) not in hosts]
+    lines = []
+    for title, chosen in (
+        ("on the real sites (real pages)", real),
+        ("on the generated sites (generated texts)", generated),
+    ):
+        per_site = Counter(_host(pair) for pair in chosen)
+        lines += ["", f"{len(chosen)} pairs {title}: "]
+        lines[-1] += ", ".join(f"{site} {count}" for site, count in per_site.most_common(8))
+        lines[-1] += ", ..." if len(per_site) > 8 else ""
+        for pair in _round_robin(chosen)[:shown]:
+            langs = f"{pair['source_lang']}-{pair['target_lang']}"
+            lines.append(f"  {langs:<11} {pair['source_url']}  {pair['target_url']}")
+        if len(chosen) > shown:
+            lines.append(f"  ... {len(chosen) - shown} more")
+    return "\n".join(lines)
+
+
+def _host(pair: dict) -> str:
+    return str(pair["source_url"]).split("/")[2]
+
+
+def _round_robin(pairs: list[dict]) -> list[dict]:
+    """The pairs, the first of each site, then the second of each, ...: a sample of every site."""
+    by_site: dict[str, list[dict]] = {}
+    for pair in pairs:
+        by_site.setdefault(_host(pair), []).append(pair)
+    rounds = zip_longest(*by_site.values())
+    return [pair for group in rounds for pair in group if pair is not None]
 
 
 def _crawl(spider: str, proxy: str, run: Path, arguments: dict[str, Any]) -> int:
@@ -190,7 +259,7 @@ def found_sites_report(
         f"{len(found)} hosts reported bilingual ({right} right by the ground truth) of "
         f"{len(judged)} judged"
         + (f" ({not_judged} could not be judged)" if not_judged else "")
-        + f", in {stats.get('backforth/pages', 0)} pages: {len(world_found)} of the generated "
+        + f", in {stats.get('backforth/pages', 0)} pages:\n{len(world_found)} of the generated "
         f"world's {world_bilingual} bilingual sites (a site can have a host per language) and "
         f"{len(real_found)} multilingual real sites. Finish reason: {stats.get('finish_reason')}."
     )

@@ -64,6 +64,7 @@ from bilingual_spider.distributed.found_by import SharedFoundBy, shared_found_by
 from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
 from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
 from bilingual_spider.distributed.partitions import shared_crawl_base
+from bilingual_spider.extensions.fetch_outcomes import PAGES_KEY
 from bilingual_spider.frontier.bipartite import (
     BACKLINK,
     FORWARD,
@@ -97,6 +98,7 @@ from bilingual_spider.scheduler.redis_scheduler import DUPLICATE_KEY_META, FRONT
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import FoundLink
+from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
@@ -238,7 +240,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     # --- start and pages ----------------------------------------------------------------------
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        for url in self.seed_urls:
+        for url in announced(self.seed_urls):
             request = self.seed_request(url)
             if request is not None:
                 yield request
@@ -601,14 +603,18 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     def _log_progress(self) -> None:
         minutes = (time.monotonic() - self._started) / 60
+        stats = self.crawler.stats
+        not_judged = stats.get_value("detector/sites_not_judged", 0)
         logger.info(
-            "backforth %s: %d pages, %d bilingual sites, harvest rate %.3f, %d sites judged "
-            "(%.1f min)%s",
+            "backforth %s: %d pages (%d fetched), %d bilingual sites, harvest rate %.3f, "
+            "%d sites judged, %d could not be (%.1f min)%s",
             self.strategy.value,
             self.pages,
+            stats.get_value(PAGES_KEY, 0),
             self.sites_found,
             self.sites_found / self.pages if self.pages else 0.0,
-            len(self.graph.verdicts),
+            len(self.graph.verdicts) - not_judged,
+            not_judged,
             minutes,
             self._backlinks_unavailable(),
         )

@@ -25,6 +25,7 @@ from twisted.python.failure import Failure
 
 from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 
@@ -69,7 +70,7 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         self.seeds_given = parts["seeds_given"]
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        for number, url in enumerate(self.seed_urls):
+        for number, url in enumerate(announced(self.seed_urls)):
             if number < self.seeds_given:
                 continue  # queued (or done) before a kill; counted once the next is asked for
             if number:

@@ -27,7 +27,7 @@ from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.items import FetchedPageItem
 from bilingual_spider.language.codes import normalize_language_code
 from bilingual_spider.middlewares.outlinks import LINK_TEXT_META
-from bilingual_spider.seeds import SeedError, parse_seeds
+from bilingual_spider.seeds import SeedError, announced, parse_seeds
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class ForwardSpider(DetectorCallbacks, scrapy.Spider):
         return spider
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        for url in self.seed_urls:
+        for url in announced(self.seed_urls):
             yield scrapy.Request(url, meta={"role": "seed"}, callback=self.parse)
 
     def parse(self, response: Response) -> Iterator[FetchedPageItem | scrapy.Request]:

@@ -65,6 +65,7 @@ from bilingual_spider.patterns.round_state import InMemoryRoundStore, RoundStore
 from bilingual_spider.patterns.units import site_of
 from bilingual_spider.patterns.verification import PairVerifier, load_verifier
 from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
 
 logger = logging.getLogger(__name__)
@@ -229,7 +230,7 @@ class PupSnifferSpider(scrapy.Spider):
             for url in self.seed_urls:
                 self.searching.ask(urlsplit(url).netloc.lower())
             return
-        for url in self.seed_urls:
+        for url in announced(self.seed_urls):
             for request in self.requests.site(url, "seed"):
                 yield request
 

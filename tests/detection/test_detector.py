@@ -426,6 +426,22 @@ def test_parse_langs() -> None:
         parse_langs("en,español!")
 
 
+@pytest.mark.parametrize("text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en"])
+def test_codes_that_name_no_language_are_refused(text: str) -> None:
+    """Issue 52: ``-a langs=xx,yy`` crawled, in no language at all."""
+    with pytest.raises(ValueError, match="not a language code: '(xx|xx-nonsense|qq|und)'"):
+        parse_langs(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "langs"),
+    [("dz,om", ("dz", "om")), ("gaz,en", ("om", "en")), ("nn,nb", ("nn", "nb")),
+     ("zh-Hant,en", ("zh-Hant", "en")), ("fil,yue,ckb", ("fil", "yue", "ckb"))],
+)  # fmt: skip
+def test_real_codes_of_less_common_languages_are_taken(text: str, langs: tuple) -> None:
+    assert parse_langs(text) == langs
+
+
 def test_config_is_checked() -> None:
     with pytest.raises(ValueError):
         DetectorConfig(min_likelihood=1.5)

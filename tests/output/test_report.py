@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,47 @@ def test_the_report_says_how_many_declared_pairs_verified_and_were_overruled(tmp
     assert "<td>www.claims.fr</td><td>39 of 52 verified, 2 corroborated" in text
     quiet = write_report([load_run(make_run(tmp_path / "quiet", 100, 2))], tmp_path / "r2")
     assert "id='declarations'" not in quiet.read_text()  # no declared pair: no section
+
+
+def test_the_site_figures_count_each_spider_s_sites_apart() -> None:
+    """Issue 52: the report added PupSniffer's sites (the ones backforth found, paired) to
+    backforth's: 299 + 29 showed as 328 sites."""
+    from bilingual_spider.output.report import Run, _sites
+
+    site = {"languages": ["en", "fr"], "found_by": "seed"}
+    runs = [
+        Run("backforth", {}, sites=[site, site, {**site, "languages": ["de", "en"]}]),
+        Run("pupsniffer", {}, sites=[site]),
+    ]
+    figure = _sites(runs)
+    for axis in figure.axes:
+        bars = {c.get_label(): sum(b.get_width() for b in c) for c in axis.containers}
+        assert bars == {"backforth": 3, "pupsniffer": 1}
+
+
+def test_watch_started_before_the_crawl_wrote_its_stats_waits_for_them(tmp_path: Path) -> None:
+    """Issue 52: ``report --watch`` started in a crawl's first 35 s said "no stats.json (run with
+    -a out=DIR)" and ended, though the crawl was given it."""
+    run = tmp_path / "run"
+    watching = subprocess.Popen(
+        [sys.executable, "-m", "bilingual_spider.cli", "report", str(run), "-o",
+         str(tmp_path / "report"), "--watch", "0.05"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=crawl_env(),
+    )  # fmt: skip
+    try:
+        assert watching.stdout is not None
+        assert watching.stdout.readline().startswith(f"report: waiting for {run / 'stats.json'}")
+        make_run(run, pages_per_step=10, sites_per_step=2)  # the crawl's first stats, finished
+        out, err = watching.communicate(timeout=CRAWL_SECONDS)
+    finally:
+        watching.kill()
+    assert watching.returncode == 0, err[-2000:]
+    assert (tmp_path / "report" / "report.html").is_file()
+
+
+def test_a_crawl_that_fetched_nothing_reports_no_pages() -> None:
+    """Issue 52: with no network the report said "2 pages", "27.9 pages/s" (backforth counts
+    the pages whose first request failed)."""
+    stats = {"backforth/pages": 2, "fetch/failed/dns": 2, "fetch/nothing": 1}
+    assert pages_of(stats) == 0
+    assert pages_of({"backforth/pages": 2, "fetch/pages": 2}) == 2

@@ -135,3 +135,27 @@ def test_a_crawl_writes_every_page_it_fetched_with_its_bytes_and_language(tmp_pa
         host = urlsplit(unquote(url)).hostname
         assert headers.get_header("WARC-Identified-Content-Language") == languages[host]
         assert http.get_statuscode() == "200"
+
+
+def test_a_page_fetched_twice_is_written_once(tmp_path: Path) -> None:
+    """Issue 52: a backforth crawl wrote 1,953 response records for 1,788 URLs (the detector's
+    probe and the crawl both fetch a page)."""
+    from scrapy.http import HtmlResponse, Request
+    from scrapy.utils.test import get_crawler
+
+    from bilingual_spider.extensions.warc import WarcExtension
+
+    crawler = get_crawler()
+    crawler.stats.open_spider()
+    extension = WarcExtension(WarcFiles(tmp_path), crawler.stats)
+    for url in ("http://a.example/fr/", "http://a.example/en/", "http://a.example/fr/"):
+        request = Request(url)
+        headers = {"Content-Type": "text/html"}
+        response = HtmlResponse(url, body=PAGE, request=request, headers=headers)
+        extension.response_received(response, request, None)
+    extension.files.close()
+    found = records(sorted(tmp_path.glob("*.warc.gz")))
+    uris = [head.get_header("WARC-Target-URI") for kind, head, _, _ in found if kind == "response"]
+    assert uris == ["http://a.example/fr/", "http://a.example/en/"]
+    assert crawler.stats.get_value("warc/pages") == 2
+    assert crawler.stats.get_value("warc/pages_again") == 1

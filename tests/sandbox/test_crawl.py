@@ -12,9 +12,10 @@ from tests.waiting import CRAWL_SECONDS
 
 
 def crawl(
-    sandbox: SandboxServer, tmp_path: Path, seeds: str, **settings: object
+    sandbox: SandboxServer, tmp_path: Path, seeds: str, status: int = 0, **settings: object
 ) -> tuple[list[dict], dict]:
-    """Run the forward spider through the sandbox; return its page records and final stats."""
+    """Run the forward spider through the sandbox; return its page records and final stats
+    (``status``: the exit status it must end with; 3 when it fetched no page)."""
     output, stats_file = tmp_path / "pages.jsonl", tmp_path / "stats.json"
     result = run_spider(
         "forward",
@@ -29,7 +30,7 @@ def crawl(
         output=output,
         timeout=CRAWL_SECONDS,
     )
-    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.returncode == status, result.stderr[-3000:]
     records = [json.loads(line) for line in output.read_text().splitlines() if line]
     return records, json.loads(stats_file.read_text())
 
@@ -107,6 +108,7 @@ def test_allow_list_admits_a_private_network(small_sandbox, tmp_path: Path) -> N
         small_sandbox,
         tmp_path,
         "http://10.1.2.3/",
+        status=3,  # its one page is a 404: it fetched nothing, and says so
         BILINGUAL_ALLOWED_NETWORKS="10.1.0.0/16",
         ROBOTSTXT_OBEY=False,
         RETRY_TIMES=0,
@@ -114,6 +116,7 @@ def test_allow_list_admits_a_private_network(small_sandbox, tmp_path: Path) -> N
     assert not any(k.startswith("safety/refused") for k in stats)
     # admitted: it went to the sandbox, which has no site at that address
     assert stats["downloader/response_status_count/404"] == 1
+    assert stats["fetch/failed/http_404"] == stats["fetch/nothing"] == 1
 
 
 def test_redis_scheduler_crawls_the_same_pages(small_sandbox, tmp_path: Path, redis_prefix) -> None:

@@ -13,16 +13,17 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.output.report import load_run, pages_of, pairs_of
-from bilingual_spider.sandbox.demo import run_demo
+from bilingual_spider.sandbox.demo import pair_seeds_of, real_hosts, run_demo
+from bilingual_spider.sandbox.realsites import prepare
 from tests.output.test_report import CHROMIUM, rendered_dom
 
-PAGES, WORLD_SITES = 150, 120
+PAGES, WORLD_SITES, SITE_BUDGET = 150, 120, 15
 
 
 def demo(out: Path) -> str:
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        assert run_demo(pages=PAGES, out_dir=out, world_sites=WORLD_SITES) == 0
+        assert run_demo(PAGES, out, world_sites=WORLD_SITES, pair_site_budget=SITE_BUDGET) == 0
     return printed.getvalue()
 
 
@@ -81,6 +82,40 @@ def test_console_stats_feeds_and_report_count_the_same(demo_run) -> None:
     assert f"<td>{len(pairs)}</td></tr></table>" in report  # pupsniffer's row ends the table
     if len(sites) > 20:
         assert f"{len(sites) - 20} more in" in printed
+
+
+def test_the_demo_pairs_the_real_sites_it_found_and_prints_their_pairs_first(demo_run) -> None:
+    """Issue 52: PupSniffer was seeded with the real sites' host roots, which the sandbox does not
+    serve (404): all its pairs were of generated sites."""
+    out, printed, _ = demo_run
+    hosts = real_hosts(prepare())
+    found = {site["site"] for site in lines(out / "backforth" / "sites.jsonl")} & hosts
+    assert found, "the small demo finds real sites (they are its first seeds)"
+    pairs = lines(out / "pupsniffer" / "pairs.jsonl")
+    real = [pair for pair in pairs if pair["source_url"].split("/")[2] in hosts]
+    assert {pair["source_url"].split("/")[2] for pair in real} == found  # each one paired
+    said = re.search(rf"^{len(real)} pairs on the real sites \(real pages\)", printed, re.M)
+    assert said is not None, printed[-2000:]
+    assert said.start() < printed.index("pairs on the generated sites (generated texts)")
+
+
+def test_pair_seeds_are_the_pages_the_real_sites_serve_then_generated_roots() -> None:
+    real = [
+        {"host": "www.debian.org", "seed_url": "http://www.debian.org/doc/a/", "bilingual": True},
+        {"host": "www.debian.org", "seed_url": "http://www.debian.org/doc/b/", "bilingual": True},
+        {"host": "www.debian.org", "seed_url": "http://www.debian.org/doc/c/", "bilingual": False},
+        {"host": "lilypond.org", "seed_url": "http://lilypond.org/doc/web/index.html",
+         "bilingual": True},
+    ]  # fmt: skip
+    found = [{"site": "www.gen1.com"}, {"site": "www.debian.org"}, {"site": "lilypond.org"}]
+    paired, seeds = pair_seeds_of(found, real)
+    assert [item["site"] for item in paired] == ["www.debian.org", "lilypond.org", "www.gen1.com"]
+    assert seeds == [
+        "http://www.debian.org/doc/a/",
+        "http://www.debian.org/doc/b/",
+        "http://lilypond.org/doc/web/index.html",
+        "http://www.gen1.com/",
+    ]
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run does)")
