@@ -17,6 +17,7 @@ from typing import Any
 from lxml import etree
 
 from bilingual_spider.html_page import ParsedPage, as_parsed
+from bilingual_spider.language.declared_language import Signal, resolve_language
 from bilingual_spider.language.identification import UNDETERMINED, LanguageIdentifier
 
 MIN_BLOCK_CHARS = 20
@@ -67,6 +68,8 @@ class PageLanguage:
     truncated: bool = False
     """The page was longer than :data:`~bilingual_spider.html_page.MAX_HTML_CHARS` and
     only its start was read."""
+    signal: Signal = Signal.IDENTIFIER
+    """Which signal decided most of the main language's text."""
 
 
 def is_navigation(element: Any) -> bool:
@@ -147,9 +150,12 @@ def _blocks(
     return blocks
 
 
-def page_language(page: str | bytes | ParsedPage, identifier: LanguageIdentifier) -> PageLanguage:
-    """The language of a page's main text and the share of each language in it."""
-    return blocks_language(*main_text_blocks(page), identifier=identifier)
+def page_language(
+    page: str | bytes | ParsedPage, identifier: LanguageIdentifier, declared: str | None = None
+) -> PageLanguage:
+    """The language of a page's main text and the share of each language in it; ``declared``:
+    the language the site declares for it (:func:`language_blocks`)."""
+    return blocks_language(*main_text_blocks(page), identifier=identifier, declared=declared)
 
 
 @dataclass(frozen=True)
@@ -158,37 +164,59 @@ class LanguageBlock:
 
     text: str
     lang: str | None
-    """Its language by language ID; ``None``: none found."""
+    """Its language (language ID's, or the declared one: :mod:`.declared_language`); ``None``:
+    none found."""
+    signal: Signal = Signal.IDENTIFIER
+    """Which signal decided ``lang``."""
 
 
-def language_blocks(blocks: list[str], *, identifier: LanguageIdentifier) -> list[LanguageBlock]:
+def language_blocks(
+    blocks: list[str], *, identifier: LanguageIdentifier, declared: str | None = None
+) -> list[LanguageBlock]:
     """The blocks long enough to judge (:data:`MIN_BLOCK_CHARS`; all of them together when
-    none is), each with its language."""
+    none is), each with its language: the identifier's, or the ``declared`` language of the
+    page where the identifier cannot know it or names a close neighbour
+    (:func:`~.declared_language.resolve_language`, block by block: an English licence on a
+    Galician page stays English)."""
     judged = [b for b in blocks if len(b) >= MIN_BLOCK_CHARS]
     if not judged and blocks:  # a page of short blocks only: judge them together
         judged = [" ".join(blocks)]
-    return [
-        LanguageBlock(block, guesses[0].lang if guesses else None)
-        for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
-    ]
+    found = []
+    for block, guesses in zip(judged, identifier.identify_many(judged), strict=True):
+        resolved = resolve_language(
+            guesses[0].lang if guesses else None, block, declared, identifier.knows
+        )
+        if resolved is None:
+            found.append(LanguageBlock(block, None))
+        else:
+            found.append(LanguageBlock(block, resolved.lang, resolved.signal))
+    return found
 
 
 def blocks_language(
-    blocks: list[str], truncated: bool = False, *, identifier: LanguageIdentifier
+    blocks: list[str],
+    truncated: bool = False,
+    *,
+    identifier: LanguageIdentifier,
+    declared: str | None = None,
 ) -> PageLanguage:
     """:func:`page_language` of the main text blocks of a page (:func:`main_text_blocks`)."""
-    return language_of_blocks(language_blocks(blocks, identifier=identifier), truncated)
+    judged = language_blocks(blocks, identifier=identifier, declared=declared)
+    return language_of_blocks(judged, truncated)
 
 
 def language_of_blocks(judged: list[LanguageBlock], truncated: bool = False) -> PageLanguage:
     """The languages' shares of judged blocks (:func:`language_blocks`), by characters."""
     weights: Counter[str] = Counter()
+    signals: dict[str, Counter[Signal]] = {}
     for block in judged:
         if block.lang:
             weights[block.lang] += len(block.text)
+            signals.setdefault(block.lang, Counter())[block.signal] += len(block.text)
     total = sum(weights.values())
     if total < MIN_PAGE_CHARS:
         return PageLanguage(UNDETERMINED, 0.0, {}, True, total, truncated)
     shares = {lang: round(n / total, 4) for lang, n in weights.most_common()}
     lang, share = next(iter(shares.items()))
-    return PageLanguage(lang, share, shares, False, total, truncated)
+    signal = signals[lang].most_common(1)[0][0]
+    return PageLanguage(lang, share, shares, False, total, truncated, signal)
