@@ -101,17 +101,21 @@ def page_text(response: TextResponse, identifier: Any = None, stats: Any = None)
     if identifier is None:
         identifier = default_identifier()
     declared = page_declared_language(response, parsed)
-    judged = language_blocks(blocks, identifier=identifier, declared=declared)
-    found = language_of_blocks(judged, truncated)
     prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
+    # prose before boilerplate: a page's language is its prose's (no navigation, licence or
+    # code), its whole main text's only when it has too little prose to judge
+    judged = language_blocks(prose_blocks, identifier=identifier, declared=declared)
+    found = language_of_blocks(judged, truncated)
+    if found.undetermined:
+        judged = language_blocks(blocks, identifier=identifier, declared=declared)
+        found = language_of_blocks(judged, truncated)
     language: str | None = None
     mixed: tuple[LanguageBlock, ...] = ()
     if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
         language = found.lang
     elif not found.undetermined:  # mixed: each pair decides (pair_language.own_prose)
         language = marked_language(response.url, found.shares)
-        prose = language_blocks(prose_blocks, identifier=identifier, declared=declared)
-        mixed = tuple(prose or judged)
+        mixed = tuple(judged)
     logger.debug(
         "pupsniffer page language %s (%s) %s", language or UNDETERMINED, found.signal, response.url
     )

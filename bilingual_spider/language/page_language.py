@@ -86,12 +86,33 @@ def is_navigation(element: Any) -> bool:
     return any(part in NAVIGATION_NAMES for part in _NAME_PARTS.split(names))
 
 
+LEGAL_TERMS = (
+    "license", "licence", "licensed", "warranty", "copyright", "permission is granted",
+    "free software foundation", "gnu general public", "gnu free documentation",
+    "creative commons", "all rights reserved", "merchantability", "redistribute",
+    "terms and conditions", "without any", "fitness for a particular",
+)  # fmt: skip
+"""Words of licences and legal notices, in English: the language a licence is left
+untranslated in."""
+MIN_LEGAL_TERMS = 3
+"""A block with this many different :data:`LEGAL_TERMS` or more is a legal notice, not prose
+(a GPL or GFDL notice has 5 to 8; prose that mentions a licence once has one or two)."""
+
+
+def is_legal_notice(block: str) -> bool:
+    """Whether a block of text is a licence or legal notice (:data:`MIN_LEGAL_TERMS`): what a
+    documentation page keeps in its main text untranslated, and no sign of its language."""
+    lowered = block.lower()
+    return sum(term in lowered for term in LEGAL_TERMS) >= MIN_LEGAL_TERMS
+
+
 def main_text_blocks(
     page: str | bytes | ParsedPage, *, code: bool = True, navigation: bool = True
 ) -> tuple[list[str], bool]:
     """The text blocks of a page's main content, and whether the page was truncated; without
     its code samples and commands (:data:`CODE_TAGS`) when not ``code``, and without what
-    :func:`is_navigation` calls navigation when not ``navigation`` (a page's *prose*).
+    :func:`is_navigation` calls navigation and the blocks :func:`is_legal_notice` calls a
+    licence when not ``navigation`` (a page's *prose*).
 
     A :class:`~bilingual_spider.html_page.ParsedPage` (the tree the link contexts are read
     from) is read as it is, not parsed again, and not changed."""
@@ -99,7 +120,10 @@ def main_text_blocks(
     if page.root is None:
         return [], page.truncated
     skipped = SKIPPED_TAGS if code else (*SKIPPED_TAGS, *CODE_TAGS)
-    return _blocks(page.root, skipped, None if navigation else is_navigation), page.truncated
+    blocks = _blocks(page.root, skipped, None if navigation else is_navigation)
+    if not navigation:
+        blocks = [block for block in blocks if not is_legal_notice(block)]
+    return blocks, page.truncated
 
 
 def _blocks(
@@ -176,20 +200,34 @@ def language_blocks(
     """The blocks long enough to judge (:data:`MIN_BLOCK_CHARS`; all of them together when
     none is), each with its language: the identifier's, or the ``declared`` language of the
     page where the identifier cannot know it or names a close neighbour
-    (:func:`~.declared_language.resolve_language`, block by block: an English licence on a
-    Galician page stays English)."""
+    (:func:`~.declared_language.resolve_language`, each guess weighed with all the blocks it
+    names, so an English licence on a Galician page stays English, and short English blocks
+    under a Dzongkha URL are read as the English they are together)."""
     judged = [b for b in blocks if len(b) >= MIN_BLOCK_CHARS]
     if not judged and blocks:  # a page of short blocks only: judge them together
         judged = [" ".join(blocks)]
+    guessed = [
+        (block, guesses[0].lang if guesses else None)
+        for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
+    ]
+    if declared is None:
+        return [LanguageBlock(block, lang) for block, lang in guessed]
+    # each guess is weighed with all the text it covers: one short block reads as no language
+    by_guess: dict[str, list[str]] = {}
+    for block, lang in guessed:
+        if lang is not None:
+            by_guess.setdefault(lang, []).append(block)
+    resolved = {
+        lang: resolve_language(lang, " ".join(texts), declared, identifier.knows)
+        for lang, texts in by_guess.items()
+    }
     found = []
-    for block, guesses in zip(judged, identifier.identify_many(judged), strict=True):
-        resolved = resolve_language(
-            guesses[0].lang if guesses else None, block, declared, identifier.knows
-        )
-        if resolved is None:
+    for block, lang in guessed:
+        decided = resolved.get(lang) if lang is not None else None
+        if decided is None:
             found.append(LanguageBlock(block, None))
         else:
-            found.append(LanguageBlock(block, resolved.lang, resolved.signal))
+            found.append(LanguageBlock(block, decided.lang, decided.signal))
     return found
 
 

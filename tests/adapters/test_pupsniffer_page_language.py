@@ -65,3 +65,20 @@ def test_an_english_copy_under_a_language_path_is_english_and_not_paired(lang):
     pair = UrlPair(source.url, copy.url, PairingPattern("en", lang), 0.5, 0.5, LOCAL)
     kept, why = judge_pair(pair, source, copy, {})
     assert kept is None and why in (PairLanguageVerdict.SAME_LANGUAGE, NOT_AS_MARKED)
+
+
+def test_an_index_page_with_an_untranslated_licence_is_in_its_prose_language_and_pairs():
+    """Prose before boilerplate: the English licence in a translated index page's main text
+    (longer than its table of contents) decides neither its language nor the copy check."""
+    from bilingual_spider.sandbox.language_sites import LICENCE
+
+    for lang in ("dz", "gl"):
+        translated, english = catalog_sentences(lang, 40)
+        titles, english_titles = translated[:12], english[:12]
+        assert len(LICENCE) > len(" ".join(titles))
+        found, target = record(f"{SITE}/{lang}/index.html", [*titles, LICENCE])
+        assert found.language == lang
+        _, source = record(f"{SITE}/en/index.html", [*english_titles, LICENCE])
+        pair = UrlPair(source.url, target.url, PairingPattern("en", lang), 0.5, 0.5, LOCAL)
+        kept, why = judge_pair(pair, source, target, {})
+        assert why == KEPT, lang
