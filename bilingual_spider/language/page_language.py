@@ -178,8 +178,16 @@ def page_language(
     page: str | bytes | ParsedPage, identifier: LanguageIdentifier, declared: str | None = None
 ) -> PageLanguage:
     """The language of a page's main text and the share of each language in it; ``declared``:
-    the language the site declares for it (:func:`language_blocks`)."""
-    return blocks_language(*main_text_blocks(page), identifier=identifier, declared=declared)
+    the language the site declares for it (:func:`language_blocks`). Prose before boilerplate:
+    the page's prose decides (no navigation, legal notice or code: a long untranslated licence
+    on a translated index page does not), its whole main text only when the prose is too
+    short to judge."""
+    page = as_parsed(page)
+    prose, truncated = main_text_blocks(page, code=False, navigation=False)
+    found = blocks_language(prose, truncated, identifier=identifier, declared=declared)
+    if found.undetermined:
+        found = blocks_language(*main_text_blocks(page), identifier=identifier, declared=declared)
+    return found
 
 
 @dataclass(frozen=True)

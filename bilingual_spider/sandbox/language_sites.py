@@ -26,7 +26,11 @@ from html import escape
 from pathlib import Path
 
 from bilingual_spider.sandbox.config import render_sandbox_toml
-from bilingual_spider.sandbox.textsource import DEFAULT_LOCALE_DIR, catalog_messages
+from bilingual_spider.sandbox.textsource import (
+    DEFAULT_LOCALE_DIR,
+    MIN_SENTENCE_WORDS,
+    catalog_messages,
+)
 
 LOCALES = {"dz": "dz", "nb": "nb", "nn": "nn", "gl": "gl", "es": "es", "pt": "pt"}
 """Project code -> gettext locale directory."""
@@ -69,15 +73,23 @@ SITES = (
     ),
     LanguageSite(
         "nordic-gtk.example", ("nb", "nn"),
-        ("glib20", "gtk20", "shadow", "Linux-PAM", "PackageKit", "shared-mime-info"), ("sv",),
+        (
+            "glib20", "gtk20", "shadow", "Linux-PAM", "PackageKit", "shared-mime-info",
+            "gettext-runtime", "polkit-1",
+        ),
+        ("sv",),
     ),
     LanguageSite(
         "iberia-gnu.example", ("gl", "es", "pt"),
-        ("coreutils", "tar", "sed", "grep", "findutils", "wget", "bash", "diffutils"), ("om",),
+        (
+            "coreutils", "tar", "sed", "grep", "findutils", "wget", "bash", "diffutils", "libc",
+            "gnupg2", "make", "systemd", "man-db-gnulib",
+        ),
+        ("om",),
     ),
     LanguageSite(
         "nynorsk-desktop.example", ("nn",),
-        ("polkit-1", "xdg-user-dirs", "gettext-tools", "software-properties", "glib20"),
+        ("xdg-user-dirs", "gettext-tools", "software-properties", "at-spi2-core", "gdk-pixbuf"),
     ),
 )  # fmt: skip
 TUNED_ON = ("dz-apt.example", "nordic-apt.example", "galego-apt.example")
@@ -87,8 +99,9 @@ TUNED_ON = ("dz-apt.example", "nordic-apt.example", "galego-apt.example")
 def site_documents(
     site: LanguageSite, locale_dir: Path = DEFAULT_LOCALE_DIR
 ) -> list[list[dict[str, str]]]:
-    """The site's documents: runs of :data:`MESSAGES_PER_DOC` messages translated into every
-    language of the site, each message as {language: text} (``en`` too)."""
+    """The site's documents: runs of :data:`MESSAGES_PER_DOC` sentences (messages of
+    ``textsource.MIN_SENTENCE_WORDS`` English words or more: prose, not a menu's titles)
+    translated into every language of the site, each as {language: text} (``en`` too)."""
     by_english: dict[str, dict[str, str]] = {}
     for catalog in site.catalogs:
         per_language = []
@@ -99,7 +112,8 @@ def site_documents(
             )
         for english in per_language[0][1] if per_language else ():
             texts = {lang: found.get(english) for lang, found in per_language}
-            if all(texts.values()) and english not in by_english:
+            prose = len(english.split()) >= MIN_SENTENCE_WORDS  # a sentence, not a title
+            if prose and all(texts.values()) and english not in by_english:
                 by_english[english] = {"en": english, **{k: v for k, v in texts.items() if v}}
     messages = list(by_english.values())
     docs = [
