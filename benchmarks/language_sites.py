@@ -114,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", action="append", help="only this site (repeatable)")
     parser.add_argument("--work", type=Path, default=Path("out/bench_language_sites"))
     parser.add_argument("--out", type=Path, default=RESULTS / "language_sites.json")
+    parser.add_argument(
+        "--reuse", action="store_true", help="score the crawls left in --work again, no crawl"
+    )
     args = parser.parse_args(argv)
     from pupsniffer import run_crawl
 
@@ -130,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         pages = (1 + len(site.languages) + len(site.copies)) * 40 + 50
         crawl = run_crawl(
             ["--config", str(world.config)], [site_url(site)], args.work / site.host,
-            site_budget=pages,
+            reuse=args.reuse, site_budget=pages,
         )  # fmt: skip
         runs[site.host] = {
             **site_scores(site, world.gold[site.host], crawl),

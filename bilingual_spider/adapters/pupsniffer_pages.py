@@ -22,6 +22,7 @@ from bilingual_spider.language.page_language import (
     LanguageBlock,
     language_blocks,
     language_of_blocks,
+    language_prose,
     main_text_blocks,
 )
 from bilingual_spider.links.contexts import extract_link_contexts
@@ -104,7 +105,7 @@ def page_text(response: TextResponse, identifier: Any = None, stats: Any = None)
     prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
     # prose before boilerplate: a page's language is its prose's (no navigation, licence or
     # code), its whole main text's only when it has too little prose to judge
-    judged = language_blocks(prose_blocks, identifier=identifier, declared=declared)
+    judged = language_blocks(language_prose(prose_blocks), identifier=identifier, declared=declared)
     found = language_of_blocks(judged, truncated)
     if found.undetermined:
         judged = language_blocks(blocks, identifier=identifier, declared=declared)

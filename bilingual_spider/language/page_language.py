@@ -106,13 +106,19 @@ def is_legal_notice(block: str) -> bool:
     return sum(term in lowered for term in LEGAL_TERMS) >= MIN_LEGAL_TERMS
 
 
+def language_prose(prose: list[str]) -> list[str]:
+    """The blocks of a page's prose that say its language: without legal notices
+    (:func:`is_legal_notice`), which stay untranslated. (The copy check still counts them: a
+    page half of whose prose is the other page's licence is a copy.)"""
+    return [block for block in prose if not is_legal_notice(block)]
+
+
 def main_text_blocks(
     page: str | bytes | ParsedPage, *, code: bool = True, navigation: bool = True
 ) -> tuple[list[str], bool]:
     """The text blocks of a page's main content, and whether the page was truncated; without
     its code samples and commands (:data:`CODE_TAGS`) when not ``code``, and without what
-    :func:`is_navigation` calls navigation and the blocks :func:`is_legal_notice` calls a
-    licence when not ``navigation`` (a page's *prose*).
+    :func:`is_navigation` calls navigation when not ``navigation`` (a page's *prose*).
 
     A :class:`~bilingual_spider.html_page.ParsedPage` (the tree the link contexts are read
     from) is read as it is, not parsed again, and not changed."""
@@ -120,10 +126,7 @@ def main_text_blocks(
     if page.root is None:
         return [], page.truncated
     skipped = SKIPPED_TAGS if code else (*SKIPPED_TAGS, *CODE_TAGS)
-    blocks = _blocks(page.root, skipped, None if navigation else is_navigation)
-    if not navigation:
-        blocks = [block for block in blocks if not is_legal_notice(block)]
-    return blocks, page.truncated
+    return _blocks(page.root, skipped, None if navigation else is_navigation), page.truncated
 
 
 def _blocks(
@@ -184,7 +187,9 @@ def page_language(
     short to judge."""
     page = as_parsed(page)
     prose, truncated = main_text_blocks(page, code=False, navigation=False)
-    found = blocks_language(prose, truncated, identifier=identifier, declared=declared)
+    found = blocks_language(
+        language_prose(prose), truncated, identifier=identifier, declared=declared
+    )
     if found.undetermined:
         found = blocks_language(*main_text_blocks(page), identifier=identifier, declared=declared)
     return found

@@ -11,7 +11,10 @@ English licence in its main text (not a footer), as documentation sites do.
 
 Pages link to every document of their language, to their versions in the other languages (a
 switcher of codes) and to the home page, which links to each language's index. The gold pairs
-are (English page, translated page) for every document and index; a copy is in no pair.
+are (English page, translated page) for every document; a copy is in no pair, nor is an index
+page half of whose prose is the untranslated licence (:func:`index_is_copy`: a copy by the rule
+the real sites' gold follows, ``patterns/pair_language.py``); its language is still its own
+(the detector reads it).
 
 Sites are split in two: :data:`TUNED_ON` were looked at while the code was written (their
 catalogs are the unit tests' apt and dpkg), the others are held out.
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from bilingual_spider.patterns.pair_language import MAX_COPIED_SHARE
 from bilingual_spider.sandbox.config import render_sandbox_toml
 from bilingual_spider.sandbox.textsource import (
     DEFAULT_LOCALE_DIR,
@@ -162,7 +166,7 @@ def write_site(
             path = out / lang / f"{name}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(page, encoding="utf-8")
-            if lang in site.languages:
+            if lang in site.languages and (n > 0 or not index_is_copy(docs, lang)):
                 gold.append(
                     (site_url(site, f"en/{name}.html"), site_url(site, f"{lang}/{name}.html"))
                 )
@@ -173,6 +177,17 @@ def write_site(
         encoding="utf-8",
     )
     return gold
+
+
+def index_is_copy(docs: list[list[dict[str, str]]], lang: str) -> bool:
+    """Whether a language's index page is a copy of the English one by the rule of
+    ``patterns/pair_language.py``: the untranslated licence is half the prose of either index
+    page or more (a short table of contents)."""
+    shares = []
+    for language in ("en", lang):
+        titles = sum(len(doc[0][language]) for doc in docs) + len(docs[0][0][language])  # + h1
+        shares.append(len(LICENCE) / (titles + len(LICENCE)))
+    return max(shares) >= MAX_COPIED_SHARE
 
 
 def site_url(site: LanguageSite, path: str = "") -> str:

@@ -1,9 +1,13 @@
-"""Licences and legal notices are no prose (issue 49): a long untranslated licence in a page's
-main text is left out of its prose."""
+"""Licences and legal notices do not say a page's language (issue 49): a long untranslated
+licence in a page's main text is left out of the prose its language is read from."""
 
 from __future__ import annotations
 
-from bilingual_spider.language.page_language import is_legal_notice, main_text_blocks
+from bilingual_spider.language.page_language import (
+    is_legal_notice,
+    language_prose,
+    main_text_blocks,
+)
 from bilingual_spider.sandbox.language_sites import LICENCE
 
 GPL = (
@@ -20,7 +24,8 @@ def test_licences_are_legal_notices_and_prose_that_names_a_licence_is_not():
     assert not is_legal_notice("Install the package with apt and restart the service.")
 
 
-def test_a_licence_in_the_main_text_is_not_prose():
+def test_a_licence_in_the_prose_does_not_say_its_language():
     html = f"<html><body><p>Install the package and restart it.</p><p>{LICENCE}</p></body></html>"
-    assert main_text_blocks(html)[0] == ["Install the package and restart it.", LICENCE]
-    assert main_text_blocks(html, navigation=False)[0] == ["Install the package and restart it."]
+    prose = main_text_blocks(html, navigation=False)[0]
+    assert prose == ["Install the package and restart it.", LICENCE]  # the copy check's
+    assert language_prose(prose) == ["Install the package and restart it."]
