@@ -22,7 +22,6 @@ from bilingual_spider.language.page_language import (
     LanguageBlock,
     language_blocks,
     language_of_blocks,
-    language_prose,
     main_text_blocks,
 )
 from bilingual_spider.links.contexts import extract_link_contexts
@@ -102,21 +101,20 @@ def page_text(response: TextResponse, identifier: Any = None, stats: Any = None)
     if identifier is None:
         identifier = default_identifier()
     declared = page_declared_language(response, parsed)
-    prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
-    # prose before boilerplate: a page's language is its prose's (no navigation, licence or
-    # code), its whole main text's only when it has too little prose to judge
-    judged = language_blocks(language_prose(prose_blocks), identifier=identifier, declared=declared)
+    # its share of each language is its whole main text's (a page with a fifth of it in
+    # other languages may be the copy of another: crawl_round.copy_side); a mixed page's own
+    # language is its prose's, decided against each pair's other page (own_prose)
+    judged = language_blocks(blocks, identifier=identifier, declared=declared)
     found = language_of_blocks(judged, truncated)
-    if found.undetermined:
-        judged = language_blocks(blocks, identifier=identifier, declared=declared)
-        found = language_of_blocks(judged, truncated)
+    prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
     language: str | None = None
     mixed: tuple[LanguageBlock, ...] = ()
     if not found.undetermined and found.score >= MIN_LANGUAGE_SHARE:
         language = found.lang
     elif not found.undetermined:  # mixed: each pair decides (pair_language.own_prose)
         language = marked_language(response.url, found.shares)
-        mixed = tuple(judged)
+        prose = language_blocks(prose_blocks, identifier=identifier, declared=declared)
+        mixed = tuple(prose or judged)
     logger.debug(
         "pupsniffer page language %s (%s) %s", language or UNDETERMINED, found.signal, response.url
     )

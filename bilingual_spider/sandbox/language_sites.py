@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from bilingual_spider.language.page_language import main_text_blocks
+from bilingual_spider.patterns.copied_prose import mutual_copied_share
 from bilingual_spider.patterns.pair_language import MAX_COPIED_SHARE
 from bilingual_spider.sandbox.config import render_sandbox_toml
 from bilingual_spider.sandbox.textsource import (
@@ -166,7 +168,9 @@ def write_site(
             path = out / lang / f"{name}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(page, encoding="utf-8")
-            if lang in site.languages and (n > 0 or not index_is_copy(docs, lang)):
+            if lang in site.languages and (
+                n > 0 or not index_is_copy(out / "en" / "index.html", path)
+            ):
                 gold.append(
                     (site_url(site, f"en/{name}.html"), site_url(site, f"{lang}/{name}.html"))
                 )
@@ -179,15 +183,15 @@ def write_site(
     return gold
 
 
-def index_is_copy(docs: list[list[dict[str, str]]], lang: str) -> bool:
+def index_is_copy(english: Path, translated: Path) -> bool:
     """Whether a language's index page is a copy of the English one by the rule of
-    ``patterns/pair_language.py``: the untranslated licence is half the prose of either index
-    page or more (a short table of contents)."""
-    shares = []
-    for language in ("en", lang):
-        titles = sum(len(doc[0][language]) for doc in docs) + len(docs[0][0][language])  # + h1
-        shares.append(len(LICENCE) / (titles + len(LICENCE)))
-    return max(shares) >= MAX_COPIED_SHARE
+    ``patterns/pair_language.py`` (the real sites' gold's): half the prose of either page or
+    more is the other's (the untranslated licence against a short table of contents)."""
+    prose = [
+        main_text_blocks(path.read_bytes(), code=False, navigation=False)[0]
+        for path in (english, translated)
+    ]
+    return mutual_copied_share(*prose) >= MAX_COPIED_SHARE
 
 
 def site_url(site: LanguageSite, path: str = "") -> str:
