@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-language", type=int, default=1500)
     parser.add_argument("--out", type=Path, default=RESULTS / "langid.json")
+    parser.add_argument(
+        "--pages-only", action="store_true", help="only page_language() on the real pages"
+    )
     args = parser.parse_args(argv)
     sentences = catalog_sentences("evaluation", args.per_language)
     short = {
@@ -140,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     results: dict = defaultdict(dict)
     for kind, data in kinds.items():
-        if not any(data.values()):
+        if args.pages_only or not any(data.values()):
             continue
         print(f"\n{kind}: {sum(map(len, data.values()))} texts, {len(data)} languages")
         print(f"  {'system':<16} {'macro acc':>9} {'undet.':>7} {'texts/s':>10}")
