@@ -87,7 +87,7 @@ def page_record(
     content = page_content(response_page(response)) if with_content else None
     return PageRecord.of(
         response.url, page.language, page.text, links.urls, content, links.alternates,
-        page.mixed_blocks, page.language_share, page.prose,
+        page.mixed_blocks, page.language_share, page.prose, page.signal or "identifier",
     )  # fmt: skip
 
 

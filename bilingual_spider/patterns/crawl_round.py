@@ -102,6 +102,11 @@ class PageRecord:
     text's blocks without code and navigation, joined by
     :data:`~.pair_language.BLOCK_SEPARATOR`; empty: ``text``."""
 
+    language_signal: str = "identifier"
+    """Which signal decided ``language``: the identifier, or the language the site declares
+    (``declared_close``, ``declared_unknown``: :mod:`~bilingual_spider.language.declared_language`
+    )."""
+
     @property
     def copy_text(self) -> str:
         return self.prose or self.text
@@ -122,6 +127,7 @@ class PageRecord:
         mixed_blocks: Iterable[LanguageBlock] = (),
         language_share: float = 1.0,
         prose: str = "",
+        language_signal: str = "identifier",
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -150,6 +156,7 @@ class PageRecord:
             tuple(blocks),
             language_share,
             prose[:MAX_TEXT_CHARS],
+            language_signal,
         )
 
 
@@ -243,6 +250,7 @@ def judge_pair(
             target_language=check.target_language,
             similarity=round(similarity, 4),
             verification=verification,
+            language_signals=(source.language_signal, target.language_signal),
         ),
         KEPT,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from scrapy.http import HtmlResponse
 
+from bilingual_spider.adapters.pupsniffer_items import url_pair_item
 from bilingual_spider.adapters.pupsniffer_pages import page_links, page_record, page_text
 from bilingual_spider.language.declared_language import Signal
 from bilingual_spider.language.identification import default_identifier
@@ -44,6 +45,10 @@ def test_a_translated_page_is_in_its_declared_language_and_pairs_with_its_origin
     kept, why = judge_pair(pair, source, target, {})
     assert why == KEPT and kept is not None
     assert (kept.source_language, kept.target_language) == ("en", lang)
+    # the item's evidence says which signal decided each side's language
+    evidence = url_pair_item(kept).verification["language_signals"]
+    assert evidence == ["identifier", found.signal]
+    assert found.signal != "identifier" or lang in ("nn", "gl")  # lid.176 knows nn and gl
 
 
 def test_the_signal_that_decided_is_said():
