@@ -90,3 +90,13 @@ def _parser() -> etree.HTMLParser:
     if parser is None:
         parser = _local.parser = etree.HTMLParser(remove_comments=True, remove_pis=True)
     return parser
+
+
+def html_lang(page: ParsedPage) -> str | None:
+    """The language the page declares on its root element (``<html lang>`` or ``xml:lang``),
+    None when it declares none."""
+    if page.root is None:
+        return None
+    root = page.root.getroottree().getroot()
+    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    return lang.strip() or None if lang else None

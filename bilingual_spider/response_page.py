@@ -29,9 +29,10 @@ import weakref
 
 from scrapy.http import Response, TextResponse
 
-from bilingual_spider.html_page import EMPTY_PAGE, ParsedPage, parse_html
+from bilingual_spider.html_page import EMPTY_PAGE, ParsedPage, html_lang, parse_html
 from bilingual_spider.language.identification import LanguageIdentifier
 from bilingual_spider.language.page_language import PageLanguage, page_language
+from bilingual_spider.patterns.crawl_round import declared_language
 
 PAGE_LANGUAGE_META = "page_language"
 """``Response.meta`` key where the page's :class:`PageLanguage` is kept once identified, so the
@@ -55,10 +56,17 @@ def response_language(response: Response, identifier: LanguageIdentifier) -> Pag
     cached = response.meta.get(PAGE_LANGUAGE_META) if _has_meta(response) else None
     if isinstance(cached, PageLanguage):
         return cached
-    language = page_language(response_page(response), identifier)
+    page = response_page(response)
+    language = page_language(page, identifier, page_declared_language(response, page))
     if _has_meta(response):
         response.meta[PAGE_LANGUAGE_META] = language
     return language
+
+
+def page_declared_language(response: Response, page: ParsedPage) -> str | None:
+    """The language the site declares for a response's page: its URL's marker, else its
+    ``<html lang>`` (:func:`~bilingual_spider.patterns.crawl_round.declared_language`)."""
+    return declared_language(response.url, html_lang(page))
 
 
 def _has_meta(response: Response) -> bool:

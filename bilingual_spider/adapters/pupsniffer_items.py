@@ -42,7 +42,8 @@ def verification_of(pair: UrlPair) -> dict[str, Any]:
     """What was checked of a pair (``checks``) and, when its content was verified, the
     verifier's probability and each signal's value. ``declared``: a page names the other (by
     hreflang, a sitemap, a switcher or a toggle), a claim verified like any pair
-    (:mod:`.declarations`)."""
+    (:mod:`.declarations`). ``language_signals``: which signal decided each page's language
+    (the identifier, or the code the site declares: ``declared_close``, ``declared_unknown``)."""
     checks = ["langid", "similarity"]
     if pair.method in HTTP_CHECKED:
         checks.append("http")
@@ -50,7 +51,10 @@ def verification_of(pair: UrlPair) -> dict[str, Any]:
         checks.append("declared")
     if pair.verification is not None:
         checks.append("content")
-    return {"checks": checks, **(pair.verification or {})}
+    found: dict[str, Any] = {"checks": checks, **(pair.verification or {})}
+    if pair.language_signals is not None:  # which signal decided each side's language
+        found["language_signals"] = list(pair.language_signals)
+    return found
 
 
 def url_pair_item(pair: UrlPair, group: str = "") -> UrlPairItem:

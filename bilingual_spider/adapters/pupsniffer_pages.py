@@ -16,7 +16,8 @@ from typing import Any, NamedTuple
 
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
-from bilingual_spider.language.identification import UNDETERMINED
+from bilingual_spider.language.declared_language import Signal
+from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import (
     LanguageBlock,
     language_blocks,
@@ -28,7 +29,7 @@ from bilingual_spider.patterns.alternates import Alternate, page_alternates
 from bilingual_spider.patterns.crawl_round import PageRecord, marked_language
 from bilingual_spider.patterns.pair_language import BLOCK_SEPARATOR, MIN_LANGUAGE_SHARE
 from bilingual_spider.patterns.verification import page_content
-from bilingual_spider.response_page import response_page
+from bilingual_spider.response_page import page_declared_language, response_page
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,9 @@ class PageText(NamedTuple):
     :data:`~bilingual_spider.patterns.pair_language.BLOCK_SEPARATOR`; what the copy check
     compares (:mod:`~bilingual_spider.patterns.copied_prose`: a table of package names or a
     shell session is the same in every language, and no prose)."""
+    signal: Signal | None = None
+    """Which signal decided ``language``: the identifier, or the language the site declares
+    (:mod:`~bilingual_spider.language.declared_language`); None without a language."""
 
 
 NO_TEXT = PageText(None, "")
@@ -83,15 +87,24 @@ def page_record(
     content = page_content(response_page(response)) if with_content else None
     return PageRecord.of(
         response.url, page.language, page.text, links.urls, content, links.alternates,
-        page.mixed_blocks, page.language_share, page.prose,
+        page.mixed_blocks, page.language_share, page.prose, page.signal or "identifier",
     )  # fmt: skip
 
 
-def page_text(response: TextResponse, identifier: Any = None) -> PageText:
-    """The language and main text of ``response`` (see the module's docstring)."""
+def page_text(response: TextResponse, identifier: Any = None, stats: Any = None) -> PageText:
+    """The language and main text of ``response`` (see the module's docstring). ``stats``:
+    the crawl's, where the signal that decided each page's language is counted
+    (``pupsniffer/page_language/identifier``, ``.../declared_close``, ``.../declared_unknown``:
+    :mod:`~bilingual_spider.language.declared_language`)."""
     parsed = response_page(response)
     blocks, truncated = main_text_blocks(parsed)
-    judged = language_blocks(blocks, identifier=identifier)
+    if identifier is None:
+        identifier = default_identifier()
+    declared = page_declared_language(response, parsed)
+    # its share of each language is its whole main text's (a page with a fifth of it in
+    # other languages may be the copy of another: crawl_round.copy_side); a mixed page's own
+    # language is its prose's, decided against each pair's other page (own_prose)
+    judged = language_blocks(blocks, identifier=identifier, declared=declared)
     found = language_of_blocks(judged, truncated)
     prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
     language: str | None = None
@@ -100,7 +113,15 @@ def page_text(response: TextResponse, identifier: Any = None) -> PageText:
         language = found.lang
     elif not found.undetermined:  # mixed: each pair decides (pair_language.own_prose)
         language = marked_language(response.url, found.shares)
-        mixed = tuple(language_blocks(prose_blocks, identifier=identifier) or judged)
-    logger.debug("pupsniffer page language %s %s", language or UNDETERMINED, response.url)
+        prose = language_blocks(prose_blocks, identifier=identifier, declared=declared)
+        mixed = tuple(prose or judged)
+    logger.debug(
+        "pupsniffer page language %s (%s) %s", language or UNDETERMINED, found.signal, response.url
+    )
     share = 0.0 if found.undetermined else found.score
-    return PageText(language, " ".join(blocks), mixed, share, BLOCK_SEPARATOR.join(prose_blocks))
+    if stats is not None and language:
+        stats.inc_value(f"pupsniffer/page_language/{found.signal}")
+    return PageText(
+        language, " ".join(blocks), mixed, share, BLOCK_SEPARATOR.join(prose_blocks),
+        found.signal if language else None,
+    )  # fmt: skip

@@ -21,7 +21,7 @@ from bilingual_spider.language.close_languages import (
     combine,
     default_close_language_classifier,
 )
-from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.language.codes import base_language, normalize_language_code
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "lid.176.ftz"
 MODEL_ENV_VAR = "BILINGUAL_LID_MODEL"
@@ -113,6 +113,24 @@ class LanguageIdentifier:
 
         self.model_path = path
         self._model = fasttext.load_model(str(path))
+        self._languages: frozenset[str] | None = None
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """The languages the model has a label for (project codes, without region or script:
+        ``zh``, not ``zh-Hans``)."""
+        if self._languages is None:
+            labels = {base_language(_label_code(label)) for label in self._model.get_labels()}
+            covered = {
+                lang for label, langs in LABEL_COVERS.items() if label in labels for lang in langs
+            }
+            self._languages = frozenset(labels | covered)
+        return self._languages
+
+    def knows(self, lang: str) -> bool:
+        """Whether the model has a label for ``lang`` (its base language: ``pt-BR`` is ``pt``).
+        lid.176 has none for Dzongkha or Oromo; its ``no`` is Bokmål (:data:`LABEL_COVERS`)."""
+        return base_language(normalize_language_code(lang) or lang) in self.languages
 
     def identify(self, text: str, k: int = 1) -> list[LanguageGuess]:
         """The ``k`` most likely languages of ``text`` (empty list for text with no letters)."""
@@ -199,6 +217,10 @@ class LanguageIdentifier:
                 others = [g for g in results[i] if g.lang not in langs]
                 results[i] = [LanguageGuess(best, score), *others][:k]
 
+
+LABEL_COVERS = {"no": ("nb",)}
+"""Languages a model label stands for under another code: lid.176's ``no`` was trained on
+Bokmål (``nb``)."""
 
 NGRAM_MAX_CHARS = 1_000
 """The close-language model reads at most this many characters: plenty to tell close languages

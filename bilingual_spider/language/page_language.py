@@ -17,6 +17,7 @@ from typing import Any
 from lxml import etree
 
 from bilingual_spider.html_page import ParsedPage, as_parsed
+from bilingual_spider.language.declared_language import Signal, resolve_language
 from bilingual_spider.language.identification import UNDETERMINED, LanguageIdentifier
 
 MIN_BLOCK_CHARS = 20
@@ -67,6 +68,8 @@ class PageLanguage:
     truncated: bool = False
     """The page was longer than :data:`~bilingual_spider.html_page.MAX_HTML_CHARS` and
     only its start was read."""
+    signal: Signal = Signal.IDENTIFIER
+    """Which signal decided most of the main language's text."""
 
 
 def is_navigation(element: Any) -> bool:
@@ -81,6 +84,33 @@ def is_navigation(element: Any) -> bool:
         return True
     names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
     return any(part in NAVIGATION_NAMES for part in _NAME_PARTS.split(names))
+
+
+LEGAL_TERMS = (
+    "license", "licence", "licensed", "warranty", "copyright", "permission is granted",
+    "free software foundation", "gnu general public", "gnu free documentation",
+    "creative commons", "all rights reserved", "merchantability", "redistribute",
+    "terms and conditions", "without any", "fitness for a particular",
+)  # fmt: skip
+"""Words of licences and legal notices, in English: the language a licence is left
+untranslated in."""
+MIN_LEGAL_TERMS = 3
+"""A block with this many different :data:`LEGAL_TERMS` or more is a legal notice, not prose
+(a GPL or GFDL notice has 5 to 8; prose that mentions a licence once has one or two)."""
+
+
+def is_legal_notice(block: str) -> bool:
+    """Whether a block of text is a licence or legal notice (:data:`MIN_LEGAL_TERMS`): what a
+    documentation page keeps in its main text untranslated, and no sign of its language."""
+    lowered = block.lower()
+    return sum(term in lowered for term in LEGAL_TERMS) >= MIN_LEGAL_TERMS
+
+
+def language_prose(prose: list[str]) -> list[str]:
+    """The blocks of a page's prose that say its language: without legal notices
+    (:func:`is_legal_notice`), which stay untranslated. (The copy check still counts them: a
+    page half of whose prose is the other page's licence is a copy.)"""
+    return [block for block in prose if not is_legal_notice(block)]
 
 
 def main_text_blocks(
@@ -147,9 +177,22 @@ def _blocks(
     return blocks
 
 
-def page_language(page: str | bytes | ParsedPage, identifier: LanguageIdentifier) -> PageLanguage:
-    """The language of a page's main text and the share of each language in it."""
-    return blocks_language(*main_text_blocks(page), identifier=identifier)
+def page_language(
+    page: str | bytes | ParsedPage, identifier: LanguageIdentifier, declared: str | None = None
+) -> PageLanguage:
+    """The language of a page's main text and the share of each language in it; ``declared``:
+    the language the site declares for it (:func:`language_blocks`). Prose before boilerplate:
+    the page's prose decides (no navigation, legal notice or code: a long untranslated licence
+    on a translated index page does not), its whole main text only when the prose is too
+    short to judge."""
+    page = as_parsed(page)
+    prose, truncated = main_text_blocks(page, code=False, navigation=False)
+    found = blocks_language(
+        language_prose(prose), truncated, identifier=identifier, declared=declared
+    )
+    if found.undetermined:
+        found = blocks_language(*main_text_blocks(page), identifier=identifier, declared=declared)
+    return found
 
 
 @dataclass(frozen=True)
@@ -158,37 +201,73 @@ class LanguageBlock:
 
     text: str
     lang: str | None
-    """Its language by language ID; ``None``: none found."""
+    """Its language (language ID's, or the declared one: :mod:`.declared_language`); ``None``:
+    none found."""
+    signal: Signal = Signal.IDENTIFIER
+    """Which signal decided ``lang``."""
 
 
-def language_blocks(blocks: list[str], *, identifier: LanguageIdentifier) -> list[LanguageBlock]:
+def language_blocks(
+    blocks: list[str], *, identifier: LanguageIdentifier, declared: str | None = None
+) -> list[LanguageBlock]:
     """The blocks long enough to judge (:data:`MIN_BLOCK_CHARS`; all of them together when
-    none is), each with its language."""
+    none is), each with its language: the identifier's, or the ``declared`` language of the
+    page where the identifier cannot know it or names a close neighbour
+    (:func:`~.declared_language.resolve_language`, each guess weighed with all the blocks it
+    names, so an English licence on a Galician page stays English, and short English blocks
+    under a Dzongkha URL are read as the English they are together)."""
     judged = [b for b in blocks if len(b) >= MIN_BLOCK_CHARS]
     if not judged and blocks:  # a page of short blocks only: judge them together
         judged = [" ".join(blocks)]
-    return [
-        LanguageBlock(block, guesses[0].lang if guesses else None)
+    guessed = [
+        (block, guesses[0].lang if guesses else None)
         for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
     ]
+    if declared is None:
+        return [LanguageBlock(block, lang) for block, lang in guessed]
+    # each guess is weighed with all the text it covers: one short block reads as no language
+    by_guess: dict[str, list[str]] = {}
+    for block, lang in guessed:
+        if lang is not None:
+            by_guess.setdefault(lang, []).append(block)
+    resolved = {
+        lang: resolve_language(lang, " ".join(texts), declared, identifier.knows)
+        for lang, texts in by_guess.items()
+    }
+    found = []
+    for block, lang in guessed:
+        decided = resolved.get(lang) if lang is not None else None
+        if decided is None:
+            found.append(LanguageBlock(block, None))
+        else:
+            found.append(LanguageBlock(block, decided.lang, decided.signal))
+    return found
 
 
 def blocks_language(
-    blocks: list[str], truncated: bool = False, *, identifier: LanguageIdentifier
+    blocks: list[str],
+    truncated: bool = False,
+    *,
+    identifier: LanguageIdentifier,
+    declared: str | None = None,
 ) -> PageLanguage:
     """:func:`page_language` of the main text blocks of a page (:func:`main_text_blocks`)."""
-    return language_of_blocks(language_blocks(blocks, identifier=identifier), truncated)
+    judged = language_blocks(blocks, identifier=identifier, declared=declared)
+    return language_of_blocks(judged, truncated)
 
 
 def language_of_blocks(judged: list[LanguageBlock], truncated: bool = False) -> PageLanguage:
     """The languages' shares of judged blocks (:func:`language_blocks`), by characters."""
     weights: Counter[str] = Counter()
+    signals: dict[str, Counter[Signal]] = {}
     for block in judged:
         if block.lang:
             weights[block.lang] += len(block.text)
+            signals.setdefault(block.lang, Counter())[block.signal] += len(block.text)
     total = sum(weights.values())
     if total < MIN_PAGE_CHARS:
         return PageLanguage(UNDETERMINED, 0.0, {}, True, total, truncated)
     shares = {lang: round(n / total, 4) for lang, n in weights.most_common()}
     lang, share = next(iter(shares.items()))
-    return PageLanguage(lang, share, shares, False, total, truncated)
+    signal = signals[lang].most_common(1)[0][0]
+    return PageLanguage(lang, share, shares, False, total, truncated, signal)

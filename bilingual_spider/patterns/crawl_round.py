@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from bilingual_spider.language.codes import same_language
+from bilingual_spider.language.codes import normalize_language_code, same_language
 from bilingual_spider.language.page_language import LanguageBlock
 from bilingual_spider.patterns.alternates import Alternate, alternate_pairs, declared_versions
 from bilingual_spider.patterns.credibility import Credibility
@@ -101,6 +101,11 @@ class PageRecord:
     text's blocks without code and navigation, joined by
     :data:`~.pair_language.BLOCK_SEPARATOR`; empty: ``text``."""
 
+    language_signal: str = "identifier"
+    """Which signal decided ``language``: the identifier, or the language the site declares
+    (``declared_close``, ``declared_unknown``: :mod:`~bilingual_spider.language.declared_language`
+    )."""
+
     @property
     def copy_text(self) -> str:
         return self.prose or self.text
@@ -121,6 +126,7 @@ class PageRecord:
         mixed_blocks: Iterable[LanguageBlock] = (),
         language_share: float = 1.0,
         prose: str = "",
+        language_signal: str = "identifier",
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -149,6 +155,7 @@ class PageRecord:
             tuple(blocks),
             language_share,
             prose[:MAX_TEXT_CHARS],
+            language_signal,
         )
 
 
@@ -212,6 +219,7 @@ def judge_pair(
         target.copy_text,
         source_blocks=source.mixed_blocks,
         target_blocks=target.mixed_blocks,
+        declared=(declared_language(source.url), declared_language(target.url)),
     )
     if not check.accepted:
         return None, check.verdict.value
@@ -241,6 +249,7 @@ def judge_pair(
             target_language=check.target_language,
             similarity=round(similarity, 4),
             verification=verification,
+            language_signals=(source.language_signal, target.language_signal),
         ),
         KEPT,
     )
@@ -270,6 +279,19 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
             marked = language_of_unit(unit)
             return marked is None or same_language(marked, language)
     return True
+
+
+def declared_language(url: str, html_lang: str | None = None) -> str | None:
+    """The language a site declares for a page: the one its URL names (a ``dz`` directory, a
+    ``.nn.html`` suffix, ``lang=gl``), else its ``<html lang>``; None when the URL names two
+    languages or none and the page declares none. A claim, weighed against the text by
+    :func:`~bilingual_spider.language.declared_language.resolve_language`."""
+    named = {language_of_unit(unit.value) for unit in split_url(url).units()} - {None}
+    if len(named) == 1:
+        return named.pop()
+    if not named and html_lang:
+        return normalize_language_code(html_lang)
+    return None
 
 
 def marked_language(url: str, shares: Mapping[str, float]) -> str | None:

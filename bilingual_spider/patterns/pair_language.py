@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bilingual_spider.language.codes import same_language
+from bilingual_spider.language.declared_language import resolve_language
 from bilingual_spider.language.identification import (
     UNDETERMINED,
     LanguageIdentifier,
@@ -109,6 +110,7 @@ def own_prose(
     other: str | SourceProse,
     majority: float = OWN_PROSE_MAJORITY,
     identifier: LanguageIdentifier | None = None,
+    declared: str | None = None,
 ) -> OwnProse:
     """The language of a page's prose not copied from the other page of a pair, and how much
     of its prose is copied. ``blocks``: the page's judged blocks with their languages
@@ -117,7 +119,8 @@ def own_prose(
     more of its word 3-grams are (:meth:`~.copied_prose.SourceProse.copies`: an untranslated
     paragraph, a UI string kept as it is). When no language has ``majority`` of the prose not
     copied, block by block, its language is that of this prose read as one text (language ID
-    by ``identifier``, default the process's shared one)."""
+    by ``identifier``, default the process's shared one, weighed against the page's
+    ``declared`` language: :func:`text_language`)."""
     source = as_source(prose_blocks(other) if isinstance(other, str) else other)
     own: Counter[str] = Counter()
     own_blocks = []
@@ -143,7 +146,7 @@ def own_prose(
     # sites' gold judges a page
     if identifier is None:
         identifier = default_identifier()
-    return OwnProse(text_language(" ".join(own_blocks), identifier), share)
+    return OwnProse(text_language(" ".join(own_blocks), identifier, declared), share)
 
 
 def check_pair_language(
@@ -155,21 +158,23 @@ def check_pair_language(
     *,
     source_blocks: Sequence[LanguageBlock] = (),
     target_blocks: Sequence[LanguageBlock] = (),
+    declared: tuple[str | None, str | None] = (None, None),
 ) -> PairLanguageCheck:
     """Judge a pair from each side's identified language and their prose (blocks joined by
     :data:`BLOCK_SEPARATOR`). A mixed side (no language, its judged ``*_blocks`` given) is in
     the main language of its prose not copied from the other page, and the pair is ``copied``
-    when half or more of that prose is (:func:`own_prose`)."""
+    when half or more of that prose is (:func:`own_prose`, with the languages the site
+    ``declared`` for the two pages)."""
     source_prose, target_prose = prose_blocks(source_text), prose_blocks(target_text)
     share = mutual_copied_share(source_prose, target_prose)
     mixed_copied = 0.0
     languages = []
-    for language, blocks, other in (
-        (source_language, source_blocks, target_prose),
-        (target_language, target_blocks, source_prose),
+    for language, blocks, other, claimed in (
+        (source_language, source_blocks, target_prose, declared[0]),
+        (target_language, target_blocks, source_prose, declared[1]),
     ):
         if language is None and blocks:
-            prose = own_prose(blocks, SourceProse(other))
+            prose = own_prose(blocks, SourceProse(other), declared=claimed)
             mixed_copied = max(mixed_copied, prose.copied_share)
             language = prose.lang
         languages.append(language or UNDETERMINED)
@@ -187,9 +192,15 @@ def check_pair_language(
     return PairLanguageCheck(verdict, src, tgt, max(share, mixed_copied))
 
 
-def text_language(text: str, identifier: LanguageIdentifier) -> str:
-    """The language of a page's main text, or ``und`` (calibrated, see ``decide``)."""
-    return decide(identifier.identify(text), text, default_calibration()).lang
+def text_language(text: str, identifier: LanguageIdentifier, declared: str | None = None) -> str:
+    """The language of a page's main text, or ``und`` (calibrated, see ``decide``); the
+    ``declared`` one where the identifier cannot know it or names a close neighbour
+    (:func:`~bilingual_spider.language.declared_language.resolve_language`)."""
+    found = decide(identifier.identify(text), text, default_calibration())
+    if found.undetermined:
+        return UNDETERMINED
+    resolved = resolve_language(found.lang, text, declared, identifier.knows)
+    return resolved.lang if resolved else UNDETERMINED
 
 
 def check_pair_texts(

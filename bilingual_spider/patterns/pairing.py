@@ -65,6 +65,9 @@ class UrlPair:
     """Sim(wT, wS) of eq. 7, once the pages' links are known."""
     verification: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
     """The content signals of the two pages and the verifier's probability, once verified."""
+    language_signals: tuple[str, str] | None = field(default=None, hash=False, compare=False)
+    """Which signal decided each page's language (``identifier``, ``declared_close``,
+    ``declared_unknown``: :mod:`bilingual_spider.language.declared_language`), once judged."""
 
 
 def domain_of(site: str) -> str:

@@ -346,4 +346,4 @@ class PupSnifferSpider(scrapy.Spider):
         return page_record(response, page, links, with_content=self.verifier is not None)
 
     def _language_and_text(self, response: TextResponse) -> PageText:
-        return page_text(response, self.identifier)
+        return page_text(response, self.identifier, self.crawler.stats)

@@ -1,0 +1,128 @@
+"""A page's language from every signal: the identifier, the declared code, the script (issue 49).
+
+Text comes from the gettext catalogs Debian installs (apt's and dpkg's): real translations in
+Dzongkha (which lid.176 has no label for: it says ``bo``), Bokmål (lid.176's ``no``), Nynorsk and
+Galician, with their English originals as the "untranslated copies"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.language.declared_language import (
+    Signal,
+    are_close,
+    resolve_language,
+    script_of,
+)
+from bilingual_spider.language.identification import default_identifier
+from bilingual_spider.language.page_language import page_language
+
+LOCALE = Path("/usr/share/locale")
+CATALOGS = ("apt.mo", "dpkg.mo")
+
+
+def catalog_sentences(lang: str, count: int = 30) -> tuple[list[str], list[str]]:
+    """Up to ``count`` translated sentences of ``lang`` and their English originals."""
+    polib = pytest.importorskip("polib")
+    found: list[tuple[str, str]] = []
+    for name in CATALOGS:
+        path = LOCALE / lang / "LC_MESSAGES" / name
+        if not path.is_file():
+            continue
+        for entry in polib.mofile(str(path)):
+            english, text = entry.msgid, entry.msgstr
+            if text and 5 <= len(english.split()) <= 20 and "%" not in english + text:
+                found.append((" ".join(text.split()), " ".join(english.split())))
+    if len(found) < count:
+        pytest.skip(f"the {lang} catalogs of apt and dpkg are not installed")
+    found = found[:count]
+    return [t for t, _ in found], [e for _, e in found]
+
+
+def page(blocks: list[str]) -> str:
+    return "<html><body>" + "".join(f"<p>{b}</p>" for b in blocks) + "</body></html>"
+
+
+@pytest.fixture(scope="module")
+def identifier():
+    return default_identifier()
+
+
+def chunks(sentences: list[str], size: int = 5) -> list[str]:
+    return [" ".join(sentences[i : i + size]) for i in range(0, len(sentences), size)]
+
+
+def test_a_language_the_identifier_lacks_is_the_declared_one_when_the_script_fits(identifier):
+    dzongkha, english = catalog_sentences("dz")
+    assert not identifier.knows("dz")
+    for text in chunks(dzongkha):
+        guess = identifier.identify(text)[0].lang
+        assert guess != "dz"  # lid.176 says bo (Tibetan): a stand-in
+        resolved = resolve_language(guess, text, "dz", identifier.knows)
+        assert resolved == ("dz", Signal.DECLARED_UNKNOWN)
+    for text in chunks(english):  # an English copy under /dz/: not Tibetan script
+        guess = identifier.identify(text)[0].lang
+        assert resolve_language(guess, text, "dz", identifier.knows).lang == "en"
+
+
+def test_a_close_neighbour_gives_way_to_the_declared_member(identifier):
+    assert identifier.knows("nb") and identifier.knows("nn")  # lid.176's "no" is Bokmål
+    for lang in ("nb", "nn", "gl"):
+        translated, english = catalog_sentences(lang)
+        for text in chunks(translated):
+            guess = identifier.identify(text)[0].lang
+            assert resolve_language(guess, text, lang, identifier.knows).lang == lang
+        for text in chunks(english):  # English is nobody's close neighbour here
+            guess = identifier.identify(text)[0].lang
+            assert resolve_language(guess, text, lang, identifier.knows).lang == "en"
+
+
+def test_bokmal_is_called_no_by_the_identifier_and_nb_when_declared(identifier):
+    bokmal, _ = catalog_sentences("nb")
+    text = " ".join(bokmal)
+    assert identifier.identify(text)[0].lang == "no"
+    assert resolve_language("no", text, "nb", identifier.knows) == ("nb", Signal.DECLARED_CLOSE)
+
+
+def test_without_a_declared_language_the_identifier_decides(identifier):
+    dzongkha, _ = catalog_sentences("dz")
+    text = " ".join(dzongkha)
+    assert resolve_language("bo", text, None, identifier.knows) == ("bo", Signal.IDENTIFIER)
+    assert resolve_language(None, text, "dz", identifier.knows) is None
+    # a language outside lid.176 without a known script is never taken over the identifier
+    assert resolve_language("en", "Some English text here.", "xyz", identifier.knows).lang == "en"
+
+
+def test_a_known_language_far_from_the_guess_does_not_win(identifier):
+    galician, _ = catalog_sentences("gl")
+    text = " ".join(galician)
+    # a Galician page under a URL that says German is Galician
+    assert resolve_language("gl", text, "de", identifier.knows) == ("gl", Signal.IDENTIFIER)
+
+
+def test_scripts_and_groups():
+    assert script_of("ཉུང་མཐའ་རང་ནུས་མེད་ཀྱི་མིང་རྟགས") == "TIBETAN"
+    assert script_of("Minst en ugyldig signatur") == "LATIN"
+    assert script_of("1234 --") is None
+    assert are_close("nn", "no") and are_close("gl", "es") and are_close("pt-BR", "gl")
+    assert not are_close("gl", "en") and not are_close("nn", "sv")
+
+
+def test_a_page_declared_galician_counts_its_spanish_read_blocks_as_galician(identifier):
+    galician, english = catalog_sentences("gl", 60)
+    licence = " ".join(english[:20])  # a long untranslated English block stays English
+    html = page([*galician, licence])
+    before = page_language(html, identifier)
+    after = page_language(html, identifier, "gl")
+    assert after.lang == "gl" and after.shares["gl"] >= before.shares.get("gl", 0.0)
+    assert after.shares.get("es", 0.0) == 0.0 and after.shares.get("pt", 0.0) == 0.0
+    assert after.shares["en"] == before.shares["en"] > 0
+
+
+def test_a_dzongkha_page_is_dz_and_says_the_declared_code_decided(identifier):
+    dzongkha, _ = catalog_sentences("dz")
+    found = page_language(page(dzongkha), identifier, "dz")
+    assert found.lang == "dz" and found.signal is Signal.DECLARED_UNKNOWN
+    assert page_language(page(dzongkha), identifier).lang == "bo"

@@ -1,0 +1,66 @@
+"""The issue 49 world crawled: Dzongkha (no lid.176 label) and Bokmål/Nynorsk (close neighbours)
+documentation sites with English copies under om/sv paths (:mod:`.language_sites`). Before the
+change: no dz or nb pair at all, and the detector called the sites "not bilingual"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bilingual_spider.sandbox.language_sites import SITES, build_world, site_url
+from bilingual_spider.sandbox.process import SandboxServer, crawl_in_sandbox, pupsniffer_pairs
+from tests.waiting import CRAWL_SECONDS
+
+CRAWLED = ("dz-gtk.example", "nordic-gtk.example")
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    try:
+        return build_world(tmp_path_factory.mktemp("language_sites"))
+    except RuntimeError as exc:  # the catalogs of a language are not installed
+        pytest.skip(str(exc))
+
+
+def _site(host: str):
+    return next(site for site in SITES if site.host == host)
+
+
+@pytest.mark.parametrize("host", CRAWLED)
+def test_every_translated_language_is_paired_with_its_code_and_no_copy_is(world, host, tmp_path):
+    site = _site(host)
+    gold = set(world.gold[host])
+    with SandboxServer(["--config", str(world.config)]) as server:
+        run = pupsniffer_pairs(
+            server.proxy_url, [site_url(site)], tmp_path, {"CONCURRENT_REQUESTS_PER_DOMAIN": 8},
+            CRAWL_SECONDS, site_budget=400,
+        )  # fmt: skip
+    pairs = {(p["source_url"], p["target_url"]): p for p in run.pairs}
+    for lang in site.languages:
+        mine = {p for p in gold if f"/{lang}/" in p[1]}
+        found = {p for p in mine if p in pairs or p[::-1] in pairs}
+        assert len(found) >= 0.9 * len(mine), (lang, sorted(mine - found)[:3])
+    for pair, item in pairs.items():
+        assert not any(f"/{copy}/" in url for copy in site.copies for url in pair), pair
+        for url, code in zip(pair, (item["source_lang"], item["target_lang"]), strict=True):
+            assert code == Path(url).parent.name, (url, code)  # the site's code, never bo/no
+    assert run.stats["pupsniffer/page_language/declared_unknown" if "dz" in site.languages
+                     else "pupsniffer/page_language/declared_close"] > 0  # fmt: skip
+
+
+@pytest.mark.parametrize(("host", "lang"), [("dz-gtk.example", "dz"), ("nordic-gtk.example", "nb")])
+def test_the_detector_calls_the_site_bilingual_in_the_language_it_declares(
+    world, host, lang, tmp_path
+):
+    output = tmp_path / "verdicts.jsonl"
+    crawl_in_sandbox(
+        ["--config", str(world.config)], "detect",
+        settings={"BILINGUAL_DETECTOR_LANGS": f"en,{lang}"},
+        arguments={"seeds": site_url(_site(host))},
+        output=output, timeout=CRAWL_SECONDS,
+    )  # fmt: skip
+    verdict = json.loads(output.read_text().splitlines()[0])
+    assert verdict["bilingual"] is True, verdict["reason"]
+    assert set(verdict["languages"]) == {"en", lang}
