@@ -337,7 +337,9 @@ def pair_round(
 
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-        found, why = judge_pair(pair, source, target, weights, verifier, threshold, versions)
+        # a declared pair has no pattern to match its pages' links: their declared versions do
+        named = versions if is_declared(pair) else None
+        found, why = judge_pair(pair, source, target, weights, verifier, threshold, named)
         if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
             copies.add(copy)
         return found, why
@@ -378,23 +380,31 @@ def pair_round(
 
 def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:
     """Each pair, in the order given (of a pair found both ways, by a pattern and by a
-    declaration, the pattern's), with whether it holds against the other candidate partners of
-    its pages in each other's languages: the better attested first
-    (:func:`.declarations.evidence`, ties to the first given) takes its pages' places, and a
-    declared pair that comes later to one of them, or any pair that comes to a declared pair's,
-    is outweighed. Two pattern pairs of one page both hold (two URLs of one translation)."""
+    declaration, the pattern's, which the declaration corroborates), with whether it holds
+    against the other candidate partners of its pages in each other's languages: the better
+    attested first (:func:`.declarations.evidence`, ties to the first given) takes its pages'
+    places, and a declared or corroborated pair that comes later to one of them, or any pair
+    that comes to such a pair's, is outweighed. Two pattern pairs of one page that no page
+    declares both hold (two URLs of one translation)."""
     unique: dict[frozenset[str], UrlPair] = {}
+    declared = {frozenset((p.source, p.target)) for p in pairs if is_declared(p)}
     for pair in sorted(pairs, key=is_declared):  # the patterns' first
         unique.setdefault(frozenset((pair.source, pair.target)), pair)
-    places: dict[tuple[str, str], bool] = {}  # (page, partner's language) -> held by a declared
+
+    def named(pair: UrlPair) -> bool:
+        return frozenset((pair.source, pair.target)) in declared
+
+    def attested(pair: UrlPair) -> float:
+        return evidence(pair, corroborated=named(pair) and not is_declared(pair))
+
+    places: dict[tuple[str, str], bool] = {}  # (page, partner's language) -> held by a named
     holds: set[frozenset[str]] = set()
-    for pair in sorted(unique.values(), key=lambda p: -evidence(p)):
+    for pair in sorted(unique.values(), key=lambda p: -attested(p)):
         ends = [(pair.source, pair.target_language), (pair.target, pair.source_language)]
-        declared = is_declared(pair)
-        if any(end in places and (declared or places[end]) for end in ends):
+        if any(end in places and (named(pair) or places[end]) for end in ends):
             continue
         for end in ends:
-            places[end] = places.get(end, False) or declared
+            places[end] = places.get(end, False) or named(pair)
         holds.add(frozenset((pair.source, pair.target)))
     return [
         (pair, frozenset((pair.source, pair.target)) in holds)

@@ -159,14 +159,15 @@ def with_site_credibility(pair: UrlPair, tallies: Mapping[str, DeclarationTally]
     return replace(pair, local_credibility=credibility, global_credibility=credibility)
 
 
-def evidence(pair: UrlPair) -> float:
+def evidence(pair: UrlPair, corroborated: bool = False) -> float:
     """How strongly a pair is attested: the content verifier's probability (or
     :data:`CONTENT_UNKNOWN`), plus :data:`CREDIBILITY_WEIGHT` times its best credibility (a
-    pattern's local or global, a site's declarations'). Content first: a declaration, however
-    credible its site, does not outweigh a pair whose content is clearly the better
-    translation."""
+    pattern's local or global, a site's declarations'), plus as much again when both a URL
+    pattern and a declaration found it (``corroborated``: two sources). Content first: a
+    declaration, however credible its site, does not outweigh a pair whose content is clearly
+    the better translation."""
     verification = pair.verification or {}
     probability = verification.get("probability")
     content = float(probability) if probability is not None else CONTENT_UNKNOWN
     credibility = max(pair.local_credibility, pair.global_credibility)
-    return content + CREDIBILITY_WEIGHT * min(credibility, 1.0)
+    return content + CREDIBILITY_WEIGHT * (min(credibility, 1.0) + corroborated)

@@ -18,11 +18,13 @@ sum runs over patterns (each matched link pair counts once, weighted by its patt
 link pairs times N, which would count a pattern's pairs squared. Links are de-duplicated; a link
 pair counts only when one link is on each page. The paper's experiment used the top 30 global
 patterns with C(k) = 1; ``pattern_weights`` gives C(k) (default 1 for the patterns given).
-Pairs with Sim = 0 are dropped. Beyond the paper, a link pair one of whose pages names the
-other as its translation (hreflang, a switcher, a toggle: ``declared``) counts as a link pair a
-pattern with C(k) = 1 matches: on a site of translated slugs (``/en/components/`` and
-``/fr/composants/``) no pattern pairs the links of two translations, and their menus' links
-are each other's declared versions. A two-place pattern (``<en,de+de>``: ``x.en.html`` and
+Pairs with Sim = 0 are dropped. Beyond the paper, for a pair a page declares (hreflang, a
+switcher, a toggle), a link pair one of whose pages names the other as its translation
+(``declared``) counts as a link pair a pattern with C(k) = 1 matches: on a site of translated
+slugs (``/en/components/`` and ``/fr/composants/``) no pattern pairs the links of two
+translations, and their menus' links are each other's declared versions. A pattern's pair is
+filtered as the paper filters it (a menu's declared links would let any two pages of a site
+through). A two-place pattern (``<en,de+de>``: ``x.en.html`` and
 ``de/x.de.html``, mined by :mod:`.mining`'s marker keys) matches the link pairs that differ in
 just its language markers, as it matches URL pairs.
 """

@@ -19,6 +19,7 @@ from bilingual_spider.links.sitemaps import INDEX, URLSET, parse_sitemap
 from bilingual_spider.sandbox.debian_packages import AptUnavailable
 from bilingual_spider.sandbox.process import SandboxServer, crawl_in_sandbox, pupsniffer_pairs
 from bilingual_spider.sandbox.published_sites import (
+    STYLES,
     PublishedSite,
     PublishedSites,
     component_links,
@@ -120,8 +121,12 @@ def test_a_publish_style_is_required():
         PublishedSite.from_dict(values)
     with pytest.raises(ValueError, match="tag"):
         PublishedSite.from_dict({**values, "publish": "web_components"})
-    styles = [p.publish for p in load_published_sites()]
-    assert styles == ["web_components", "hreflang_sitemap", "script_menu"]
+    with pytest.raises(ValueError, match="toggle_lang"):
+        PublishedSite.from_dict({**values, "publish": "toggle_only", "tag": "ds"})
+    with pytest.raises(ValueError, match="faults"):
+        PublishedSite.from_dict({**values, "publish": "hreflang_claims", "faults": {"typo": 0.1}})
+    styles = {p.publish for p in load_published_sites()}
+    assert styles == set(STYLES)  # every style has a site
 
 
 # ---------------------------------------------------------------------------------------------
