@@ -3,22 +3,18 @@ written twice, the budget kept (issue 32)."""
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from bilingual_spider.output.feed_recovery import repair_jsonl, urls_in_jsonl
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
-from bilingual_spider.sandbox.server import CONTROL_HOST
+from bilingual_spider.sandbox.process import crawl_env
 from bilingual_spider.scheduler.sqlite_frontier import (
     FRONTIER_FILE,
     SqliteFrontier,
     resume_problem,
 )
-from tests.conftest import REDIS_URL
 from tests.waiting import CRAWL_SECONDS, wait_until
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -107,66 +103,3 @@ def kill_when(command: list[str], ready: Callable[[], bool]) -> None:
     finally:
         if crawl.poll() is None:
             crawl.kill()
-
-
-def killed_twice_and_resumed(web_config: Path, tmp_path: Path, **settings: object) -> None:
-    """A forward crawl of the small web's endless calendar, killed at 30 and at 70 pages written,
-    run again each time and left to end at its budget: no page lost, none written twice, valid
-    JSON lines, the budget's pages."""
-    budget = 120
-    access, out = tmp_path / "access.tsv", tmp_path / "out"
-    feed = out / "pages.jsonl"
-    with SandboxServer(["--config", str(web_config), "--access-log", str(access)]) as web:
-        command = spider_command(
-            "forward",
-            {
-                "BILINGUAL_SANDBOX_PROXY": web.proxy_url,
-                "CLOSESPIDER_PAGECOUNT": budget,
-                "DOWNLOAD_DELAY": 0,
-                "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
-                "LOG_LEVEL": "INFO",
-                "LOG_FILE": tmp_path / "log.txt",
-                **settings,
-            },
-            {"seeds": "http://mono.example/", "out": out},  # its calendar never ends
-        )
-        for kill_at in (30, 70):  # pages in the output when it is killed
-            kill_when_written(command, feed, kill_at)
-        last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
-        assert last.returncode == 0
-        assert web.process is not None
-        web.process.send_signal(signal.SIGINT)  # ends cleanly: its access log is flushed
-        web.process.wait(timeout=CRAWL_SECONDS)
-    records = [json.loads(line) for line in feed.read_bytes().splitlines()]  # all valid JSON
-    written = Counter(record["url"] for record in records)
-    assert [url for url, times in written.items() if times > 1] == []  # none written twice
-    served = set()
-    for line in access.read_text().splitlines():
-        _, _, host, target, status = line.split("\t")
-        if status == "200" and host != CONTROL_HOST and not target.endswith("/robots.txt"):
-            served.add(target if target.startswith("http") else f"http://{host}{target}")
-    assert served - set(written) == set()  # every page fetched is in the output
-    assert len(written) == budget  # the budget over the three runs
-
-
-def test_a_jobdir_crawl_killed_twice_resumes_without_losing_or_repeating_a_page(
-    small_web_config: Path, tmp_path: Path
-) -> None:
-    killed_twice_and_resumed(small_web_config, tmp_path, JOBDIR=tmp_path / "job")
-    log = (tmp_path / "log.txt").read_text()
-    assert log.count("resuming a crawl that did not close cleanly") == 2
-    assert "closespider_pagecount" in log
-
-
-def test_a_redis_worker_killed_twice_settles_its_leases_from_its_output(
-    small_web_config: Path, tmp_path: Path, redis_prefix: str
-) -> None:
-    killed_twice_and_resumed(
-        small_web_config,
-        tmp_path,
-        REDIS_URL=REDIS_URL,
-        BILINGUAL_REDIS_KEY_PREFIX=redis_prefix,
-        BILINGUAL_REDIS_WORKER_NAME="w1",
-    )
-    log = (tmp_path / "log.txt").read_text()
-    assert log.count("worker w1 restarted") == 2

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
+import signal
 import sqlite3
 import subprocess
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,10 +19,16 @@ import pytest
 
 from bilingual_spider.frontier.crawl_state import decode_state
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.server import CONTROL_HOST
 from bilingual_spider.scheduler.sqlite_frontier import CRAWL_STATE, FRONTIER_FILE, SqliteFrontier
 from tests.conftest import REDIS_URL, generated_world_served
 from tests.extensions.test_jobdir_guard import refusal
-from tests.scheduler.test_crash_safe_scheduler import PROJECT, kill_when, kill_when_written
+from tests.scheduler.test_crash_safe_scheduler import (
+    PROJECT,
+    kill_when,
+    kill_when_written,
+    lines,
+)
 from tests.waiting import CRAWL_SECONDS, wait_until
 
 BUDGET = 300
@@ -43,6 +52,99 @@ def saved_state(jobdir: Path) -> dict:
 
 def records(feed: Path) -> list[dict]:
     return [json.loads(line) for line in feed.read_bytes().splitlines()]  # each valid JSON
+
+
+FORWARD_BUDGET = 240
+KILLS = 3
+
+
+@pytest.mark.parametrize("store", ["jobdir", "redis"])
+def test_a_forward_crawl_killed_at_three_random_moments_loses_no_page(
+    world, tmp_path, store, request
+) -> None:
+    """A forward crawl of every host's home page (its seeds are still being taken in its first
+    seconds), killed three times at random moments, the first within 5 s of the spider opening
+    (issue 53's early kill), and run again each time by the same command: every page fetched
+    with 200 before a kill is in the output once, or was fetched again (a page that answers
+    with a meta refresh is never in the output: its target is); the output is the budget's."""
+    path, _ = world
+    access, out, log = tmp_path / "access.tsv", tmp_path / "out", tmp_path / "log.txt"
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("".join(f"http://{host}/\n" for host in every_host(path)))
+    settings: dict[str, object] = {
+        "CLOSESPIDER_PAGECOUNT": FORWARD_BUDGET,
+        "DOWNLOAD_DELAY": 0,
+        "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+        "LOG_LEVEL": "INFO",
+        "LOG_FILE": log,
+        "LOG_FORMAT": "%(asctime)s.%(msecs)03d %(levelname)s: %(message)s",
+    }
+    if store == "jobdir":
+        settings["JOBDIR"] = tmp_path / "job"
+    else:
+        prefix = request.getfixturevalue("redis_prefix")
+        settings |= {
+            "REDIS_URL": REDIS_URL,
+            "BILINGUAL_REDIS_KEY_PREFIX": prefix,
+            "BILINGUAL_REDIS_WORKER_NAME": "w1",
+        }
+    rng = random.Random(53)
+    feed = out / "pages.jsonl"
+    with SandboxServer(
+        ["--config", str(path / "sandbox.toml"), "--access-log", str(access)]
+    ) as web:
+        command = spider_command(
+            "forward",
+            {"BILINGUAL_SANDBOX_PROXY": web.proxy_url, **settings},
+            {"seeds": seeds, "out": out},
+        )
+        for kill in range(KILLS):
+            opened = log.read_text().count("Spider opened") if log.is_file() else 0
+            if kill == 0:  # within 5 s of opening: 0 to 2 s after it says so
+                after = rng.uniform(0.0, 2.0)
+                ready = spider_opened_since(log, opened, after)
+            else:  # once some more pages are in the output
+                more = lines(feed) + rng.randint(10, 60)
+                ready = lambda: lines(feed) >= more  # noqa: B023, E731
+            kill_when(command, ready)
+        last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
+        assert last.returncode == 0
+        assert web.process is not None
+        web.process.send_signal(signal.SIGINT)  # ends cleanly: its access log is flushed
+        web.process.wait(timeout=CRAWL_SECONDS)
+        web.process = None
+    records = [json.loads(line) for line in feed.read_bytes().splitlines()]  # all valid JSON
+    written = Counter(record["url"] for record in records)
+    assert [url for url, times in written.items() if times > 1] == []  # none written twice
+    assert len(written) == FORWARD_BUDGET  # the budget over the four runs
+    served = served_pages(access)
+    missing = sorted(served - set(written))
+    with SandboxServer(["--config", str(path / "sandbox.toml")]) as web:
+        assert [url for url in missing if b'http-equiv="refresh"' not in web.get(url)[2]] == []
+
+
+def spider_opened_since(log: Path, before: int, seconds: float):
+    """A condition: the log says "Spider opened" once more than ``before``, ``seconds`` ago."""
+    seen_at: list[float] = []
+
+    def opened_long_enough() -> bool:
+        if not seen_at:
+            if log.is_file() and log.read_text().count("Spider opened") > before:
+                seen_at.append(time.monotonic())
+            return False
+        return time.monotonic() - seen_at[0] >= seconds
+
+    return opened_long_enough
+
+
+def served_pages(access: Path) -> set[str]:
+    """The URLs the sandbox answered with 200 (robots.txt and its control host aside)."""
+    served = set()
+    for line in access.read_text().splitlines():
+        _, _, host, target, status = line.split("\t")
+        if status == "200" and host != CONTROL_HOST and not target.endswith("/robots.txt"):
+            served.add(target if target.startswith("http") else f"http://{host}{target}")
+    return served
 
 
 def test_a_backforth_crawl_killed_twice_resumes_its_state_and_output(world, tmp_path) -> None:
