@@ -277,3 +277,17 @@ def test_the_pupsniffer_spider_only_reads_pages_and_wires_its_adapters() -> None
     and its Scrapy adapters in ``adapters/``."""
     spider = PACKAGE / "spiders" / "pupsniffer.py"
     assert len(spider.read_text(encoding="utf-8").splitlines()) < 350
+
+
+def test_no_spider_imports_a_store_or_a_scheduler() -> None:
+    """Spiders reach the crawl's stores through :mod:`bilingual_spider.state` only (issue 53):
+    which frontier and which stores run is the settings' business, not theirs."""
+    floors = ("bilingual_spider.distributed", "bilingual_spider.scheduler")
+    reaching = {
+        f"{name} -> {target}"
+        for name in MODULES
+        if name.startswith("bilingual_spider.spiders")
+        for target, _ in imports_of(name)
+        if target.startswith(floors)
+    }
+    assert reaching == set()

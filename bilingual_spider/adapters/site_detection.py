@@ -97,7 +97,8 @@ from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.middlewares.sitemaps import SITEMAP_META
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
-from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+from bilingual_spider.state import CrawlState
+from bilingual_spider.state.request_meta import REDELIVERED_META
 
 logger = logging.getLogger(__name__)
 
@@ -756,9 +757,7 @@ class DetectorCallbacks:
         """``store``: default, in this process's memory, or in Redis when ``REDIS_URL`` is set
         (one verdict per site, whichever worker probes it)."""
         if store is None:
-            from bilingual_spider.distributed.site_store import shared_site_store
-
-            store = shared_site_store(crawler, getattr(self, "name", "detect"))
+            store = CrawlState.of(crawler, getattr(self, "name", "detect")).sites
         self.detection = SiteDetection.from_crawler(
             crawler,
             probe_callback=self.detector_probe,

@@ -18,10 +18,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    pass
 
 
 class SharedBacklinksAsked:
@@ -37,11 +36,3 @@ class SharedBacklinksAsked:
 
     def asked(self, site: str) -> bool:
         return bool(self.redis.call(self.redis.client.sismember, self.key, site))
-
-
-def shared_backlinks_asked(crawler: Crawler, spider_name: str) -> SharedBacklinksAsked | None:
-    """:class:`SharedBacklinksAsked` when ``REDIS_URL`` is set (None: one process)."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    return SharedBacklinksAsked(PatientRedis.from_crawler(crawler), base)

@@ -19,10 +19,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    pass
 
 # KEYS: found_by; ARGV: site, keep ('1': the note stays). Its note, forgotten unless kept.
 _TAKE = """
@@ -49,11 +48,3 @@ class SharedFoundBy:
         ``keep`` (a bilingual site: its record may be written again, see the module)."""
         how = self._take([self.key], [site, "1" if keep else "0"])
         return how.decode() if isinstance(how, bytes) else str(how)
-
-
-def shared_found_by(crawler: Crawler, spider_name: str) -> SharedFoundBy | None:
-    """:class:`SharedFoundBy` when ``REDIS_URL`` is set (None: one process knows it itself)."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    return SharedFoundBy(PatientRedis.from_crawler(crawler), base)

@@ -41,11 +41,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.partitions import shared_crawl_base
 from bilingual_spider.frontier.link_classifier import FittedLinkModel, OnlineLinkClassifier
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    pass
 
 logger = logging.getLogger(__name__)
 
@@ -302,27 +301,3 @@ def _dumps(published: Published) -> bytes:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
-
-
-def shared_link_models(
-    crawler: Crawler,
-    spider_name: str,
-    roles: Sequence[str],
-    learning_interval: int,
-    max_examples_per_class: int,
-    seed: int = 0,
-) -> SharedLinkModels | None:
-    """:class:`SharedLinkModels` when ``REDIS_URL`` is set (None: each worker learns alone). The
-    lock lasts ``BILINGUAL_REDIS_LEASE_SECONDS``, like a request's lease."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    return SharedLinkModels(
-        PatientRedis.from_crawler(crawler),
-        base,
-        roles,
-        learning_interval,
-        max_examples_per_class,
-        lock_seconds=crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS"),
-        seed=seed,
-    )

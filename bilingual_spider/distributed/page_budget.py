@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    pass
 
 FIELD = "budget_pages"
 # KEYS: counters, ended, counted; ARGV: pages, budget, the id of the request in the frontier
@@ -46,11 +45,3 @@ class SharedPageBudget:
         0 (nothing counted) when that request's page was counted before (its first worker died
         before acknowledging it: the page is processed again, counted once)."""
         return int(self._spend(self._keys, [pages, self.budget, request_id or ""]))
-
-
-def shared_page_budget(crawler: Crawler, spider_name: str, budget: int) -> SharedPageBudget | None:
-    """A :class:`SharedPageBudget` when ``REDIS_URL`` is set (None: the budget is the worker's)."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    return SharedPageBudget(PatientRedis.from_crawler(crawler), base, budget)

@@ -31,13 +31,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.partitions import shared_crawl_base
 from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, RoundPairs
 from bilingual_spider.patterns.resemblance import Fingerprint
 from bilingual_spider.patterns.round_state import KINDS, SEEN, Stage, StageState
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    pass
 
 PAGES_PER_CALL = 500
 """Pages read per HMGET when the whole crawl is loaded."""
@@ -189,18 +188,6 @@ class RedisRoundStore:
         if self._token is not None:
             self._unlock([self.lock_key], [self._token])
             self._token = None
-
-
-def shared_round_store(crawler: Crawler, spider_name: str) -> RedisRoundStore | None:
-    """A :class:`RedisRoundStore` when ``REDIS_URL`` is set (None: the caller's default)."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    return RedisRoundStore(
-        PatientRedis.from_crawler(crawler),
-        base,
-        crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS"),
-    )
 
 
 def _pack(value: object) -> bytes:

@@ -45,14 +45,9 @@ from typing import TYPE_CHECKING
 
 from bilingual_spider.detection.store import ConcurrentUpdate, SiteJudged
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import worker_id
-from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
-
     from bilingual_spider.detection.detector import DetectionState, SiteVerdict
-    from bilingual_spider.detection.store import SiteStore
 
 # KEYS: claim, verdicts; ARGV: site, claim ms, worker
 _CLAIM = """
@@ -260,17 +255,6 @@ class RedisSiteStore:
     def __len__(self) -> int:
         """Sites with a verdict."""
         return int(self.redis.call(self.redis.client.hlen, self.verdicts_key))
-
-
-def shared_site_store(crawler: Crawler, spider_name: str) -> SiteStore | None:
-    """A :class:`RedisSiteStore` when ``REDIS_URL`` is set (None: the caller's default)."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    claim_seconds = crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS")
-    return RedisSiteStore(
-        PatientRedis.from_crawler(crawler), base, claim_seconds, worker_id(crawler)
-    )
 
 
 def _text(value: bytes | str) -> str:

@@ -23,11 +23,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
-from bilingual_spider.distributed.frontier import worker_id
-from bilingual_spider.distributed.partitions import shared_crawl_base
 
 if TYPE_CHECKING:
-    from scrapy.crawler import Crawler
+    pass
 
 SHARED_KINDS = frozenset({"verdict", "site"})
 """Item kinds (:func:`~bilingual_spider.items.record_key`) written once crawl-wide: one per
@@ -60,14 +58,6 @@ class WrittenItems:
         if lost:
             self.redis.call(self.redis.client.hdel, self.key, *lost)
         return len(lost)
-
-
-def shared_written_items(crawler: Crawler, spider_name: str) -> WrittenItems | None:
-    """A :class:`WrittenItems` when ``REDIS_URL`` is set (None: a single-process crawl)."""
-    base = shared_crawl_base(crawler, spider_name)
-    if base is None:
-        return None
-    return WrittenItems(PatientRedis.from_crawler(crawler), base, worker_id(crawler))
 
 
 def _text(value: bytes | str) -> str:

@@ -54,10 +54,6 @@ from scrapy.http import Response, TextResponse
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.adapters.site_detection import DetectorCallbacks, SiteDetection
-from bilingual_spider.distributed.backlinks_asked import (
-    SharedBacklinksAsked,
-    shared_backlinks_asked,
-)
 from bilingual_spider.frontier.bipartite import BipartiteGraph, leaves_site
 from bilingual_spider.frontier.strategies import RULES, Strategy, follows_links_of
 from bilingual_spider.items import SiteVerdictItem
@@ -68,6 +64,8 @@ from bilingual_spider.search import embedded
 from bilingual_spider.search.calls import search_page
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS, FoundLink, SearchQuery
+from bilingual_spider.state import BacklinksAsked, CrawlState
+from bilingual_spider.state.memory import BacklinksAskedInMemory
 
 logger = logging.getLogger(__name__)
 
@@ -120,7 +118,7 @@ class BacklinkExpansionMiddleware:
         scope: str = "page",
         spider: Any = None,
         detection: SiteDetection | None = None,
-        asked: SharedBacklinksAsked | None = None,
+        asked: BacklinksAsked | None = None,
     ) -> None:
         if scope not in SCOPES:
             raise ValueError(f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {scope!r}")
@@ -130,7 +128,7 @@ class BacklinkExpansionMiddleware:
         self.make_request = getattr(spider, "backlink_request", None)
         self.answered = getattr(spider, "backlinks_answered", None)
         self.detection = detection
-        self.asked = asked
+        self.asked = asked if asked is not None else BacklinksAskedInMemory()
         self.graph = BipartiteGraph()
         self.records_links = search.defaults.get(BACKLINKS) == embedded.NAME
         """The backlinks are the crawl's own pages: each page's links are recorded."""
@@ -157,7 +155,7 @@ class BacklinkExpansionMiddleware:
             scope=settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE"),
             spider=spider,
             detection=detection,
-            asked=shared_backlinks_asked(crawler, spider.name),
+            asked=CrawlState.of(crawler, spider.name).backlinks_asked,
         )
         crawler.signals.connect(middleware.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(middleware.item_dropped, signal=signals.item_dropped)
@@ -176,7 +174,7 @@ class BacklinkExpansionMiddleware:
         """A bilingual site's verdict dropped as written already (a distributed crawl: emitted
         again after the worker that wrote it died): its backlinks are asked unless they were
         (that worker may have died before asking them)."""
-        if not isinstance(item, SiteVerdictItem) or not item.bilingual or self.asked is None:
+        if not isinstance(item, SiteVerdictItem) or not item.bilingual:
             return
         if not self.asked.asked(item.site):
             self.stats.inc_value("backlinks/queries_asked_again")
@@ -188,8 +186,7 @@ class BacklinkExpansionMiddleware:
             meta={"role": "api", BACKLINKS_OF_META: item.site},
         )
         self.stats.inc_value("backlinks/queries")
-        if self.asked is not None:  # held in Redis now (see the module distributed/backlinks_asked)
-            self.asked.mark(item.site)
+        self.asked.mark(item.site)  # with Redis: held there now (distributed/backlinks_asked)
 
     # --- the spider's output -------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from scrapy.utils.asyncio import sleep
 from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.host_slots import HostSlots
 from bilingual_spider.distributed.partitions import KeyLayout, host_of
-from bilingual_spider.scheduler.redis_scheduler import WORKER_LOCAL_META
+from bilingual_spider.state.request_meta import WORKER_LOCAL_META
 
 SLOT_META = "shared_politeness_slot"
 BUSY_WAIT = 0.05

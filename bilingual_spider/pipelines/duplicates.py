@@ -11,11 +11,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.statscollectors import StatsCollector
 
-from bilingual_spider.distributed.written_items import (
-    SHARED_KINDS,
-    WrittenItems,
-    shared_written_items,
-)
+from bilingual_spider.distributed.written_items import SHARED_KINDS
 from bilingual_spider.items import (
     BilingualSiteItem,
     FetchedPageItem,
@@ -23,6 +19,8 @@ from bilingual_spider.items import (
     UrlPairItem,
     record_key,
 )
+from bilingual_spider.state import CrawlState, WrittenItemsStore
+from bilingual_spider.state.memory import WrittenItemsInMemory
 
 logger = logging.getLogger(__name__)
 
@@ -35,16 +33,16 @@ def item_key(item: object) -> tuple[str, ...] | None:
 
 
 class DuplicatesPipeline:
-    def __init__(self, stats: StatsCollector, shared: WrittenItems | None = None) -> None:
+    def __init__(self, stats: StatsCollector, written: WrittenItemsStore | None = None) -> None:
         self.stats = stats
-        self.shared = shared
+        self.written = written if written is not None else WrittenItemsInMemory()
         self.seen: set[tuple[str, ...]] = set()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> DuplicatesPipeline:
         spider = crawler.spider
-        shared = None if spider is None else shared_written_items(crawler, spider.name)
-        return cls(crawler.stats, shared)
+        written = None if spider is None else CrawlState.of(crawler, spider.name).written_items
+        return cls(crawler.stats, written)
 
     def process_item(self, item: object) -> object:
         key = item_key(item)
@@ -59,4 +57,4 @@ class DuplicatesPipeline:
     def _claimed(self, key: tuple[str, ...]) -> bool:
         """Whether this worker writes ``key`` (always, unless another worker's output, or its
         own before a restart, holds it: a distributed crawl's verdicts and sites)."""
-        return self.shared is None or key[0] not in SHARED_KINDS or self.shared.claim(key)
+        return key[0] not in SHARED_KINDS or self.written.claim(key)

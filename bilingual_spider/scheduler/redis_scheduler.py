@@ -93,7 +93,6 @@ from bilingual_spider.distributed.frontier import (
 )
 from bilingual_spider.distributed.partitioned_frontier import PartitionedFrontier, open_frontier
 from bilingual_spider.distributed.partitions import KeyLayout, host_of, redis_key_prefix
-from bilingual_spider.distributed.written_items import shared_written_items
 from bilingual_spider.output.feed_recovery import (
     local_jsonl_feeds,
     record_keys_in_jsonl,
@@ -102,6 +101,14 @@ from bilingual_spider.output.feed_recovery import (
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
+from bilingual_spider.state import CrawlState
+from bilingual_spider.state.request_meta import (
+    DUPLICATE_KEY_META,
+    FRONTIER_ID_META,
+    HELD_META,
+    REDELIVERED_META,
+    WORKER_LOCAL_META,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -109,22 +116,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-WORKER_LOCAL_META = "keep_on_worker"
-"""Request meta key: the request is taken by the worker that queued it (still leased in Redis)."""
-HELD_META = "frontier_held_id"
-"""Request meta key: the id :meth:`LeasedRedisScheduler.hold` gave the request (it is in Redis)."""
-REDELIVERED_META = "frontier_redelivered"
-"""Request meta key: the worker whose lease on the request expired (see the module doc)."""
-FRONTIER_ID_META = "frontier_id"
-"""Request meta key: the request's id in the Redis frontier, set when it is taken (a page
-budget counts each id once: :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`)."""
-DUPLICATE_KEY_META = "duplicate_key"
-"""Request meta key, ``(url, key)``: the request for ``url`` is a duplicate of any other with the
-same key, whatever its URL (``backforth``'s forward and seed requests carry their site: one
-request per site crawl-wide, as one process's bipartite graph keeps it). Bound to ``url``: a
-request made from it for another URL with the same meta (a redirect) is filtered by its own
-fingerprint. Filtered in the partition of the request's host: keys should not span hosts (a
-backforth site is a host or a URL)."""
 FIRST_IDLE_WAIT = 0.1
 
 
@@ -228,7 +219,7 @@ class LeasedRedisScheduler:
             self.lease_seconds,
             "a set" if self.bloom is None else f"a Bloom filter ({self.bloom.bytes} bytes)",
         )
-        if getattr(spider, "shared_budget", None) is None:
+        if getattr(spider, "page_budget", None) is None:
             self.counts_budget = bool(self.page_limit)
         else:  # the spider counts its pages by request: their counts go with their acks
             self.frontier.pages_counted_by_request = True
@@ -479,10 +470,9 @@ class LeasedRedisScheduler:
         restarted = getattr(self.spider, "worker_restarted", None)
         if restarted is not None:  # the spider lets go of what its former self left half-done
             restarted()
-        written = shared_written_items(self.crawler, self.spider.name)
-        if written is not None:
-            forgotten = written.settle(record_keys_in_jsonl(self.feeds))
-            self._inc("scheduler/redis/resumed_items_forgotten", forgotten)
+        written = CrawlState.of(self.crawler, self.spider.name).written_items
+        forgotten = written.settle(record_keys_in_jsonl(self.feeds))
+        self._inc("scheduler/redis/resumed_items_forgotten", forgotten)
         self._count_acks(self.frontier.ack(done, *self._spent(len(done))))
         requeued = self.frontier.release(again, redelivered=True)
         self._inc("scheduler/redis/resumed_requeued", requeued)

@@ -10,9 +10,9 @@ from typing import Any
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 
-from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META, WORKER_LOCAL_META
 from bilingual_spider.search.answer_cache import CacheKey
 from bilingual_spider.search.values import SearchPage, SearchQuery
+from bilingual_spider.state.request_meta import REDELIVERED_META, WORKER_LOCAL_META
 
 SEARCH_CALL = "search_call"
 """Request meta key of the :class:`SearchCall` a request carries."""

@@ -32,8 +32,8 @@ and verdicts, how each site was found, the random order's generator, the backlin
 answered yet (asked again when it resumes) and the crawl's counters (``backforth/``,
 ``detector/``, ``backlinks/``, ``frontier/``).
 
-Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with Redis and a budget),
-``backforth/pages_after_budget`` (counted but not processed: the page that spent the budget and
+Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with a budget; with Redis,
+every worker's), ``backforth/pages_after_budget`` (counted but not processed: the page that spent the budget and
 those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``, plus the
 classifiers', the detector's, the backlink expansion's (``backlinks/*``), the search service's
 and the frontier's own.
@@ -60,10 +60,6 @@ from bilingual_spider.adapters.link_learning import LinkLearning
 from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
-from bilingual_spider.distributed.found_by import SharedFoundBy, shared_found_by
-from bilingual_spider.distributed.model_store import SharedLinkModels, shared_link_models
-from bilingual_spider.distributed.page_budget import SharedPageBudget, shared_page_budget
-from bilingual_spider.distributed.partitions import shared_crawl_base
 from bilingual_spider.extensions.fetch_outcomes import PAGES_KEY
 from bilingual_spider.frontier.bipartite import (
     BACKLINK,
@@ -94,12 +90,13 @@ from bilingual_spider.middlewares.backlink_expansion import (
     backlink_query_of,
 )
 from bilingual_spider.response_page import response_page
-from bilingual_spider.scheduler.redis_scheduler import DUPLICATE_KEY_META, FRONTIER_ID_META
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import FoundLink
 from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
+from bilingual_spider.state import CrawlState, FoundBy, PageBudget
+from bilingual_spider.state.request_meta import DUPLICATE_KEY_META, FRONTIER_ID_META
 
 logger = logging.getLogger(__name__)
 
@@ -162,10 +159,11 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.learning = LinkLearning({}, 1)
         self.topic_classifier: Any = None
         self.pages = 0
-        self.shared_budget: SharedPageBudget | None = None
+        self.page_budget: PageBudget | None = None
         self.shares_requests = False
-        self.shared_found_by: SharedFoundBy | None = None
         """With Redis: the workers' requests meet in one queue and one duplicate filter."""
+        self.found_by: FoundBy | None = None
+        """How each site was reached, for whichever worker judges it (the crawl state's)."""
         self.sites_found = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
@@ -194,11 +192,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             settings.set("BILINGUAL_DETECTOR_LANGS", kwargs["langs"], "spider")
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
-        spider.shares_requests = shared_crawl_base(crawler, spider.name) is not None
-        spider.shared_found_by = shared_found_by(crawler, spider.name)
+        state = CrawlState.of(crawler, spider.name)
+        spider.shares_requests = state.shares_requests
+        spider.found_by = state.found_by
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None
         if spider.budget is not None:
-            spider.shared_budget = shared_page_budget(crawler, spider.name, spider.budget)
+            spider.page_budget = state.page_budget(spider.budget)
         spider.learning_interval = spider.learning_interval or settings.getint(
             "BILINGUAL_BACKFORTH_LEARNING_INTERVAL"
         )
@@ -219,11 +218,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
             for role in roles
         }
-        shared = None
-        if roles:
-            shared = shared_link_models(
-                crawler, spider.name, roles, spider.learning_interval, most, seed
-            )
+        shared = state.link_models(roles, spider.learning_interval, most, seed)
         spider.learning = LinkLearning(classifiers, spider.learning_interval, shared)
         spider.bind_detection(crawler)
         spider._asks_again = (
@@ -270,6 +265,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
                 f"{self.strategy.value}: resume it with the same arguments"
             )
         self.pages = parts["pages"]
+        if self.page_budget is not None:
+            self.page_budget.spend(self.pages)  # one process: the budget counts its pages
         self.sites_found = parts["sites_found"]
         self._found_by = parts["found_by"]
         self.graph = parts["graph"]
@@ -335,8 +332,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             # its verdict may come to another worker; a site this worker reached before (a
             # link whose request another worker's duplicate made drop) is noted here too
             how = self._found_by.get(site)
-            if how and self.shared_found_by is not None:
-                self.shared_found_by.note(site, how)
+            if how:
+                self.found_by.note(site, how)
             yield from self._forward_links(response, contexts)
         elif follows_links_of(role, self.rules, on_topic):
             contexts = self._contexts(response)
@@ -439,8 +436,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def _on_verdict(self, verdict: SiteVerdictItem) -> Iterator[Any]:
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
         found_by = self._found_by.pop(verdict.site, "")  # kept until the verdict, not after
-        if self.shared_found_by is not None:  # noted by the worker that fetched its first page
-            found_by = self.shared_found_by.take(verdict.site, verdict.bilingual) or found_by
+        # noted by the worker that fetched its first page (with Redis, most often another)
+        found_by = self.found_by.take(verdict.site, verdict.bilingual) or found_by
         if not verdict.bilingual:
             return
         if self._asks_again:  # until answered (the backlink expansion asks at the item)
@@ -489,9 +486,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         """With Redis: the first page of a seed or forward request tells how its site was
         reached, for whichever worker judges the site (most often another)."""
         how = meta.get(FOUND_BY_META)
-        if how and self.shared_found_by is not None:
+        if how:
             first_url = meta.get("redirect_urls", [url])[0]
-            self.shared_found_by.note(self.detection.site_of(first_url), how)
+            self.found_by.note(self.detection.site_of(first_url), how)
 
     def _read_other_workers_verdicts(self) -> None:
         """With Redis, a site is judged by whichever worker takes its last probe, often not the
@@ -517,10 +514,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         return self.learning.classifiers
 
     @property
-    def shared_models(self) -> SharedLinkModels | None:
-        return self.learning.shared
-
-    @property
     def frontier_scorer(self) -> FrontierScorer:
         """Read by the re-scoring queues (scheduler/rescoring_queue.py, redis_scheduler.py)."""
         return self.learning.scorer
@@ -537,7 +530,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if role in (FORWARD, "seed"):  # one a site: across workers too (this graph's is local)
             site = self.detection.site_of(url)
             meta[DUPLICATE_KEY_META] = (url, f"site {site}")
-            if self.shared_found_by is not None and site in self._found_by:
+            if site in self._found_by:
                 meta[FOUND_BY_META] = self._found_by[site]
         # a backlink page may be a page the crawl saw already: never filtered by its URL; with
         # Redis, one a URL across workers by its own key (a hub is a backlink page of many
@@ -579,9 +572,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def _budget_spent(self, meta: dict[str, Any]) -> int:
         """Pages counted against the budget: this worker's, or with Redis every worker's (0:
         this page was counted before)."""
-        if self.shared_budget is None:
-            return self.pages
-        spent = self.shared_budget.spend(request_id=meta.get(FRONTIER_ID_META))
+        assert self.page_budget is not None
+        spent = self.page_budget.spend(request_id=meta.get(FRONTIER_ID_META))
         if spent:
             self.crawler.stats.set_value("backforth/pages_crawl_wide", spent)
         else:

@@ -53,7 +53,6 @@ from bilingual_spider.adapters.pupsniffer_sitemaps import SitemapPages
 from bilingual_spider.adapters.pupsniffer_stages import PupSnifferStages, log_rejected
 from bilingual_spider.commands.arguments import whole_number
 from bilingual_spider.detection.detector import parse_langs
-from bilingual_spider.distributed.pupsniffer_store import shared_round_store
 from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
 from bilingual_spider.language.identification import default_identifier
 from bilingual_spider.patterns.crawl_round import PageRecord
@@ -64,9 +63,10 @@ from bilingual_spider.patterns.round_driver import RoundDriver
 from bilingual_spider.patterns.round_state import InMemoryRoundStore, RoundStore
 from bilingual_spider.patterns.units import site_of
 from bilingual_spider.patterns.verification import PairVerifier, load_verifier
-from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
 from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
+from bilingual_spider.state import CrawlState
+from bilingual_spider.state.request_meta import REDELIVERED_META
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ class PupSnifferSpider(scrapy.Spider):
             self.deep_per_site = settings.getint("BILINGUAL_PUPSNIFFER_DEEP_PER_SITE")
         self.identifier = default_identifier()  # loaded before the crawl starts
         self.verifier = load_verifier(settings.get("BILINGUAL_PUPSNIFFER_VERIFIER"))
-        self.store = store = shared_round_store(crawler, self.name) or InMemoryRoundStore()
+        self.store = store = CrawlState.of(crawler, self.name).rounds
         self.order = PairFirstOrder(
             store,
             self.site_budget,

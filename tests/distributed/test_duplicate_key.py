@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import scrapy
 
-from bilingual_spider.scheduler.redis_scheduler import DUPLICATE_KEY_META
+from bilingual_spider.state.request_meta import DUPLICATE_KEY_META
 from tests.distributed.test_held_requests import scheduler
 from tests.spiders.test_backforth_arguments import spider as backforth_spider
 

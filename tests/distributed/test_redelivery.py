@@ -13,7 +13,7 @@ from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorC
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.identification import default_identifier
-from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+from bilingual_spider.state.request_meta import REDELIVERED_META
 from tests.adapters.test_site_detection import Stats, callback, errback, response
 from tests.spiders.fake_scorer import FakeLinkScorer
 from tests.spiders.pages import ENGLISH, SPANISH, page

@@ -145,18 +145,18 @@ def test_a_verdict_given_by_another_worker_labels_the_links_this_worker_followed
     list(b._on_verdict(item))
     for _ in range(VERDICT_READING_PAGES):  # a's pages (the verdicts are read every so many)
         a._count_page("forward", {})
-    assert a.shared_models is not None
-    a.shared_models.step(a.classifiers, a.pages, 0)  # sends the examples added
+    assert a.learning.shared is not None
+    a.learning.shared.step(a.classifiers, a.pages, 0)  # sends the examples added
     labelled = {FORWARD: 1, BACKLINK: 1 if bilingual else 0}  # the hub waits for the shop if not
-    assert a.shared_models.sent == labelled
+    assert a.learning.shared.sent == labelled
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 1
     assert not list(a._forward_request(link_to(f"http://{HOTEL}/en/"), found_by="again"))
     assert a.crawl_state()["found_by"] == {}
-    assert b.shared_models is not None and b.shared_models.sent == {FORWARD: 0, BACKLINK: 0}
+    assert b.learning.shared is not None and b.learning.shared.sent == {FORWARD: 0, BACKLINK: 0}
     b.detection.store.finish(verdict(SHOP, False))
     a._read_other_workers_verdicts()  # read again: the hotel's verdict is not read twice
-    a.shared_models.step(a.classifiers, a.pages, 0)
-    assert a.shared_models.sent == {FORWARD: 1, BACKLINK: 1}
+    a.learning.shared.step(a.classifiers, a.pages, 0)
+    assert a.learning.shared.sent == {FORWARD: 1, BACKLINK: 1}
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 2
 
 
@@ -175,10 +175,10 @@ def test_a_forward_link_dropped_as_another_workers_duplicate_is_labelled_by_that
     assert a.detection.store.finish(verdict(HOTEL, True))
     for spider in (a, b):
         spider._read_other_workers_verdicts()
-        assert spider.shared_models is not None
-        spider.shared_models.step(spider.classifiers, 1, 0)
-    assert a.shared_models.sent == {FORWARD: 1, BACKLINK: 0}
-    assert b.shared_models.sent == {FORWARD: 0, BACKLINK: 0}
+        assert spider.learning.shared is not None
+        spider.learning.shared.step(spider.classifiers, 1, 0)
+    assert a.learning.shared.sent == {FORWARD: 1, BACKLINK: 0}
+    assert b.learning.shared.sent == {FORWARD: 0, BACKLINK: 0}
     assert not list(b._forward_request(link_to(f"http://{HOTEL}/de/"), found_by="again"))
 
 
@@ -207,10 +207,6 @@ def test_a_bilingual_site_record_says_how_the_site_was_reached_whichever_worker_
     assert record.found_by == how
     (replayed,) = cobfc_worker(redis_prefix, "d")._on_verdict(item)
     assert replayed.found_by == how
-    one_process = cobfc_worker(redis_prefix, "d")
-    one_process.shared_found_by = None  # as without Redis: the request carries nothing
-    (alone,) = one_process._forward_request(link_to(f"http://{SHOP}/"), found_by=how)
-    assert FOUND_BY_META not in alone.meta
 
 
 def test_how_a_site_was_reached_is_forgotten_at_its_verdict_unless_it_is_bilingual(

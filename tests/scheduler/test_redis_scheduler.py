@@ -5,7 +5,7 @@ from __future__ import annotations
 from scrapy_redis import picklecompat
 
 from bilingual_spider.scheduler import compact_serializer
-from bilingual_spider.scheduler.redis_scheduler import FRONTIER_ID_META
+from bilingual_spider.state.request_meta import FRONTIER_ID_META
 from tests.distributed.test_held_requests import scheduler
 from tests.scheduler.test_compact_serializer import TYPICAL
 

@@ -65,12 +65,12 @@ def test_focc_workers_on_redis_send_their_link_examples_to_the_shared_classifier
     focc = BackForthSpider.from_crawler(
         crawler, seeds="http://www.museo.example/", langs="", strategy="focc"
     )
-    assert focc.shared_models is not None and focc.shared_models.roles == ("forward",)
+    assert focc.learning.shared is not None and focc.learning.shared.roles == ("forward",)
     url = "http://www.hotels.example/rooms.html"
     request = Request(url, meta={FRONTIER_META: {"role": "forward", "tokens": ["hotel", "room"]}})
     body = b"<html><body><p>Hotel rooms, flights and beach holidays.</p></body></html>"
     focc._on_topic(HtmlResponse(url, body=body, request=request))
     assert focc.classifiers["forward"].examples_seen == {"relevant": 0, "non_relevant": 0}
-    step = focc.shared_models.step(focc.classifiers, 1, 0)
-    assert focc.shared_models.sent["forward"] == 1
+    step = focc.learning.shared.step(focc.classifiers, 1, 0)
+    assert focc.learning.shared.sent["forward"] == 1
     assert sum(step.seen["forward"].values()) == 1  # counted crawl-wide, in Redis

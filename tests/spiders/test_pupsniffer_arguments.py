@@ -64,7 +64,7 @@ def test_a_seed_pushed_to_redis_asks_its_sites_not_found_page_once_its_page_has_
 def test_a_page_redelivered_after_its_worker_died_asks_again_for_the_pages_it_counted():
     from scrapy.http import HtmlResponse
 
-    from bilingual_spider.scheduler.redis_scheduler import REDELIVERED_META
+    from bilingual_spider.state.request_meta import REDELIVERED_META
 
     sniffer = spider(seeds="http://www.x.example/", site_budget=3)
     page = sniffer.seed_request("http://www.x.example/")

@@ -1,0 +1,150 @@
+"""One crawl's state beyond Scrapy's own (issue 53): every store a spider, middleware or pipeline
+keeps, built once per crawl and spider from the settings.
+
+- ``REDIS_URL`` set: the Redis stores of :mod:`bilingual_spider.distributed`, shared by every
+  worker of the crawl (its keys under ``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``).
+- Otherwise: their twins in this process's memory (:mod:`bilingual_spider.state.memory`,
+  :class:`~bilingual_spider.detection.store.InMemorySiteStore`,
+  :class:`~bilingual_spider.patterns.round_state.InMemoryRoundStore`); with ``JOBDIR`` the
+  spider keeps them with its state.
+
+Callers ask ``CrawlState.of(crawler, spider_name)`` and use each store as it is: none of them
+tests which backend runs. :attr:`CrawlState.shares_requests` says whether other workers take
+requests from the same frontier (a request filtered by a crawl-wide key, see
+:data:`~bilingual_spider.state.request_meta.DUPLICATE_KEY_META`).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from bilingual_spider.detection.store import InMemorySiteStore, SiteStore
+from bilingual_spider.distributed.backlinks_asked import SharedBacklinksAsked
+from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.found_by import SharedFoundBy
+from bilingual_spider.distributed.frontier import worker_id
+from bilingual_spider.distributed.model_store import SharedLinkModels
+from bilingual_spider.distributed.page_budget import SharedPageBudget
+from bilingual_spider.distributed.partitions import shared_crawl_base
+from bilingual_spider.distributed.pupsniffer_store import RedisRoundStore
+from bilingual_spider.distributed.site_store import RedisSiteStore
+from bilingual_spider.distributed.written_items import WrittenItems
+from bilingual_spider.patterns.round_state import InMemoryRoundStore, RoundStore
+from bilingual_spider.state.memory import (
+    BacklinksAskedInMemory,
+    FoundByInMemory,
+    PageBudgetInMemory,
+    WrittenItemsInMemory,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from scrapy.crawler import Crawler
+
+_ATTRIBUTE = "_bilingual_crawl_states"
+
+FoundBy = SharedFoundBy | FoundByInMemory
+BacklinksAsked = SharedBacklinksAsked | BacklinksAskedInMemory
+WrittenItemsStore = WrittenItems | WrittenItemsInMemory
+PageBudget = SharedPageBudget | PageBudgetInMemory
+
+
+class CrawlState:
+    """The stores of the crawl of ``spider_name`` (see the module docstring)."""
+
+    def __init__(self, crawler: Crawler, spider_name: str) -> None:
+        self.crawler = crawler
+        self.spider_name = spider_name
+        self.base = shared_crawl_base(crawler, spider_name)
+        """The crawl's keys in Redis (None: a one-process crawl)."""
+
+    @classmethod
+    def of(cls, crawler: Crawler, spider_name: str | None = None) -> CrawlState:
+        """The crawl's state, built at the first call (``spider_name``: the crawler's spider's
+        by default)."""
+        name = spider_name or getattr(crawler.spider, "name", None) or "crawl"
+        states: dict[str, CrawlState] = crawler.__dict__.setdefault(_ATTRIBUTE, {})
+        if name not in states:
+            states[name] = cls(crawler, name)
+        return states[name]
+
+    @property
+    def shares_requests(self) -> bool:
+        """Whether other workers take requests from this crawl's frontier."""
+        return self.base is not None
+
+    @cached_property
+    def _redis(self) -> PatientRedis:
+        return PatientRedis.from_crawler(self.crawler)
+
+    @cached_property
+    def found_by(self) -> FoundBy:
+        """How each site was first reached."""
+        if self.base is None:
+            return FoundByInMemory()
+        return SharedFoundBy(self._redis, self.base)
+
+    @cached_property
+    def backlinks_asked(self) -> BacklinksAsked:
+        """The bilingual sites whose backlinks were asked."""
+        if self.base is None:
+            return BacklinksAskedInMemory()
+        return SharedBacklinksAsked(self._redis, self.base)
+
+    @cached_property
+    def written_items(self) -> WrittenItemsStore:
+        """The verdicts and site records written, crawl-wide."""
+        if self.base is None:
+            return WrittenItemsInMemory()
+        return WrittenItems(self._redis, self.base, worker_id(self.crawler))
+
+    @cached_property
+    def sites(self) -> SiteStore:
+        """The detector's sites under way and its verdicts."""
+        if self.base is None:
+            return InMemorySiteStore()
+        claim_seconds = self.crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS")
+        return RedisSiteStore(self._redis, self.base, claim_seconds, worker_id(self.crawler))
+
+    @cached_property
+    def rounds(self) -> RoundStore:
+        """PupSniffer's sites, pages and rounds."""
+        if self.base is None:
+            return InMemoryRoundStore()
+        lock_seconds = self.crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS")
+        return RedisRoundStore(self._redis, self.base, lock_seconds)
+
+    def page_budget(self, budget: int) -> PageBudget:
+        """The pages counted against the crawl's ``budget`` (one store a crawl)."""
+        store = self.__dict__.get("_page_budget")
+        if store is None:
+            if self.base is None:
+                store = PageBudgetInMemory(budget)
+            else:
+                store = SharedPageBudget(self._redis, self.base, budget)
+            self.__dict__["_page_budget"] = store
+        return store
+
+    def link_models(
+        self, roles: Sequence[str], learning_interval: int, most: int, seed: int
+    ) -> SharedLinkModels | None:
+        """The link classifiers' shared examples and models (None: this process learns alone)."""
+        if self.base is None or not roles:
+            return None
+        settings = self.crawler.settings
+        return SharedLinkModels(
+            self._redis,
+            self.base,
+            roles,
+            learning_interval,
+            max_examples_per_class=most,
+            lock_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS"),  # as a lease
+            seed=seed,
+        )
+
+    def adopt(self, parts: dict[str, Any]) -> None:
+        """The stores of a one-process crawl as a saved state holds them (``JOBDIR``)."""
+        for name, store in parts.items():
+            self.__dict__[name] = store

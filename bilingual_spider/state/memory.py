@@ -1,0 +1,75 @@
+"""The stores of a one-process crawl: the twins, in this process's memory, of the Redis stores of
+:mod:`bilingual_spider.distributed` (same methods, same answers for one worker). A crawl with
+``JOBDIR`` keeps them with its state (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class FoundByInMemory:
+    """How each site was first reached (:class:`~bilingual_spider.distributed.found_by.
+    SharedFoundBy`'s twin)."""
+
+    def __init__(self) -> None:
+        self._how: dict[str, str] = {}
+
+    def note(self, site: str, how: str) -> None:
+        """The first page of ``site`` was fetched, reached so (the first note stays)."""
+        self._how.setdefault(site, how)
+
+    def take(self, site: str, keep: bool = False) -> str:
+        """How ``site`` was reached ("" when not noted), forgotten unless ``keep``."""
+        return self._how.get(site, "") if keep else self._how.pop(site, "")
+
+
+class BacklinksAskedInMemory:
+    """The sites whose backlinks were asked (:class:`~bilingual_spider.distributed.
+    backlinks_asked.SharedBacklinksAsked`'s twin)."""
+
+    def __init__(self) -> None:
+        self._sites: set[str] = set()
+
+    def mark(self, site: str) -> None:
+        self._sites.add(site)
+
+    def asked(self, site: str) -> bool:
+        return site in self._sites
+
+
+class PageBudgetInMemory:
+    """The pages counted against a crawl's ``budget`` (:class:`~bilingual_spider.distributed.
+    page_budget.SharedPageBudget`'s twin; a request id is never counted twice)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.spent = 0
+        self._counted: set[str] = set()
+
+    def spend(self, pages: int = 1, request_id: str | None = None) -> int:
+        """Count ``pages`` more; the count, these included (0: ``request_id`` counted before)."""
+        if request_id:
+            if request_id in self._counted:
+                return 0
+            self._counted.add(request_id)
+        self.spent += pages
+        return self.spent
+
+
+class WrittenItemsInMemory:
+    """The items written (:class:`~bilingual_spider.distributed.written_items.WrittenItems`'s
+    twin): one worker's output holds each once."""
+
+    def __init__(self) -> None:
+        self._keys: set[tuple[str, ...]] = set()
+
+    def claim(self, key: tuple[str, ...]) -> bool:
+        """Whether ``key`` is this worker's to write (False: written before)."""
+        if key in self._keys:
+            return False
+        self._keys.add(key)
+        return True
+
+    def settle(self, held: Iterable[tuple[str, ...]]) -> int:
+        """Claims its output does not hold forgotten (a restart; none in one process's memory)."""
+        return 0

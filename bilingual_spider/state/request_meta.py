@@ -1,0 +1,22 @@
+"""The request meta keys a crawl's frontier reads and writes, in every store (issue 53): spiders,
+middlewares and the search service set or read them without knowing which frontier runs."""
+
+from __future__ import annotations
+
+WORKER_LOCAL_META = "keep_on_worker"
+"""Request meta key: the request is taken by the worker that queued it (still leased in Redis)."""
+HELD_META = "frontier_held_id"
+"""Request meta key: the id the Redis scheduler's ``hold`` gave the request (it is in Redis)."""
+REDELIVERED_META = "frontier_redelivered"
+"""Request meta key: the worker whose lease on the request expired (its work may be half done:
+see :mod:`bilingual_spider.scheduler.redis_scheduler`)."""
+FRONTIER_ID_META = "frontier_id"
+"""Request meta key: the request's id in the Redis frontier, set when it is taken (a page
+budget counts each id once: :class:`~bilingual_spider.distributed.page_budget.SharedPageBudget`)."""
+DUPLICATE_KEY_META = "duplicate_key"
+"""Request meta key, ``(url, key)``: the request for ``url`` is a duplicate of any other with the
+same key, whatever its URL (``backforth``'s forward and seed requests carry their site: one
+request per site crawl-wide, as one process's bipartite graph keeps it). Bound to ``url``: a
+request made from it for another URL with the same meta (a redirect) is filtered by its own
+fingerprint. Filtered in the partition of the request's host: keys should not span hosts (a
+backforth site is a host or a URL)."""
