@@ -426,6 +426,7 @@ EXTENSIONS = {
     "bilingual_spider.extensions.jobdir_guard.JobdirGuard": 3,
     "bilingual_spider.extensions.warc.WarcExtension": 510,
     "bilingual_spider.extensions.documents.DocumentPairs": 520,
+    "bilingual_spider.extensions.progress_line.ProgressLine": 530,
 }
 BILINGUAL_GATE_SCRAPY_DEBUG = True
 """Give Scrapy's per-response DEBUG loggers the crawl's LOG_LEVEL when it is above DEBUG, so their

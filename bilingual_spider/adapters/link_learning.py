@@ -17,12 +17,15 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from scrapy.settings import BaseSettings
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.distributed.model_store import SharedLinkModels
-from bilingual_spider.frontier.bipartite import BACKLINK, LinkExample
+from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD, LinkExample
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier
 from bilingual_spider.frontier.rescoring import DiscountedBacklinkModel, FrontierScorer
+from bilingual_spider.frontier.strategies import StrategyRules
+from bilingual_spider.state import CrawlState
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +57,28 @@ class LinkLearning:
             models[BACKLINK] = DiscountedBacklinkModel(models[BACKLINK])
         self.scorer = FrontierScorer(models)
         self._pages_at_last_learning = 0
+
+    @classmethod
+    def for_strategy(
+        cls, rules: StrategyRules, learning_interval: int, settings: BaseSettings, state: CrawlState
+    ) -> LinkLearning:
+        """The classifiers a strategy learns (COBFC: backlink and forward; FocC: forward; the
+        others none), seeded by ``BILINGUAL_BACKFORTH_SEED``, sharing their examples and models
+        through the crawl ``state`` (with Redis: every worker's)."""
+        roles: tuple[str, ...] = ()
+        if rules.link_classifiers:
+            roles = (BACKLINK, FORWARD)
+        elif rules.topic_focus:
+            roles = (FORWARD,)
+        seed = settings.getint("BILINGUAL_BACKFORTH_SEED")
+        most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
+        classifiers = {
+            role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
+            for role in roles
+        }
+        return cls(
+            classifiers, learning_interval, state.link_models(roles, learning_interval, most, seed)
+        )
 
     def saved_state(self) -> dict[str, Any]:
         """What a ``JOBDIR`` keeps of the learning (one process): the classifiers as they are

@@ -768,14 +768,22 @@ class DetectorCallbacks:
         )
         return self.detection
 
+    def detector_page(self, meta: dict[str, Any], outputs: Iterator[Any]) -> Iterator[Any]:
+        """What the detector made of one of its pages (a probe or a home page, answered or
+        failed; ``meta``: its request's): a spider that counts pages or acts on verdicts
+        overrides this."""
+        return outputs
+
     def detector_home_page(self, response: Response) -> Iterator[Any]:
-        yield from self.detection.home_answered(response)
+        yield from self.detector_page(response.meta, self.detection.home_answered(response))
 
     def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
-        yield from self.detection.home_failed(failure)
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        yield from self.detector_page(meta, self.detection.home_failed(failure))
 
     def detector_probe(self, response: Response) -> Iterator[Any]:
-        yield from self.detection.probe_answered(response)
+        yield from self.detector_page(response.meta, self.detection.probe_answered(response))
 
     def detector_probe_failed(self, failure: Failure) -> Iterator[Any]:
-        yield from self.detection.probe_failed(failure)
+        meta = failure.request.meta  # type: ignore[attr-defined]
+        yield from self.detector_page(meta, self.detection.probe_failed(failure))

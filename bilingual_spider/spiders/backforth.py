@@ -3,47 +3,32 @@
     scrapy crawl backforth [-a seeds=FILE|url,url] [-a langs=any|en,es] [-a strategy=cobfc]
         [-a budget=PAGES] [-a min_likelihood=0.8] [-a learning_interval=PAGES] -O sites.jsonl
 
-With ``REDIS_URL`` the page budget is the crawl's, shared by every worker
-(:mod:`bilingual_spider.distributed.page_budget`), and so are COBFC's training examples and
-classifiers: one worker retrains on every worker's examples, all score with its model
-(:mod:`bilingual_spider.distributed.model_store`).
-
 Every site reached goes through the bilingual-site detector (its probes are its only in-site
-fetches, one verdict per site). When a site is bilingual its page's backlinks are requested
-through the search adapters (OBFC and COBFC switch on
-:mod:`bilingual_spider.middlewares.backlink_expansion`, which asks this spider's
-:meth:`BackForthSpider.backlink_request` for each backlink page); backlink pages are fetched
-and their out-of-site links become forward requests; forward pages' own links are not followed
-(OBFC, COBFC). FC instead follows
-the out-of-site links of every page in random order. COBFC orders the frontier with the Backlink
-and Forward-Link classifiers, retrained every ``learning_interval`` pages; requests scored by an
-older model are re-scored lazily (:mod:`bilingual_spider.scheduler.rescoring_queue`).
+fetches, one verdict per site). OBFC and COBFC ask the backlinks of each bilingual site
+(:mod:`bilingual_spider.middlewares.backlink_expansion` asks :meth:`BackForthSpider.
+backlink_request` for each backlink page); a backlink page's out-of-site links become forward
+requests, whose own links are not followed. FC follows the out-of-site links of every page in
+random order. COBFC orders the frontier with the Backlink and Forward-Link classifiers,
+retrained every ``learning_interval`` pages (:mod:`bilingual_spider.adapters.link_learning`);
+requests scored by an older model are re-scored lazily. The research is in
+:mod:`bilingual_spider.frontier`; this module wires it to Scrapy. What the crawl keeps (page
+budget, how sites were found, the detector's sites; with ``REDIS_URL`` shared by every worker,
+COBFC's examples and models too) is its :class:`~bilingual_spider.state.CrawlState`'s.
+**Resumed after a kill** (``-s JOBDIR=DIR``, one process): the crash-safe frontier saves
+:meth:`BackForthSpider.crawl_state` with each commit and hands it back at the next start
+(:meth:`~BackForthSpider.restore_crawl_state`), with the counters ``carried_stats`` names.
 
-The research is in :mod:`bilingual_spider.frontier` (strategies, bipartite graph, classifiers,
-scoring), the classifiers' examples and learning iterations in
-:mod:`bilingual_spider.adapters.link_learning` (with its stats); this module wires them to
-Scrapy. Items: a :class:`~bilingual_spider.items.SiteVerdictItem` per site judged and a
+Items: a :class:`~bilingual_spider.items.SiteVerdictItem` per site judged and a
 :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with how it was found.
-**Resumed after a kill** (``-s JOBDIR=DIR``, one process): the crash-safe frontier
-(:mod:`bilingual_spider.scheduler.crash_safe_scheduler`) saves :meth:`BackForthSpider.crawl_state`
-with each commit and hands it back at the next start (:meth:`~BackForthSpider.restore_crawl_state`):
-the page count, the bipartite graph, the classifiers as they were, the detector's sites under way
-and verdicts, how each site was found, the random order's generator, the backlink queries not
-answered yet (asked again when it resumes) and the crawl's counters (``backforth/``,
-``detector/``, ``backlinks/``, ``frontier/``).
-
 Stats: ``backforth/pages/<role>``, ``backforth/pages_crawl_wide`` (with a budget; with Redis,
-every worker's), ``backforth/pages_after_budget`` (counted but not processed: the page that spent the budget and
-those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``, plus the
-classifiers', the detector's, the backlink expansion's (``backlinks/*``), the search service's
-and the frontier's own.
+every worker's), ``backforth/pages_after_budget`` (counted, not processed: the page that spent
+the budget and those in flight then), ``backforth/sites_bilingual``, ``backforth/harvest_rate``.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import time
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
@@ -53,7 +38,6 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
 from scrapy.http import Response, TextResponse
 from scrapy.utils.defer import deferred_from_coro
-from twisted.internet import task
 from twisted.python.failure import Failure
 
 from bilingual_spider.adapters.link_learning import LinkLearning
@@ -171,8 +155,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._backlinks_pending: dict[str, str] = {}  # bilingual site -> the page judged
         self._resumed: dict[str, Any] | None = None  # the parts of a state resumed
         self._asks_again = False  # keeps its unanswered backlink queries (JOBDIR, no Redis)
-        self._progress: task.LoopingCall | None = None
-        self._started = time.monotonic()
 
     def run_parameters(self) -> dict[str, Any]:
         """What this crawl is (the report's header): strategy, languages, budget, seeds."""
@@ -204,22 +186,13 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         scope = settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE")
         if scope not in SCOPES:
             raise UsageError(f"BILINGUAL_BACKFORTH_BACKLINK_SCOPE is page or host, not {scope!r}")
-        seed = settings.getint("BILINGUAL_BACKFORTH_SEED")
-        spider._rng = random.Random(seed)
-        roles: tuple[str, ...] = ()
-        if spider.rules.link_classifiers:
-            roles = (BACKLINK, FORWARD)
-        elif spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
+        spider._rng = random.Random(settings.getint("BILINGUAL_BACKFORTH_SEED"))
+        if spider.rules.topic_focus:  # FocC: the page classifier + a link classifier
             topic = settings.get("BILINGUAL_FOCC_TOPIC")
             spider.topic_classifier = default_topic_classifier(topic)
-            roles = (FORWARD,)
-        most = settings.getint("BILINGUAL_BACKFORTH_MAX_EXAMPLES")
-        classifiers = {
-            role: OnlineLinkClassifier(max_examples_per_class=most, random_state=seed)
-            for role in roles
-        }
-        shared = state.link_models(roles, spider.learning_interval, most, seed)
-        spider.learning = LinkLearning(classifiers, spider.learning_interval, shared)
+        spider.learning = LinkLearning.for_strategy(
+            spider.rules, spider.learning_interval, settings, state
+        )
         spider.bind_detection(crawler)
         spider._asks_again = (
             spider.expands_backlinks
@@ -228,7 +201,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             and not settings.get("REDIS_URL")
         )
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
-        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         return spider
 
@@ -354,21 +326,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.crawler.stats.inc_value("backforth/backlink_pages_failed")
         return iter(())
 
-    def detector_probe(self, response: Response) -> Iterator[Any]:
-        self._count_page("probe", response.meta)
-        yield from self._judged(super().detector_probe(response))
-
-    def detector_home_page(self, response: Response) -> Iterator[Any]:
-        self._count_page("probe", response.meta)
-        yield from self._judged(super().detector_home_page(response))
-
-    def detector_home_page_failed(self, failure: Failure) -> Iterator[Any]:
-        self._count_page("probe", failure.request.meta)  # type: ignore[attr-defined]
-        yield from self._judged(super().detector_home_page_failed(failure))
-
-    def detector_probe_failed(self, failure: Failure) -> Iterator[Any]:
-        self._count_page("probe", failure.request.meta)  # type: ignore[attr-defined]
-        yield from self._judged(super().detector_probe_failed(failure))
+    def detector_page(self, meta: dict[str, Any], outputs: Iterator[Any]) -> Iterator[Any]:
+        self._count_page("probe", meta)  # a probe or a home page, answered or failed
+        yield from self._judged(outputs)
 
     def _on_topic(self, response: Response) -> bool:
         """FocC: is the page on the topic? Also teaches the link classifier whether the link
@@ -583,32 +543,18 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def _opened(self, spider: scrapy.Spider) -> None:
         if self._resumed is not None:
             self._resume()
-        interval = self.crawler.settings.getfloat("BILINGUAL_PROGRESS_INTERVAL")
-        if interval > 0:
-            self._progress = task.LoopingCall(self._log_progress)
-            self._progress.start(interval, now=False)
 
-    def _closed(self, spider: scrapy.Spider, reason: str) -> None:
-        if self._progress is not None and self._progress.running:
-            self._progress.stop()
-        self._log_progress()
-
-    def _log_progress(self) -> None:
-        minutes = (time.monotonic() - self._started) / 60
+    def progress_line(self, minutes: float) -> str:
+        """The crawl so far in one line (logged by :mod:`~bilingual_spider.extensions.
+        progress_line` every ``BILINGUAL_PROGRESS_INTERVAL`` seconds and at the end)."""
         stats = self.crawler.stats
         not_judged = stats.get_value("detector/sites_not_judged", 0)
-        logger.info(
-            "backforth %s: %d pages (%d fetched), %d bilingual sites, harvest rate %.3f, "
-            "%d sites judged, %d could not be (%.1f min)%s",
-            self.strategy.value,
-            self.pages,
-            stats.get_value(PAGES_KEY, 0),
-            self.sites_found,
-            self.sites_found / self.pages if self.pages else 0.0,
-            len(self.graph.verdicts) - not_judged,
-            not_judged,
-            minutes,
-            self._backlinks_unavailable(),
+        rate = self.sites_found / self.pages if self.pages else 0.0
+        return (
+            f"backforth {self.strategy.value}: {self.pages} pages "
+            f"({stats.get_value(PAGES_KEY, 0)} fetched), {self.sites_found} bilingual sites, "
+            f"harvest rate {rate:.3f}, {len(self.graph.verdicts) - not_judged} sites judged, "
+            f"{not_judged} could not be ({minutes:.1f} min){self._backlinks_unavailable()}"
         )
 
     def _backlinks_unavailable(self) -> str:
