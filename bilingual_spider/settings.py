@@ -86,6 +86,11 @@ state is pickled whole and grows with the crawl: once a save (with the pages it 
 takes more than this share of BILINGUAL_CRASH_SAFE_STATE_INTERVAL, the next comes after the
 save's time over this share instead; what a kill makes the crawl do again grows alike. 0: every
 interval, whatever a save costs."""
+BILINGUAL_FRONTIER_PAGE_LIMIT = 0
+"""Set by the scheduler add-on, not by hand: ``CLOSESPIDER_PAGECOUNT`` when the frontier counts it
+(the crash-safe one of ``JOBDIR``: every run; Redis: every worker). Scrapy's own count is then
+off: it counts this process's responses, robots.txt's among them, and ended a resumed run or a
+restarted worker before the crawl's budget was spent."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
 """Prefix of every Redis key (frontier ``PREFIX:SPIDER:queue``, ``...:leases``, ``...:seen``;
 seeds ``PREFIX:seeds``; see bilingual_spider/distributed/frontier.py for the layout)."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pickle
 import zlib
-from typing import Protocol
+from collections.abc import MutableMapping
+from typing import Any, Protocol
 
 from bilingual_spider.detection.detector import DetectionState, SiteVerdict
 
@@ -86,10 +87,17 @@ class InMemorySiteStore:
     and compressed, about a third of its objects' bytes (a verdict of three pages of evidence:
     1.7 KB as objects, 0.5 KB so)."""
 
-    def __init__(self) -> None:
-        self._claimed: set[str] = set()
-        self._states: dict[str, DetectionState] = {}
-        self._verdicts: dict[str, bytes] = {}
+    def __init__(
+        self,
+        claimed: Any = None,
+        states: MutableMapping[str, DetectionState] | None = None,
+        verdicts: MutableMapping[str, bytes] | None = None,
+    ) -> None:
+        """The collections default to this process's memory; a ``JOBDIR`` crawl's are kept in
+        its frontier's file (:mod:`bilingual_spider.state.sqlite`): ``claimed``, a set."""
+        self._claimed: Any = set() if claimed is None else claimed
+        self._states: MutableMapping[str, DetectionState] = {} if states is None else states
+        self._verdicts: MutableMapping[str, bytes] = {} if verdicts is None else verdicts
 
     def claim(self, site: str) -> bool:
         if site in self._claimed or site in self._verdicts:
@@ -127,7 +135,12 @@ class InMemorySiteStore:
         return False  # one process: no other worker to die
 
     def forget_claims(self) -> int:
-        return 0  # one process: its claims are resumed with their states (JOBDIR) or gone
+        """After a restart (a crawl resumed after a kill): the claims on sites nothing was saved
+        of are let go (their first pages, given again, claim them again); the number."""
+        lost = [site for site in self._claimed if site not in self._states]
+        for site in lost:
+            self._claimed.discard(site)
+        return len(lost)
 
     def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
         return [], cursor  # one process: it saw every verdict as it gave it

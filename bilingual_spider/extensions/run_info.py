@@ -32,8 +32,11 @@ class RunInfo:
         describe = getattr(spider, "run_parameters", None)
         if callable(describe):
             info.update({k: v for k, v in describe().items() if v not in (None, "")})
-        if settings.getint("CLOSESPIDER_PAGECOUNT"):
-            info["page_limit"] = settings.getint("CLOSESPIDER_PAGECOUNT")
+        limit = settings.getint("BILINGUAL_FRONTIER_PAGE_LIMIT") or settings.getint(
+            "CLOSESPIDER_PAGECOUNT"
+        )
+        if limit:
+            info["page_limit"] = limit
         for name in ("BILINGUAL_SEARCH_BACKLINKS", "BILINGUAL_SEARCH_WEB"):
             if settings.get(name) and settings.getpriority(name) > SETTINGS_PRIORITIES["project"]:
                 info[name.rsplit("_", 1)[1].lower() + " adapter"] = settings.get(name)

@@ -66,6 +66,7 @@ class SchedulerBackend:
             return
         prefix = redis_key_prefix(settings)
         settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+        frontier_counts_pages(settings)
         logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)
         name = settings.get("BILINGUAL_REDIS_WORKER_NAME")
         if name:  # restarted, it settles its leases from its output: keep it
@@ -76,10 +77,25 @@ class SchedulerBackend:
         if not jobdir or not settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"):
             return
         settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+        frontier_counts_pages(settings)
         settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
         settings["DOWNLOADER_MIDDLEWARES"][STATE_SAVE_BARRIER] = 1  # last on a response's way
         if has_frontier(jobdir):
             append_local_jsonl(settings, f"resuming JOBDIR {jobdir}")
+
+
+def frontier_counts_pages(settings: BaseSettings) -> None:
+    """``CLOSESPIDER_PAGECOUNT`` becomes the frontier's (``BILINGUAL_FRONTIER_PAGE_LIMIT``): it
+    counts the pages of every run and worker, and Scrapy's count of this process's responses
+    (robots.txt's too) is off. A value that is no number is left for the command to refuse."""
+    try:
+        limit = settings.getint("CLOSESPIDER_PAGECOUNT")
+    except ValueError:
+        return
+    if limit:
+        priority = settings.getpriority("CLOSESPIDER_PAGECOUNT") or 0
+        settings.set("BILINGUAL_FRONTIER_PAGE_LIMIT", limit, priority=priority)
+        settings.set("CLOSESPIDER_PAGECOUNT", 0, priority=priority)
 
 
 def append_local_jsonl(settings: BaseSettings, why: str) -> None:

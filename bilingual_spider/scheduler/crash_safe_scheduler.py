@@ -84,17 +84,19 @@ from bilingual_spider.output.feed_recovery import (
     cut_feeds_to,
     feed_sizes,
     local_jsonl_feeds,
-    settle_in_flight,
 )
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
+from bilingual_spider.scheduler.restart import settle_restart
 from bilingual_spider.scheduler.sqlite_frontier import (
     CRAWL_STATE,
     FEED_SIZES,
     FRONTIER_FILE,
     SqliteFrontier,
 )
+from bilingual_spider.state import CrawlState
+from bilingual_spider.state.request_meta import REDELIVERED_META
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -106,6 +108,8 @@ logger = logging.getLogger(__name__)
 PAGE_LIMIT_REASON = "closespider_pagecount"
 COMMIT_INTERVAL = 1.0
 """Seconds at most between two commits when no item asks for one."""
+EARLIER_RUN = "an earlier run"
+"""The worker a request resumed after a kill was redelivered from (``REDELIVERED_META``)."""
 STATS_PART = "stats"
 """The part of a saved state that holds the counters named by the spider's ``carried_stats``."""
 POLL_SECONDS = 0.01
@@ -169,7 +173,7 @@ class CrashSafeScheduler(BaseScheduler):
         scheduler = cls(
             crawler,
             settings["JOBDIR"],
-            page_limit=settings.getint("CLOSESPIDER_PAGECOUNT"),
+            page_limit=settings.getint("BILINGUAL_FRONTIER_PAGE_LIMIT"),
             feeds=local_jsonl_feeds(settings.getdict("FEEDS")),
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
@@ -186,7 +190,8 @@ class CrashSafeScheduler(BaseScheduler):
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
-        self.frontier = SqliteFrontier(self.path)
+        # the crawl state's SQLite stores (``detect``'s) write in this frontier's transactions
+        self.frontier = CrawlState.of(self.crawler, spider.name).frontier(self.path)
         owner = self.frontier.get("spider")
         if owner is None:
             self.frontier.set("spider", spider.name)
@@ -481,17 +486,26 @@ class CrashSafeScheduler(BaseScheduler):
         leased = self.frontier.leased()
         if not leased:
             return
-        done, again, cut = settle_in_flight(leased, self.feeds, self._url_of)
-        self.frontier.ack(done, pages=len(done))
-        self.frontier.release(again)
-        self._inc("scheduler/crash_safe/resumed_done", len(done))
-        self._inc("scheduler/crash_safe/resumed_requeued", len(again))
-        self._inc("scheduler/crash_safe/feed_bytes_cut", cut)
+        assert self.spider is not None
+        restart = settle_restart(self.crawler, self.spider, leased, self.feeds, self._url_of)
+        self.frontier.ack(restart.done, pages=len(restart.done))
+        blobs = dict(leased)
+        for request_id in restart.again:  # marked: its callback may find its work half done
+            request = self._decode(blobs[request_id])
+            if request is None:
+                self.frontier.ack([request_id])
+                continue
+            request.meta[REDELIVERED_META] = EARLIER_RUN
+            blob = self.serializer.dumps(request_to_dict(request, self.spider))
+            self.frontier.requeue(request_id, blob, request.priority)
+        self._inc("scheduler/crash_safe/resumed_done", len(restart.done))
+        self._inc("scheduler/crash_safe/resumed_requeued", len(restart.again))
+        self._inc("scheduler/crash_safe/feed_bytes_cut", restart.bytes_cut)
         self.frontier.commit()
         logger.warning(
             "resuming a crawl that did not close cleanly: of the %d request(s) it had in flight, "
             "%d were in its output (done) and %d are queued again; %d byte(s) cut from its feeds",
-            len(leased), len(done), len(again), cut,
+            len(leased), len(restart.done), len(restart.again), restart.bytes_cut,
         )  # fmt: skip
 
     def _url_of(self, blob: bytes) -> str | None:

@@ -95,13 +95,11 @@ from bilingual_spider.distributed.partitioned_frontier import PartitionedFrontie
 from bilingual_spider.distributed.partitions import KeyLayout, host_of, redis_key_prefix
 from bilingual_spider.output.feed_recovery import (
     local_jsonl_feeds,
-    record_keys_in_jsonl,
-    settle_in_flight,
 )
 from bilingual_spider.scheduler import compact_serializer
 from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
-from bilingual_spider.state import CrawlState
+from bilingual_spider.scheduler.restart import settle_restart
 from bilingual_spider.state.request_meta import (
     DUPLICATE_KEY_META,
     FRONTIER_ID_META,
@@ -184,7 +182,7 @@ class LeasedRedisScheduler:
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
             bloom=bloom_from_settings(settings, layout.partitions),
-            page_limit=settings.getint("CLOSESPIDER_PAGECOUNT"),
+            page_limit=settings.getint("BILINGUAL_FRONTIER_PAGE_LIMIT"),
             feeds=local_jsonl_feeds(settings.getdict("FEEDS")),
             layout=layout,
         )
@@ -464,23 +462,17 @@ class LeasedRedisScheduler:
         leased = self.frontier.leased_by(self.frontier.worker)
         if not leased:
             return
-        done, again, cut = settle_in_flight(leased, self.feeds, self._url_of)
-        if not getattr(self.spider, "settles_in_flight_by_url", True):
-            done, again = [], [request_id for request_id, _ in leased]
-        restarted = getattr(self.spider, "worker_restarted", None)
-        if restarted is not None:  # the spider lets go of what its former self left half-done
-            restarted()
-        written = CrawlState.of(self.crawler, self.spider.name).written_items
-        forgotten = written.settle(record_keys_in_jsonl(self.feeds))
-        self._inc("scheduler/redis/resumed_items_forgotten", forgotten)
-        self._count_acks(self.frontier.ack(done, *self._spent(len(done))))
-        requeued = self.frontier.release(again, redelivered=True)
+        restart = settle_restart(self.crawler, self.spider, leased, self.feeds, self._url_of)
+        self._inc("scheduler/redis/resumed_items_forgotten", restart.items_forgotten)
+        self._count_acks(self.frontier.ack(restart.done, *self._spent(len(restart.done))))
+        requeued = self.frontier.release(restart.again, redelivered=True)
         self._inc("scheduler/redis/resumed_requeued", requeued)
-        self._inc("scheduler/redis/resumed_done", len(done))
+        self._inc("scheduler/redis/resumed_done", len(restart.done))
         logger.warning(
             "worker %s restarted: of the %d request(s) it had in flight, %d were in its output "
             "(done) and %d are queued again; %d byte(s) cut from its feeds",
-            self.frontier.worker, len(leased), len(done), len(again), cut,
+            self.frontier.worker, len(leased), len(restart.done), len(restart.again),
+            restart.bytes_cut,
         )  # fmt: skip
 
     # --- helpers --------------------------------------------------------------------------------

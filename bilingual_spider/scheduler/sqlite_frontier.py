@@ -25,6 +25,9 @@ Tables::
                                            (``backforth``), ``crawl_state`` (its state, a blob
                                            written in the same transaction as the frontier) and
                                            ``feed_sizes`` (its output files' sizes then)
+    store(name, key, value)                the crawl state's stores kept here
+                                           (:mod:`bilingual_spider.state.sqlite`), written in
+                                           the frontier's transactions
 
 This module knows nothing of Scrapy: requests are bytes with a priority and a fingerprint.
 """
@@ -54,6 +57,8 @@ CREATE TABLE IF NOT EXISTS requests (
 CREATE INDEX IF NOT EXISTS queue_order ON requests (priority DESC, id) WHERE leased = 0;
 CREATE TABLE IF NOT EXISTS seen (fingerprint BLOB PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS store (name TEXT, key TEXT, value BLOB, PRIMARY KEY (name, key))
+    WITHOUT ROWID;
 """
 
 
@@ -114,16 +119,19 @@ class SqliteFrontier:
         self.db.execute("PRAGMA synchronous = NORMAL")  # a kill loses nothing; fsync at checkpoint
         self.db.executescript(_SCHEMA)
         self._open_transaction = False
+        self.closed = False
         # the duplicate filter's copy in memory: a duplicate (most links) costs no SQL
         self._seen = {row[0] for row in self.db.execute("SELECT fingerprint FROM seen")}
 
     def close(self) -> None:
         self.commit()
         self.db.close()
+        self.closed = True
 
     def abandon(self) -> None:
         """Close without committing what changed since the last commit."""
         self.db.close()
+        self.closed = True
 
     @property
     def in_transaction(self) -> bool:
@@ -144,18 +152,18 @@ class SqliteFrontier:
         if fingerprint in self._seen:
             return False
         self._seen.add(fingerprint)
-        self._begin()
+        self.begin()
         self.db.execute("INSERT INTO seen (fingerprint) VALUES (?)", (fingerprint,))
         return True
 
     def push(self, blob: bytes, priority: int) -> None:
         """Queue a request (after :meth:`first_seen`, unless it is never filtered)."""
-        self._begin()
+        self.begin()
         self.db.execute("INSERT INTO requests (priority, blob) VALUES (?, ?)", (priority, blob))
 
     def take(self) -> tuple[int, bytes] | None:
         """The next request (highest priority, then first queued), leased: ``(id, blob)``."""
-        self._begin()
+        self.begin()
         row = self.db.execute(
             "SELECT id, blob FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
         ).fetchone()
@@ -169,7 +177,7 @@ class SqliteFrontier:
         ids = list(ids)
         if not ids and not pages:
             return
-        self._begin()
+        self.begin()
         self.db.executemany("DELETE FROM requests WHERE id = ?", [(i,) for i in ids])
         if pages:
             self.db.execute(
@@ -185,12 +193,12 @@ class SqliteFrontier:
 
     def release(self, ids: Iterable[int]) -> None:
         """Leased requests back to the queue, in their old place."""
-        self._begin()
+        self.begin()
         self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", [(i,) for i in ids])
 
     def requeue(self, request_id: int, blob: bytes, priority: int) -> None:
         """A leased request back to the queue with a new priority (re-scored by a newer model)."""
-        self._begin()
+        self.begin()
         self.db.execute(
             "UPDATE requests SET leased = 0, priority = ?, blob = ? WHERE id = ?",
             (priority, blob, request_id),
@@ -225,7 +233,7 @@ class SqliteFrontier:
         return None if row is None else row[0]
 
     def set(self, name: str, value: object) -> None:
-        self._begin()
+        self.begin()
         self.db.execute(
             "INSERT INTO state (name, value) VALUES (?, ?) "
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
@@ -236,7 +244,8 @@ class SqliteFrontier:
         """The bytes of the crawl state's part ``name`` (None: missing)."""
         return _blob(self.get(f"{CRAWL_STATE}:{name}"))
 
-    def _begin(self) -> None:
+    def begin(self) -> None:
+        """Open a transaction, unless one is open (a store writing with the frontier)."""
         if not self._open_transaction:
             self.db.execute("BEGIN IMMEDIATE")
             self._open_transaction = True

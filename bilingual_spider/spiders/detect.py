@@ -6,9 +6,12 @@ It fetches each site's first page and the detector's probes, nothing else. The d
 settings are ``BILINGUAL_DETECTOR_*`` (see ``settings.py``); ``bilingual-spider detect`` is the
 command-line front end (:func:`detect_sites`).
 
-With ``-s JOBDIR=DIR`` it resumes after a kill as ``backforth`` does
-(:mod:`bilingual_spider.scheduler.crash_safe_scheduler`): its state is the detector's sites under
-way and verdicts, and how many of its seeds it handed out.
+With ``-s JOBDIR=DIR`` it resumes after a kill: its state is in stores kept with the frontier
+and committed with it (:class:`~bilingual_spider.state.CrawlState`): the detector's sites under
+way and verdicts, and how many of its seeds it handed out. The requests in flight at the kill are
+given again, marked redelivered, and the detector redoes what follows from what its store
+recorded (a site's pending probes asked again, a verdict recorded and not written emitted again:
+:mod:`bilingual_spider.adapters.site_detection`), as a Redis worker's redelivered requests do.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from bilingual_spider.adapters.site_detection import DetectorCallbacks
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
+from bilingual_spider.state import CrawlState
 
 
 class DetectSpider(DetectorCallbacks, scrapy.Spider):
@@ -34,8 +38,11 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
     item_types = (SiteVerdictItem,)
     """What it makes: their feeds are in a run directory even when empty."""
     custom_settings = {"BILINGUAL_CRASH_SAFE_FRONTIER": True}  # with JOBDIR: resumed after a kill
-    carried_stats = ("detector/",)
-    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
+    keeps_state_in_stores = True
+    """With ``JOBDIR``: its stores are kept with the frontier (:mod:`bilingual_spider.state`)."""
+    settles_in_flight_by_url = False
+    """Restarted after a kill, every request in flight is given again (redelivered): a page's
+    verdict in the output says nothing of the probes that site still awaits."""
 
     def __init__(
         self,
@@ -47,7 +54,9 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         super().__init__(*args, **kwargs)
         self.seeds_argument = seeds
         self.seed_urls: list[str] = list(seed_urls or [])
-        self.seeds_given = 0  # seeds handed to the frontier (a resumed crawl skips them)
+        self.counters: Any = {}
+        """The crawl state's counters: ``seeds_given``, the seeds handed to the frontier (a
+        resumed crawl skips them)."""
 
     def run_parameters(self) -> dict[str, Any]:
         """What this crawl is (the report's header)."""
@@ -59,22 +68,22 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         if not spider.seed_urls:
             spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
         spider.bind_detection(crawler)
+        spider.counters = CrawlState.of(crawler, spider.name).counters
         return spider
 
-    def crawl_state(self) -> dict[str, Any]:
-        """What a ``JOBDIR`` keeps besides the frontier (see the module docstring)."""
-        return {"sites": self.detection.store, "seeds_given": self.seeds_given}
-
-    def restore_crawl_state(self, parts: dict[str, Any]) -> None:
-        self.detection.store = parts["sites"]
-        self.seeds_given = parts["seeds_given"]
+    def worker_restarted(self) -> None:
+        """Resumed after a kill: the sites its former self claimed and saved nothing of are let
+        go (their first pages, given again, claim them again)."""
+        forgotten = self.detection.store.forget_claims()
+        self.crawler.stats.inc_value("detector/claims_forgotten", forgotten)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
+        given = self.counters.get("seeds_given", 0)
         for number, url in enumerate(announced(self.seed_urls)):
-            if number < self.seeds_given:
+            if number < given:
                 continue  # queued (or done) before a kill; counted once the next is asked for
             if number:
-                self.seeds_given = number  # the seed before was taken by the frontier
+                self.counters["seeds_given"] = number  # the seed before was taken
             yield scrapy.Request(
                 url,
                 callback=self.parse,
@@ -82,7 +91,7 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
                 dont_filter=True,
                 meta={"role": "seed"},
             )
-        self.seeds_given = len(self.seed_urls)
+        self.counters["seeds_given"] = len(self.seed_urls)
 
     def parse(self, response: Response) -> Iterator[Any]:
         yield from self.detection.examine(response)

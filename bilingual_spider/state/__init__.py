@@ -5,8 +5,12 @@ keeps, built once per crawl and spider from the settings.
   worker of the crawl (its keys under ``BILINGUAL_REDIS_KEY_PREFIX:SPIDER``).
 - Otherwise: their twins in this process's memory (:mod:`bilingual_spider.state.memory`,
   :class:`~bilingual_spider.detection.store.InMemorySiteStore`,
-  :class:`~bilingual_spider.patterns.round_state.InMemoryRoundStore`); with ``JOBDIR`` the
-  spider keeps them with its state.
+  :class:`~bilingual_spider.patterns.round_state.InMemoryRoundStore`). With ``JOBDIR`` and the
+  crash-safe frontier, a spider whose ``keeps_state_in_stores`` is true (``detect``) has its
+  detector's sites and its counters in the frontier's file, written in its transactions
+  (:mod:`bilingual_spider.state.sqlite`); the others keep their memory stores in the whole-state
+  snapshots of :mod:`bilingual_spider.scheduler.crash_safe_scheduler` (until they move to
+  stores too).
 
 Callers ask ``CrawlState.of(crawler, spider_name)`` and use each store as it is: none of them
 tests which backend runs. :attr:`CrawlState.shares_requests` says whether other workers take
@@ -17,11 +21,13 @@ requests from the same frontier (a request filtered by a crawl-wide key, see
 from __future__ import annotations
 
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bilingual_spider.detection.store import InMemorySiteStore, SiteStore
 from bilingual_spider.distributed.backlinks_asked import SharedBacklinksAsked
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.counters import SharedCounters
 from bilingual_spider.distributed.found_by import SharedFoundBy
 from bilingual_spider.distributed.frontier import worker_id
 from bilingual_spider.distributed.model_store import SharedLinkModels
@@ -31,15 +37,17 @@ from bilingual_spider.distributed.pupsniffer_store import RedisRoundStore
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.distributed.written_items import WrittenItems
 from bilingual_spider.patterns.round_state import InMemoryRoundStore, RoundStore
+from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFrontier
 from bilingual_spider.state.memory import (
     BacklinksAskedInMemory,
     FoundByInMemory,
     PageBudgetInMemory,
     WrittenItemsInMemory,
 )
+from bilingual_spider.state.sqlite import SqliteSet, SqliteTable
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import MutableMapping, Sequence
 
     from scrapy.crawler import Crawler
 
@@ -59,6 +67,19 @@ class CrawlState:
         self.spider_name = spider_name
         self.base = shared_crawl_base(crawler, spider_name)
         """The crawl's keys in Redis (None: a one-process crawl)."""
+        settings = crawler.settings
+        in_stores = getattr(crawler.spidercls, "keeps_state_in_stores", False)
+        jobdir = settings.get("JOBDIR")
+        self.jobdir = (
+            jobdir
+            if self.base is None
+            and jobdir
+            and in_stores
+            and settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER")
+            else None
+        )
+        """Where the stores are kept with the frontier (None: in Redis, or in memory)."""
+        self._frontier: SqliteFrontier | None = None
 
     @classmethod
     def of(cls, crawler: Crawler, spider_name: str | None = None) -> CrawlState:
@@ -74,6 +95,15 @@ class CrawlState:
     def shares_requests(self) -> bool:
         """Whether other workers take requests from this crawl's frontier."""
         return self.base is not None
+
+    def frontier(self, path: str | Path | None = None) -> SqliteFrontier:
+        """The crawl's SQLite frontier, ``JOBDIR/frontier.sqlite3`` unless ``path`` says
+        otherwise (opened at the first call, by the crash-safe scheduler or by a store): its
+        transactions are the stores' too."""
+        if self._frontier is None or self._frontier.closed:
+            where = path or Path(str(self.crawler.settings["JOBDIR"])) / FRONTIER_FILE
+            self._frontier = SqliteFrontier(where)
+        return self._frontier
 
     @cached_property
     def _redis(self) -> PatientRedis:
@@ -103,6 +133,12 @@ class CrawlState:
     @cached_property
     def sites(self) -> SiteStore:
         """The detector's sites under way and its verdicts."""
+        if self.jobdir is not None:
+            return InMemorySiteStore(
+                SqliteSet(self.frontier, "site_claims"),
+                SqliteTable(self.frontier, "site_states"),
+                SqliteTable(self.frontier, "site_verdicts"),
+            )
         if self.base is None:
             return InMemorySiteStore()
         claim_seconds = self.crawler.settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS")
@@ -115,6 +151,15 @@ class CrawlState:
             return InMemoryRoundStore()
         lock_seconds = self.crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS")
         return RedisRoundStore(self._redis, self.base, lock_seconds)
+
+    @cached_property
+    def counters(self) -> MutableMapping[str, int] | SharedCounters:
+        """A spider's own counters (``get(name, 0)``, ``[name] = n``)."""
+        if self.jobdir is not None:
+            return SqliteTable(self.frontier, "counters")
+        if self.base is None:
+            return {}
+        return SharedCounters(self._redis, self.base)
 
     def page_budget(self, budget: int) -> PageBudget:
         """The pages counted against the crawl's ``budget`` (one store a crawl)."""

@@ -71,5 +71,7 @@ class WrittenItemsInMemory:
         return True
 
     def settle(self, held: Iterable[tuple[str, ...]]) -> int:
-        """Claims its output does not hold forgotten (a restart; none in one process's memory)."""
+        """A crawl restarted after a kill: the items its output ``held`` are claimed (emitted
+        again, they are dropped); nothing else was claimed in this process: 0 forgotten."""
+        self._keys.update(held)
         return 0

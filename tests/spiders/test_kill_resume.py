@@ -54,7 +54,7 @@ def records(feed: Path) -> list[dict]:
     return [json.loads(line) for line in feed.read_bytes().splitlines()]  # each valid JSON
 
 
-FORWARD_BUDGET = 240
+FORWARD_BUDGET = 300
 KILLS = 3
 
 
@@ -104,7 +104,7 @@ def test_a_forward_crawl_killed_at_three_random_moments_loses_no_page(
                 after = rng.uniform(0.0, 2.0)
                 ready = spider_opened_since(log, opened, after)
             else:  # once some more pages are in the output
-                more = lines(feed) + rng.randint(10, 60)
+                more = lines(feed) + rng.randint(10, 50)  # 3 kills: within the budget
                 ready = lambda: lines(feed) >= more  # noqa: B023, E731
             kill_when(command, ready)
         last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
@@ -120,7 +120,11 @@ def test_a_forward_crawl_killed_at_three_random_moments_loses_no_page(
     served = served_pages(access)
     missing = sorted(served - set(written))
     with SandboxServer(["--config", str(path / "sandbox.toml")]) as web:
-        assert [url for url in missing if b'http-equiv="refresh"' not in web.get(url)[2]] == []
+        assert [
+            url
+            for url in missing
+            if b'http-equiv="refresh"' not in web.get(url, timeout=CRAWL_SECONDS)[2]
+        ] == []
 
 
 def spider_opened_since(log: Path, before: int, seconds: float):
@@ -289,7 +293,9 @@ def test_a_detect_crawl_killed_twice_judges_each_site_once(world, tmp_path) -> N
         kill_when_written(command, out / "verdicts.jsonl", kill_at)
     last = subprocess.run(command, cwd=PROJECT, env=crawl_env(), timeout=CRAWL_SECONDS)
     assert last.returncode == 0
-    assert (tmp_path / "log.txt").read_text().count("resuming the crawl state in") == 2
+    log = (tmp_path / "log.txt").read_text()
+    assert log.count("resuming a crawl that did not close cleanly") == 2
+    assert "resuming the crawl state" not in log  # stores kept with the frontier: no snapshot
     judged = Counter(record["site"] for record in records(out / "verdicts.jsonl"))
     assert sorted(judged.elements()) == hosts  # every site judged, once
 
