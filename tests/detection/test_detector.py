@@ -491,10 +491,14 @@ def test_parse_langs() -> None:
         parse_langs("en,español!")
 
 
-@pytest.mark.parametrize("text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en"])
+@pytest.mark.parametrize(
+    "text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en", "english,es", "en,English"]
+)
 def test_codes_that_name_no_language_are_refused(text: str) -> None:
-    """Issue 52: ``-a langs=xx,yy`` crawled, in no language at all."""
-    with pytest.raises(ValueError, match="not a language code: '(xx|xx-nonsense|qq|und)'"):
+    """Issues 49 and 52: ``-a langs=xx,yy`` crawled, in no language at all; a language's name
+    is no code of it."""
+    pattern = "not a language code: '(xx|xx-nonsense|qq|und|english|English)'"
+    with pytest.raises(ValueError, match=pattern):
         parse_langs(text)
 
 
