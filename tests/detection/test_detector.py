@@ -641,6 +641,38 @@ def test_every_detection_ends_in_one_consistent_verdict(
         assert sorted(asked) == sorted(candidates)  # gave up only when nothing was left
 
 
+HINTS = st.sampled_from(["", "en", "es", "nn", "dz"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    hints=st.lists(st.tuples(HINTS, st.floats(0, 1)), max_size=8),
+    answers=st.lists(ANSWERS, min_size=14, max_size=14),
+    own_links=st.lists(st.lists(st.tuples(st.integers(0, 13), HINTS), max_size=4), min_size=14),
+    max_probes=st.sampled_from([None, 1, 2, 5]),
+    langs=st.sampled_from([(), ("en", "nn"), ("en", "es", "dz")]),
+)
+def test_second_looks_ask_no_page_twice_and_keep_to_the_budget(
+    hints, answers, own_links, max_probes, langs
+) -> None:
+    urls = [f"{HOME}{hint or 'x'}/p{i}.html" for i, (hint, _) in enumerate(hints)]
+    urls += [f"{HOME}q{i}.html" for i in range(14 - len(urls))]
+    page_links = [
+        LinkScore(url, score, hint) for url, (hint, score) in zip(urls, hints, strict=False)
+    ]
+    pages = dict(zip(urls, answers, strict=True))
+    probe_links = {
+        url: [LinkScore(urls[i], 0.1, hint) for i, hint in links]
+        for url, links in zip(urls, own_links, strict=False)
+    }
+    bsd = detector(max_probes=max_probes, langs=langs)
+    verdict, asked = run(bsd, Lang("en"), page_links, pages, probe_links)
+    assert len(asked) == len(set(asked)) and verdict.pages_downloaded == 1 + len(asked)
+    assert max_probes is None or len(asked) <= max_probes
+    looks = [page.hint for page in verdict.evidence if page.via == SECOND_LOOK]
+    assert len(looks) == len(set(looks))  # one second look a language
+
+
 def test_step_of_a_verdict_has_no_state() -> None:
     step = detector().begin(SITE, ProbeResult(HOME, None, False, reason="HTTP 500"), [])
     assert isinstance(step, Step) and step.state is None and step.verdict is not None
