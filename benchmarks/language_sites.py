@@ -13,6 +13,11 @@ language, the pairs with a copy in them (must be 0) and the codes its pages were
 sites of ``language_sites.TUNED_ON`` were looked at while the code was written; the others are
 pooled apart (``held_out``). ``--code DIR``: crawl with the package of another checkout
 (``PYTHONPATH``: the code before a change), the world and the scoring of this one.
+
+``--detect``: no crawl; ``bilingual-spider detect --langs en,X`` from each site's home for every
+translated and every copied language X of it (a translated X must be bilingual, a copied one
+not), with the verdict, its rule, its pages and the probes a second look asked (issue 49);
+``-s NAME=VALUE`` passes a setting to every run (``BILINGUAL_DETECTOR_SECOND_LOOK=False``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -108,6 +115,47 @@ def pooled(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def detect_verdicts(world: Any, sites: list[Any], settings: list[str]) -> dict[str, Any]:
+    """``bilingual-spider detect --langs en,X`` from each site's home (``PYTHONPATH``: the
+    package it runs), one run per language X of the site."""
+    verdicts: dict[str, Any] = {}
+    for site in sites:
+        for lang in (*site.languages, *site.copies):
+            command = [sys.executable, "-m", "bilingual_spider.cli", "detect", "--langs"]
+            command += [f"en,{lang}", "--sandbox-config", str(world.config.resolve())]
+            command += [arg for setting in settings for arg in ("-s", setting)]
+            done = subprocess.run(
+                [*command, f"http://{site.host}/"],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=tempfile.gettempdir(),  # not this checkout: PYTHONPATH's package runs
+            )
+            verdict = json.loads(done.stdout.splitlines()[0])
+            verdicts[f"{site.host} en,{lang}"] = {
+                "translated": lang in site.languages,
+                "bilingual": verdict["bilingual"],
+                "languages": verdict["languages"],
+                "rule": verdict["rule"],
+                "pages": verdict["pages_downloaded"],
+                "second_looks": [
+                    e["url"] for e in verdict["evidence"] if e["via"] == "second look"
+                ],
+            }
+    return verdicts
+
+
+def detect_summary(verdicts: dict[str, Any]) -> dict[str, Any]:
+    translated = [v for v in verdicts.values() if v["translated"]]
+    copies = [v for v in verdicts.values() if not v["translated"]]
+    return {
+        "translated_bilingual": f"{sum(v['bilingual'] for v in translated)} of {len(translated)}",
+        "copies_bilingual": f"{sum(v['bilingual'] for v in copies)} of {len(copies)}",
+        "pages": sum(v["pages"] for v in verdicts.values()),
+        "second_looks": sum(len(v["second_looks"]) for v in verdicts.values()),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--code", type=Path, help="crawl with the package of this checkout")
@@ -117,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reuse", action="store_true", help="score the crawls left in --work again, no crawl"
     )
+    parser.add_argument("--detect", action="store_true", help="the detector from each home")
+    parser.add_argument("-s", "--set", action="append", default=[], help="NAME=VALUE (--detect)")
     args = parser.parse_args(argv)
     from pupsniffer import run_crawl
 
@@ -125,6 +175,28 @@ def main(argv: list[str] | None = None) -> int:
     world = build_world(args.work / "world")
     if args.code:
         os.environ["PYTHONPATH"] = str(args.code.resolve())  # the crawls' subprocesses only
+    if args.detect:
+        chosen = [site for site in SITES if not args.site or site.host in args.site]
+        started = time.monotonic()
+        verdicts = detect_verdicts(world, chosen, args.set)
+        detected = {
+            "command": "bilingual-spider detect --langs en,X --sandbox-config <world> http://SITE/",
+            "code": str(args.code or "this checkout"),
+            "settings": args.set,
+            "summary": detect_summary(verdicts),
+            "verdicts": verdicts,
+            "seconds": round(time.monotonic() - started, 1),
+        }
+        for key, v in verdicts.items():
+            print(
+                f"  {key:32} {v['bilingual']!s:5} {v['languages']} {v['pages']} pages {v['rule']}"
+            )
+        print(detected["summary"])
+        out = args.out if args.out != RESULTS / "language_sites.json" else None
+        out = out or RESULTS / "language_sites_detect_run.json"
+        out.write_text(json.dumps(detected, indent=1, ensure_ascii=False) + "\n")
+        print(f"results in {out}")
+        return 0
     runs: dict[str, dict[str, Any]] = {}
     for site in SITES:
         if args.site and site.host not in args.site:

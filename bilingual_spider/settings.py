@@ -266,6 +266,11 @@ unmarked: dropped) separates 4.2 % (shared/data/README.md), so it is tried only 
 BILINGUAL_DETECTOR_LADDER_ANCESTORS = 2
 """At most this many ancestor pages (choosers, home pages) that answered per site; one that
 failed (HTTP 404) is skipped and counts against the probe budget only."""
+BILINGUAL_DETECTOR_SECOND_LOOK = True
+"""When the page behind a link naming a language X shows another language (a translated index
+page whose untranslated licence outweighs its table of contents, an English copy under X's path),
+probe one more page of X within the probe budget before calling X absent: another link naming X,
+else a link of that page naming X. Issue 49."""
 BILINGUAL_DETECTOR_MODE = "detector"
 """``detector`` (Link Predictor + language identification) or ``link_predictor`` (the Link
 Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""

@@ -54,6 +54,7 @@ BAD_INPUTS = [
     ("detect", ["-s", "REDIS_URL=redis://127.0.0.1:6379/x"], ["database 'x' is no number"]),
     ("backforth", ["-a", "langs=xx,yy"], ["not a language code: 'xx'"]),
     ("pupsniffer", ["-a", "langs=en,xx-nonsense"], ["not a language code: 'xx-nonsense'"]),
+    ("pupsniffer", ["-a", "langs=english,dz"], ["not a language code: 'english'"]),  # issue 49
     # issue 52: one CSV header over the lines of several item types
     ("backforth", ["-O", "x.csv"], ["-O x.csv", "2 item types (site_verdict, bilingual_site)"]),
     ("pupsniffer", ["-o", "p.out:csv"], ["-o p.out:csv", "3 item types", "-a out=DIR"]),

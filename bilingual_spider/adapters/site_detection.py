@@ -23,7 +23,9 @@ page, asked for when another of its pages came first), ``detector/ladder/url_sib
 nothing, see
 :mod:`bilingual_spider.detection.ladder`), ``detector/ladder/soft_404`` (a URL sibling that
 answered with the page itself or a redirect to the home page), ``detector/ladder/ancestors_skipped``
-(an ancestor page that failed, ``HTTP 404`` most often: the climb goes on above it).
+(an ancestor page that failed, ``HTTP 404`` most often: the climb goes on above it),
+``detector/second_looks`` (a second page of a language whose first page behind a link naming it
+showed another language, ``BILINGUAL_DETECTOR_SECOND_LOOK``).
 
 **A worker that died mid-way** (a distributed crawl): the request it was processing comes back
 to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
@@ -72,6 +74,7 @@ from twisted.internet.error import (
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import (
+    SECOND_LOOK,
     BilingualSiteDetector,
     DetectionState,
     DetectorConfig,
@@ -199,6 +202,7 @@ def detector_config(settings: BaseSettings) -> DetectorConfig:
         ladder=settings.getbool("BILINGUAL_DETECTOR_LADDER"),
         ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS"),
         ladder_ancestors=settings.getint("BILINGUAL_DETECTOR_LADDER_ANCESTORS"),
+        second_look=settings.getbool("BILINGUAL_DETECTOR_SECOND_LOOK"),
     )
 
 
@@ -550,7 +554,7 @@ class SiteDetection:
         else:
             try:
                 result = self.detector.page(url, self._language(response), score, response.url)
-                if via == ANCESTORS:
+                if self.detector.wants_links(state, result):  # an ancestor, a second look
                     page_urls = (url,) if url == response.url else (url, response.url)
                     links = self._scored_links(response, page_urls, None)
                     self._inc("detector/links_scored", len(links))
@@ -681,7 +685,9 @@ class SiteDetection:
         self.store.save(step.state)
         for probe in step.probes:
             self._inc("detector/probes")
-            if probe.via:
+            if probe.via == SECOND_LOOK:
+                self._inc("detector/second_looks")
+            elif probe.via:
                 self._inc(f"detector/ladder/{probe.via.replace(' ', '_')}")
             yield self._probe_request(step.state.site, probe)
 

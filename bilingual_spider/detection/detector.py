@@ -31,6 +31,12 @@ Where the paper is silent, we chose (and :class:`DetectorConfig` makes each a se
   holds at least ``min_share`` of the page's judged text and ``min_text_chars`` characters
   (Chinese, Japanese and Korean weighted by :data:`DENSE_SCRIPT_WEIGHTS`). A language chooser (a
   few words), a mixed-language page or a mostly untranslated stub counts for none.
+- **A second page of a language** (``second_look``). When a probe behind a link naming a
+  language X shows another language (a translated index page whose untranslated licence
+  outweighs its table of contents, an English copy under X's path) and no other page of X was
+  asked, one more page of X is probed within ``max_probes`` before X is called absent: another
+  link naming X, else a link of that probe's own page naming X (``/nn/index.html`` ->
+  ``/nn/apt.html``). Two pages of X in another language: X is absent.
 - **Failed probes** (HTTP errors, timeouts, redirects to another site, non-HTML answers) count
   for no language; the verdict is reached with what the other pages showed, and says why.
 - **Cost** is the first page plus every probe requested, failed ones included (redirect hops are
@@ -77,6 +83,9 @@ likelihood; of pages behind links naming a language (``language_hints``); a lang
 labels, one proven by its page (``chooser_labels``); the first page's failure; the Link
 Predictor alone; the fallback ladder (:mod:`bilingual_spider.detection.ladder`): the page's URL
 with another language's unit, or an ancestor page judged by the first three rules."""
+SECOND_LOOK = "second look"
+"""The ``via`` of a probe asked because the page behind a link naming its language showed
+another (``second_look``): it counts as a probe of the page's links."""
 HOST_RULES = ("host", "domain", "related")
 SKIPPED_EXTENSIONS = frozenset(
     {
@@ -141,6 +150,9 @@ class DetectorConfig:
         unit, and at most ``ladder_ancestors`` pages above it that answered (a chooser or a home
         page; one that failed is skipped), each judged as a first page. Off: the paper's
         single-page detector.
+    second_look:
+        When a probe behind a link naming a language shows another one, probe one more page of
+        that language (within ``max_probes``) before calling it absent.
     """
 
     langs: tuple[str, ...] = ()
@@ -157,6 +169,7 @@ class DetectorConfig:
     ladder: bool = True
     ladder_siblings: int = 1
     ladder_ancestors: int = 2
+    second_look: bool = True
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_likelihood <= 1.0:
@@ -339,6 +352,8 @@ class DetectionState:
     codes: tuple[str, ...] = ()
     """The language units the site's URLs write (``en-US``, ``pt_BR``): the forms of the URL
     siblings (:func:`~bilingual_spider.detection.ladder.site_codes`)."""
+    second_looks: tuple[str, ...] = ()
+    """The languages a second page was asked of (``second_look``), once each."""
     climb: bool = True
     """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
     alone: a backlink page fetched for its links)."""
@@ -702,10 +717,10 @@ class BilingualSiteDetector:
         links: Iterable[LinkScore] | None = None,
     ) -> Step:
         """A probe answered (or failed): the next probes, or the verdict. ``links``: the scored
-        links of an ancestor page of the ladder (the pages it may probe)."""
-        probe = next((p for p in state.pending if p.url == result.url), None)
-        if probe is None:
-            raise ValueError(f"{result.url} is no pending probe of {state.site}")
+        links of the probe's page when :meth:`wants_links` says so (an ancestor page of the
+        ladder, the pages it may probe; a page that showed another language than its link
+        named, where a second page of that language may be found)."""
+        probe = self._pending(state, result)
         pending = tuple(p for p in state.pending if p is not probe)
         result = replace(result, hint=probe.hint, via=probe.via)
         if probe.via == ANCESTORS:
@@ -717,14 +732,97 @@ class BilingualSiteDetector:
             state = replace(state, pending=pending, results=(*state.results, result))
             return self._advance(self._climbed(state, result, links or ()))
         found = languages_found((state.start, *state.results))
-        if state.hints_used and not names_its_language(result, found):
+        second = self._second_page(state, probe, result, found, links or ())
+        looked_again = probe.via == SECOND_LOOK
+        if (state.hints_used or looked_again) and not names_its_language(result, found):
             # probed only because its link named a language, and the page is in another: words
             # that happen to name languages (a menu's ``Arabic (Buckwalter)``), not a switcher;
             # the page does not count, and no more such links are probed
             named = f"its link named {result.hint}, the page is {result.counted}"
             result = replace(result, counted="", reason=f"{named}: not counted")
             state = replace(state, queue=())
-        return self._advance(replace(state, pending=pending, results=(*state.results, result)))
+        state = replace(state, pending=pending, results=(*state.results, result))
+        if second is not None:  # one more page of the language before calling it absent
+            state = replace(
+                state,
+                queue=(second, *(link for link in state.queue if link.url != second.url)),
+                hinted=tuple(link for link in state.hinted if link.url != second.url),
+                second_looks=(*state.second_looks, second.hint),
+            )
+        return self._advance(state)
+
+    def wants_links(self, state: DetectionState, result: ProbeResult) -> bool:
+        """Whether :meth:`record` reads the links of this probe's page: an ancestor page of the
+        ladder, or a page that showed another language than its link named when no other link
+        of that language is queued (its own links may lead to a second page of it)."""
+        probe = next((p for p in state.pending if p.url == result.url), None)
+        if probe is None:
+            return False
+        if probe.via == ANCESTORS:
+            return True
+        found = languages_found((state.start, *state.results))
+        if not self._second_look_due(state, probe, result, found):
+            return False
+        return self._second_page(state, probe, result, found, ()) is None
+
+    @staticmethod
+    def _pending(state: DetectionState, result: ProbeResult) -> LinkScore:
+        probe = next((p for p in state.pending if p.url == result.url), None)
+        if probe is None:
+            raise ValueError(f"{result.url} is no pending probe of {state.site}")
+        return probe
+
+    # --- a second page of a language ------------------------------------------------------
+
+    def _second_look_due(
+        self, state: DetectionState, probe: LinkScore, result: ProbeResult, found: Sequence[str]
+    ) -> bool:
+        """The page behind a link of the page's (not the ladder's) naming a language X of
+        interest showed another language, or none; X was not found, no other page of X is on
+        its way, no second page of X was asked yet, and the budget allows one more probe."""
+        lang = probe.hint
+        if not (self.config.second_look and self.config.mode == "detector"):
+            return False
+        if not (lang and result.ok and probe.via == ""):
+            return False
+        known = (result.counted, *found, *state.second_looks)
+        if any(_same_language(code, lang) for code in known):
+            return False
+        if self.config.langs and not any(matches(lang, wanted) for wanted in self.config.langs):
+            return False
+        others = [p for p in state.pending if p is not probe]
+        if any(p.hint and _same_language(p.hint, lang) for p in others):
+            return False
+        budget = self.config.max_probes
+        return budget is None or budget - state.probes_requested > 0
+
+    def _second_page(
+        self,
+        state: DetectionState,
+        probe: LinkScore,
+        result: ProbeResult,
+        found: Sequence[str],
+        links: Iterable[LinkScore],
+    ) -> LinkScore | None:
+        """The second page of the language ``probe`` named (:meth:`_second_look_due`): another
+        link of the page naming it (queued or in the language-hint tier), else a link of the
+        probe's own page naming it (``/nn/index.html`` -> ``/nn/apt.html``); None when there is
+        none, or none is due."""
+        if not self._second_look_due(state, probe, result, found):
+            return None
+        lang = probe.hint
+        asked = _asked(state) | {_without_fragment(result.final_url or result.url)}
+        for link in (*state.queue, *state.hinted):
+            if link.hint and _same_language(link.hint, lang) and link.url not in asked:
+                return replace(link, via=SECOND_LOOK)
+        page_urls = [url for url in (result.url, result.final_url) if url]
+        for link in links:
+            url = _without_fragment(link.url)
+            if not (link.hint and _same_language(link.hint, lang)) or url in asked:
+                continue
+            if probe_able_from(page_urls, link.url, self.config.hosts):
+                return LinkScore(url, link.score, lang, via=SECOND_LOOK)
+        return None
 
     def fail_start(self, site: str, url: str, reason: str) -> SiteVerdict:
         """The verdict for a site whose first page could not be fetched."""
@@ -772,6 +870,7 @@ class BilingualSiteDetector:
         if self._trusts_labels(state):
             missing, last = 1, ("en",)  # prove the language a fake translation is not in
         ordered = probe_order(state.queue, found, self.config.langs, last)
+        ordered.sort(key=lambda link: link.via != SECOND_LOOK)  # a second look goes first
         if self.config.ladder:  # a link naming a language found already leads to it again
             ordered = [link for link in ordered if not _names_found(link, found)]
             if not ordered:
@@ -798,7 +897,7 @@ class BilingualSiteDetector:
         if not self._trusts_labels(state):
             return []
         for page in state.results[state.rung_start :]:
-            if page.via:
+            if page.via not in ("", SECOND_LOOK):
                 continue
             lang = page.counted
             if not (page.ok and lang and page.hint and base_language(lang) != "en"):
@@ -825,7 +924,10 @@ class BilingualSiteDetector:
             return False
         if not state.start.ok:
             return False
-        return not any(r.ok and r.counted and not r.via for r in state.results[state.rung_start :])
+        return not any(
+            r.ok and r.counted and r.via in ("", SECOND_LOOK)
+            for r in state.results[state.rung_start :]
+        )
 
     def _next_rung(self, state: DetectionState) -> LinkScore | None:
         """The ladder's next request: a URL sibling or an ancestor page (see
@@ -1000,6 +1102,19 @@ def _marker_language(url: str, own: str) -> str:
     if own and own_markers(url, own):
         return own
     return path_language(url) or own
+
+
+def _same_language(a: str, b: str) -> bool:
+    return bool(a and b) and base_language(a) == base_language(b)
+
+
+def _asked(state: DetectionState) -> set[str]:
+    """The site's pages asked for so far (the first page, the probes answered and pending), as
+    :func:`_without_fragment` writes them."""
+    urls = [state.start.url, state.start.final_url]
+    urls += [u for r in state.results for u in (r.url, r.final_url)]
+    urls += [p.url for p in state.pending]
+    return {_without_fragment(url) for url in urls if url}
 
 
 def _names_found(link: LinkScore, found: Sequence[str]) -> bool:

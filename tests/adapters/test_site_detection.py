@@ -307,3 +307,21 @@ def test_only_links_the_detector_could_probe_are_scored() -> None:
     assert probe.url == "http://www.museo.example/es/"
     assert sorted(recording.scored) == ["http://www.museo.es/", "http://www.museo.example/es/"]
     assert stats.values["detector/links_scored"] == 2
+
+
+def test_a_probe_in_another_language_than_its_link_named_leads_to_a_second_page() -> None:
+    """Issue 49: the page behind ``Español`` is English (an untranslated index); the detector
+    reads its links and probes the Spanish page it links before calling Spanish absent."""
+    detection, stats = make_detection(langs=("en", "es"))
+    first = response(HOME, page("en", ENGLISH, ("/es/", "Español"), ("/about.html", "About")))
+    [probe] = list(detection.examine(first))
+    english_index = page("en", ENGLISH, ("/es/museo.html", "Museo"), ("/", "Home"))
+    [second] = list(detection.probe_answered(response(probe.url, english_index, probe)))
+    assert isinstance(second, scrapy.Request)
+    assert second.url == "http://www.museo.example/es/museo.html"
+    assert second.meta["detector_via"] == "second look"
+    assert stats.values["detector/second_looks"] == 1
+    assert not any(key.startswith("detector/ladder/") for key in stats.values)
+    [item] = list(detection.probe_answered(response(second.url, page("es", SPANISH), second)))
+    assert item.bilingual and item.languages == ["en", "es"] and item.pages_downloaded == 3
+    assert [e["via"] for e in item.evidence] == ["", "", "second look"]

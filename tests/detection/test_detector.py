@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bilingual_spider.detection.detector import (
+    SECOND_LOOK,
     BilingualSiteDetector,
     DetectorConfig,
     LinkScore,
@@ -60,9 +61,12 @@ def run(
     start: Lang | None,
     page_links: list[LinkScore],
     pages: dict[str, Lang | str],
+    probe_links: dict[str, list[LinkScore]] | None = None,
 ) -> tuple[SiteVerdict, list[str]]:
     """Drive the detector to its verdict; ``pages`` answers each probe with a language or, as a
-    string, a failure reason. Returns the verdict and the probes in the order they were asked."""
+    string, a failure reason, ``probe_links`` gives a probe's page its links (handed over when
+    the detector wants them). Returns the verdict and the probes in the order they were
+    asked."""
     asked: list[str] = []
     step = bsd.begin(SITE, bsd.page(HOME, start), page_links)
     while step.verdict is None:
@@ -75,7 +79,10 @@ def run(
                 result = bsd.failed(probe.url, answer, probe.score)
             else:
                 result = bsd.page(probe.url, answer, probe.score)
-            step = bsd.record(step.state, result)
+            own = (probe_links or {}).get(probe.url, [])
+            step = bsd.record(
+                step.state, result, own if bsd.wants_links(step.state, result) else None
+            )
             if step.verdict is not None:
                 break
     return step.verdict, asked
@@ -285,6 +292,64 @@ def test_a_page_behind_a_language_hint_counts_only_in_the_language_named() -> No
     assert verdict.bilingual and verdict.languages == ("en", "pt-BR")
 
 
+NN_INDEX = "http://www.example.com/nn/index.html"
+NN_APT = "http://www.example.com/nn/apt.html"
+
+
+def test_a_second_page_of_a_language_is_probed_before_calling_it_absent() -> None:
+    """Issue 49: a translated index page whose untranslated licence outweighs its table of
+    contents is English; the page it links in its own language is Nynorsk."""
+    page_links = [LinkScore(NN_INDEX, 0.9, "nn")]
+    probe_links = {NN_INDEX: links((NN_APT, 0.1), (HOME, 0.3), ("http://www.example.com/nn/", 0.2))}
+    pages: dict[str, Lang | str] = {NN_INDEX: Lang("en"), NN_APT: Lang("nn")}
+    verdict, asked = run(detector(langs=("en", "nn")), Lang("en"), page_links, pages, probe_links)
+    assert verdict.bilingual and verdict.languages == ("en", "nn")
+    assert asked == [NN_INDEX, NN_APT] and verdict.pages_downloaded == 3
+    assert [p.via for p in verdict.evidence] == ["", "", SECOND_LOOK]
+    assert "nn at " + NN_APT in verdict.reason
+    # off: the paper's detector calls Nynorsk absent after the index page
+    verdict, asked = run(
+        detector(langs=("en", "nn"), second_look=False), Lang("en"), page_links, pages, probe_links
+    )
+    assert not verdict.bilingual and asked == [NN_INDEX]
+    # the budget decides too: one probe a site, no second look
+    verdict, asked = run(
+        detector(langs=("en", "nn"), max_probes=1), Lang("en"), page_links, pages, probe_links
+    )
+    assert not verdict.bilingual and asked == [NN_INDEX]
+
+
+def test_an_english_copy_under_a_language_path_is_absent_after_two_pages() -> None:
+    om = "http://www.example.com/om/"
+    page_links = [LinkScore(om + "index.html", 0.02, "om")]  # the language-hint tier
+    probe_links = {om + "index.html": links((om + "apt.html", 0.1), (om + "dpkg.html", 0.1))}
+    pages: dict[str, Lang | str] = {
+        om + "index.html": Lang("en"), om + "apt.html": Lang("en"), om + "dpkg.html": Lang("om")
+    }  # fmt: skip
+    verdict, asked = run(detector(langs=()), Lang("en"), page_links, pages, probe_links)
+    assert not verdict.bilingual and verdict.languages == ("en",)
+    assert asked == [om + "index.html", om + "apt.html"]  # one second look, not a third
+    assert verdict.evidence[2].counted == ""
+    assert verdict.evidence[2].reason == "its link named om, the page is en: not counted"
+
+
+def test_a_second_look_takes_another_link_of_the_page_naming_the_language_first() -> None:
+    # two links naming Nynorsk below the minimum: the first mismatch no longer ends the tier
+    page_links = [LinkScore(NN_INDEX, 0.1, "nn"), LinkScore(NN_APT, 0.05, "nn")]
+    pages: dict[str, Lang | str] = {NN_INDEX: Lang("en"), NN_APT: Lang("nn")}
+    bsd = detector(langs=("en", "nn"))
+    verdict, asked = run(bsd, Lang("en"), page_links, pages)
+    assert verdict.bilingual and asked == [NN_INDEX, NN_APT]
+    # the probe's own links are not needed then, nor when its page is in the language named
+    step = bsd.begin(SITE, bsd.page(HOME, Lang("en")), page_links)
+    assert step.state is not None and step.probes[0].url == NN_INDEX
+    assert not bsd.wants_links(step.state, bsd.page(NN_INDEX, Lang("en"), 0.1))
+    assert not bsd.wants_links(step.state, bsd.page(NN_INDEX, Lang("nn"), 0.1))
+    step = bsd.begin(SITE, bsd.page(HOME, Lang("en")), page_links[:1])
+    assert step.state is not None
+    assert bsd.wants_links(step.state, bsd.page(NN_INDEX, Lang("en"), 0.1))
+
+
 def test_failed_probes_still_give_a_verdict_with_the_reason() -> None:
     verdict, asked = run(
         detector(langs=("en", "es")),
@@ -426,10 +491,14 @@ def test_parse_langs() -> None:
         parse_langs("en,español!")
 
 
-@pytest.mark.parametrize("text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en"])
+@pytest.mark.parametrize(
+    "text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en", "english,es", "en,English"]
+)
 def test_codes_that_name_no_language_are_refused(text: str) -> None:
-    """Issue 52: ``-a langs=xx,yy`` crawled, in no language at all."""
-    with pytest.raises(ValueError, match="not a language code: '(xx|xx-nonsense|qq|und)'"):
+    """Issues 49 and 52: ``-a langs=xx,yy`` crawled, in no language at all; a language's name
+    is no code of it."""
+    pattern = "not a language code: '(xx|xx-nonsense|qq|und|english|English)'"
+    with pytest.raises(ValueError, match=pattern):
         parse_langs(text)
 
 
@@ -570,6 +639,38 @@ def test_every_detection_ends_in_one_consistent_verdict(
     assert verdict.bilingual == bilingual and list(verdict.languages) == found
     if not verdict.bilingual and max_probes is None:
         assert sorted(asked) == sorted(candidates)  # gave up only when nothing was left
+
+
+HINTS = st.sampled_from(["", "en", "es", "nn", "dz"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    hints=st.lists(st.tuples(HINTS, st.floats(0, 1)), max_size=8),
+    answers=st.lists(ANSWERS, min_size=14, max_size=14),
+    own_links=st.lists(st.lists(st.tuples(st.integers(0, 13), HINTS), max_size=4), min_size=14),
+    max_probes=st.sampled_from([None, 1, 2, 5]),
+    langs=st.sampled_from([(), ("en", "nn"), ("en", "es", "dz")]),
+)
+def test_second_looks_ask_no_page_twice_and_keep_to_the_budget(
+    hints, answers, own_links, max_probes, langs
+) -> None:
+    urls = [f"{HOME}{hint or 'x'}/p{i}.html" for i, (hint, _) in enumerate(hints)]
+    urls += [f"{HOME}q{i}.html" for i in range(14 - len(urls))]
+    page_links = [
+        LinkScore(url, score, hint) for url, (hint, score) in zip(urls, hints, strict=False)
+    ]
+    pages = dict(zip(urls, answers, strict=True))
+    probe_links = {
+        url: [LinkScore(urls[i], 0.1, hint) for i, hint in links]
+        for url, links in zip(urls, own_links, strict=False)
+    }
+    bsd = detector(max_probes=max_probes, langs=langs)
+    verdict, asked = run(bsd, Lang("en"), page_links, pages, probe_links)
+    assert len(asked) == len(set(asked)) and verdict.pages_downloaded == 1 + len(asked)
+    assert max_probes is None or len(asked) <= max_probes
+    looks = [page.hint for page in verdict.evidence if page.via == SECOND_LOOK]
+    assert len(looks) == len(set(looks))  # one second look a language
 
 
 def test_step_of_a_verdict_has_no_state() -> None:
