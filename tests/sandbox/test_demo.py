@@ -14,7 +14,7 @@ import pytest
 
 from bilingual_spider.output.report import load_run, pages_of, pairs_of
 from bilingual_spider.sandbox.demo import pair_seeds_of, real_hosts, run_demo
-from bilingual_spider.sandbox.realsites import prepare
+from bilingual_spider.sandbox.realsites import sites_json_path
 from tests.output.test_report import CHROMIUM, rendered_dom
 from tests.sandbox.test_readme_demo import ELIDED, readme_sample, shape
 
@@ -92,7 +92,7 @@ def test_the_demo_pairs_the_real_sites_it_found_and_prints_their_pairs_first(dem
     """Issue 52: PupSniffer was seeded with the real sites' host roots, which the sandbox does not
     serve (404): all its pairs were of generated sites."""
     out, printed, _ = demo_run
-    hosts = real_hosts(prepare())
+    hosts = real_hosts(json.loads(sites_json_path().read_text()))  # the demo prepared them
     found = {site["site"] for site in lines(out / "backforth" / "sites.jsonl")} & hosts
     assert found, "the small demo finds real sites (they are its first seeds)"
     pairs = lines(out / "pupsniffer" / "pairs.jsonl")
