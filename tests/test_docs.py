@@ -5,7 +5,8 @@ Each block runs in a folder of its own, as a user runs it from the project's fol
 ``urls.txt``, ``page.html``) and ``BILINGUAL_SANDBOX_PROXY`` pointing at a sandbox web of the
 real sites: the "real web" of a recipe is the sandbox's (it answers for any host name; the seeds
 are the Apache manual and the Python documentation). A block that starts a
-sandbox on port 8399 gets a free port instead. Every command of a block must succeed (``bash
+sandbox on port 8399 gets a free port instead, and a crawl's page budget is cut to at most
+60 pages (20 a site). Every command of a block must succeed (``bash
 -e``). A block that cannot run here says which test covers it, in a comment just above it
 (``<!-- recipe covered by tests/...py (why) -->``), and that test must exist.
 """
@@ -44,6 +45,20 @@ def recipes() -> list[tuple[str, str, str | None]]:
 
 
 RECIPES = recipes()
+SMALLER = {"budget": 60, "site_budget": 20}
+"""The most pages a recipe's crawl takes here (``-a budget=300`` runs with 60): each command
+and option of a recipe runs, on a crawl no longer than this test needs to see it work."""
+
+
+def smaller(script: str) -> str:
+    """The recipe with each page budget cut to :data:`SMALLER` (a smaller one kept)."""
+    return re.sub(
+        r"\b(site_budget|budget)=(\d+)",
+        lambda found: f"{found[1]}={min(int(found[2]), SMALLER[found[1]])}",
+        script,
+    )
+
+
 PAGES = ("install", "invoking", "stopping", "configuring", "urlmapping")
 """Pages of the Apache manual, in English and French (``urls.txt``)."""
 
@@ -92,7 +107,7 @@ def test_recipe_runs(where: str, body: str, real_sandbox, tmp_path: Path) -> Non
         "https://www.admin.ch/": seeds[1],
     }.items():
         body = body.replace(real, served)
-    script = body.replace("http://127.0.0.1:8399", f"http://127.0.0.1:{port}")
+    script = smaller(body).replace("http://127.0.0.1:8399", f"http://127.0.0.1:{port}")
     script = script.replace("--port 8399", f"--port {port}")
     if "sandbox serve" not in script:  # the recipe's "real web" is the small sandbox
         script = script.replace(f"http://127.0.0.1:{port}", real_sandbox.proxy_url)
@@ -113,6 +128,14 @@ def test_recipe_runs(where: str, body: str, real_sandbox, tmp_path: Path) -> Non
         check=False,
     )
     assert done.returncode == 0, f"{where}\n{script}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+
+
+def test_a_recipe_s_budgets_are_cut_and_nothing_else() -> None:
+    recipe = "crawl -a budget=300 -a site_budget=100 -a budget=5 -a rounds=2 -s X_budget=9"
+    assert (
+        smaller(recipe)
+        == "crawl -a budget=60 -a site_budget=20 -a budget=5 -a rounds=2 -s X_budget=9"
+    )
 
 
 def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:

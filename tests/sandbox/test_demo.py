@@ -14,8 +14,9 @@ import pytest
 
 from bilingual_spider.output.report import load_run, pages_of, pairs_of
 from bilingual_spider.sandbox.demo import pair_seeds_of, real_hosts, run_demo
-from bilingual_spider.sandbox.realsites import prepare
+from bilingual_spider.sandbox.realsites import sites_json_path
 from tests.output.test_report import CHROMIUM, rendered_dom
+from tests.sandbox.test_readme_demo import ELIDED, readme_sample, shape
 
 PAGES, WORLD_SITES, SITE_BUDGET = 150, 120, 15
 
@@ -38,11 +39,14 @@ def lines(path: Path) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
-    out = tmp_path_factory.mktemp("demo")
-    first = demo(out)
-    sites_first = (out / "backforth" / "sites.jsonl").read_text()
-    files_first = files(out)
-    second = demo(out)
+    work = tmp_path_factory.mktemp("demo")
+    out = work / "out" / "demo"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(work)  # its paths printed as make demo prints them: out/demo/...
+        first = demo(Path("out/demo"))
+        sites_first = (out / "backforth" / "sites.jsonl").read_text()
+        files_first = files(out)
+        second = demo(Path("out/demo"))
     assert (out / "backforth" / "sites.jsonl").read_text() == sites_first  # the same finds
     assert files(out) == files_first  # nothing piles up
     return out, first, second
@@ -88,7 +92,7 @@ def test_the_demo_pairs_the_real_sites_it_found_and_prints_their_pairs_first(dem
     """Issue 52: PupSniffer was seeded with the real sites' host roots, which the sandbox does not
     serve (404): all its pairs were of generated sites."""
     out, printed, _ = demo_run
-    hosts = real_hosts(prepare())
+    hosts = real_hosts(json.loads(sites_json_path().read_text()))  # the demo prepared them
     found = {site["site"] for site in lines(out / "backforth" / "sites.jsonl")} & hosts
     assert found, "the small demo finds real sites (they are its first seeds)"
     pairs = lines(out / "pupsniffer" / "pairs.jsonl")
@@ -97,6 +101,22 @@ def test_the_demo_pairs_the_real_sites_it_found_and_prints_their_pairs_first(dem
     said = re.search(rf"^{len(real)} pairs on the real sites \(real pages\)", printed, re.M)
     assert said is not None, printed[-2000:]
     assert said.start() < printed.index("pairs on the generated sites (generated texts)")
+
+
+def test_every_line_of_the_readme_sample_has_the_shape_of_a_line_printed_in_its_order(
+    demo_run,
+) -> None:
+    """The README's sample is of the full demo (its figures: tests/sandbox/test_readme_demo.py);
+    this smaller demo prints the same lines, in the same order, with its own figures, hosts
+    and pairs."""
+    _, printed, _ = demo_run
+    shapes = [shape(line) for line in printed.splitlines()]
+    sample = [line for line in readme_sample() if line != ELIDED]
+    assert len(sample) >= 20
+    position = 0
+    for line in sample:
+        assert shape(line) in shapes[position:], f"no line shaped so (or not in order): {line!r}"
+        position = shapes.index(shape(line), position) + 1
 
 
 def test_pair_seeds_are_the_pages_the_real_sites_serve_then_generated_roots() -> None:

@@ -9,6 +9,7 @@ import importlib.util
 import json
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.links.script_links import render_reason
 from bilingual_spider.links.sitemaps import INDEX, URLSET, parse_sitemap
 from bilingual_spider.sandbox.debian_packages import AptUnavailable
-from bilingual_spider.sandbox.process import SandboxServer, crawl_in_sandbox, pupsniffer_pairs
+from bilingual_spider.sandbox.process import SandboxServer, crawl_through, pupsniffer_pairs
 from bilingual_spider.sandbox.published_sites import (
     STYLES,
     PublishedSite,
@@ -165,12 +166,19 @@ def test_the_sitemap_names_every_gold_pair_of_the_sitemap_site(published):
     assert f"Sitemap: http://{site['host']}{site['prefix']}sitemap.xml" in robots
 
 
-def _crawl(published: PublishedSites, out: Path, seed: str, settings: dict, **arguments) -> dict:
+@pytest.fixture(scope="module")
+def sandbox(published: PublishedSites) -> Iterator[SandboxServer]:
+    """One sandbox of the published sites for the module's crawls (it keeps no state between
+    them: each crawl asks for its own pages)."""
     with SandboxServer(["--config", str(published.config)]) as server:
-        run = pupsniffer_pairs(
-            server.proxy_url, [seed], out, {"CONCURRENT_REQUESTS_PER_DOMAIN": 8, **settings},
-            CRAWL_SECONDS, **arguments,
-        )  # fmt: skip
+        yield server
+
+
+def _crawl(sandbox: SandboxServer, out: Path, seed: str, settings: dict, **arguments) -> dict:
+    run = pupsniffer_pairs(
+        sandbox.proxy_url, [seed], out, {"CONCURRENT_REQUESTS_PER_DOMAIN": 8, **settings},
+        CRAWL_SECONDS, **arguments,
+    )  # fmt: skip
     return {"pairs": {(p["source_url"], p["target_url"]) for p in run.pairs}, "stats": run.stats}
 
 
@@ -184,10 +192,10 @@ def _gold(published: PublishedSites, name: str) -> tuple[set, set]:
     return gold, {(a, b) for group in translations.values() for a in group for b in group}
 
 
-def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, tmp_path):
+def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, sandbox, tmp_path):
     site = published.site(COMPONENTS)
     gold, implied = _gold(published, COMPONENTS)
-    run = _crawl(published, tmp_path, site["seed_url"], {}, langs="en,fr", site_budget=60)
+    run = _crawl(sandbox, tmp_path, site["seed_url"], {}, langs="en,fr", site_budget=60)
     right = {p for p in run["pairs"] if p in gold or p[::-1] in gold}
     false = {p for p in run["pairs"] if p not in implied}  # implied: both orders, gold too
     french = {p for p in gold if p[1].endswith(".fr.html")}  # 21
@@ -196,11 +204,13 @@ def test_a_pupsniffer_crawl_pairs_the_web_component_site(published, tmp_path):
     assert len(false) <= 0.02 * len(run["pairs"]), sorted(false)
 
 
-def test_the_detector_calls_the_web_component_site_bilingual_from_its_home(published, tmp_path):
+def test_the_detector_calls_the_web_component_site_bilingual_from_its_home(
+    published, sandbox, tmp_path
+):
     site = published.site(COMPONENTS)
     output = tmp_path / "verdicts.jsonl"
-    crawl_in_sandbox(
-        ["--config", str(published.config)],
+    crawl_through(
+        sandbox.proxy_url,
         "detect",
         arguments={"seeds": site["seed_url"]},
         output=output,
@@ -213,7 +223,7 @@ def test_the_detector_calls_the_web_component_site_bilingual_from_its_home(publi
     assert "en" in verdict["languages"] and len(verdict["languages"]) == 2, (home, verdict)
 
 
-def test_the_sitemaps_pairs_are_found_in_a_tenth_of_the_sitemap_site(published, tmp_path):
+def test_the_sitemaps_pairs_are_found_in_a_tenth_of_the_sitemap_site(published, sandbox, tmp_path):
     """An en-tr crawl of the Apache manual (11 languages) within 10 % of its pages, sitemaps
     on: >= 95 % of the true en-tr pairs its sitemap names."""
     site = published.site(SITEMAP)
@@ -221,7 +231,7 @@ def test_the_sitemaps_pairs_are_found_in_a_tenth_of_the_sitemap_site(published, 
     listed = {(s, t) for s, t, _, lang in published.sitemap_pairs(SITEMAP) if lang == "tr"}
     budget = site["pages"] // 10
     run = _crawl(
-        published, tmp_path, site["seed_url"], {"BILINGUAL_SITEMAPS": True},
+        sandbox, tmp_path, site["seed_url"], {"BILINGUAL_SITEMAPS": True},
         langs="en,tr", site_budget=budget,
     )  # fmt: skip
     found = run["pairs"] | {p[::-1] for p in run["pairs"]}
@@ -233,7 +243,7 @@ def test_the_sitemaps_pairs_are_found_in_a_tenth_of_the_sitemap_site(published, 
 
 
 def test_rendering_finds_the_pairs_of_the_script_menu_site_and_only_it_is_rendered(
-    published, tmp_path
+    published, sandbox, tmp_path
 ):
     """The script-menu site's English home links no other language: a plain crawl pairs
     nothing; with ``BILINGUAL_RENDER_JS`` its pages are rendered (``script_switcher``) and its
@@ -245,11 +255,11 @@ def test_rendering_finds_the_pairs_of_the_script_menu_site_and_only_it_is_render
     site = published.site(SCRIPT_MENU)
     gold = set(published.gold_pairs(SCRIPT_MENU))
     french = {p for p in gold if p[1].endswith(".fr.html")}
-    plain = _crawl(published, tmp_path / "plain", site["seed_url"], {}, langs="en,fr",
+    plain = _crawl(sandbox, tmp_path / "plain", site["seed_url"], {}, langs="en,fr",
                    site_budget=60)  # fmt: skip
     assert not plain["pairs"] and not any(k.startswith("render/") for k in plain["stats"])
     rendered = _crawl(
-        published, tmp_path / "render", site["seed_url"], {"BILINGUAL_RENDER_JS": True},
+        sandbox, tmp_path / "render", site["seed_url"], {"BILINGUAL_RENDER_JS": True},
         langs="en,fr", site_budget=60,
     )  # fmt: skip
     right = {p for p in rendered["pairs"] if p in gold or p[::-1] in gold}
@@ -259,30 +269,34 @@ def test_rendering_finds_the_pairs_of_the_script_menu_site_and_only_it_is_render
     assert rendered["stats"]["render/pages"] >= 2 * len(right)  # each pair's two pages
 
 
-def _scored(published: PublishedSites, name: str, out: Path) -> tuple[set, set, dict]:
+def _scored(
+    published: PublishedSites, sandbox: SandboxServer, name: str, out: Path
+) -> tuple[set, set, dict]:
     """A whole-site crawl of a site: its pairs that are gold pairs, those that are no gold pair
     nor implied by two, and the crawl's stats."""
     site = published.site(name)
     gold, implied = _gold(published, name)
-    run = _crawl(published, out, site["seed_url"], {}, site_budget=site["pages"] + 20)
+    run = _crawl(sandbox, out, site["seed_url"], {}, site_budget=site["pages"] + 20)
     right = {p for p in run["pairs"] if p in gold or p[::-1] in gold}
     return right, {p for p in run["pairs"] if p not in implied}, run["stats"]
 
 
 def test_a_site_whose_only_cross_language_link_is_an_unlabelled_toggle_is_paired(
-    published, tmp_path
+    published, sandbox, tmp_path
 ):
     """Translated slugs, web components, the header's ``lang-href`` toggle across lines in
     single quotes, no label, no menu (issue 51): before, no pair at all."""
-    right, false, stats = _scored(published, "doublecmd-toggle", tmp_path)
+    right, false, stats = _scored(published, sandbox, "doublecmd-toggle", tmp_path)
     assert len(right) >= 0.9 * published.site("doublecmd-toggle")["gold_pairs"]
     assert not false and stats["pupsniffer/pairs/toggle"] >= len(right) - 2
 
 
-def test_a_site_whose_hreflang_is_a_quarter_wrong_keeps_only_verified_pairs(published, tmp_path):
+def test_a_site_whose_hreflang_is_a_quarter_wrong_keeps_only_verified_pairs(
+    published, sandbox, tmp_path
+):
     """Documents mixed up in twos both ways, home-page and one-way targets (issue 51): before,
     the wrong declarations were kept unjudged and outweighed the URL pattern's pairs."""
-    right, false, stats = _scored(published, "live-manual-claims", tmp_path)
+    right, false, stats = _scored(published, sandbox, "live-manual-claims", tmp_path)
     assert len(right) >= 0.9 * published.site("live-manual-claims")["gold_pairs"]
     assert len(false) <= 0.02 * (len(right) + len(false)), sorted(false)[:5]
     assert stats["pupsniffer/declarations/overruled"] >= 50  # the mixed-up ones, at least
