@@ -429,6 +429,8 @@ EXTENSIONS = {
     "bilingual_spider.extensions.log_level.ScrapyDebugGate": 0,
     "bilingual_spider.extensions.run_info.RunInfo": 2,
     "bilingual_spider.extensions.gc_freeze.GcFreeze": 1,
+    # before the stats file (500): its last line's stats (backlinks unavailable) are in stats.json
+    "bilingual_spider.extensions.progress_line.ProgressLine": 440,
     # before the stats file (500): a crawl that fetched nothing is marked so in stats.json
     "bilingual_spider.extensions.fetch_outcomes.FetchOutcomes": 450,
     "bilingual_spider.extensions.stats_file.StatsFile": 500,
@@ -436,7 +438,6 @@ EXTENSIONS = {
     "bilingual_spider.extensions.jobdir_guard.JobdirGuard": 3,
     "bilingual_spider.extensions.warc.WarcExtension": 510,
     "bilingual_spider.extensions.documents.DocumentPairs": 520,
-    "bilingual_spider.extensions.progress_line.ProgressLine": 530,
 }
 BILINGUAL_GATE_SCRAPY_DEBUG = True
 """Give Scrapy's per-response DEBUG loggers the crawl's LOG_LEVEL when it is above DEBUG, so their
