@@ -14,7 +14,7 @@ and ``.../retrained_here``, ``.../loaded``, ``.../examples_sent``,
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from scrapy.settings import BaseSettings
@@ -29,6 +29,9 @@ from bilingual_spider.state import CrawlState
 
 logger = logging.getLogger(__name__)
 
+KEPT = "classifiers"
+"""The key of the classifiers in the crawl state's ``learning`` store."""
+
 
 class LinkLearning:
     """Examples in, learning iterations out, for the classifiers of a crawl.
@@ -41,6 +44,10 @@ class LinkLearning:
         Pages between learning iterations.
     shared:
         The crawl's shared models (Redis), or None in one process.
+    kept:
+        In one process, where the classifiers are kept at each learning iteration (the crawl
+        state's :attr:`~bilingual_spider.state.CrawlState.learning`: with ``JOBDIR``, in the
+        frontier's file); a crawl restarted after a kill starts from what it holds.
     """
 
     def __init__(
@@ -48,15 +55,29 @@ class LinkLearning:
         classifiers: Mapping[str, OnlineLinkClassifier],
         learning_interval: int,
         shared: SharedLinkModels | None = None,
+        kept: MutableMapping[str, Any] | None = None,
     ) -> None:
-        self.classifiers = dict(classifiers)
         self.learning_interval = learning_interval
         self.shared = shared
+        self.kept = kept if kept is not None else {}
+        self._pages_at_last_learning = 0
+        saved = self.kept.get(KEPT)
+        self._use(saved["classifiers"] if saved else classifiers)
+        if saved:
+            self._backlink_model_rate(saved["harvest_rate"])
+
+    def _use(self, classifiers: Mapping[str, OnlineLinkClassifier]) -> None:
+        self.classifiers = dict(classifiers)
         models: dict[str, Any] = dict(self.classifiers)
         if BACKLINK in models:
             models[BACKLINK] = DiscountedBacklinkModel(models[BACKLINK])
         self.scorer = FrontierScorer(models)
-        self._pages_at_last_learning = 0
+
+    def _backlink_model_rate(self, harvest_rate: float | None) -> None:
+        """The harvest rate frozen with the backlink model (its discount)."""
+        backlink_model = self.scorer.models.get(BACKLINK)
+        if isinstance(backlink_model, DiscountedBacklinkModel):
+            backlink_model.harvest_rate = harvest_rate
 
     @classmethod
     def for_strategy(
@@ -77,27 +98,11 @@ class LinkLearning:
             for role in roles
         }
         return cls(
-            classifiers, learning_interval, state.link_models(roles, learning_interval, most, seed)
+            classifiers,
+            learning_interval,
+            state.link_models(roles, learning_interval, most, seed),
+            state.learning,
         )
-
-    def saved_state(self) -> dict[str, Any]:
-        """What a ``JOBDIR`` keeps of the learning (one process): the classifiers as they are
-        (examples, fitted models, versions), the page of the last learning iteration and the
-        harvest rate frozen with the backlink model."""
-        backlink_model = self.scorer.models.get(BACKLINK)
-        return {
-            "classifiers": self.classifiers,
-            "pages_at_last_learning": self._pages_at_last_learning,
-            "harvest_rate": getattr(backlink_model, "harvest_rate", None),
-        }
-
-    def restore(self, state: Mapping[str, Any]) -> None:
-        """The learning as :meth:`saved_state` left it (the scorer rebuilt over its classifiers)."""
-        self.__init__(state["classifiers"], self.learning_interval, self.shared)  # type: ignore[misc]
-        self._pages_at_last_learning = int(state["pages_at_last_learning"])
-        backlink_model = self.scorer.models.get(BACKLINK)
-        if isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = state["harvest_rate"]
 
     def learn_from(self, examples: Iterable[LinkExample]) -> None:
         """Labelled links (from the bipartite graph) of the roles that have a classifier."""
@@ -119,14 +124,15 @@ class LinkLearning:
         if not self.classifiers or pages - self._pages_at_last_learning < self.learning_interval:
             return
         self._pages_at_last_learning = pages
-        backlink_model = self.scorer.models.get(BACKLINK)
-        if isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = sites_found / pages
+        self._backlink_model_rate(sites_found / pages)
         for role, classifier in self.classifiers.items():
             if classifier.retrain():
                 stats.set_value(f"backforth/classifier/{role}/version", classifier.version)
             for label, count in classifier.examples_seen.items():
                 stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
+        # the classifiers (examples, fitted models, versions), kept: a kill loses at most the
+        # examples of the pages since
+        self.kept[KEPT] = {"classifiers": self.classifiers, "harvest_rate": sites_found / pages}
         versions = ", ".join(f"{role} model v{c.version}" for role, c in self.classifiers.items())
         logger.info("learning iteration at %d pages: %s", pages, versions)
 
@@ -149,9 +155,8 @@ class LinkLearning:
             stats.inc_value(f"backforth/classifier/{role}/loaded")
         if step.lost_lock:
             stats.inc_value("backforth/classifier/lock_lost")
-        backlink_model = self.scorer.models.get(BACKLINK)
-        if BACKLINK in step.models and isinstance(backlink_model, DiscountedBacklinkModel):
-            backlink_model.harvest_rate = step.models[BACKLINK].harvest_rate
+        if BACKLINK in step.models:
+            self._backlink_model_rate(step.models[BACKLINK].harvest_rate)
         if step.models:
             how = "retrained here" if step.retrained else "loaded"
             versions = ", ".join(f"{r} model v{p.version}" for r, p in step.models.items())

@@ -27,7 +27,7 @@ from bilingual_spider.patterns.deep_pages import DeepCandidate
 from bilingual_spider.patterns.discovery import ExternalSite
 from bilingual_spider.patterns.pairing import UrlPair
 from bilingual_spider.patterns.round_driver import RoundDriver
-from bilingual_spider.scheduler.redis_scheduler import holding_scheduler
+from bilingual_spider.scheduler.backend import holding_scheduler
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class PupSnifferStages:
 
         def crawl_is_idle() -> bool:
             scheduler = holding_scheduler(self.crawler)
-            return scheduler is None or scheduler.crawl_is_idle()
+            return scheduler is None or scheduler.crawl_is_idle()  # type: ignore[attr-defined]
 
         if self.driver.advance(crawl_is_idle, self):
             raise DontCloseSpider

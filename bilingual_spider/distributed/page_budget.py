@@ -39,6 +39,11 @@ class SharedPageBudget:
         self._keys = [f"{base}:counters", f"{base}:ended", f"{base}:counted"]
         self._spend = redis.script(_SPEND)
 
+    @property
+    def spent(self) -> int:
+        """The pages counted so far, crawl-wide."""
+        return int(self.redis.call(self.redis.client.hget, self._keys[0], FIELD) or 0)
+
     def spend(self, pages: int = 1, request_id: str | None = None) -> int:
         """Count ``pages`` more (and end the crawl once the budget is spent); the crawl-wide
         count, these included. With the ``request_id`` the frontier gave the page's request:

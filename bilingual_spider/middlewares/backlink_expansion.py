@@ -14,9 +14,9 @@ site), once per page. The answer comes back through the spider's default callbac
 
 A spider that runs the bipartite crawl itself (``backforth``: its classifiers order the requests,
 its bipartite graph labels them) makes the backlink page requests with its
-``backlink_request(link, origin)`` method (and is told of each answer by its
-``backlinks_answered(origin)``, so that a crawl resumed after a kill asks again what was not
-answered). For any other spider (``scrapy crawl forward -s
+``backlink_request(link, origin)`` method. A query not answered when the crawl is killed is in
+its frontier (the search service holds it there: ``JOBDIR``'s or Redis's) and is asked again.
+For any other spider (``scrapy crawl forward -s
 BILINGUAL_BACKLINK_EXPANSION=true``) the middleware runs the crawl over the spider's output: the
 spider mixes in :class:`~bilingual_spider.adapters.site_detection.DetectorCallbacks`, each site's
 first page goes to the bilingual-site detector (its probes are the only in-site fetches), the
@@ -126,7 +126,6 @@ class BacklinkExpansionMiddleware:
         self.stats = stats
         self.scope = scope
         self.make_request = getattr(spider, "backlink_request", None)
-        self.answered = getattr(spider, "backlinks_answered", None)
         self.detection = detection
         self.asked = asked if asked is not None else BacklinksAskedInMemory()
         self.graph = BipartiteGraph()
@@ -230,8 +229,6 @@ class BacklinkExpansionMiddleware:
         """The backlink pages of the bilingual site a backlink answer was asked for."""
         origin = response.meta[BACKLINKS_OF_META]
         page = search_page(response)
-        if self.answered is not None:  # a spider that keeps the queries it waits for
-            self.answered(origin)
         if page.error:
             self.stats.inc_value("backlinks/queries_failed")
             # the API's health (down, failing often) is the search service's WARNING to say

@@ -21,7 +21,10 @@ each download slot (host) and picks the least busy slot first, so it then become
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
+from scrapy import Request
+from scrapy.crawler import Crawler
 from scrapy.settings import BaseSettings
 
 from bilingual_spider.distributed.connection import without_password
@@ -51,6 +54,23 @@ REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisSchedul
 CRASH_SAFE_SCHEDULER = "bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler"
 STATE_SAVE_BARRIER = "bilingual_spider.scheduler.crash_safe_scheduler.StateSaveBarrier"
 FRONTIER_COMMIT_PIPELINE = "bilingual_spider.pipelines.frontier_commit.FrontierCommitPipeline"
+
+
+class HoldingScheduler(Protocol):
+    """A scheduler that writes a request to its frontier, leased to this process, before the
+    request reaches the engine (a kill then finds it there, to give again)."""
+
+    def hold(self, request: Request) -> int | str | None: ...
+
+
+def holding_scheduler(crawler: Crawler) -> HoldingScheduler | None:
+    """The crawl's scheduler when it can ``hold`` requests (the crash-safe frontier of
+    ``JOBDIR``, the Redis frontier), else None."""
+    try:
+        scheduler = crawler.engine.scheduler  # type: ignore[union-attr]
+    except (AttributeError, RuntimeError):  # before the crawl started
+        return None
+    return scheduler if callable(getattr(scheduler, "hold", None)) else None
 
 
 class SchedulerBackend:

@@ -96,7 +96,12 @@ from bilingual_spider.scheduler.sqlite_frontier import (
     SqliteFrontier,
 )
 from bilingual_spider.state import CrawlState
-from bilingual_spider.state.request_meta import REDELIVERED_META
+from bilingual_spider.state.request_meta import (
+    FRONTIER_ID_META,
+    HELD_META,
+    REDELIVERED_META,
+    duplicate_fingerprint,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -156,6 +161,8 @@ class CrashSafeScheduler(BaseScheduler):
         self._taken: dict[Request, int] = {}  # handed to the engine, not acknowledged yet
         self._responded: set[Request] = set()  # ... of which a response reached the engine
         self._unsaved: deque[Request] = deque()  # requests that cannot be serialized
+        self._held: dict[str, int] = {}  # written by hold(), not handed to the engine yet
+        self._ready: deque[tuple[Request, int]] = deque()  # ... handed over: taken next
         self.pages_before = 0
         self.responses = 0
         self._closing = False
@@ -221,6 +228,8 @@ class CrashSafeScheduler(BaseScheduler):
             else:  # Scrapy closes the scheduler once nothing is in progress: not expected
                 logger.warning("crawl state not saved at the close: responses in progress")
             self._release_responses()
+        else:
+            self._write_counters()
         if self._unsaved:
             logger.warning("%d unsaved request(s) not crawled are lost", len(self._unsaved))
         self.frontier.close()
@@ -229,12 +238,18 @@ class CrashSafeScheduler(BaseScheduler):
     def has_pending_requests(self) -> bool:
         if self._budget_spent():  # by the runs before: the crawl ends (spider_idle says why)
             return False
-        return bool(self._unsaved) or (self.frontier is not None and self.frontier.has_queued())
+        if self._unsaved or self._ready:
+            return True
+        return self.frontier is not None and self.frontier.has_queued()
 
     def enqueue_request(self, request: Request) -> bool:
         assert self.frontier is not None and self.spider is not None
+        held_id = self._held.pop(request.meta.pop(HELD_META, None), None)
+        if held_id is not None:  # written by hold(): in the frontier already, leased
+            self._ready.append((request, held_id))
+            return True
         if not request.dont_filter:
-            fingerprint = self.crawler.request_fingerprinter.fingerprint(request)
+            fingerprint = duplicate_fingerprint(request, self.crawler.request_fingerprinter)
             if not self.frontier.first_seen(fingerprint):
                 self._inc("dupefilter/filtered")
                 return False
@@ -260,6 +275,9 @@ class CrashSafeScheduler(BaseScheduler):
             return None
         if self._unsaved:
             return self._unsaved.popleft()
+        if self._ready:
+            request, request_id = self._ready.popleft()
+            return self._hand_over(request, request_id)
         while True:
             taken = self.frontier.take()
             if taken is None:
@@ -272,12 +290,39 @@ class CrashSafeScheduler(BaseScheduler):
                 blob = self.serializer.dumps(request_to_dict(request, self.spider))
                 self.frontier.requeue(taken[0], blob, request.priority)
                 continue
-            self._taken[request] = taken[0]
-            self._inc("scheduler/dequeued/disk")
-            return request
+            return self._hand_over(request, taken[0])
+
+    def _hand_over(self, request: Request, request_id: int) -> Request:
+        """``request`` leased to the engine under its id (a page budget counts an id once)."""
+        self._taken[request] = request_id
+        request.meta[FRONTIER_ID_META] = str(request_id)
+        self._inc("scheduler/dequeued/disk")
+        return request
+
+    def hold(self, request: Request) -> str | None:
+        """Write ``request`` to the frontier now, leased to this run, before it is handed to the
+        engine (with ``meta[HELD_META]`` = the id returned): a kill before then finds it leased
+        and gives it again (the search service's queries waiting for their turn). None: the
+        request cannot be written, or no frontier yet."""
+        if self.frontier is None or self.spider is None:
+            return None
+        try:
+            blob = self.serializer.dumps(request_to_dict(request, self.spider))
+        except ValueError:
+            return None
+        request_id = self.frontier.push(blob, request.priority, leased=True)
+        self._held[str(request_id)] = request_id
+        self._inc("scheduler/crash_safe/held")
+        return str(request_id)
+
+    def crawl_is_idle(self) -> bool:
+        """Whether nothing is left: nothing queued, held or in flight (one process)."""
+        self._ack()
+        return not (self._taken or self._held or self._ready or self.has_pending_requests())
 
     def __len__(self) -> int:
-        return len(self._unsaved) + (0 if self.frontier is None else self.frontier.queued())
+        queued = 0 if self.frontier is None else self.frontier.queued()
+        return len(self._unsaved) + len(self._ready) + queued
 
     def commit(self) -> None:
         """Make the frontier's changes so far survive a kill (before an item is written). With a
@@ -291,6 +336,8 @@ class CrashSafeScheduler(BaseScheduler):
             self._ack()
             if self.frontier.in_transaction:
                 self._save_state()
+        elif self.frontier.in_transaction:
+            self._write_counters()
         self.frontier.commit()
         self._committed_at = time.monotonic()
         if self.stateful:
@@ -354,9 +401,7 @@ class CrashSafeScheduler(BaseScheduler):
         assert self.frontier is not None and self.spider is not None
         started = time.perf_counter()
         parts = self.spider.crawl_state()  # type: ignore[attr-defined]
-        prefixes = tuple(getattr(self.spider, "carried_stats", ()))
-        counters = self.crawler.stats.get_stats().items()
-        parts[STATS_PART] = {k: v for k, v in counters if prefixes and k.startswith(prefixes)}
+        parts[STATS_PART] = self._carried_counters()
         blobs = encode_parts(parts)
         written = 0
         for name, blob in blobs.items():
@@ -374,6 +419,20 @@ class CrashSafeScheduler(BaseScheduler):
         )
         seconds = round(time.perf_counter() - started, 4)
         self.crawler.stats.inc_value("scheduler/crash_safe/state_save_seconds", seconds)
+
+    def _write_counters(self) -> None:
+        """The counters a resumed crawl carries on from, in the open transaction."""
+        assert self.frontier is not None
+        self.frontier.set(STATS_PART, json.dumps(self._carried_counters()))
+
+    def _carried_counters(self) -> dict[str, Any]:
+        """The counters a resumed crawl carries on from: those the spider's ``carried_stats``
+        prefixes name."""
+        prefixes = tuple(getattr(self.spider, "carried_stats", ()))
+        if not prefixes:
+            return {}
+        counters = self.crawler.stats.get_stats().items()
+        return {k: v for k, v in counters if k.startswith(prefixes) and isinstance(v, int | float)}
 
     def _resume_state(self) -> None:
         """The spider's saved state back; what the killed run did after it undone (its feeds cut
@@ -481,8 +540,10 @@ class CrashSafeScheduler(BaseScheduler):
         self._inc("scheduler/crash_safe/acked", len(done))
 
     def _resume(self) -> None:
-        """Split the requests a killed run had in flight into done (in the output) and not."""
+        """Split the requests a killed run had in flight into done (in the output) and not; the
+        counters of the runs before carried on."""
         assert self.frontier is not None
+        self._carried = json.loads(str(self.frontier.get(STATS_PART) or "{}"))
         leased = self.frontier.leased()
         if not leased:
             return

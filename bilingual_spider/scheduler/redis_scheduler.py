@@ -67,7 +67,6 @@ counters of the frontier at close as ``frontier/redis/<name>``.
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import importlib
 import itertools
@@ -101,11 +100,11 @@ from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 from bilingual_spider.scheduler.restart import settle_restart
 from bilingual_spider.state.request_meta import (
-    DUPLICATE_KEY_META,
     FRONTIER_ID_META,
     HELD_META,
     REDELIVERED_META,
     WORKER_LOCAL_META,
+    duplicate_fingerprint,
 )
 
 if TYPE_CHECKING:
@@ -287,7 +286,7 @@ class LeasedRedisScheduler:
             return True
         fingerprint = None
         if not request.dont_filter:  # the digest (20 bytes in Redis, not 40 hex digits)
-            fingerprint = self._fingerprint(request)
+            fingerprint = duplicate_fingerprint(request, self.crawler.request_fingerprinter)
         local = bool(request.meta.get(WORKER_LOCAL_META))
         blob = self.serializer.dumps(request_to_dict(request, self.spider))
         host = host_of(request.url)
@@ -301,14 +300,6 @@ class LeasedRedisScheduler:
         else:
             self._idle_wait, self._next_take_at = FIRST_IDLE_WAIT, 0.0  # there is work: take now
         return True
-
-    def _fingerprint(self, request: Request) -> bytes:
-        """What the duplicate filter compares: the request's fingerprint, or the digest of its
-        :data:`DUPLICATE_KEY_META` key."""
-        url, key = request.meta.get(DUPLICATE_KEY_META, (None, None))
-        if url != request.url:  # none, or the key of the request this one was made from
-            return self.crawler.request_fingerprinter.fingerprint(request)
-        return hashlib.sha1(f"duplicate key {key}".encode()).digest()
 
     def hold(self, request: Request) -> str | None:
         """Write ``request`` to Redis now, leased to this worker, before it is released to the
@@ -510,16 +501,6 @@ class LeasedRedisScheduler:
     def _inc(self, key: str, count: int = 1) -> None:
         if count:
             self.crawler.stats.inc_value(key, count)
-
-
-def holding_scheduler(crawler: Crawler) -> LeasedRedisScheduler | None:
-    """The crawl's scheduler when it can :meth:`~LeasedRedisScheduler.hold` requests (a
-    distributed crawl), else None."""
-    try:
-        scheduler = crawler.engine.scheduler
-    except RuntimeError:  # before the crawl started
-        return None
-    return scheduler if isinstance(scheduler, LeasedRedisScheduler) else None
 
 
 def bloom_from_settings(settings: Any, partitions: int = 1) -> BloomShape | None:

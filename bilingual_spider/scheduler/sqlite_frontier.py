@@ -156,10 +156,15 @@ class SqliteFrontier:
         self.db.execute("INSERT INTO seen (fingerprint) VALUES (?)", (fingerprint,))
         return True
 
-    def push(self, blob: bytes, priority: int) -> None:
-        """Queue a request (after :meth:`first_seen`, unless it is never filtered)."""
+    def push(self, blob: bytes, priority: int, leased: bool = False) -> int:
+        """Queue a request (after :meth:`first_seen`, unless it is never filtered), or with
+        ``leased`` write it as taken already (held by this run until it hands it over); its id."""
         self.begin()
-        self.db.execute("INSERT INTO requests (priority, blob) VALUES (?, ?)", (priority, blob))
+        cursor = self.db.execute(
+            "INSERT INTO requests (priority, leased, blob) VALUES (?, ?, ?)",
+            (priority, int(leased), blob),
+        )
+        return int(cursor.lastrowid or 0)
 
     def take(self) -> tuple[int, bytes] | None:
         """The next request (highest priority, then first queued), leased: ``(id, blob)``."""

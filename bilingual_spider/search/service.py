@@ -71,11 +71,7 @@ from scrapy.statscollectors import StatsCollector
 from scrapy.utils.asyncio import CallLaterResult, call_later, run_in_thread
 
 from bilingual_spider.language.tld import host_of
-from bilingual_spider.scheduler.redis_scheduler import (
-    HELD_META,
-    WORKER_LOCAL_META,
-    holding_scheduler,
-)
+from bilingual_spider.scheduler.backend import holding_scheduler
 from bilingual_spider.search import google_cse
 from bilingual_spider.search.adapter import (
     Fetch,
@@ -125,6 +121,7 @@ from bilingual_spider.search.values import (
     SearchPage,
     SearchQuery,
 )
+from bilingual_spider.state.request_meta import HELD_META, WORKER_LOCAL_META
 
 logger = logging.getLogger(__name__)
 

@@ -13,10 +13,10 @@ retrained every ``learning_interval`` pages (:mod:`bilingual_spider.adapters.lin
 requests scored by an older model are re-scored lazily. The research is in
 :mod:`bilingual_spider.frontier`; this module wires it to Scrapy. What the crawl keeps (page
 budget, how sites were found, the detector's sites; with ``REDIS_URL`` shared by every worker,
-COBFC's examples and models too) is its :class:`~bilingual_spider.state.CrawlState`'s.
-**Resumed after a kill** (``-s JOBDIR=DIR``, one process): the crash-safe frontier saves
-:meth:`BackForthSpider.crawl_state` with each commit and hands it back at the next start
-(:meth:`~BackForthSpider.restore_crawl_state`), with the counters ``carried_stats`` names.
+COBFC's examples and models too; with ``JOBDIR``, in the frontier's file) is its
+:class:`~bilingual_spider.state.CrawlState`'s. **Resumed after a kill** (``-s JOBDIR=DIR``, or a
+Redis worker restarted under its name): the requests in flight come back marked redelivered and
+the stores say what was done (docs/crawl_state.md); the bipartite graph starts empty.
 
 Items: a :class:`~bilingual_spider.items.SiteVerdictItem` per site judged and a
 :class:`~bilingual_spider.items.BilingualSiteItem` per bilingual site, with how it was found.
@@ -69,9 +69,7 @@ from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.backlink_expansion import (
     BACKLINK_OF_META,
-    BACKLINKS_OF_META,
     SCOPES,
-    backlink_query_of,
 )
 from bilingual_spider.response_page import response_page
 from bilingual_spider.search.service import SearchService
@@ -107,7 +105,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         "BILINGUAL_CRASH_SAFE_FRONTIER": True,  # with JOBDIR: resumed after a kill
     }
     carried_stats = ("backforth/", "detector/", "backlinks/", "frontier/")
-    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were last committed."""
+    keeps_state_in_stores = True
+    """With ``JOBDIR``, the crawl state's stores are kept in the frontier's file."""
     settles_in_flight_by_url = False
     """Read by the Redis scheduler when this worker restarts: every request its former self had
     in flight is redelivered (its work redone from the shared state; the items already written
@@ -152,9 +152,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
         self._verdict_cursor = 0  # verdicts of the crawl read so far (with Redis)
-        self._backlinks_pending: dict[str, str] = {}  # bilingual site -> the page judged
-        self._resumed: dict[str, Any] | None = None  # the parts of a state resumed
-        self._asks_again = False  # keeps its unanswered backlink queries (JOBDIR, no Redis)
 
     def run_parameters(self) -> dict[str, Any]:
         """What this crawl is (the report's header): strategy, languages, budget, seeds."""
@@ -194,12 +191,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             spider.rules, spider.learning_interval, settings, state
         )
         spider.bind_detection(crawler)
-        spider._asks_again = (
-            spider.expands_backlinks
-            and settings.getbool("BILINGUAL_BACKLINK_EXPANSION")
-            and bool(settings.get("JOBDIR"))
-            and not settings.get("REDIS_URL")
-        )
         crawler.signals.connect(spider._opened, signal=signals.spider_opened)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         return spider
@@ -212,42 +203,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             if request is not None:
                 yield request
 
-    # --- the state a JOBDIR keeps ---------------------------------------------------------------
-
-    def crawl_state(self) -> dict[str, Any]:
-        """What this crawl is besides its frontier (saved by the crash-safe frontier in
-        ``JOBDIR`` with each commit; see the module docstring)."""
-        return {
-            "strategy": self.strategy.value,
-            "pages": self.pages,
-            "sites_found": self.sites_found,
-            "found_by": self._found_by,
-            "graph": self.graph,
-            "sites": self.detection.store,
-            "learning": self.learning.saved_state(),
-            "rng": self._rng.getstate(),
-            "backlinks_pending": self._backlinks_pending,
-        }
-
-    def restore_crawl_state(self, parts: dict[str, Any]) -> None:
-        """This crawl as :meth:`crawl_state` saved it (before it starts)."""
-        if parts["strategy"] != self.strategy.value:
-            raise ValueError(
-                f"the crawl state is of a {parts['strategy']} crawl, and this command asks for "
-                f"{self.strategy.value}: resume it with the same arguments"
-            )
-        self.pages = parts["pages"]
-        if self.page_budget is not None:
-            self.page_budget.spend(self.pages)  # one process: the budget counts its pages
-        self.sites_found = parts["sites_found"]
-        self._found_by = parts["found_by"]
-        self.graph = parts["graph"]
-        self.detection.store = parts["sites"]
-        self.learning.restore(parts["learning"])
-        self._rng.setstate(parts["rng"])
-        self._backlinks_pending = parts["backlinks_pending"]
-        self._resumed = parts
-
     def worker_restarted(self) -> None:
         """Told by the Redis scheduler when this worker restarts under its former name, before
         its former self's requests go back to the queue: the sites it claimed and saved
@@ -255,37 +210,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         forgotten = self.detection.store.forget_claims()
         self.crawler.stats.inc_value("detector/claims_forgotten", forgotten)
 
-    def backlinks_answered(self, site: str) -> None:
-        """The backlink query of ``site`` was answered (told by the backlink expansion)."""
-        self._backlinks_pending.pop(site, None)
-
-    def _resume(self) -> None:
-        """A resumed crawl: its unanswered backlink queries asked again, and at once closed when
-        its budget was spent."""
-        if self.budget is not None and self.pages >= self.budget:
-            logger.info("page budget spent: %d pages over every run", self.pages)
-            engine = self.crawler.engine
-            assert engine is not None
-            deferred_from_coro(engine.close_spider_async(reason="budget"))
-            return
-        if not self._backlinks_pending:
-            return
-        search = SearchService.of(self.crawler)
-        scope = self.crawler.settings.get("BILINGUAL_BACKFORTH_BACKLINK_SCOPE")
-        for site, url in self._backlinks_pending.items():
-            meta = {"role": "api", BACKLINKS_OF_META: site}
-            search.submit(backlink_query_of(url, scope), meta=meta)
-        asked = len(self._backlinks_pending)
-        self.crawler.stats.inc_value("backlinks/queries_asked_again", asked)
-        logger.info("%d backlink queries not answered before asked again", asked)
-
     def seed_request(self, url: str) -> scrapy.Request | None:
         """The request of a seed (None: its site was reached already). Also called by the Redis
-        frontier for seeds pushed with ``bilingual-spider seed``. A resumed crawl asks again for
-        the seeds it reached and did not judge (the duplicate filter drops those queued)."""
+        frontier for seeds pushed with ``bilingual-spider seed``. A crawl restarted after a kill
+        asks for them again: the frontier's duplicate filter drops those it had."""
         site = self.detection.site_of(url)
-        again = self._resumed is not None and self._found_by.get(site) == "seed"
-        if not self.graph.reach(site) and not (again and site not in self.graph.verdicts):
+        if not self.graph.reach(site):
             return None
         self._found_by[site] = "seed"
         return self._request(url, "seed", errback=self.first_page_failed)
@@ -400,8 +330,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         found_by = self.found_by.take(verdict.site, verdict.bilingual) or found_by
         if not verdict.bilingual:
             return
-        if self._asks_again:  # until answered (the backlink expansion asks at the item)
-            self._backlinks_pending[verdict.site] = verdict.url
         self.sites_found += 1
         self.crawler.stats.inc_value("backforth/sites_bilingual")
         yield BilingualSiteItem(
@@ -541,8 +469,12 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         return spent
 
     def _opened(self, spider: scrapy.Spider) -> None:
-        if self._resumed is not None:
-            self._resume()
+        """A crawl restarted after its budget was spent ends at once."""
+        if self.page_budget is not None and self.page_budget.spent >= self.page_budget.budget:
+            logger.info("page budget spent: %d pages over every run", self.page_budget.spent)
+            engine = self.crawler.engine
+            assert engine is not None
+            deferred_from_coro(engine.close_spider_async(reason="budget"))
 
     def progress_line(self, minutes: float) -> str:
         """The crawl so far in one line (logged by :mod:`~bilingual_spider.extensions.

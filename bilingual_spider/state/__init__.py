@@ -112,6 +112,8 @@ class CrawlState:
     @cached_property
     def found_by(self) -> FoundBy:
         """How each site was first reached."""
+        if self.jobdir is not None:
+            return FoundByInMemory(SqliteTable(self.frontier, "found_by"))
         if self.base is None:
             return FoundByInMemory()
         return SharedFoundBy(self._redis, self.base)
@@ -119,6 +121,8 @@ class CrawlState:
     @cached_property
     def backlinks_asked(self) -> BacklinksAsked:
         """The bilingual sites whose backlinks were asked."""
+        if self.jobdir is not None:
+            return BacklinksAskedInMemory(SqliteSet(self.frontier, "backlinks_asked"))
         if self.base is None:
             return BacklinksAskedInMemory()
         return SharedBacklinksAsked(self._redis, self.base)
@@ -165,12 +169,23 @@ class CrawlState:
         """The pages counted against the crawl's ``budget`` (one store a crawl)."""
         store = self.__dict__.get("_page_budget")
         if store is None:
-            if self.base is None:
+            if self.jobdir is not None:
+                totals = SqliteTable(self.frontier, "budget")
+                store = PageBudgetInMemory(budget, totals, SqliteSet(self.frontier, "budget_ids"))
+            elif self.base is None:
                 store = PageBudgetInMemory(budget)
             else:
                 store = SharedPageBudget(self._redis, self.base, budget)
             self.__dict__["_page_budget"] = store
         return store
+
+    @cached_property
+    def learning(self) -> MutableMapping[str, Any]:
+        """A one-process crawl's link classifiers as last retrained (with Redis, every worker's
+        are :meth:`link_models`)."""
+        if self.jobdir is not None:
+            return SqliteTable(self.frontier, "learning")
+        return {}
 
     def link_models(
         self, roles: Sequence[str], learning_interval: int, most: int, seed: int
@@ -188,8 +203,3 @@ class CrawlState:
             lock_seconds=settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS"),  # as a lease
             seed=seed,
         )
-
-    def adopt(self, parts: dict[str, Any]) -> None:
-        """The stores of a one-process crawl as a saved state holds them (``JOBDIR``)."""
-        for name, store in parts.items():
-            self.__dict__[name] = store

@@ -1,18 +1,20 @@
 """The stores of a one-process crawl: the twins, in this process's memory, of the Redis stores of
 :mod:`bilingual_spider.distributed` (same methods, same answers for one worker). A crawl with
-``JOBDIR`` keeps them with its state (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`)."""
+``JOBDIR`` gives them collections kept in the frontier's file
+(:mod:`bilingual_spider.state.sqlite`): one class for both twins."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 
 
 class FoundByInMemory:
     """How each site was first reached (:class:`~bilingual_spider.distributed.found_by.
     SharedFoundBy`'s twin)."""
 
-    def __init__(self) -> None:
-        self._how: dict[str, str] = {}
+    def __init__(self, how: MutableMapping[str, str] | None = None) -> None:
+        self._how = how if how is not None else {}
 
     def note(self, site: str, how: str) -> None:
         """The first page of ``site`` was fetched, reached so (the first note stays)."""
@@ -27,8 +29,8 @@ class BacklinksAskedInMemory:
     """The sites whose backlinks were asked (:class:`~bilingual_spider.distributed.
     backlinks_asked.SharedBacklinksAsked`'s twin)."""
 
-    def __init__(self) -> None:
-        self._sites: set[str] = set()
+    def __init__(self, sites: Any = None) -> None:
+        self._sites = sites if sites is not None else set()
 
     def mark(self, site: str) -> None:
         self._sites.add(site)
@@ -41,10 +43,17 @@ class PageBudgetInMemory:
     """The pages counted against a crawl's ``budget`` (:class:`~bilingual_spider.distributed.
     page_budget.SharedPageBudget`'s twin; a request id is never counted twice)."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(
+        self, budget: int, totals: MutableMapping[str, int] | None = None, counted: Any = None
+    ) -> None:
         self.budget = budget
-        self.spent = 0
-        self._counted: set[str] = set()
+        self._totals = totals if totals is not None else {}
+        self._counted = counted if counted is not None else set()
+
+    @property
+    def spent(self) -> int:
+        """The pages counted so far."""
+        return self._totals.get("spent", 0)
 
     def spend(self, pages: int = 1, request_id: str | None = None) -> int:
         """Count ``pages`` more; the count, these included (0: ``request_id`` counted before)."""
@@ -52,8 +61,8 @@ class PageBudgetInMemory:
             if request_id in self._counted:
                 return 0
             self._counted.add(request_id)
-        self.spent += pages
-        return self.spent
+        self._totals["spent"] = spent = self.spent + pages
+        return spent
 
 
 class WrittenItemsInMemory:

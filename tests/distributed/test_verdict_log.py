@@ -151,7 +151,7 @@ def test_a_verdict_given_by_another_worker_labels_the_links_this_worker_followed
     assert a.learning.shared.sent == labelled
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 1
     assert not list(a._forward_request(link_to(f"http://{HOTEL}/en/"), found_by="again"))
-    assert a.crawl_state()["found_by"] == {}
+    assert a._found_by == {}
     assert b.learning.shared is not None and b.learning.shared.sent == {FORWARD: 0, BACKLINK: 0}
     b.detection.store.finish(verdict(SHOP, False))
     a._read_other_workers_verdicts()  # read again: the hotel's verdict is not read twice

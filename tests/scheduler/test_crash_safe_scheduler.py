@@ -7,14 +7,20 @@ import signal
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+
+from scrapy import Request, Spider
+from scrapy.utils.test import get_crawler
 
 from bilingual_spider.output.feed_recovery import repair_jsonl, urls_in_jsonl
 from bilingual_spider.sandbox.process import crawl_env
+from bilingual_spider.scheduler.crash_safe_scheduler import EARLIER_RUN, CrashSafeScheduler
 from bilingual_spider.scheduler.sqlite_frontier import (
     FRONTIER_FILE,
     SqliteFrontier,
     resume_problem,
 )
+from bilingual_spider.state.request_meta import FRONTIER_ID_META, HELD_META, REDELIVERED_META
 from tests.waiting import CRAWL_SECONDS, wait_until
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -103,3 +109,52 @@ def kill_when(command: list[str], ready: Callable[[], bool]) -> None:
     finally:
         if crawl.poll() is None:
             crawl.kill()
+
+
+class HoldingSpider(Spider):
+    name = "holding"
+    settles_in_flight_by_url = False
+
+    def parse(self, response):  # pragma: no cover - never called
+        return iter(())
+
+
+def opened_scheduler(jobdir: Path) -> CrashSafeScheduler:
+    crawler = get_crawler(HoldingSpider, {"JOBDIR": str(jobdir)})
+    spider = HoldingSpider()
+    spider.crawler = crawler
+    crawler.spider = spider
+    crawler.engine = SimpleNamespace(_slot=None, scraper=None)  # no engine: nothing in progress
+    scheduler = CrashSafeScheduler.from_crawler(crawler)
+    scheduler.open(spider)
+    return scheduler
+
+
+def test_a_request_held_before_a_kill_is_given_again_marked_redelivered(tmp_path: Path) -> None:
+    """The search service holds a query in the frontier before the engine gets it: a kill then
+    (committed, never handed over) finds it leased, and the next run gives it again."""
+    scheduler = opened_scheduler(tmp_path)
+    held = Request("http://api.example/backlinks?q=a", meta={"role": "api"}, dont_filter=True)
+    held_id = scheduler.hold(held)
+    assert held_id is not None
+    assert not scheduler.has_pending_requests()  # not the engine's until handed over
+    assert scheduler.frontier is not None
+    scheduler.frontier.commit()
+    scheduler.frontier.abandon()  # killed: never closed
+    again = opened_scheduler(tmp_path)
+    request = again.next_request()
+    assert request is not None and request.url == held.url
+    assert request.meta[REDELIVERED_META] == EARLIER_RUN
+    assert again.next_request() is None
+
+
+def test_a_held_request_handed_over_is_taken_under_its_id_once(tmp_path: Path) -> None:
+    scheduler = opened_scheduler(tmp_path)
+    held = Request("http://api.example/backlinks?q=b", meta={"role": "api"}, dont_filter=True)
+    held.meta[HELD_META] = held_id = scheduler.hold(held)
+    assert scheduler.enqueue_request(held)
+    request = scheduler.next_request()
+    assert request is held and request.meta[FRONTIER_ID_META] == held_id
+    assert scheduler.frontier is not None
+    assert [request_id for request_id, _ in scheduler.frontier.leased()] == [int(held_id)]
+    assert scheduler.next_request() is None  # not queued a second time

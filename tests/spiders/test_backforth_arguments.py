@@ -33,7 +33,7 @@ def test_how_a_site_was_found_is_kept_until_its_verdict_only():
     backforth = spider("obfc")
     for url in ("http://www.museo.example/", "http://www.hotel.example/"):
         assert backforth.seed_request(url) is not None
-    assert backforth.crawl_state()["found_by"] == {
+    assert backforth._found_by == {
         "www.museo.example": "seed",
         "www.hotel.example": "seed",
     }
@@ -44,7 +44,7 @@ def test_how_a_site_was_found_is_kept_until_its_verdict_only():
         )  # fmt: skip
         items = list(backforth._on_verdict(verdict))
         assert [item.found_by for item in items] == (["seed"] if bilingual else [])
-    assert backforth.crawl_state()["found_by"] == {}
+    assert backforth._found_by == {}
 
 
 def test_an_unknown_scope_is_refused():
