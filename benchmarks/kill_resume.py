@@ -38,7 +38,6 @@ sites a page was served from that no verdict covers, and the bilingual sites fou
 unkilled crawls' (``sites_overlap_*``: shared / all, Jaccard).
 
     python benchmarks/kill_resume.py --spider backforth [--kills 3] [--budget 2000] [--seeds 100]
-        [--state-interval SECONDS]
 
 ``--spider backforth --mode redis``: the same world and seeds crawled by two workers sharing a
 Redis frontier (a key prefix of the benchmark's own, deleted after; each worker with its own
@@ -60,6 +59,7 @@ import pickle
 import random
 import resource
 import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -84,17 +84,12 @@ from strategies import (  # noqa: E402  (a sibling benchmark: its world and craw
     sample_seeds,
 )
 
-from bilingual_spider.frontier.crawl_state import decode_state  # noqa: E402
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command  # noqa: E402
 from bilingual_spider.sandbox.server import CONTROL_HOST  # noqa: E402
 from bilingual_spider.sandbox.webgraph_params import WorldParams  # noqa: E402
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, load_ground_truth  # noqa: E402
 from bilingual_spider.scheduler import compact_serializer  # noqa: E402
-from bilingual_spider.scheduler.sqlite_frontier import (  # noqa: E402
-    CRAWL_STATE,
-    FRONTIER_FILE,
-    SqliteFrontier,
-)
+from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE  # noqa: E402
 
 RESULTS = HERE / "results"
 PROJECT = HERE.parent
@@ -317,7 +312,6 @@ def backforth_command(
     budget: int,
     run: Path,
     jobdir: bool,
-    state_interval: float | None,
     **extra: object,
 ) -> list[str]:
     settings: dict[str, object] = {
@@ -329,14 +323,12 @@ def backforth_command(
     }
     if jobdir:
         settings["JOBDIR"] = run / "job"
-        if state_interval is not None:
-            settings["BILINGUAL_CRASH_SAFE_STATE_INTERVAL"] = state_interval
     arguments = {"seeds": seeds, "budget": budget, "learning_interval": budget // 5}
     return spider_command("backforth", settings, {**arguments, "out": run / "out"})
 
 
 def backforth_audit(run: Path, truth: GroundTruth, access: Path | None) -> dict[str, Any]:
-    """A backforth run's output against its JOBDIR's state (or, unkilled without JOBDIR, its
+    """A backforth run's output against its JOBDIR's stores (or, unkilled without JOBDIR, its
     stats), and the sites whose pages the sandbox served that no verdict covers."""
     written: Counter[str] = Counter()
     bilingual: Counter[str] = Counter()
@@ -358,25 +350,31 @@ def backforth_audit(run: Path, truth: GroundTruth, access: Path | None) -> dict[
         "pages_after_budget": stats.get("backforth/pages_after_budget", 0),
         "true_bilingual": sum(1 for site in bilingual if truth.is_bilingual(site)),
         "elapsed_s": round(float(stats["elapsed_time_seconds"]), 1),
-        "state_bytes": stats.get("scheduler/crash_safe/state_bytes"),
-        "state_saves_last_run": stats.get("scheduler/crash_safe/state_saves"),
-        "state_save_seconds_last_run": stats.get("scheduler/crash_safe/state_save_seconds"),
-        "commit_wait_seconds_last_run": stats.get("scheduler/crash_safe/commit_wait_seconds"),
         "sites": sorted(bilingual),
     }
     unfinished: set[str] = set()
     if (run / "job" / FRONTIER_FILE).is_file():
-        frontier = SqliteFrontier(run / "job" / FRONTIER_FILE)
-        parts = decode_state(str(frontier.get(CRAWL_STATE)), frontier.state_part, "backforth", "")
-        frontier.close()
-        saved = set(parts["sites"]._verdicts)
-        unfinished = set(parts["sites"].unfinished())
+        kept = jobdir_stores(run / "job" / FRONTIER_FILE)
+        saved = set(kept.get("site_verdicts", {}))
+        unfinished = set(kept.get("site_claims", {}))
         record["verdicts_missing_from_output"] = len(saved - set(written))
         record["verdicts_not_in_state"] = len(set(written) - saved)
-        record["pages"] = parts["pages"]
+        record["pages"] = kept.get("budget", {}).get("spent", record["pages"])
     if access is not None:
         record.update(served_not_judged(access, truth, {*written, *unfinished}))
     return record
+
+
+def jobdir_stores(path: Path) -> dict[str, dict[str, Any]]:
+    """The crawl state's stores in a JOBDIR's frontier file, by name (state/sqlite.py)."""
+    db = sqlite3.connect(path)
+    try:
+        kept: dict[str, dict[str, Any]] = {}
+        for name, key, value in db.execute("SELECT name, key, value FROM store"):
+            kept.setdefault(name, {})[key] = pickle.loads(value)
+        return kept
+    finally:
+        db.close()
 
 
 def served_not_judged(access: Path, truth: GroundTruth, judged: set[str]) -> dict[str, int]:
@@ -447,9 +445,7 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
                 run = root / f"unkilled-{'jobdir' if jobdir else 'memory'}-{number}"
                 run.mkdir()
                 before = children_cpu_s()
-                command = backforth_command(
-                    web.proxy_url, seeds, args.budget, run, jobdir, args.state_interval
-                )
+                command = backforth_command(web.proxy_url, seeds, args.budget, run, jobdir)
                 subprocess.run(
                     command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True
                 )
@@ -463,9 +459,7 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
     run.mkdir()
     feed = run / "out" / "verdicts.jsonl"
     with SandboxServer([*config, "--access-log", str(access)]) as web:
-        command = backforth_command(
-            web.proxy_url, seeds, args.budget, run, True, args.state_interval
-        )
+        command = backforth_command(web.proxy_url, seeds, args.budget, run, True)
         kills = [
             {"target_verdicts": target, "verdicts_at_kill": at}
             for target, at in killed_at(command, feed, targets, run)
@@ -495,7 +489,7 @@ def backforth_workers(
             "BILINGUAL_REDIS_LEASE_SECONDS": lease,
             "BILINGUAL_REDIS_WORKER_NAME": f"worker{n}",
         }
-        commands.append(backforth_command(proxy, seeds, budget, run, False, None, **redis))
+        commands.append(backforth_command(proxy, seeds, budget, run, False, **redis))
     return commands, [root / f"worker{n}" / "out" / "verdicts.jsonl" for n in (0, 1)]
 
 
@@ -648,9 +642,6 @@ def main() -> None:
     parser.add_argument("--rate-rounds", type=int, default=3, help="throughput crawls per kind")
     parser.add_argument("--spider", choices=["forward", "backforth"], default="forward")
     parser.add_argument("--seeds", type=int, default=100, help="backforth: seeds of the world")
-    parser.add_argument(
-        "--state-interval", type=float, help="backforth: BILINGUAL_CRASH_SAFE_STATE_INTERVAL"
-    )
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.spider == "backforth":
@@ -705,7 +696,6 @@ def backforth_main(args: argparse.Namespace, rng: random.Random) -> None:
         "spider": "backforth",
         "date": datetime.now().isoformat(timespec="seconds"),
         **{key: getattr(args, key) for key in ("kills", "budget", "seed", "rate_rounds")},
-        "state_interval": args.state_interval,
     }
     redis_mode = args.mode == "redis"
     if redis_mode:
@@ -718,8 +708,6 @@ def backforth_main(args: argparse.Namespace, rng: random.Random) -> None:
     print("killed", json.dumps(record["killed"]))
     RESULTS.mkdir(exist_ok=True)
     name = "kill_resume_backforth_redis.json" if redis_mode else "kill_resume_backforth.json"
-    if args.state_interval is not None:
-        name = name.replace(".json", f"_interval{args.state_interval:g}.json")
     if args.seed != 32:
         name = name.replace(".json", f"_seed{args.seed}.json")
     (RESULTS / name).write_text(json.dumps(record, indent=1) + "\n")

@@ -71,21 +71,9 @@ BILINGUAL_CRASH_SAFE_FRONTIER = False
 ``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
 killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
 its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. ``forward`` sets it, and so
-do ``backforth``, ``detect`` and ``pupsniffer``, whose state (graph, classifiers, verdicts in
-progress, round store) is saved with the frontier (their ``crawl_state()``). Off, a killed
-JOBDIR is refused."""
-BILINGUAL_CRASH_SAFE_STATE_INTERVAL = 1.0
-"""Seconds between two saves of the state of a spider saved with its crash-safe frontier
-(``backforth``): a save waits for a moment when no page is being processed, and the pages that
-arrive while it waits are held until it is done (downloads go on). Longer: less holding; what a
-kill loses (done again on resume) is at most this long, or the longer spacing
-BILINGUAL_CRASH_SAFE_STATE_SHARE sets."""
-BILINGUAL_CRASH_SAFE_STATE_SHARE = 0.05
-"""The share of a crawl's time the saves of its state may take (that interval's spider). The
-state is pickled whole and grows with the crawl: once a save (with the pages it held waiting)
-takes more than this share of BILINGUAL_CRASH_SAFE_STATE_INTERVAL, the next comes after the
-save's time over this share instead; what a kill makes the crawl do again grows alike. 0: every
-interval, whatever a save costs."""
+do ``backforth``, ``detect`` and ``pupsniffer``, whose crawl state's stores (sites, verdicts,
+budget, classifiers, round store) are kept in the same file, committed with it
+(bilingual_spider/state/). Off, a killed JOBDIR is refused."""
 BILINGUAL_FRONTIER_PAGE_LIMIT = 0
 """Set by the scheduler add-on, not by hand: ``CLOSESPIDER_PAGECOUNT`` when the frontier counts it
 (the crash-safe one of ``JOBDIR``: every run; Redis: every worker). Scrapy's own count is then

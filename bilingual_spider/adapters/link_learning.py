@@ -65,6 +65,7 @@ class LinkLearning:
         self._use(saved["classifiers"] if saved else classifiers)
         if saved:
             self._backlink_model_rate(saved["harvest_rate"])
+            self._pages_at_last_learning = saved["pages"]
 
     def _use(self, classifiers: Mapping[str, OnlineLinkClassifier]) -> None:
         self.classifiers = dict(classifiers)
@@ -132,7 +133,11 @@ class LinkLearning:
                 stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
         # the classifiers (examples, fitted models, versions), kept: a kill loses at most the
         # examples of the pages since
-        self.kept[KEPT] = {"classifiers": self.classifiers, "harvest_rate": sites_found / pages}
+        self.kept[KEPT] = {
+            "classifiers": self.classifiers,
+            "harvest_rate": sites_found / pages,
+            "pages": pages,
+        }
         versions = ", ".join(f"{role} model v{c.version}" for role, c in self.classifiers.items())
         logger.info("learning iteration at %d pages: %s", pages, versions)
 

@@ -52,7 +52,6 @@ def prioritising_focus(settings: BaseSettings) -> bool:
 
 REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
 CRASH_SAFE_SCHEDULER = "bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler"
-STATE_SAVE_BARRIER = "bilingual_spider.scheduler.crash_safe_scheduler.StateSaveBarrier"
 FRONTIER_COMMIT_PIPELINE = "bilingual_spider.pipelines.frontier_commit.FrontierCommitPipeline"
 
 
@@ -99,7 +98,6 @@ class SchedulerBackend:
         settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
         frontier_counts_pages(settings)
         settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
-        settings["DOWNLOADER_MIDDLEWARES"][STATE_SAVE_BARRIER] = 1  # last on a response's way
         if has_frontier(jobdir):
             append_local_jsonl(settings, f"resuming JOBDIR {jobdir}")
 

@@ -27,20 +27,14 @@ every change committed as it is made:
   it, and no request is taken while the pages done and those in flight make it (so a crawl
   ends with the budget's pages, not the budget plus what was in flight).
 
-**A spider whose state is more than its frontier** (``backforth``, ``detect``, ``pupsniffer``:
-they have ``crawl_state()`` and ``restore_crawl_state(parts)``) is saved otherwise. Its state
-(graph, classifiers, the detector's sites under way and verdicts, ...:
-:mod:`bilingual_spider.frontier.crawl_state`), the counters its ``carried_stats`` name and the
-sizes of its JSON-lines feeds are written in the frontier's transaction, and a commit happens
-only when no response is being processed (Scrapy's scraper is idle: every callback's effects on
-the state, the requests it made and the items it wrote are all done, or none began): every
-``BILINGUAL_CRASH_SAFE_STATE_INTERVAL`` seconds (from then until such a moment comes, the
-responses and failures that come back wait for the save in :class:`StateSaveBarrier`, a
-downloader middleware, while downloads go on), at the start, and when it closes. A kill loses
-what was done after the last commit, and the resume undoes it wholly: the feeds are cut back to
-their saved sizes, every leased request is queued again (its effects were not saved), and the
-spider gets its saved state back. So each page's effects are in the state and the output once
-or not at all. A request scored by an older model than the spider's current one is re-scored
+**A spider's other state** (``backforth``, ``detect``, ``pupsniffer``) is its crawl state's stores
+(:mod:`bilingual_spider.state`), kept in this file and written in its transactions: they commit
+with the frontier, and a resume gives back every request that was in flight marked redelivered
+(``REDELIVERED_META``), as a restarted Redis worker does (:mod:`bilingual_spider.scheduler.
+restart`). A request a component must not lose before the engine gets it (the search service's
+queries waiting for their turn) is written at once, leased (:meth:`CrashSafeScheduler.hold`). The
+counters a spider's ``carried_stats`` name are written with each commit and carried on by the
+next run. A request scored by an older model than the spider's current one is re-scored
 when it reaches the head (:func:`~bilingual_spider.scheduler.rescoring_queue.rescore_head`, as
 the other frontiers do).
 
@@ -49,9 +43,8 @@ without ``REDIS_URL`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` is on (``forward``, 
 ``detect`` and ``pupsniffer`` set it). Requests that cannot be serialized (a callback that is no
 spider method) are kept in memory, counted in ``scheduler/crash_safe/unsaved``, and lost by a
 kill. Stats:
-``scheduler/crash_safe/{taken,acked,resumed_done,resumed_requeued,feed_bytes_cut,pages_before,
-state_saves,state_bytes,state_bytes_written,state_save_seconds,commit_waits,commit_wait_seconds,
-responses_held}``, ``dupefilter/filtered``, ``frontier/rescored``, ``frontier/requeued``.
+``scheduler/crash_safe/{taken,acked,held,resumed_done,resumed_requeued,feed_bytes_cut,
+pages_before}``, ``dupefilter/filtered``, ``frontier/rescored``, ``frontier/requeued``.
 """
 
 from __future__ import annotations
@@ -67,22 +60,11 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request, signals
 from scrapy.core.scheduler import BaseScheduler
 from scrapy.exceptions import CloseSpider, UsageError
-from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.request import request_from_dict
-from twisted.internet import task
-from twisted.internet.defer import Deferred
 
-from bilingual_spider.frontier.crawl_state import (
-    CrawlStateError,
-    decode_state,
-    digest,
-    encode_parts,
-    header,
-)
 from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierTag
 from bilingual_spider.output.feed_recovery import (
-    cut_feeds_to,
-    feed_sizes,
     local_jsonl_feeds,
 )
 from bilingual_spider.scheduler import compact_serializer
@@ -90,8 +72,6 @@ from bilingual_spider.scheduler.request_dicts import request_to_dict
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 from bilingual_spider.scheduler.restart import settle_restart
 from bilingual_spider.scheduler.sqlite_frontier import (
-    CRAWL_STATE,
-    FEED_SIZES,
     FRONTIER_FILE,
     SqliteFrontier,
 )
@@ -115,24 +95,8 @@ COMMIT_INTERVAL = 1.0
 """Seconds at most between two commits when no item asks for one."""
 EARLIER_RUN = "an earlier run"
 """The worker a request resumed after a kill was redelivered from (``REDELIVERED_META``)."""
-STATS_PART = "stats"
-"""The part of a saved state that holds the counters named by the spider's ``carried_stats``."""
-POLL_SECONDS = 0.01
-"""While a stateful spider's save is due: how often the scraper is asked whether it is idle."""
-STATE_SHARE = 0.05
-"""The share of a crawl's time its state's saves may take (see :func:`seconds_between_saves`)."""
-
-
-def seconds_between_saves(interval: float, last_save: float, share: float) -> float:
-    """Seconds from one save of a spider's state to the next: ``interval``, or longer when the
-    last save took more than ``share`` of that (``last_save``: seconds from the moment it was due
-    until it was done, the responses it held waiting included). The state is pickled whole and
-    grows with the crawl (its verdicts, graph and the sites it found): at a fixed interval a long
-    crawl would spend ever more of its time saving; so the saves space out, and the work a kill
-    makes the crawl do again grows with them, as a share of the time. ``share`` 0: ``interval``."""
-    if share <= 0:
-        return interval
-    return max(interval, last_save / share)
+CARRIED_STATS = "stats"
+"""The frontier's state entry that holds the counters named by the spider's ``carried_stats``."""
 
 
 class CrashSafeScheduler(BaseScheduler):
@@ -145,13 +109,8 @@ class CrashSafeScheduler(BaseScheduler):
         page_limit: int = 0,
         feeds: list[Path] | None = None,
         serializer: Any = None,
-        state_interval: float = COMMIT_INTERVAL,
-        state_share: float = STATE_SHARE,
     ) -> None:
         self.crawler = crawler
-        self.state_interval = state_interval
-        self.state_share = state_share
-        self._between_saves = state_interval  # grows with what the last save cost
         self.path = Path(jobdir) / FRONTIER_FILE
         self.page_limit = page_limit
         self.feeds = feeds or []
@@ -167,12 +126,7 @@ class CrashSafeScheduler(BaseScheduler):
         self.responses = 0
         self._closing = False
         self._committed_at = time.monotonic()
-        self.stateful = False  # the spider's state is saved with the frontier (module docstring)
-        self._saved: dict[str, bytes] = {}  # digest of each state part as last written
-        self._waiting_since: float | None = None  # a save due since then
-        self._saving: list[Deferred[None]] | None = None  # responses held until it is done
-        self._poll: task.LoopingCall | None = None  # tries it until the scraper is idle
-        self._carried: dict[str, Any] = {}  # counters of the state resumed, set at spider_opened
+        self._carried: dict[str, Any] = {}  # counters of the runs before, set at spider_opened
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CrashSafeScheduler:
@@ -185,8 +139,6 @@ class CrashSafeScheduler(BaseScheduler):
             serializer=importlib.import_module(
                 settings.get("SCHEDULER_SERIALIZER") or compact_serializer.__name__
             ),
-            state_interval=settings.getfloat("BILINGUAL_CRASH_SAFE_STATE_INTERVAL"),
-            state_share=settings.getfloat("BILINGUAL_CRASH_SAFE_STATE_SHARE"),
         )
         crawler.signals.connect(scheduler.response_received, signal=signals.response_received)
         crawler.signals.connect(scheduler.spider_idle, signal=signals.spider_idle)
@@ -197,7 +149,7 @@ class CrashSafeScheduler(BaseScheduler):
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
-        # the crawl state's SQLite stores (``detect``'s) write in this frontier's transactions
+        # the crawl state's SQLite stores write in this frontier's transactions
         self.frontier = CrawlState.of(self.crawler, spider.name).frontier(self.path)
         owner = self.frontier.get("spider")
         if owner is None:
@@ -207,13 +159,7 @@ class CrashSafeScheduler(BaseScheduler):
                 f"JOBDIR {self.path.parent} holds the frontier of the {owner} spider, "
                 f"not of {spider.name}: give this crawl a JOBDIR of its own"
             )
-        self.stateful = callable(getattr(spider, "crawl_state", None))
-        try:
-            self._resume_state() if self.stateful else self._resume()
-        except UsageError:
-            self.frontier.abandon()  # nothing written: the JOBDIR stays as it was left
-            self.frontier = None
-            raise
+        self._resume()
         self.frontier.commit()
         self.pages_before = self.frontier.pages
         self.crawler.stats.set_value("scheduler/crash_safe/pages_before", self.pages_before)
@@ -222,14 +168,7 @@ class CrashSafeScheduler(BaseScheduler):
         if self.frontier is None:
             return
         self._ack()
-        if self.stateful:
-            if self._quiet():
-                self._save_state()
-            else:  # Scrapy closes the scheduler once nothing is in progress: not expected
-                logger.warning("crawl state not saved at the close: responses in progress")
-            self._release_responses()
-        else:
-            self._write_counters()
+        self._write_counters()
         if self._unsaved:
             logger.warning("%d unsaved request(s) not crawled are lost", len(self._unsaved))
         self.frontier.close()
@@ -266,11 +205,8 @@ class CrashSafeScheduler(BaseScheduler):
     def next_request(self) -> Request | None:
         assert self.frontier is not None
         self._ack()
-        interval = self._between_saves if self.stateful else COMMIT_INTERVAL
-        if time.monotonic() - self._committed_at > interval:
+        if time.monotonic() - self._committed_at > COMMIT_INTERVAL:
             self.commit()
-            if self.stateful and time.monotonic() - self._committed_at > interval:
-                self._hold_responses()
         if self._closing or self._budget_taken():
             return None
         if self._unsaved:
@@ -325,105 +261,19 @@ class CrashSafeScheduler(BaseScheduler):
         return len(self._unsaved) + len(self._ready) + queued
 
     def commit(self) -> None:
-        """Make the frontier's changes so far survive a kill (before an item is written). With a
-        stateful spider, only when no response is being processed, with the spider's state."""
+        """Make the frontier's changes so far, the stores' with them, survive a kill (before an
+        item is written, and every :data:`COMMIT_INTERVAL` seconds)."""
         if self.frontier is None:
             return
-        started = time.monotonic()
-        if self.stateful:
-            if not self._quiet():
-                return  # asked again at the next request taken
-            self._ack()
-            if self.frontier.in_transaction:
-                self._save_state()
-        elif self.frontier.in_transaction:
+        if self.frontier.in_transaction:
             self._write_counters()
         self.frontier.commit()
         self._committed_at = time.monotonic()
-        if self.stateful:
-            self._space_saves(self._committed_at - (self._waiting_since or started))
-        self._release_responses()
-
-    def _space_saves(self, cost: float) -> None:
-        """The next save is due when this one's ``cost`` is at most the state's share of the
-        time (:func:`seconds_between_saves`)."""
-        self._between_saves = seconds_between_saves(self.state_interval, cost, self.state_share)
-        self.crawler.stats.set_value(
-            "scheduler/crash_safe/seconds_between_saves", round(self._between_saves, 3)
-        )
-
-    # --- a stateful spider ----------------------------------------------------------------------
-
-    def until_saved(self) -> Deferred[None] | None:
-        """While a save of the state is due: fired once it is done (the downloader middleware
-        :class:`StateSaveBarrier` holds the responses and failures that arrive meanwhile, so that
-        the pages being processed run out and the state can be saved); else None."""
-        if self._saving is None:
-            return None
-        waiting: Deferred[None] = Deferred()
-        self._saving.append(waiting)
-        self._inc("scheduler/crash_safe/responses_held")
-        return waiting
-
-    def _hold_responses(self) -> None:
-        """A save is due: new responses wait until the scraper is idle and the state saved."""
-        if self._saving is not None:
-            return
-        self._saving = []
-        self._waiting_since = time.monotonic()
-        self._inc("scheduler/crash_safe/commit_waits")
-        self._poll = task.LoopingCall(self.commit)
-        self._poll.start(POLL_SECONDS, now=False)
-
-    def _release_responses(self) -> None:
-        if self._saving is None:
-            return
-        waiting, self._saving = self._saving, None
-        if self._poll is not None and self._poll.running:
-            self._poll.stop()
-        self._poll = None
-        waited = round(time.monotonic() - (self._waiting_since or time.monotonic()), 3)
-        self._waiting_since = None
-        self.crawler.stats.inc_value("scheduler/crash_safe/commit_wait_seconds", waited)
-        for deferred in waiting:
-            deferred.callback(None)
-
-    def _quiet(self) -> bool:
-        """Whether no response or failure is being processed (Scrapy's scraper is idle): then
-        the spider's state, the frontier and the feeds agree. Scrapy has no public way to ask."""
-        engine = self.crawler.engine
-        slot = getattr(getattr(engine, "scraper", None), "slot", None)
-        return slot is None or slot.is_idle()
-
-    def _save_state(self) -> None:
-        """The spider's state and its feeds' sizes, in the open transaction (the parts that
-        changed since they were last written)."""
-        assert self.frontier is not None and self.spider is not None
-        started = time.perf_counter()
-        parts = self.spider.crawl_state()  # type: ignore[attr-defined]
-        parts[STATS_PART] = self._carried_counters()
-        blobs = encode_parts(parts)
-        written = 0
-        for name, blob in blobs.items():
-            fingerprint = digest(blob)
-            if self._saved.get(name) != fingerprint:
-                self.frontier.set(f"{CRAWL_STATE}:{name}", blob)
-                self._saved[name] = fingerprint
-                written += len(blob)
-        self.frontier.set(CRAWL_STATE, header(self.spider.name, list(blobs)))
-        self.frontier.set(FEED_SIZES, json.dumps(feed_sizes(self.feeds)))
-        self._inc("scheduler/crash_safe/state_saves")
-        self._inc("scheduler/crash_safe/state_bytes_written", written)
-        self.crawler.stats.set_value(
-            "scheduler/crash_safe/state_bytes", sum(len(blob) for blob in blobs.values())
-        )
-        seconds = round(time.perf_counter() - started, 4)
-        self.crawler.stats.inc_value("scheduler/crash_safe/state_save_seconds", seconds)
 
     def _write_counters(self) -> None:
         """The counters a resumed crawl carries on from, in the open transaction."""
         assert self.frontier is not None
-        self.frontier.set(STATS_PART, json.dumps(self._carried_counters()))
+        self.frontier.set(CARRIED_STATS, json.dumps(self._carried_counters()))
 
     def _carried_counters(self) -> dict[str, Any]:
         """The counters a resumed crawl carries on from: those the spider's ``carried_stats``
@@ -433,43 +283,6 @@ class CrashSafeScheduler(BaseScheduler):
             return {}
         counters = self.crawler.stats.get_stats().items()
         return {k: v for k, v in counters if k.startswith(prefixes) and isinstance(v, int | float)}
-
-    def _resume_state(self) -> None:
-        """The spider's saved state back; what the killed run did after it undone (its feeds cut
-        back, its leased requests queued again). A state that cannot be resumed stops the crawl
-        in one line."""
-        assert self.frontier is not None and self.spider is not None
-        head = self.frontier.get(CRAWL_STATE)
-        if head is None:
-            if self.frontier.seen() or self.frontier.has_queued() or self.frontier.leased():
-                raise UsageError(
-                    f"{self.path} holds a frontier of {self.spider.name} but no crawl state "
-                    "(written by an older version, or with another scheduler): start again "
-                    "with a new JOBDIR"
-                )
-            return  # a new crawl
-        try:
-            parts = decode_state(str(head), self._state_part, self.spider.name, str(self.path))
-            cut = cut_feeds_to(json.loads(str(self.frontier.get(FEED_SIZES) or "{}")))
-            self._carried = parts.pop(STATS_PART, {})
-            self.spider.restore_crawl_state(parts)  # type: ignore[attr-defined]
-        except (CrawlStateError, ValueError) as exc:
-            raise UsageError(str(exc)) from None
-        leased = [request_id for request_id, _ in self.frontier.leased()]
-        self.frontier.release(leased)
-        self._inc("scheduler/crash_safe/resumed_requeued", len(leased))
-        self._inc("scheduler/crash_safe/feed_bytes_cut", cut)
-        level = logging.WARNING if leased or cut else logging.INFO
-        logger.log(
-            level,
-            "resuming the crawl state in %s: %d request(s) in flight when it was saved queued "
-            "again, %d byte(s) written after it cut from the feeds",
-            self.path, len(leased), cut,
-        )  # fmt: skip
-
-    def _state_part(self, name: str) -> bytes | None:
-        assert self.frontier is not None
-        return self.frontier.state_part(name)
 
     def _fell_behind(self, request: Request) -> bool:
         """Re-scored by a newer model (COBFC's retrained classifiers), ``request`` no longer
@@ -484,14 +297,9 @@ class CrashSafeScheduler(BaseScheduler):
     # --- signals --------------------------------------------------------------------------------
 
     def spider_opened(self) -> None:
-        """A stateful spider's state saved before its first page, with its feeds as they were
-        opened (emptied by ``-O``): a kill at any moment after finds a state to resume."""
-        for key, value in self._carried.items():  # the stats collector is open from now on
+        """The counters of the runs before, carried on (the stats collector is open now)."""
+        for key, value in self._carried.items():
             self.crawler.stats.set_value(key, value)
-        if self.stateful and self.frontier is not None:
-            self._save_state()
-            self.frontier.commit()
-            self._committed_at = time.monotonic()
 
     def spider_idle(self) -> None:
         if self._budget_spent():
@@ -543,7 +351,7 @@ class CrashSafeScheduler(BaseScheduler):
         """Split the requests a killed run had in flight into done (in the output) and not; the
         counters of the runs before carried on."""
         assert self.frontier is not None
-        self._carried = json.loads(str(self.frontier.get(STATS_PART) or "{}"))
+        self._carried = json.loads(str(self.frontier.get(CARRIED_STATS) or "{}"))
         leased = self.frontier.leased()
         if not leased:
             return
@@ -584,32 +392,3 @@ class CrashSafeScheduler(BaseScheduler):
     def _inc(self, key: str, count: int = 1) -> None:
         if count:
             self.crawler.stats.inc_value(key, count)
-
-
-class StateSaveBarrier:
-    """Downloader middleware of a stateful spider's crash-safe frontier: while a save of its state
-    is due (:meth:`CrashSafeScheduler.until_saved`), the responses and failures that come back
-    wait for it before they reach the spider. Downloads go on meanwhile, so the crawl loses
-    little time: only the pages already being processed must be done before the save."""
-
-    def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> StateSaveBarrier:
-        return cls(crawler)
-
-    async def process_response(self, request: Request, response: Response) -> Response:
-        await self._saved()
-        return response
-
-    async def process_exception(self, request: Request, exception: Exception) -> None:
-        await self._saved()
-
-    async def _saved(self) -> None:
-        engine = self.crawler.engine
-        scheduler = engine.scheduler if engine is not None else None
-        if isinstance(scheduler, CrashSafeScheduler):
-            waiting = scheduler.until_saved()
-            if waiting is not None:
-                await maybe_deferred_to_future(waiting)

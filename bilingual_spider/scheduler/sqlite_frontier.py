@@ -20,11 +20,8 @@ Tables::
     seen(fingerprint)                      the duplicate filter (exact; also kept in memory,
                                            about 95 bytes a URL, as Scrapy's own filter does)
     state(name, value)                     ``spider`` (whose frontier it is), ``pages`` (requests
-                                           done with a response: the page budget's count), and
-                                           for a spider whose state is more than its frontier
-                                           (``backforth``), ``crawl_state`` (its state, a blob
-                                           written in the same transaction as the frontier) and
-                                           ``feed_sizes`` (its output files' sizes then)
+                                           done with a response: the page budget's count),
+                                           ``stats`` (the counters a resumed crawl carries on)
     store(name, key, value)                the crawl state's stores kept here
                                            (:mod:`bilingual_spider.state.sqlite`), written in
                                            the frontier's transactions
@@ -38,14 +35,11 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from bilingual_spider.frontier.crawl_state import CrawlStateError, decode_state
-
 FRONTIER_FILE = "frontier.sqlite3"
 """The file's name in a ``JOBDIR``: its presence says the state there survives a kill."""
-CRAWL_STATE = "crawl_state"
-FEED_SIZES = "feed_sizes"
-"""Names in the ``state`` table: a stateful spider's state (its header; each part under
-``crawl_state:NAME``), its feeds' sizes when it was saved."""
+SNAPSHOT = "crawl_state"
+"""The ``state`` entry of a whole-state snapshot, which versions before issue 53 wrote: such a
+frontier is not resumed (its spider's stores are in the snapshot, not in the ``store`` table)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS requests (
@@ -69,7 +63,8 @@ def has_frontier(jobdir: str | Path) -> bool:
 
 def resume_problem(jobdir: str | Path, spider: str) -> str | None:
     """Why ``spider`` cannot resume the frontier in ``jobdir``, in one line (another spider's,
-    a crawl state it cannot read, a damaged file), or None (none there, or resumable)."""
+    one an older version wrote with a snapshot, a damaged file), or None (none there, or
+    resumable)."""
     path = Path(jobdir) / FRONTIER_FILE
     if not path.is_file():
         return None
@@ -94,18 +89,12 @@ def _state_problem(db: sqlite3.Connection, path: Path, spider: str) -> str | Non
             f"JOBDIR {path.parent} holds the frontier of the {owner} spider, not of {spider}: "
             "give this crawl a JOBDIR of its own"
         )
-    head = value(CRAWL_STATE)
-    if head is None:
-        return None
-    try:
-        decode_state(str(head), lambda n: _blob(value(f"{CRAWL_STATE}:{n}")), spider, str(path))
-    except CrawlStateError as exc:
-        return str(exc)
+    if value(SNAPSHOT) is not None:
+        return (
+            f"{path} holds a crawl state saved whole by an older version of bilingual_spider, "
+            "which this one does not resume: start again with a new JOBDIR"
+        )
     return None
-
-
-def _blob(value: object) -> bytes | None:
-    return value if isinstance(value, bytes) else None
 
 
 class SqliteFrontier:
@@ -244,10 +233,6 @@ class SqliteFrontier:
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
-
-    def state_part(self, name: str) -> bytes | None:
-        """The bytes of the crawl state's part ``name`` (None: missing)."""
-        return _blob(self.get(f"{CRAWL_STATE}:{name}"))
 
     def begin(self) -> None:
         """Open a transaction, unless one is open (a store writing with the frontier)."""

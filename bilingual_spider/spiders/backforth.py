@@ -106,8 +106,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     }
     carried_stats = ("backforth/", "detector/", "backlinks/", "frontier/")
     """Counters a crawl resumed from ``JOBDIR`` carries on from where they were last committed."""
-    keeps_state_in_stores = True
-    """With ``JOBDIR``, the crawl state's stores are kept in the frontier's file."""
     settles_in_flight_by_url = False
     """Read by the Redis scheduler when this worker restarts: every request its former self had
     in flight is redelivered (its work redone from the shared state; the items already written
@@ -142,13 +140,11 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.graph = BipartiteGraph()
         self.learning = LinkLearning({}, 1)
         self.topic_classifier: Any = None
-        self.pages = 0
         self.page_budget: PageBudget | None = None
         self.shares_requests = False
         """With Redis: the workers' requests meet in one queue and one duplicate filter."""
         self.found_by: FoundBy | None = None
         """How each site was reached, for whichever worker judges it (the crawl state's)."""
-        self.sites_found = 0
         self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
         self._verdict_cursor = 0  # verdicts of the crawl read so far (with Redis)
@@ -330,7 +326,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         found_by = self.found_by.take(verdict.site, verdict.bilingual) or found_by
         if not verdict.bilingual:
             return
-        self.sites_found += 1
         self.crawler.stats.inc_value("backforth/sites_bilingual")
         yield BilingualSiteItem(
             site=verdict.site,
@@ -441,11 +436,21 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         around_words = getattr(self.detection.scorer, "around_words", 10)
         return extract_link_contexts(response_page(response), response.url, around_words)
 
+    @property
+    def pages(self) -> int:
+        """Pages counted (responses and failures): this process's, or with ``JOBDIR`` every
+        run's (the stats a resumed crawl carries on)."""
+        return int(self.crawler.stats.get_value("backforth/pages", 0))
+
+    @property
+    def sites_found(self) -> int:
+        """Bilingual sites found, counted as :attr:`pages` is."""
+        return int(self.crawler.stats.get_value("backforth/sites_bilingual", 0))
+
     def _count_page(self, role: str, meta: dict[str, Any]) -> None:
         """A page (its response or failure) counted; the crawl closed once the budget is spent
         (with Redis: a page whose request was counted before, by a worker killed before it
         acknowledged it, is not counted against the budget again)."""
-        self.pages += 1
         stats = self.crawler.stats
         stats.inc_value(f"backforth/pages/{role}")
         stats.inc_value("backforth/pages")

@@ -6,11 +6,8 @@ keeps, built once per crawl and spider from the settings.
 - Otherwise: their twins in this process's memory (:mod:`bilingual_spider.state.memory`,
   :class:`~bilingual_spider.detection.store.InMemorySiteStore`,
   :class:`~bilingual_spider.patterns.round_state.InMemoryRoundStore`). With ``JOBDIR`` and the
-  crash-safe frontier, a spider whose ``keeps_state_in_stores`` is true (``detect``) has its
-  detector's sites and its counters in the frontier's file, written in its transactions
-  (:mod:`bilingual_spider.state.sqlite`); the others keep their memory stores in the whole-state
-  snapshots of :mod:`bilingual_spider.scheduler.crash_safe_scheduler` (until they move to
-  stores too).
+  crash-safe frontier, the same classes over collections kept in the frontier's file, written
+  in its transactions (:mod:`bilingual_spider.state.sqlite`).
 
 Callers ask ``CrawlState.of(crawler, spider_name)`` and use each store as it is: none of them
 tests which backend runs. :attr:`CrawlState.shares_requests` says whether other workers take
@@ -68,16 +65,9 @@ class CrawlState:
         self.base = shared_crawl_base(crawler, spider_name)
         """The crawl's keys in Redis (None: a one-process crawl)."""
         settings = crawler.settings
-        in_stores = getattr(crawler.spidercls, "keeps_state_in_stores", False)
         jobdir = settings.get("JOBDIR")
-        self.jobdir = (
-            jobdir
-            if self.base is None
-            and jobdir
-            and in_stores
-            and settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER")
-            else None
-        )
+        crash_safe = settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER")
+        self.jobdir = jobdir if self.base is None and jobdir and crash_safe else None
         """Where the stores are kept with the frontier (None: in Redis, or in memory)."""
         self._frontier: SqliteFrontier | None = None
 

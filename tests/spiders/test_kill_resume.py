@@ -19,7 +19,7 @@ import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.sandbox.server import CONTROL_HOST
-from bilingual_spider.scheduler.sqlite_frontier import CRAWL_STATE, FRONTIER_FILE, SqliteFrontier
+from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SNAPSHOT, SqliteFrontier
 from tests.conftest import REDIS_URL, generated_world_served
 from tests.extensions.test_jobdir_guard import refusal
 from tests.scheduler.test_crash_safe_scheduler import (
@@ -368,11 +368,11 @@ def pages(stats: Path) -> int:
         return 0
 
 
-def test_a_crawl_state_that_cannot_be_resumed_stops_the_crawl_in_one_line(tmp_path) -> None:
+def test_a_jobdir_that_cannot_be_resumed_stops_the_crawl_in_one_line(tmp_path) -> None:
     jobdir = tmp_path / "job"
     frontier = SqliteFrontier(jobdir / FRONTIER_FILE)
     frontier.set("spider", "backforth")
-    frontier.set(CRAWL_STATE, json.dumps({"format": 99, "spider": "backforth", "parts": []}))
+    frontier.set(SNAPSHOT, json.dumps({"format": 2, "spider": "backforth", "parts": []}))
     frontier.close()
     command = spider_command(
         "backforth",
@@ -380,7 +380,7 @@ def test_a_crawl_state_that_cannot_be_resumed_stops_the_crawl_in_one_line(tmp_pa
         {"seeds": "http://a.example/"},
     )
     line = refusal(command)
-    assert line.startswith("scrapy crawl backforth: ") and "newer than this version" in line
+    assert line.startswith("scrapy crawl backforth: ") and "saved whole by an older" in line
     db = sqlite3.connect(jobdir / FRONTIER_FILE)
     db.execute("UPDATE state SET value = 'forward' WHERE name = 'spider'")
     db.commit()
