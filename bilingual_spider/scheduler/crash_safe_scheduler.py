@@ -61,14 +61,13 @@ from scrapy import Request, signals
 from scrapy.core.scheduler import BaseScheduler
 from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.defer import deferred_from_coro
-from scrapy.utils.request import request_from_dict
 
 from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierTag
 from bilingual_spider.output.feed_recovery import (
     local_jsonl_feeds,
 )
 from bilingual_spider.scheduler import compact_serializer
-from bilingual_spider.scheduler.request_dicts import request_to_dict
+from bilingual_spider.scheduler.leases import EngineLeases, RequestCodec
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 from bilingual_spider.scheduler.restart import settle_restart
 from bilingual_spider.scheduler.sqlite_frontier import (
@@ -77,7 +76,6 @@ from bilingual_spider.scheduler.sqlite_frontier import (
 )
 from bilingual_spider.state import CrawlState
 from bilingual_spider.state.request_meta import (
-    FRONTIER_ID_META,
     HELD_META,
     REDELIVERED_META,
     duplicate_fingerprint,
@@ -117,8 +115,10 @@ class CrashSafeScheduler(BaseScheduler):
         self.serializer = serializer or compact_serializer
         self.frontier: SqliteFrontier | None = None
         self.spider: Spider | None = None
-        self._taken: dict[Request, int] = {}  # handed to the engine, not acknowledged yet
-        self._responded: set[Request] = set()  # ... of which a response reached the engine
+        self.leases = EngineLeases(crawler)  # handed to the engine, not acknowledged yet
+        self.codec = RequestCodec(
+            crawler, self.serializer, lambda: self.spider, "scheduler/crash_safe"
+        )
         self._unsaved: deque[Request] = deque()  # requests that cannot be serialized
         self._held: dict[str, int] = {}  # written by hold(), not handed to the engine yet
         self._ready: deque[tuple[Request, int]] = deque()  # ... handed over: taken next
@@ -193,7 +193,7 @@ class CrashSafeScheduler(BaseScheduler):
                 self._inc("dupefilter/filtered")
                 return False
         try:
-            blob = self.serializer.dumps(request_to_dict(request, self.spider))
+            blob = self.codec.dumps(request)
         except ValueError:  # a callback that is no method of the spider
             self._unsaved.append(request)
             self._inc("scheduler/crash_safe/unsaved")
@@ -218,22 +218,19 @@ class CrashSafeScheduler(BaseScheduler):
             taken = self.frontier.take()
             if taken is None:
                 return None
-            request = self._decode(taken[1])
+            request = self.codec.loads(taken[1])
             if request is None:
                 self.frontier.ack([taken[0]])
                 continue
             if self._fell_behind(request):
-                blob = self.serializer.dumps(request_to_dict(request, self.spider))
-                self.frontier.requeue(taken[0], blob, request.priority)
+                self.frontier.requeue(taken[0], self.codec.dumps(request), request.priority)
                 continue
             return self._hand_over(request, taken[0])
 
     def _hand_over(self, request: Request, request_id: int) -> Request:
-        """``request`` leased to the engine under its id (a page budget counts an id once)."""
-        self._taken[request] = request_id
-        request.meta[FRONTIER_ID_META] = str(request_id)
+        """``request`` leased to the engine under its id."""
         self._inc("scheduler/dequeued/disk")
-        return request
+        return self.leases.hand(request, request_id)
 
     def hold(self, request: Request) -> str | None:
         """Write ``request`` to the frontier now, leased to this run, before it is handed to the
@@ -243,7 +240,7 @@ class CrashSafeScheduler(BaseScheduler):
         if self.frontier is None or self.spider is None:
             return None
         try:
-            blob = self.serializer.dumps(request_to_dict(request, self.spider))
+            blob = self.codec.dumps(request)
         except ValueError:
             return None
         request_id = self.frontier.push(blob, request.priority, leased=True)
@@ -254,7 +251,7 @@ class CrashSafeScheduler(BaseScheduler):
     def crawl_is_idle(self) -> bool:
         """Whether nothing is left: nothing queued, held or in flight (one process)."""
         self._ack()
-        return not (self._taken or self._held or self._ready or self.has_pending_requests())
+        return not (self.leases or self._held or self._ready or self.has_pending_requests())
 
     def __len__(self) -> int:
         queued = 0 if self.frontier is None else self.frontier.queued()
@@ -307,9 +304,8 @@ class CrashSafeScheduler(BaseScheduler):
             raise CloseSpider(PAGE_LIMIT_REASON)
 
     def response_received(self, response: Response, request: Request) -> None:
-        if request not in self._taken:
+        if not self.leases.response_came(request):
             return
-        self._responded.add(request)
         self.responses += 1
         total = self.pages_before + self.responses
         if self.page_limit and total >= self.page_limit and not self._closing:
@@ -328,23 +324,17 @@ class CrashSafeScheduler(BaseScheduler):
         the budget, not at the budget plus what was in flight when it was reached."""
         if not self.page_limit:
             return False
-        awaiting = len(self._taken) - len(self._responded)
-        return self.pages_before + self.responses + awaiting >= self.page_limit
+        return self.pages_before + self.responses + self.leases.awaiting() >= self.page_limit
 
     # --- leases ---------------------------------------------------------------------------------
 
     def _ack(self) -> None:
-        """Delete the requests the engine is done with (no longer in its in-progress set)."""
-        engine = self.crawler.engine
-        slot = getattr(engine, "_slot", None) if engine is not None else None
-        in_progress = slot.inprogress if slot is not None else set()
-        done = [request for request in self._taken if request not in in_progress]
+        """Delete the requests the engine is done with."""
+        done, pages = self.leases.done()
         if not done:
             return
-        pages = sum(1 for request in done if request in self._responded)
         assert self.frontier is not None
-        self.frontier.ack([self._taken.pop(request) for request in done], pages)
-        self._responded.difference_update(done)
+        self.frontier.ack(done, pages)
         self._inc("scheduler/crash_safe/acked", len(done))
 
     def _resume(self) -> None:
@@ -356,17 +346,16 @@ class CrashSafeScheduler(BaseScheduler):
         if not leased:
             return
         assert self.spider is not None
-        restart = settle_restart(self.crawler, self.spider, leased, self.feeds, self._url_of)
+        restart = settle_restart(self.crawler, self.spider, leased, self.feeds, self.codec.url_of)
         self.frontier.ack(restart.done, pages=len(restart.done))
         blobs = dict(leased)
         for request_id in restart.again:  # marked: its callback may find its work half done
-            request = self._decode(blobs[request_id])
+            request = self.codec.loads(blobs[request_id])
             if request is None:
                 self.frontier.ack([request_id])
                 continue
             request.meta[REDELIVERED_META] = EARLIER_RUN
-            blob = self.serializer.dumps(request_to_dict(request, self.spider))
-            self.frontier.requeue(request_id, blob, request.priority)
+            self.frontier.requeue(request_id, self.codec.dumps(request), request.priority)
         self._inc("scheduler/crash_safe/resumed_done", len(restart.done))
         self._inc("scheduler/crash_safe/resumed_requeued", len(restart.again))
         self._inc("scheduler/crash_safe/feed_bytes_cut", restart.bytes_cut)
@@ -376,18 +365,6 @@ class CrashSafeScheduler(BaseScheduler):
             "%d were in its output (done) and %d are queued again; %d byte(s) cut from its feeds",
             len(leased), len(restart.done), len(restart.again), restart.bytes_cut,
         )  # fmt: skip
-
-    def _url_of(self, blob: bytes) -> str | None:
-        request = self._decode(blob)
-        return request.url if request is not None else None
-
-    def _decode(self, blob: bytes) -> Request | None:
-        try:
-            return request_from_dict(self.serializer.loads(blob), spider=self.spider)
-        except Exception:  # a request this spider cannot rebuild: dropped, counted, logged
-            logger.exception("cannot rebuild a request from the frontier in JOBDIR; dropped")
-            self._inc("scheduler/crash_safe/undecodable")
-            return None
 
     def _inc(self, key: str, count: int = 1) -> None:
         if count:

@@ -78,7 +78,6 @@ from typing import TYPE_CHECKING, Any
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider, UsageError
 from scrapy.utils.reactor import CallLaterOnce
-from scrapy.utils.request import request_from_dict
 from twisted.internet import task
 
 from bilingual_spider.distributed.bloom import BloomShape
@@ -96,11 +95,10 @@ from bilingual_spider.output.feed_recovery import (
     local_jsonl_feeds,
 )
 from bilingual_spider.scheduler import compact_serializer
-from bilingual_spider.scheduler.request_dicts import request_to_dict
+from bilingual_spider.scheduler.leases import EngineLeases, RequestCodec
 from bilingual_spider.scheduler.rescoring_queue import rescore_head
 from bilingual_spider.scheduler.restart import settle_restart
 from bilingual_spider.state.request_meta import (
-    FRONTIER_ID_META,
     HELD_META,
     REDELIVERED_META,
     WORKER_LOCAL_META,
@@ -141,7 +139,6 @@ class LeasedRedisScheduler:
         """The page budget is this scheduler's (not the spider's own): pages are counted in the
         frontier's acks (``budget_pages``, as :mod:`~bilingual_spider.distributed.page_budget`
         counts them)."""
-        self._responded: set[Request] = set()  # taken requests whose response came
         self.bloom = bloom
         self.serializer = serializer or compact_serializer
         self.redis = redis
@@ -151,7 +148,8 @@ class LeasedRedisScheduler:
         self.shared_end = shared_end
         self.frontier: LeasedFrontier | PartitionedFrontier | None = None
         self.spider: Spider | None = None
-        self._taken: dict[Request, str] = {}  # handed to the engine, not acknowledged yet
+        self.leases = EngineLeases(crawler)  # handed to the engine, not acknowledged yet
+        self.codec = RequestCodec(crawler, self.serializer, lambda: self.spider, "scheduler/redis")
         self._local: list[tuple[int, int, Request]] = []  # heap of requests kept on this worker
         self._local_ids: dict[Request, str] = {}
         self._held: set[str] = set()  # ids written by hold(), not handed to the engine yet
@@ -234,7 +232,7 @@ class LeasedRedisScheduler:
         self._ack_done()
         released = self.frontier.release(self._in_flight())
         self._inc("scheduler/redis/released", released)
-        self._taken.clear()
+        self.leases.clear()
         self._local_ids.clear()
         self._held.clear()
         if reason in self.shared_end:
@@ -288,7 +286,7 @@ class LeasedRedisScheduler:
         if not request.dont_filter:  # the digest (20 bytes in Redis, not 40 hex digits)
             fingerprint = duplicate_fingerprint(request, self.crawler.request_fingerprinter)
         local = bool(request.meta.get(WORKER_LOCAL_META))
-        blob = self.serializer.dumps(request_to_dict(request, self.spider))
+        blob = self.codec.dumps(request)
         host = host_of(request.url)
         request_id = self.frontier.push(blob, request.priority, fingerprint, local, host)
         if request_id is None:
@@ -306,7 +304,7 @@ class LeasedRedisScheduler:
         engine (with ``meta[HELD_META]`` = the id returned). None: no frontier yet."""
         if self.frontier is None or self.spider is None:
             return None
-        blob = self.serializer.dumps(request_to_dict(request, self.spider))
+        blob = self.codec.dumps(request)
         request_id = self.frontier.push(blob, request.priority, None, True, host_of(request.url))
         assert request_id is not None  # never filtered: no fingerprint
         self._held.add(request_id)
@@ -317,8 +315,7 @@ class LeasedRedisScheduler:
         assert self.frontier is not None
         if self._local:
             request = heapq.heappop(self._local)[2]
-            self._taken[request] = request.meta[FRONTIER_ID_META] = self._local_ids.pop(request)
-            return self._dequeued(request)
+            return self._dequeued(self.leases.hand(request, self._local_ids.pop(request)))
         now = time.monotonic()
         if self._budget_taken():
             return None
@@ -327,7 +324,7 @@ class LeasedRedisScheduler:
             return None
         requeue = None  # a re-scored request that fell behind: back with the next take
         while True:
-            done, pages = self._done()
+            done, pages = self.leases.done()
             taken, acks = self.frontier.take(done, requeue, *self._spent(pages))
             requeue = None
             self._count_acks(acks)
@@ -339,7 +336,7 @@ class LeasedRedisScheduler:
                 self._idle_wait = min(self._idle_wait * 2, self.idle_max_wait)
                 return None
             self._idle_wait, self._next_status_at = FIRST_IDLE_WAIT, 0.0
-            request = self._decode(taken.blob)
+            request = self.codec.loads(taken.blob)
             if request is None:
                 self.frontier.ack([taken.id])
                 continue
@@ -348,11 +345,9 @@ class LeasedRedisScheduler:
                 self._inc("scheduler/redis/redelivered")
             scorer = getattr(self.spider, "frontier_scorer", None)
             if rescore_head(request, scorer, taken.next_priority, self.crawler.stats):
-                self._taken[request] = request.meta[FRONTIER_ID_META] = taken.id
                 self._inc("scheduler/redis/taken")
-                return self._dequeued(request)
-            blob = self.serializer.dumps(request_to_dict(request, self.spider))
-            requeue = Requeue(taken.id, blob, request.priority)
+                return self._dequeued(self.leases.hand(request, taken.id))
+            requeue = Requeue(taken.id, self.codec.dumps(request), request.priority)
 
     def __len__(self) -> int:
         return 0 if self.frontier is None else self.frontier.status().queued
@@ -360,8 +355,7 @@ class LeasedRedisScheduler:
     # --- signals --------------------------------------------------------------------------------
 
     def response_received(self, response: Any, request: Request) -> None:
-        if request in self._taken:
-            self._responded.add(request)
+        self.leases.response_came(request)
 
     def spider_idle(self) -> None:
         if self._ended:
@@ -370,23 +364,13 @@ class LeasedRedisScheduler:
     # --- leases ---------------------------------------------------------------------------------
 
     def _ack_done(self) -> None:
-        done, pages = self._done()
+        done, pages = self.leases.done()
         self._count_acks(self.frontier.ack(done, *self._spent(pages)))
 
     def _spent(self, pages: int) -> tuple[int, int]:
         """``pages`` acknowledged, and the budget they count against, for the frontier's ack:
         counted in the ack's own script (none when the page budget is not this scheduler's)."""
         return (pages, self.page_limit) if self.counts_budget else (0, 0)
-
-    def _done(self) -> tuple[list[str], int]:
-        """Ids of the requests the engine is done with (no longer in its in-progress set), and
-        how many of them were pages (their response came)."""
-        slot = self._engine_slot()
-        in_progress = slot.inprogress if slot is not None else set()
-        done = [request for request in self._taken if request not in in_progress]
-        pages = sum(1 for request in done if request in self._responded)
-        self._responded.difference_update(done)
-        return [self._taken.pop(request) for request in done], pages
 
     def _engine_slot(self) -> Any:
         """The engine's slot (its requests in progress, its call for the next request), or
@@ -414,12 +398,12 @@ class LeasedRedisScheduler:
         assert self.frontier is not None
         self._ack_done()
         self.frontier.renew(self._in_flight())
-        if not self._local and not self._taken:
+        if not self._local and not self.leases:
             self._take_seeds()
 
     def _in_flight(self) -> list[str]:
         """Ids of the requests this worker holds leases on and has not acknowledged."""
-        return [*self._taken.values(), *self._local_ids.values(), *self._held]
+        return [*self.leases.ids(), *self._local_ids.values(), *self._held]
 
     def _keep_local(self, request: Request, request_id: str) -> None:
         self._local_ids[request] = request_id
@@ -453,7 +437,7 @@ class LeasedRedisScheduler:
         leased = self.frontier.leased_by(self.frontier.worker)
         if not leased:
             return
-        restart = settle_restart(self.crawler, self.spider, leased, self.feeds, self._url_of)
+        restart = settle_restart(self.crawler, self.spider, leased, self.feeds, self.codec.url_of)
         self._inc("scheduler/redis/resumed_items_forgotten", restart.items_forgotten)
         self._count_acks(self.frontier.ack(restart.done, *self._spent(len(restart.done))))
         requeued = self.frontier.release(restart.again, redelivered=True)
@@ -481,18 +465,6 @@ class LeasedRedisScheduler:
         if urls:
             self._inc("scheduler/redis/seeds_taken", len(urls))
             logger.info("took %d seed URL(s) from %s", len(urls), seeds_key(self.prefix))
-
-    def _url_of(self, blob: bytes) -> str | None:
-        request = self._decode(blob)
-        return request.url if request is not None else None
-
-    def _decode(self, blob: bytes) -> Request | None:
-        try:
-            return request_from_dict(self.serializer.loads(blob), spider=self.spider)
-        except Exception:  # a request this spider cannot rebuild: dropped, counted, logged
-            logger.exception("cannot rebuild a request from the Redis frontier; dropped")
-            self._inc("scheduler/redis/undecodable")
-            return None
 
     def _dequeued(self, request: Request) -> Request:
         self._inc("scheduler/dequeued/redis")
