@@ -1,7 +1,8 @@
 """What a PupSniffer crawl keeps between its pages and its stages, behind one interface so that
 the workers of a distributed crawl can share it
 (:class:`bilingual_spider.distributed.pupsniffer_store.RedisRoundStore`; this module holds the
-interface and the in-memory default of a single process).
+interface and the in-memory default of a single process, whose class a ``JOBDIR`` crawl runs over
+collections kept in its frontier's file: :attr:`bilingual_spider.state.CrawlState.rounds`).
 
 A crawl goes through stages: each round crawls its sites (``CRAWL``), then, once nothing is left
 to fetch, mines the pages seen and checks deep pages (``DEEP``); after the last round it is
