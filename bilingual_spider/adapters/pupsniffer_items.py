@@ -115,13 +115,12 @@ class PupSnifferItems:
         self.langs = list(langs)
 
     def new_items(self, keyed: Iterable[Keyed]) -> Iterator[Any]:
-        """The items not emitted before (by any worker), each once, marked emitted now, and
-        counted."""
-        keyed = list(keyed)
-        new = set(self.store.mark_new(EMITTED, [key for key, _ in keyed]))
+        """The items not emitted before (by any worker), each once, and counted: each marked as
+        it is handed on. A crawl killed while a batch goes through the pipelines and feeds (each
+        item commits the ``JOBDIR`` stores before it is written) leaves the rest of the batch
+        unmarked, for its redelivered request to emit (marked all at once, they were lost)."""
         for key, item in keyed:
-            if key in new:
-                new.discard(key)
+            if self.store.mark_new(EMITTED, [key]):
                 self._count(item)
                 yield item
 

@@ -1,7 +1,8 @@
 """What a PupSniffer crawl keeps between its pages and its stages, behind one interface so that
 the workers of a distributed crawl can share it
 (:class:`bilingual_spider.distributed.pupsniffer_store.RedisRoundStore`; this module holds the
-interface and the in-memory default of a single process).
+interface and the in-memory default of a single process, whose class a ``JOBDIR`` crawl runs over
+collections kept in its frontier's file: :attr:`bilingual_spider.state.CrawlState.rounds`).
 
 A crawl goes through stages: each round crawls its sites (``CRAWL``), then, once nothing is left
 to fetch, mines the pages seen and checks deep pages (``DEEP``); after the last round it is
@@ -15,10 +16,11 @@ emitted) is in the store, so that any worker can take the next step.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Protocol
+from operator import itemgetter
+from typing import Any, Protocol
 
 from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, RoundPairs
 from bilingual_spider.patterns.mining import PairingPattern
@@ -145,16 +147,27 @@ class RoundStore(Protocol):
 
 
 class InMemoryRoundStore:
-    """A :class:`RoundStore` in this process's memory (the default of a single-process crawl)."""
+    """A :class:`RoundStore` in this process's memory (the default of a single-process crawl).
 
-    def __init__(self) -> None:
-        self._crawled = CrawledSites()
-        self._found_by: dict[str, str] = {}
-        self._queued: dict[str, int] = {}  # page requests per site
-        self._marked: dict[str, set[str]] = {kind: set() for kind in KINDS}
-        self._not_found: dict[str, Fingerprint] = {}
-        self._stage = StageState()
-        self._round_pairs: dict[int, RoundPairs] = {}
+    Its collections are made by ``table`` (a mapping of text keys) and ``keys`` (a set of text
+    keys: ``add``, ``in``, iteration), each given a name; by default dicts and sets. A ``JOBDIR``
+    crawl's are kept in its frontier's file and written in its transactions
+    (:mod:`bilingual_spider.state.sqlite`), so the twins are one piece of code. A value is never
+    changed in place, only replaced (a SQLite table keeps a pickled copy): a page is kept as
+    ``(order, record, external URLs)``, the order it was first kept in; the stage and the last
+    round's pairs are in the table ``state``."""
+
+    def __init__(
+        self,
+        table: Callable[[str], MutableMapping[str, Any]] = lambda name: {},
+        keys: Callable[[str], Any] = lambda name: set(),
+    ) -> None:
+        self._pages = table("pages")  # URL -> (order, PageRecord, external URLs)
+        self._found_by = table("found_by")
+        self._queued = table("queued")  # page requests per site
+        self._marked = {kind: keys(f"marked_{kind}") for kind in KINDS}
+        self._not_found = table("not_found")
+        self._state = table("state")  # "stage": StageState, "round_pairs": (round, RoundPairs)
 
     def first_sight(self, site: str, found_by: str) -> bool:
         if site in self._found_by:
@@ -167,12 +180,15 @@ class InMemoryRoundStore:
 
     def reserve_pages(self, site: str, urls: Sequence[str], budget: int) -> list[str]:
         seen, granted = self._marked[SEEN], []
+        queued = self._queued.get(site, 0)
         for url in urls:
-            if url in seen or self._queued.get(site, 0) >= budget:
+            if url in seen or queued >= budget:
                 continue
             seen.add(url)
-            self._queued[site] = self._queued.get(site, 0) + 1
+            queued += 1
             granted.append(url)
+        if granted:
+            self._queued[site] = queued
         return granted
 
     def mark_new(self, kind: str, keys: Sequence[str]) -> list[str]:
@@ -184,19 +200,26 @@ class InMemoryRoundStore:
         return new
 
     def marked(self, kind: str, keys: Sequence[str] | None = None) -> set[str]:
+        marked = self._marked[kind]
         if keys is None:
-            return set(self._marked[kind])
-        return self._marked[kind].intersection(keys)
+            return set(marked)
+        return {key for key in keys if key in marked}
 
     def add_page(self, record: PageRecord, external_urls: Sequence[str] = ()) -> None:
         self._marked[SEEN].add(record.url)
-        self._crawled.add(record, external_urls)
+        kept = self._pages.get(record.url)
+        order = len(self._pages) if kept is None else kept[0]
+        self._pages[record.url] = (order, record, tuple(external_urls))
 
     def page(self, url: str) -> PageRecord | None:
-        return self._crawled.pages.get(url)
+        kept = self._pages.get(url)
+        return None if kept is None else kept[1]
 
     def crawled(self) -> CrawledSites:
-        return self._crawled
+        crawled = CrawledSites()
+        for _, record, external_urls in sorted(self._pages.values(), key=itemgetter(0)):
+            crawled.add(record, external_urls)
+        return crawled
 
     def set_not_found(self, site: str, page: Fingerprint) -> None:
         self._not_found[site] = page
@@ -205,19 +228,20 @@ class InMemoryRoundStore:
         return self._not_found.get(site)
 
     def stage(self) -> StageState:
-        return self._stage
+        return self._state.get("stage", StageState())
 
     def round_pairs(self, round: int) -> RoundPairs | None:
-        return self._round_pairs.get(round)
+        kept = self._state.get("round_pairs")
+        return kept[1] if kept is not None and kept[0] == round else None
 
     def keep_round_pairs(self, round: int, pairs: RoundPairs) -> None:
-        self._round_pairs = {round: pairs}  # the last round's tables only
+        self._state["round_pairs"] = (round, pairs)  # the last round's tables only
 
     def begin_transition(self) -> bool:
         return True
 
     def publish(self, state: StageState) -> bool:
-        self._stage = state
+        self._state["stage"] = state
         return True
 
     def end_transition(self) -> None:

@@ -16,6 +16,14 @@ highest WPR are crawled next (:mod:`~bilingual_spider.patterns.round_driver`). S
 crawls nothing: it asks the search adapter for each seed's host and checks the prior patterns'
 candidates of the results (method ``search``).
 
+With ``-s JOBDIR=DIR`` it resumes after a kill as a restarted Redis worker does: its round store
+(sites, pages, budgets, marks, stage, the last round's pairs) is kept in the frontier's file and
+committed with it (:class:`~bilingual_spider.state.CrawlState`); the requests in flight at the
+kill come back marked redelivered, and a redelivered page asks again for the pages its links
+counted in the budget. The pair-first progress of each site (pages waiting for their turn, the
+site's patterns) and the sites whose sitemap pages were asked are this process's working memory,
+started again by the pages that come, as a restarted worker's are; its counters start at zero.
+
 The research is in :mod:`bilingual_spider.patterns`, its Scrapy adapters (page requests, stages,
 deep pages, search mode, items: each lists its stats) in :mod:`bilingual_spider.adapters`; this
 module reads pages and wires them. Items: ``UrlPairItem``, ``BilingualSiteItem``,
@@ -84,8 +92,9 @@ class PupSnifferSpider(scrapy.Spider):
         "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue",
         "BILINGUAL_CRASH_SAFE_FRONTIER": True,  # with JOBDIR: resumed after a kill
     }
-    carried_stats = ("pupsniffer/", "detector/")
-    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were saved."""
+    settles_in_flight_by_url = False
+    """Restarted after a kill, every request in flight is given again (redelivered): its output
+    holds pairs, not pages."""
 
     def __init__(
         self,
@@ -193,35 +202,6 @@ class PupSnifferSpider(scrapy.Spider):
             sum(methods.values()),
             methods or "",
         )
-
-    # --- the state a JOBDIR keeps (scheduler/crash_safe_scheduler.py) ---------------------------
-
-    def crawl_state(self) -> dict[str, Any]:
-        """What this crawl is besides its frontier: the round store (sites, pages counted and
-        marked, stages, pairs of each round), each site's progress in the pair-first order
-        (pages waiting for their turn included), the sites whose sitemap pages were asked for."""
-        return {
-            "mode": self.mode,
-            "store": self.store,
-            "progress": self.order.progress,
-            "stopped": self.order.stopped,
-            "sitemaps": self.sitemaps.asked_sites,
-            "round_pairs": self.driver._pairs,
-        }
-
-    def restore_crawl_state(self, parts: dict[str, Any]) -> None:
-        """This crawl as :meth:`crawl_state` saved it (before it starts), into the objects its
-        parts share."""
-        if parts["mode"] != self.mode:
-            raise ValueError(
-                f"the crawl state is of a {parts['mode']} crawl, and this command asks for "
-                f"{self.mode}: resume it with the same arguments"
-            )
-        vars(self.store).update(vars(parts["store"]))  # the one store every part refers to
-        self.order.progress.update(parts["progress"])
-        self.order.stopped.update(parts["stopped"])
-        self.sitemaps.asked_sites.update(parts["sitemaps"])
-        self.driver._pairs = parts["round_pairs"]
 
     # --- crawling the sites of a round: adapters/pupsniffer_requests.py ------------------------
 

@@ -141,6 +141,11 @@ class CrawlState:
     @cached_property
     def rounds(self) -> RoundStore:
         """PupSniffer's sites, pages and rounds."""
+        if self.jobdir is not None:
+            return InMemoryRoundStore(
+                lambda name: SqliteTable(self.frontier, f"rounds_{name}"),
+                lambda name: SqliteSet(self.frontier, f"rounds_{name}"),
+            )
         if self.base is None:
             return InMemoryRoundStore()
         lock_seconds = self.crawler.settings.getfloat("BILINGUAL_PUPSNIFFER_STAGE_LOCK_SECONDS")

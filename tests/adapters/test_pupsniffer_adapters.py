@@ -25,7 +25,7 @@ from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pair_first import PageAsk, PairFirstOrder
 from bilingual_spider.patterns.pairing import LOCAL, UrlPair
 from bilingual_spider.patterns.round_driver import RoundDriver
-from bilingual_spider.patterns.round_state import CHECKED, InMemoryRoundStore, Stage
+from bilingual_spider.patterns.round_state import CHECKED, EMITTED, InMemoryRoundStore, Stage
 
 EN_FR = PairingPattern("en", "fr")
 ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
@@ -100,6 +100,20 @@ def test_items_are_made_once_in_the_languages_asked_for():
     assert list(items.new_items(items.pair_items(pairs[:1]))) == []  # emitted (by any worker)
     assert made.stats.values["pupsniffer/pairs/local"] == 1
     assert made.stats.values["pupsniffer/pairs_other_languages"] == 1
+
+
+def test_an_item_is_marked_emitted_as_it_is_handed_on():
+    store = InMemoryRoundStore()
+    items = PupSnifferItems(store, crawler(), [])
+    first, second = (
+        pair("http://a.example/en/", "http://a.example/fr/"),
+        pair("http://a.example/en/b", "http://a.example/fr/b"),
+    )
+    keyed = list(items.pair_items([first, second]))
+    handed = items.new_items(keyed)
+    next(handed)  # through the pipelines (the frontier committed) and written
+    assert store.marked(EMITTED) == {keyed[0][0]}  # a kill now: the second is emitted again
+    assert [item.source_url for item in items.new_items(keyed)] == ["http://a.example/en/b"]
 
 
 def museum_store() -> InMemoryRoundStore:

@@ -1,5 +1,6 @@
-"""The state of a PupSniffer crawl, in memory and in the real Redis: the same answers from both
-stores, one answer per key across workers, and one worker at a time moving the crawl on."""
+"""The state of a PupSniffer crawl, in memory, in a JOBDIR's SQLite file and in the real Redis:
+the same answers from the three stores, one answer per key across workers, and one worker at a
+time moving the crawl on."""
 
 from __future__ import annotations
 
@@ -16,14 +17,29 @@ from bilingual_spider.patterns.round_state import (
     Stage,
     StageState,
 )
+from bilingual_spider.scheduler.sqlite_frontier import SqliteFrontier
+from bilingual_spider.state.sqlite import SqliteSet, SqliteTable
 from tests.waiting import wait_until
 
 
-@pytest.fixture(params=["memory", "redis"])
-def store(request, redis_prefix):
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+def store(request, redis_prefix, tmp_path):
     if request.param == "memory":
         return InMemoryRoundStore()
+    if request.param == "sqlite":  # a JOBDIR crawl's: in the frontier's file
+        frontier = SqliteFrontier(tmp_path / "frontier.sqlite3")
+        request.addfinalizer(frontier.close)
+        return sqlite_round_store(frontier)
     return RedisRoundStore(request.getfixturevalue("redis"), f"{redis_prefix}:pupsniffer")
+
+
+def sqlite_round_store(frontier: SqliteFrontier) -> InMemoryRoundStore:
+    """The memory store's class over collections in the frontier's file, as
+    :attr:`~bilingual_spider.state.CrawlState.rounds` builds it with ``JOBDIR``."""
+    return InMemoryRoundStore(
+        lambda name: SqliteTable(lambda: frontier, f"rounds_{name}"),
+        lambda name: SqliteSet(lambda: frontier, f"rounds_{name}"),
+    )
 
 
 def page(url: str, language: str, text: str, links: tuple[str, ...] = ()) -> PageRecord:

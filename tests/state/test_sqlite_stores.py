@@ -1,9 +1,12 @@
 """The stores a JOBDIR crawl keeps with its frontier (issue 53): the memory store's class over
-collections in the frontier's file, committed with it; what a kill finds is the last commit."""
+collections in the frontier's file (the detector's sites, PupSniffer's rounds), committed with
+it; what a kill finds is the last commit."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+from scrapy.utils.test import get_crawler
 
 from bilingual_spider.detection.detector import (
     BilingualSiteDetector,
@@ -12,8 +15,14 @@ from bilingual_spider.detection.detector import (
     link_language_hint,
 )
 from bilingual_spider.detection.store import InMemorySiteStore
+from bilingual_spider.patterns.crawl_round import PageRecord, pair_round
+from bilingual_spider.patterns.resemblance import fingerprint
+from bilingual_spider.patterns.round_state import EMITTED, Stage, StageState
 from bilingual_spider.scheduler.sqlite_frontier import SqliteFrontier
+from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
+from bilingual_spider.state import CrawlState
 from bilingual_spider.state.sqlite import SqliteSet, SqliteTable
+from tests.distributed.test_pupsniffer_store import sqlite_round_store
 
 SITE = "www.example.com"
 
@@ -75,3 +84,51 @@ def test_the_site_store_over_the_frontier_keeps_what_was_committed(tmp_path: Pat
     assert again.forget_claims() == 1  # b.example: claimed, nothing saved of it
     assert again.claim("b.example")  # its first page, given again, claims it again
     assert len(again) == 1
+
+
+def test_the_round_store_over_the_frontier_keeps_what_was_committed(tmp_path: Path) -> None:
+    frontier = SqliteFrontier(tmp_path / "frontier.sqlite3")
+    store = sqlite_round_store(frontier)
+    assert store.first_sight("a.com", "seed")
+    assert store.reserve_pages("a.com", ["http://a.com/", "http://a.com/fr/"], 3) == [
+        "http://a.com/",
+        "http://a.com/fr/",
+    ]
+    store.add_page(PageRecord.of("http://a.com/fr/", "fr", "un", ()), ["http://b.com/"])
+    store.add_page(PageRecord.of("http://a.com/", "en", "one", ()))
+    store.add_page(PageRecord.of("http://a.com/fr/", "fr", "un deux", ()))  # again: its first place
+    store.set_not_found("a.com", fingerprint("Page not found"))
+    assert store.mark_new(EMITTED, ["pair x y"]) == ["pair x y"]
+    pairs = pair_round(store.crawled())
+    store.keep_round_pairs(1, pairs)
+    assert store.publish(StageState(1, Stage.DEEP))
+    frontier.commit()
+    store.reserve_pages("a.com", ["http://a.com/de/"], 3)  # after the last commit: lost
+    store.mark_new(EMITTED, ["site a.com"])
+    store.publish(StageState(2, Stage.CRAWL))
+    frontier.db.close()  # a kill
+    again = sqlite_round_store(SqliteFrontier(tmp_path / "frontier.sqlite3"))
+    assert again.found_by("a.com") == "seed" and not again.first_sight("a.com", "round 2")
+    assert again.stage() == StageState(1, Stage.DEEP)
+    assert again.round_pairs(1) == pairs and again.round_pairs(2) is None
+    assert again.marked(EMITTED) == {"pair x y"}
+    assert again.not_found("a.com") == fingerprint("Page not found")
+    crawled = again.crawled()
+    assert list(crawled.pages) == ["http://a.com/fr/", "http://a.com/"]
+    assert crawled.pages["http://a.com/fr/"].text == "un deux"
+    assert again.reserve_pages("a.com", ["http://a.com/", "http://a.com/de/"], 3) == [
+        "http://a.com/de/"  # the third page of the budget: the one lost is asked for again
+    ]
+    assert again.reserve_pages("a.com", ["http://a.com/es/"], 3) == []  # the budget is spent
+
+
+def test_a_jobdir_crawl_of_pupsniffer_keeps_its_rounds_in_the_frontier_s_file(
+    tmp_path: Path,
+) -> None:
+    settings = {"JOBDIR": str(tmp_path / "job"), "BILINGUAL_CRASH_SAFE_FRONTIER": True}
+    state = CrawlState.of(get_crawler(PupSnifferSpider, settings), "pupsniffer")
+    assert state.rounds.first_sight("a.com", "seed")
+    state.frontier().close()
+    resumed = CrawlState.of(get_crawler(PupSnifferSpider, settings), "pupsniffer")
+    assert resumed.rounds.found_by("a.com") == "seed"
+    resumed.frontier().close()
