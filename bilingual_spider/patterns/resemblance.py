@@ -10,15 +10,21 @@ fingerprint can be stored and shared between workers.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from zlib import crc32
 
 SHINGLE_CHARS = 5
 MAX_TEXT_CHARS = 50_000
 """Only the start of a long text is fingerprinted."""
 
+FINGERPRINT_CACHE = 64
+"""Fingerprints kept by text: the pair verifier fingerprints both pages of every candidate
+pair at a crawl's end, and a page is in many (a site's index, in every language)."""
+
 Fingerprint = frozenset[int]
 
 
+@lru_cache(maxsize=FINGERPRINT_CACHE)
 def fingerprint(text: str, n: int = SHINGLE_CHARS) -> Fingerprint:
     """The hashed character ``n``-grams of ``text`` (the whole text when shorter than ``n``)."""
     flat = " ".join(text[:MAX_TEXT_CHARS].casefold().split())

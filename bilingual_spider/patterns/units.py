@@ -254,10 +254,22 @@ def substitute(url: str, old: str, new: str) -> list[str]:
     >>> substitute("http://x.hk/en/english-news/a_en.htm", "en", "tc")
     ['http://x.hk/tc/english-news/a_en.htm', 'http://x.hk/en/english-news/a_tc.htm']
     """
+    return list(_substituted(url, old, new))
+
+
+SUBSTITUTED_CACHE = 1 << 18
+"""Substitutions kept (:func:`substitute`): the pairing at a crawl's end substitutes every link
+of both pages of every candidate pair by every pattern, and a site's navigation links recur on
+each of its pages."""
+
+
+@lru_cache(maxsize=SUBSTITUTED_CACHE)
+def _substituted(url: str, old: str, new: str) -> tuple[str, ...]:
+    """:func:`substitute`, as a tuple (kept by the cache, not to be changed)."""
     if MARKER_JOINER in old + new:  # a two-place pattern: not one unit's substitution
-        return []
+        return ()
     units = split_url(url)
     if not old:
-        return [made.url() for made in insert_unit(units, new)] if new else []
+        return tuple(made.url() for made in insert_unit(units, new)) if new else ()
     made = [replace_unit(units, u, new).url() for u in units.units() if u.value == old]
-    return list(dict.fromkeys(m for m in made if m != units.url()))
+    return tuple(dict.fromkeys(m for m in made if m != units.url()))
