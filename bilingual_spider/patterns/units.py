@@ -257,7 +257,7 @@ def substitute(url: str, old: str, new: str) -> list[str]:
     return list(_substituted(url, old, new))
 
 
-SUBSTITUTED_CACHE = 1 << 18
+SUBSTITUTED_CACHE = 1 << 16
 """Substitutions kept (:func:`substitute`): the pairing at a crawl's end substitutes every link
 of both pages of every candidate pair by every pattern, and a site's navigation links recur on
 each of its pages."""
