@@ -111,6 +111,7 @@ class SqliteFrontier:
         self.closed = False
         # the duplicate filter's copy in memory: a duplicate (most links) costs no SQL
         self._seen = {row[0] for row in self.db.execute("SELECT fingerprint FROM seen")}
+        self._store_keys: dict[str, set[str]] = {}
 
     def close(self) -> None:
         self.commit()
@@ -233,6 +234,15 @@ class SqliteFrontier:
             "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
             (name, value),
         )
+
+    def store_keys(self, name: str) -> set[str]:
+        """The keys of the store table ``name``, kept in memory as its writers change them (one
+        process writes this file): a lookup of a key costs no SQL."""
+        keys = self._store_keys.get(name)
+        if keys is None:
+            rows = self.db.execute("SELECT key FROM store WHERE name = ?", (name,))
+            keys = self._store_keys[name] = {row[0] for row in rows}
+        return keys
 
     def begin(self) -> None:
         """Open a transaction, unless one is open (a store writing with the frontier)."""

@@ -29,6 +29,8 @@ class SqliteTable(MutableMapping[str, Any]):
         self.name = name
 
     def __getitem__(self, key: str) -> Any:
+        if key not in self._keys():
+            raise KeyError(key)
         row = (
             self._db()
             .execute("SELECT value FROM store WHERE name = ? AND key = ?", (self.name, key))
@@ -46,6 +48,7 @@ class SqliteTable(MutableMapping[str, Any]):
             "ON CONFLICT (name, key) DO UPDATE SET value = excluded.value",
             (self.name, key, pickle.dumps(value, protocol=5)),
         )
+        self._keys().add(key)
 
     def __delitem__(self, key: str) -> None:
         if key not in self:
@@ -53,22 +56,19 @@ class SqliteTable(MutableMapping[str, Any]):
         frontier = self._frontier()
         frontier.begin()
         frontier.db.execute("DELETE FROM store WHERE name = ? AND key = ?", (self.name, key))
+        self._keys().discard(key)
 
     def __contains__(self, key: object) -> bool:
-        row = (
-            self._db()
-            .execute("SELECT 1 FROM store WHERE name = ? AND key = ?", (self.name, key))
-            .fetchone()
-        )
-        return row is not None
+        return key in self._keys()
 
     def __iter__(self) -> Iterator[str]:
-        rows = self._db().execute("SELECT key FROM store WHERE name = ? ORDER BY key", (self.name,))
-        return iter([row[0] for row in rows.fetchall()])
+        return iter(sorted(self._keys()))
 
     def __len__(self) -> int:
-        row = self._db().execute("SELECT count(*) FROM store WHERE name = ?", (self.name,))
-        return int(row.fetchone()[0])
+        return len(self._keys())
+
+    def _keys(self) -> set[str]:
+        return self._frontier().store_keys(self.name)
 
     def _db(self) -> Any:
         return self._frontier().db
@@ -85,7 +85,8 @@ class SqliteSet:
             self._table[key] = True
 
     def discard(self, key: str) -> None:
-        self._table.pop(key, None)
+        if key in self._table:
+            del self._table[key]
 
     def __contains__(self, key: object) -> bool:
         return key in self._table
