@@ -340,18 +340,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         expansion middleware asks); None when the page was requested already."""
         if not self.graph.claim_backlink_page(link.url):
             return None
-        context = LinkContext(
-            url=link.url,
-            page_url=link.target or link.url,
-            anchor=link.title,
-            around="",
-            img_alt="",
-            img_src="",
-            title="",
-            hreflang="",
-            block_text="",
-            page_lang="",
-        )
+        context = LinkContext(link.url, page_url=link.target or link.url, anchor=link.title)
         tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
         request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
         request.meta[BACKLINK_OF_META] = origin
