@@ -738,6 +738,11 @@ class SiteDetection:
 
         return response_language(response, self.identifier)
 
+    def forget_claims(self) -> None:
+        """A crawl restarted after a kill: the sites its former self claimed and saved nothing
+        of are let go (``detector/claims_forgotten``)."""
+        self._inc("detector/claims_forgotten", self.store.forget_claims())
+
     def _inc(self, key: str, count: int = 1) -> None:
         if self.stats is not None:
             self.stats.inc_value(key, count)
@@ -773,6 +778,15 @@ class DetectorCallbacks:
             home_errback=self.detector_home_page_failed,
         )
         return self.detection
+
+    def worker_restarted(self) -> None:
+        """Told when this crawl restarts after a kill (``JOBDIR``, or a Redis worker under its
+        former name), before its former self's requests go back to the queue: the sites it
+        claimed and saved nothing of are let go (their first pages, given again, claim them
+        again)."""
+        detection = getattr(self, "detection", None)
+        if detection is not None:
+            detection.forget_claims()
 
     def detector_page(self, meta: dict[str, Any], outputs: Iterator[Any]) -> Iterator[Any]:
         """What the detector made of one of its pages (a probe or a home page, answered or

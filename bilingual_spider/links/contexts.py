@@ -127,19 +127,19 @@ class LinkContext:
     """URL of the page the link is on."""
     anchor: str
     """Visible anchor text, whitespace collapsed."""
-    around: str
+    around: str = ""
     """Up to N words before and N words after the link in the page text (anchor excluded)."""
-    img_alt: str
+    img_alt: str = ""
     """Alt text(s) of the ``<img>`` inside the link, space-joined; ``""`` if none."""
-    img_src: str
+    img_src: str = ""
     """Absolute src URL(s) of the ``<img>`` inside the link, space-joined."""
-    title: str
+    title: str = ""
     """The ``title`` attribute of the ``<a>``."""
-    hreflang: str
+    hreflang: str = ""
     """Project language code of the link's ``hreflang`` attribute (``""`` if none)."""
-    block_text: str
+    block_text: str = ""
     """Text of the enclosing block element (p, li, td, div, nav, ...), for a boilerplate score."""
-    page_lang: str
+    page_lang: str = ""
     """Project code of the page's ``<html lang>`` (``""`` if none)."""
     block_around: str = ""
     """The words of ``around`` that lie in the link's own block: a list item's own text (a

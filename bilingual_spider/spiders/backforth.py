@@ -199,13 +199,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             if request is not None:
                 yield request
 
-    def worker_restarted(self) -> None:
-        """Told by the Redis scheduler when this worker restarts under its former name, before
-        its former self's requests go back to the queue: the sites it claimed and saved
-        nothing of are let go (their first pages, redelivered, claim them again)."""
-        forgotten = self.detection.store.forget_claims()
-        self.crawler.stats.inc_value("detector/claims_forgotten", forgotten)
-
     def seed_request(self, url: str) -> scrapy.Request | None:
         """The request of a seed (None: its site was reached already). Also called by the Redis
         frontier for seeds pushed with ``bilingual-spider seed``. A crawl restarted after a kill
@@ -340,18 +333,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         expansion middleware asks); None when the page was requested already."""
         if not self.graph.claim_backlink_page(link.url):
             return None
-        context = LinkContext(
-            url=link.url,
-            page_url=link.target or link.url,
-            anchor=link.title,
-            around="",
-            img_alt="",
-            img_src="",
-            title="",
-            hreflang="",
-            block_text="",
-            page_lang="",
-        )
+        context = LinkContext(link.url, page_url=link.target or link.url, anchor=link.title)
         tokens = neighbourhood_tokens(context) if self.rules.link_classifiers else ()
         request = self._request(link.url, BACKLINK, tokens, errback=self.backlink_page_failed)
         request.meta[BACKLINK_OF_META] = origin

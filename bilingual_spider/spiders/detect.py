@@ -69,12 +69,6 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         spider.counters = CrawlState.of(crawler, spider.name).counters
         return spider
 
-    def worker_restarted(self) -> None:
-        """Resumed after a kill: the sites its former self claimed and saved nothing of are let
-        go (their first pages, given again, claim them again)."""
-        forgotten = self.detection.store.forget_claims()
-        self.crawler.stats.inc_value("detector/claims_forgotten", forgotten)
-
     async def start(self) -> AsyncIterator[scrapy.Request]:
         given = self.counters.get("seeds_given", 0)
         for number, url in enumerate(announced(self.seed_urls)):
