@@ -470,7 +470,7 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
         web.process.wait()
     killed = backforth_audit(run, truth, access)
     text = (run / "log.txt").read_text(errors="replace")
-    killed["resumes_logged"] = text.count("resuming the crawl state in")
+    killed["resumes_logged"] = text.count("resuming a crawl that did not close cleanly")
     return with_killed_run(record, killed, kills, first, "first_jobdir_crawl")
 
 
