@@ -168,6 +168,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.seed_urls = default_or_given_seeds(spider.seeds_argument, crawler)
         state = CrawlState.of(crawler, spider.name)
+        state.same_run("strategy", spider.strategy.value)
         spider.shares_requests = state.shares_requests
         spider.found_by = state.found_by
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None

@@ -141,6 +141,7 @@ class PupSnifferSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> PupSnifferSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        CrawlState.of(crawler, spider.name).same_run("mode", spider.mode)
         spider._configure(crawler)
         crawler.signals.connect(spider.stages.idle, signal=signals.spider_idle)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)

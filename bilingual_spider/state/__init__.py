@@ -21,6 +21,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scrapy.exceptions import UsageError
+
 from bilingual_spider.detection.store import InMemorySiteStore, SiteStore
 from bilingual_spider.distributed.backlinks_asked import SharedBacklinksAsked
 from bilingual_spider.distributed.connection import PatientRedis
@@ -159,6 +161,21 @@ class CrawlState:
         if self.base is None:
             return {}
         return SharedCounters(self._redis, self.base)
+
+    def same_run(self, what: str, value: str) -> None:
+        """Record ``value`` as what this crawl is (``what``: ``backforth``'s strategy,
+        ``pupsniffer``'s mode) when first asked; with ``JOBDIR``, a crawl resumed with another
+        ``value`` than its first run's is refused (``UsageError``, one line)."""
+        run = self.__dict__.get("_run")
+        if run is None:
+            run = SqliteTable(self.frontier, "run") if self.jobdir is not None else {}
+            self.__dict__["_run"] = run
+        begun = run.setdefault(what, value)
+        if begun != value:
+            raise UsageError(
+                f"JOBDIR holds a crawl whose {what} is {begun}, and this command asks for "
+                f"{value}: resume it with the same arguments"
+            )
 
     def page_budget(self, budget: int) -> PageBudget:
         """The pages counted against the crawl's ``budget`` (one store a crawl)."""

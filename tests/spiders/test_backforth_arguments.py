@@ -9,6 +9,7 @@ from scrapy.exceptions import UsageError
 from bilingual_spider import settings as project_settings
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.spiders.backforth import BackForthSpider
+from bilingual_spider.state import CrawlState
 from tests.crawlers import get_crawler
 
 
@@ -74,3 +75,15 @@ def test_focc_workers_on_redis_send_their_link_examples_to_the_shared_classifier
     step = focc.learning.shared.step(focc.classifiers, 1, 0)
     assert focc.learning.shared.sent["forward"] == 1
     assert sum(step.seen["forward"].values()) == 1  # counted crawl-wide, in Redis
+
+
+def test_a_jobdir_crawl_resumed_with_another_strategy_is_refused(tmp_path):
+    """The strategy is recorded with the crawl's stores; the same command resumes it, another
+    strategy is refused in one line (as ``pupsniffer``'s mode)."""
+    jobdir = {"JOBDIR": str(tmp_path), "BILINGUAL_CRASH_SAFE_FRONTIER": True}
+    for strategy in ("cobfc", "cobfc"):  # the first run, then the same command again
+        run = spider(strategy, **jobdir)
+        CrawlState.of(run.crawler, run.name).frontier().close()  # the run ends
+    with pytest.raises(UsageError, match="strategy is cobfc, and this command asks for obfc"):
+        spider("obfc", **jobdir)
+    assert spider("obfc").strategy.value == "obfc"  # no JOBDIR: nothing recorded
