@@ -38,14 +38,14 @@ RESULTS = HERE / "results"
 sys.path.insert(0, str(HERE))  # pupsniffer: run_crawl, Gold
 
 
-def language_of_url(url: str) -> str:
-    """The language directory of a page of the world (``http://host/nb/doc01.html`` -> nb)."""
-    parts = url.split("/")
-    return parts[3] if len(parts) > 4 else ""
-
-
-def site_scores(site: Any, gold_rows: list[tuple[str, str]], crawl: Any) -> dict[str, Any]:
+def site_scores(
+    site: Any, gold_rows: list[tuple[str, str]], crawl: Any, served_as: dict[str, str]
+) -> dict[str, Any]:
+    """``served_as``: URL -> the language the world serves the page as (``LanguageWorld``)."""
     from pupsniffer import Gold, ordered
+
+    def language_of_url(url: str) -> str:
+        return served_as.get(url, "")
 
     gold = Gold.from_rows(gold_rows)
     found: dict[tuple[str, str], dict[str, Any]] = {}
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             reuse=args.reuse, site_budget=pages,
         )  # fmt: skip
         runs[site.host] = {
-            **site_scores(site, world.gold[site.host], crawl),
+            **site_scores(site, world.gold[site.host], crawl, world.languages),
             "seconds": round(time.monotonic() - started, 1),
         }
     held = {h: r for h, r in runs.items() if h not in TUNED_ON}

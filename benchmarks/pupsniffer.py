@@ -383,6 +383,7 @@ def run_crawl(
     ``reuse``: the crawl left in ``work`` before, read again (scored anew, not crawled)."""
     from bilingual_spider.sandbox.process import SandboxServer, crawl_env
 
+    work = work.resolve()  # the crawl runs in it: its paths must not be relative to here
     work.mkdir(parents=True, exist_ok=True)
     seeds_file, items = work / "seeds.txt", work / "items.jsonl"
     if reuse and items.exists() and (work / "crawl.log").exists():

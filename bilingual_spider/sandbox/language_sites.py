@@ -16,6 +16,11 @@ page half of whose prose is the untranslated licence (:func:`index_is_copy`: a c
 the real sites' gold follows, ``patterns/pair_language.py``); its language is still its own
 (the detector reads it).
 
+Some sites (``marked=False``) mark no page's language in its URL or its ``<html lang>``: every
+page is ``/p/NUMBER.html`` under a template's ``lang="en"``, and only the links to a page say its
+language, by their labels (a switcher of language names: ``Norsk bokmål``, ``རྫོང་ཁ``) and, where
+``hreflang=True``, their ``hreflang`` (:data:`NATIVE_NAMES`).
+
 Sites are split in two: :data:`TUNED_ON` were looked at while the code was written (their
 catalogs are the unit tests' apt and dpkg), the others are held out.
 """
@@ -23,6 +28,7 @@ catalogs are the unit tests' apt and dpkg), the others are held out.
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
@@ -67,6 +73,20 @@ class LanguageSite:
     """Catalog names (``apt`` for ``apt.mo``) the documents are made of."""
     copies: tuple[str, ...] = ()
     """Languages served as English copies."""
+    marked: bool = True
+    """Each page's URL (``/LANG/DOC.html``) and ``<html lang>`` name its language; False: its
+    URL is ``/p/NUMBER.html`` and every page says ``lang="en"`` (a template's), so only the
+    links naming a page say its language."""
+    hreflang: bool = False
+    """The switcher's links carry ``hreflang`` besides their label (unmarked sites)."""
+
+
+NATIVE_NAMES = {
+    "en": "English", "dz": "རྫོང་ཁ", "nb": "Norsk bokmål", "nn": "Norsk nynorsk",
+    "gl": "Galego", "es": "Español", "pt": "Português", "om": "Afaan Oromoo", "da": "Dansk",
+    "sv": "Svenska",
+}  # fmt: skip
+"""The switcher's label of each language on unmarked sites: its own name."""
 
 
 SITES = (
@@ -97,8 +117,26 @@ SITES = (
         "nynorsk-desktop.example", ("nn",),
         ("xdg-user-dirs", "gettext-tools", "software-properties", "at-spi2-core", "gdk-pixbuf"),
     ),
+    LanguageSite(
+        "nordic-switcher.example", ("nb", "nn"),
+        ("gtk30", "notification-daemon", "system-config-printer"), ("da",), marked=False,
+    ),
+    LanguageSite(
+        "dz-hreflang.example", ("dz",), ("gtk30", "gtk30-properties", "gtk20-properties"),
+        ("om",), marked=False, hreflang=True,
+    ),
+    LanguageSite(
+        "galego-switcher.example", ("gl", "es"),
+        (
+            "gsettings-desktop-schemas", "gstreamer-1.0", "libsecret", "popt", "appstream",
+            "adduser", "python-apt",
+        ),
+        ("pt",), marked=False,
+    ),
 )  # fmt: skip
-TUNED_ON = ("dz-apt.example", "nordic-apt.example", "galego-apt.example")
+TUNED_ON = (
+    "dz-apt.example", "nordic-apt.example", "galego-apt.example", "nordic-switcher.example"
+)  # fmt: skip
 """The sites looked at while the code was written; the others are held out."""
 
 
@@ -129,6 +167,21 @@ def site_documents(
     return docs[:MAX_DOCS]
 
 
+def page_path(site: LanguageSite, lang: str, name: str) -> str:
+    """Where the page ``name`` (``index``, ``doc03``) of language ``lang`` is on ``site``."""
+    if site.marked:
+        return f"{lang}/{name}.html"
+    return f"p/{zlib.crc32(f'{site.host}/{lang}/{name}'.encode()):010d}.html"
+
+
+def _switcher_link(site: LanguageSite, lang: str, name: str) -> str:
+    if site.marked:
+        return f'<a href="/{page_path(site, lang, name)}">{lang}</a>'
+    hreflang = f' hreflang="{lang}"' if site.hreflang else ""
+    label = escape(NATIVE_NAMES[lang])
+    return f'<a href="/{page_path(site, lang, name)}"{hreflang}>{label}</a>'
+
+
 def _page(lang: str, title: str, blocks: Iterable[str], links: str, switcher: str) -> str:
     body = "".join(f"<p>{escape(b)}</p>" for b in blocks)
     return (
@@ -141,46 +194,56 @@ def _page(lang: str, title: str, blocks: Iterable[str], links: str, switcher: st
 
 def write_site(
     site: LanguageSite, out: Path, locale_dir: Path = DEFAULT_LOCALE_DIR
-) -> list[tuple[str, str]]:
-    """Write the site's pages under ``out``; its gold pairs (English URL, translated URL)."""
+) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """Write the site's pages under ``out``; its gold pairs (English URL, translated URL) and
+    the language of each page's URL (a copy's: the language it is served as)."""
     docs = site_documents(site, locale_dir)
     if len(docs) < MIN_DOCS:
         raise RuntimeError(f"{site.host}: {len(docs)} documents; its catalogs are not installed")
     names = ["index"] + [f"doc{i:02d}" for i in range(len(docs))]
     shown = ("en", *site.languages, *site.copies)
     gold = []
+    languages = {}
     for lang in shown:
         text_lang = lang if lang in site.languages else "en"  # a copy is the English text
         toc = "".join(
-            f'<p><a href="/{lang}/{name}.html">{escape(doc[0][text_lang])}</a></p>'
+            f'<p><a href="/{page_path(site, lang, name)}">{escape(doc[0][text_lang])}</a></p>'
             for name, doc in zip(names[1:], docs, strict=True)
         )
+        html_lang = lang if site.marked else "en"
         for n, name in enumerate(names):
-            switcher = " ".join(f'<a href="/{other}/{name}.html">{other}</a>' for other in shown)
+            switcher = " ".join(_switcher_link(site, other, name) for other in shown)
             if n == 0:
                 titles = [doc[0][text_lang] for doc in docs]
-                page = _page(lang, titles[0], [*titles, LICENCE], toc, switcher)
+                page = _page(html_lang, titles[0], [*titles, LICENCE], toc, switcher)
             else:
                 doc = docs[n - 1]
                 page = _page(
-                    lang, doc[0][text_lang], [m[text_lang] for m in doc[1:]], toc, switcher
+                    html_lang, doc[0][text_lang], [m[text_lang] for m in doc[1:]], toc, switcher
                 )
-            path = out / lang / f"{name}.html"
+            path = out / page_path(site, lang, name)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(page, encoding="utf-8")
-            if lang in site.languages and (
-                n > 0 or not index_is_copy(out / "en" / "index.html", path)
-            ):
+            languages[site_url(site, page_path(site, lang, name))] = lang
+            english = out / page_path(site, "en", "index")
+            if lang in site.languages and (n > 0 or not index_is_copy(english, path)):
                 gold.append(
-                    (site_url(site, f"en/{name}.html"), site_url(site, f"{lang}/{name}.html"))
+                    (
+                        site_url(site, page_path(site, "en", name)),
+                        site_url(site, page_path(site, lang, name)),
+                    )
                 )
-    home = "".join(f'<p><a href="/{lang}/index.html">{lang}</a></p>' for lang in shown)
+    home = "".join(
+        f'<p><a href="/{page_path(site, lang, "index")}">'
+        f"{lang if site.marked else escape(NATIVE_NAMES[lang])}</a></p>"
+        for lang in shown
+    )
     (out / "index.html").write_text(
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{site.host}</title></head>'
         f"<body>{home}</body></html>",
         encoding="utf-8",
     )
-    return gold
+    return gold, languages
 
 
 def index_is_copy(english: Path, translated: Path) -> bool:
@@ -204,6 +267,8 @@ class LanguageWorld:
     """The sandbox server's config (``--config``)."""
     gold: dict[str, list[tuple[str, str]]]
     """Host -> its gold pairs."""
+    languages: dict[str, str]
+    """URL -> the language the page is served as (a copy: the language of its URL)."""
 
 
 def build_world(
@@ -212,11 +277,13 @@ def build_world(
     """Write every site of :data:`SITES` under ``out`` and the sandbox config that serves them."""
     root = Path(out)
     gold = {}
+    languages: dict[str, str] = {}
     mounts = []
     for site in SITES:
         directory = root / site.host
-        gold[site.host] = write_site(site, directory, locale_dir)
+        gold[site.host], served_as = write_site(site, directory, locale_dir)
+        languages.update(served_as)
         mounts.append((site.host, "/", [directory.resolve()]))
     config = root / "sandbox.toml"
     config.write_text(render_sandbox_toml(mounts), encoding="utf-8")
-    return LanguageWorld(config, gold)
+    return LanguageWorld(config, gold, languages)
