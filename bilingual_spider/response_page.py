@@ -37,6 +37,10 @@ from bilingual_spider.patterns.crawl_round import declared_language
 PAGE_LANGUAGE_META = "page_language"
 """``Response.meta`` key where the page's :class:`PageLanguage` is kept once identified, so the
 middlewares and the spider identify a page once."""
+LINKED_LANGUAGE_META = "linked_language"
+"""``Request.meta`` key: the language the link a request follows names for its page (its
+``hreflang``, a switcher's label: the detector's probes), weighed as the page's declared
+language where its URL names none (:func:`page_declared_language`)."""
 
 _parsed: weakref.WeakKeyDictionary[Response, ParsedPage] = weakref.WeakKeyDictionary()
 
@@ -64,9 +68,12 @@ def response_language(response: Response, identifier: LanguageIdentifier) -> Pag
 
 
 def page_declared_language(response: Response, page: ParsedPage) -> str | None:
-    """The language the site declares for a response's page: its URL's marker, else its
-    ``<html lang>`` (:func:`~bilingual_spider.patterns.crawl_round.declared_language`)."""
-    return declared_language(response.url, html_lang(page))
+    """The language the site declares for a response's page: its URL's marker, else the one
+    the link it was reached by names (:data:`LINKED_LANGUAGE_META`: a template's ``<html
+    lang="en">`` on every page says less), else its ``<html lang>``
+    (:func:`~bilingual_spider.patterns.crawl_round.declared_language`)."""
+    linked = response.meta.get(LINKED_LANGUAGE_META) if _has_meta(response) else None
+    return declared_language(response.url, linked or html_lang(page))
 
 
 def _has_meta(response: Response) -> bool:

@@ -100,6 +100,7 @@ from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.middlewares.sitemaps import SITEMAP_META
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
+from bilingual_spider.response_page import LINKED_LANGUAGE_META
 from bilingual_spider.state import CrawlState
 from bilingual_spider.state.request_meta import REDELIVERED_META
 
@@ -704,6 +705,7 @@ class SiteDetection:
                 "detector_probe": probe.url,
                 "detector_score": probe.score,
                 "detector_via": probe.via,
+                LINKED_LANGUAGE_META: probe.hint,  # the language its link names, if any
                 "download_timeout": self.probe_timeout,
                 "max_retry_times": self.probe_retries,
             },

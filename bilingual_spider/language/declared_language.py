@@ -83,6 +83,18 @@ class Signal(StrEnum):
     """The declared language, a close neighbour of the identifier's guess."""
     DECLARED_UNKNOWN = "declared_unknown"
     """The declared language, which the identifier has no label for; the script fits."""
+    LINKED_CLOSE = "linked_close"
+    """As ``declared_close``, the language declared by the links naming the page (their
+    ``hreflang``, a switcher's label), where the page itself declares none that decided."""
+    LINKED_UNKNOWN = "linked_unknown"
+    """As ``declared_unknown``, the language declared by the links naming the page."""
+
+
+BY_LINKS = {
+    Signal.DECLARED_CLOSE: Signal.LINKED_CLOSE,
+    Signal.DECLARED_UNKNOWN: Signal.LINKED_UNKNOWN,
+}
+"""The signal of a language the links naming a page declared, by the rule that took it."""
 
 
 class ResolvedLanguage(NamedTuple):

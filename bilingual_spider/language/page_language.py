@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,24 +223,34 @@ def language_blocks(
         (block, guesses[0].lang if guesses else None)
         for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
     ]
+    return resolved_blocks(
+        [LanguageBlock(block, lang) for block, lang in guessed], declared, identifier.knows
+    )
+
+
+def resolved_blocks(
+    blocks: Sequence[LanguageBlock], declared: str | None, knows: Callable[[str], bool]
+) -> list[LanguageBlock]:
+    """Blocks whose identified language the ``declared`` one overrules where
+    :func:`~.declared_language.resolve_language` says so, each guess weighed with all the
+    blocks it names (one short block reads as no language)."""
     if declared is None:
-        return [LanguageBlock(block, lang) for block, lang in guessed]
-    # each guess is weighed with all the text it covers: one short block reads as no language
+        return list(blocks)
     by_guess: dict[str, list[str]] = {}
-    for block, lang in guessed:
-        if lang is not None:
-            by_guess.setdefault(lang, []).append(block)
+    for block in blocks:
+        if block.lang is not None:
+            by_guess.setdefault(block.lang, []).append(block.text)
     resolved = {
-        lang: resolve_language(lang, " ".join(texts), declared, identifier.knows)
+        lang: resolve_language(lang, " ".join(texts), declared, knows)
         for lang, texts in by_guess.items()
     }
     found = []
-    for block, lang in guessed:
-        decided = resolved.get(lang) if lang is not None else None
-        if decided is None:
-            found.append(LanguageBlock(block, None))
+    for block in blocks:
+        decided = resolved.get(block.lang) if block.lang is not None else None
+        if decided is None or decided.signal is Signal.IDENTIFIER:
+            found.append(block)
         else:
-            found.append(LanguageBlock(block, decided.lang, decided.signal))
+            found.append(LanguageBlock(block.text, decided.lang, decided.signal))
     return found
 
 

@@ -187,7 +187,8 @@ class PatternScoringMiddleware:
         """The pairs of every page seen so far (an items request of the new ones) and the
         counterpart requests of the pages left unpaired."""
         self.stats.inc_value("patterns/minings")
-        round_pairs = pair_round(self.crawled, verifier=self.verifier)
+        knows = self.identifier.knows if self.identifier is not None else None
+        round_pairs = pair_round(self.crawled, verifier=self.verifier, knows=knows)
         for reason, count in round_pairs.rejected.items():
             self.stats.set_value(f"patterns/rejected/{reason}", count)
         requests = []

@@ -130,6 +130,17 @@ def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> 
     return any(same_language(language, page.language) for language in languages)
 
 
+def linked_languages(pages: Iterable[PageWithAlternates]) -> dict[str, set[str]]:
+    """URL -> the languages the links naming it declare: their ``hreflang``, a switcher's label,
+    a sitemap's entry (the alternates of ``pages``)."""
+    declared: dict[str, set[str]] = {}
+    for page in pages:
+        for alternate in page.alternates:
+            if alternate.language:
+                declared.setdefault(alternate.url, set()).add(alternate.language)
+    return declared
+
+
 def declared_versions(pages: Iterable[PageWithAlternates]) -> dict[str, set[str]]:
     """URL -> the URLs named as its versions, either way (for the link-similarity filter:
     :func:`~.similarity.declared_link_pairs`)."""
@@ -155,14 +166,11 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     evidence replaces it (:func:`.declarations.with_site_credibility`).
     """
     named: Counter[tuple[str, str]] = Counter()
-    declared: dict[str, set[str]] = {}
     for page in pages.values():
         if page.language is not None:
             for alternate in page.alternates:
                 named[alternate.url, page.language] += 1
-        for alternate in page.alternates:
-            if alternate.language:
-                declared.setdefault(alternate.url, set()).add(alternate.language)
+    declared = linked_languages(pages.values())
     offers: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for page in pages.values():
         if page.language is None:

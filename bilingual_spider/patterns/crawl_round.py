@@ -17,13 +17,19 @@ A round crawls its sites within a page budget each, then:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections import ChainMap, Counter
+from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
 
-from bilingual_spider.language.codes import normalize_language_code, same_language
-from bilingual_spider.language.page_language import LanguageBlock
-from bilingual_spider.patterns.alternates import Alternate, alternate_pairs, declared_versions
+from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
+from bilingual_spider.language.declared_language import BY_LINKS, resolve_language
+from bilingual_spider.language.page_language import LanguageBlock, resolved_blocks
+from bilingual_spider.patterns.alternates import (
+    Alternate,
+    alternate_pairs,
+    declared_versions,
+    linked_languages,
+)
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.declarations import (
     BORDERLINE_PROBABILITY,
@@ -163,7 +169,7 @@ class PageRecord:
 class CrawledSites:
     """Every page fetched so far, by site, and which external sites each site links to."""
 
-    pages: dict[str, PageRecord] = field(default_factory=dict)
+    pages: MutableMapping[str, PageRecord] = field(default_factory=dict)
     site_pages: dict[str, list[str]] = field(default_factory=dict)
     external: dict[str, dict[str, str]] = field(default_factory=dict)
     """site -> external site -> the first URL of it seen linked."""
@@ -194,6 +200,71 @@ class RoundPairs:
     credibility: Credibility
     declarations: Mapping[str, DeclarationTally] = field(default_factory=dict)
     """Each site's declared pairs: judged, verified, rescued, overruled (:mod:`.declarations`)."""
+    linked: tuple[tuple[str, str, str], ...] = ()
+    """``(url, language, signal)`` of the pages whose language the links naming them decided
+    (:func:`linked_language_pages`), for the round's groups (:func:`relabelled`); a mixed
+    page's blocks so read are not kept: in a group it is read as fetched."""
+
+
+LanguageKnown = Callable[[str], bool]
+"""Whether the identifier has a label for a language (``LanguageIdentifier.knows``)."""
+
+
+def linked_language_pages(
+    pages: Mapping[str, PageRecord], knows: LanguageKnown | None = None
+) -> dict[str, PageRecord]:
+    """The pages whose language the links naming them decide (issue 49), relabelled.
+
+    A site that marks a page's language nowhere on the page (an opaque URL, a template's
+    ``<html lang="en">`` on every page) still names it in the links to it: their ``hreflang``, a
+    switcher's label (``Norsk bokmål``, ``རྫོང་ཁ``), a sitemap (:func:`.alternates.linked_languages`).
+    When every link naming a page declares one language, that language is weighed against the
+    page's as :func:`~bilingual_spider.language.declared_language.resolve_language` weighs a
+    page's own declaration: it wins when it is a close neighbour of the page's language, or one
+    the identifier does not know (``knows``; None: every language is known) whose script the
+    prose is written in. The page's own word comes first: a page whose URL names its language
+    is left as it is. A mixed page (each pair decides its language) has its blocks read so.
+    The signal says the links decided (``linked_close``, ``linked_unknown``)."""
+    known = knows or (lambda _: True)
+    relabelled: dict[str, PageRecord] = {}
+    for url, languages in linked_languages(pages.values()).items():
+        page = pages.get(url)
+        if (
+            page is None
+            or len({base_language(lang) for lang in languages}) != 1
+            or declared_language(url) is not None
+        ):
+            continue
+        linked = min(languages)
+        if page.mixed:  # its blocks, as a page its URL names is read (each pair decides)
+            blocks = [
+                block if block == before else replace(block, signal=BY_LINKS[block.signal])
+                for block, before in zip(
+                    resolved_blocks(page.mixed_blocks, linked, known),
+                    page.mixed_blocks,
+                    strict=True,
+                )
+            ]
+            if blocks != list(page.mixed_blocks):
+                relabelled[url] = replace(page, mixed_blocks=tuple(blocks))
+            continue
+        if page.language is None:
+            continue
+        resolved = resolve_language(page.language, page.copy_text, linked, known)
+        if resolved is not None and resolved.signal in BY_LINKS and resolved.lang != page.language:
+            relabelled[url] = replace(
+                page, language=resolved.lang, language_signal=str(BY_LINKS[resolved.signal])
+            )
+    return relabelled
+
+
+def relabelled(page: PageRecord | None, linked: Mapping[str, tuple[str, str]]) -> PageRecord | None:
+    """``page`` with the language and signal ``linked`` gives its URL (url -> (language,
+    signal), :attr:`RoundPairs.linked`), if any."""
+    if page is None or page.url not in linked:
+        return page
+    language, signal = linked[page.url]
+    return replace(page, language=language, language_signal=signal)
 
 
 def judge_pair(
@@ -314,6 +385,7 @@ def pair_round(
     config: PairingConfig | None = None,
     verifier: PairVerifier | None = None,
     rejected_pair: Rejection | None = None,
+    knows: LanguageKnown | None = None,
 ) -> RoundPairs:
     """Mine every page seen so far, discover pairs (4.1, 4.2) and the pairs pages name
     themselves (:mod:`.alternates`), and judge them all alike (languages, URL markers, shared
@@ -323,7 +395,11 @@ def pair_round(
     other is dropped (``superseded``); a pair found both ways is kept once, as the pattern's.
     A page judged the copy of another (:func:`copy_side`) is in no pair of the round
     (``copy_of_another``): half left untranslated, it is no translation of a third page
-    either."""
+    either. ``knows``: whether the identifier has a label for a language; pages whose language
+    the links naming them decide are relabelled first (:func:`linked_language_pages`)."""
+    linked = linked_language_pages(crawled.pages, knows)
+    if linked:
+        crawled = replace(crawled, pages=ChainMap(linked, crawled.pages))
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))
@@ -375,7 +451,10 @@ def pair_round(
         if is_declared(pair):
             site = site_of(pair.source)
             tallies[site] = tallies[site].plus(outweighed=1)
-    return RoundPairs(tuple(kept), dict(rejected), result.credibility, tallies)
+    linked_pages = tuple(
+        (p.url, p.language, p.language_signal) for p in linked.values() if p.language
+    )
+    return RoundPairs(tuple(kept), dict(rejected), result.credibility, tallies, linked_pages)
 
 
 def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:

@@ -23,12 +23,14 @@ from bilingual_spider.patterns.crawl_round import (
     SIMILARITY_PATTERNS,
     CrawledSites,
     GroupPairs,
+    LanguageKnown,
     Rejection,
     RoundPairs,
     deep_page_candidates,
     judge_group_pairs,
     next_round_sites,
     pair_round,
+    relabelled,
 )
 from bilingual_spider.patterns.deep_pages import DeepCandidate
 from bilingual_spider.patterns.discovery import ExternalSite
@@ -82,6 +84,9 @@ class RoundDriver:
         Search mode (4.5): one stage, no mining.
     verifier, rejected_pair:
         The pair verifier, and who is told of each pair a check rejected.
+    knows:
+        Whether the language identifier has a label for a language (where it has none, the
+        links naming a page may decide its language: :func:`.crawl_round.linked_language_pages`).
     """
 
     store: RoundStore
@@ -91,6 +96,7 @@ class RoundDriver:
     search: bool = False
     verifier: PairVerifier | None = None
     rejected_pair: Rejection | None = None
+    knows: LanguageKnown | None = None
     _pairs: dict[int, RoundPairs] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -147,7 +153,7 @@ class RoundDriver:
         """Mine every page seen so far, judge the pairs (kept in the store for every worker) and
         choose the deep-page candidates not checked yet."""
         crawled = self.store.crawled()
-        pairs = pair_round(crawled, verifier=self.verifier, rejected_pair=self.rejected_pair)
+        pairs = pair_round(crawled, None, self.verifier, self.rejected_pair, self.knows)
         self.store.keep_round_pairs(round, pairs)
         self._pairs = {round: pairs}
         checked = self.store.marked(CHECKED)
@@ -159,7 +165,14 @@ class RoundDriver:
         pairs = self.pairs_of(round)
         weights = unit_weights(pairs.credibility.top_patterns(SIMILARITY_PATTERNS))
         found = [*pairs.pairs, *map(found_pair, sorted(self.store.marked(FOUND)))]
-        return judge_group_pairs(found, self.store.page, weights, self.verifier, self.rejected_pair)
+        linked = {url: (language, signal) for url, language, signal in pairs.linked}
+        return judge_group_pairs(
+            found,
+            lambda url: relabelled(self.store.page(url), linked),
+            weights,
+            self.verifier,
+            self.rejected_pair,
+        )
 
     def pairs_of(self, round: int) -> RoundPairs:
         """The pairs and credibility tables of ``round`` (mined by whichever worker ended its

@@ -171,7 +171,7 @@ class PupSnifferSpider(scrapy.Spider):
         self.sitemaps = SitemapPages(self.order)
         self.driver = RoundDriver(
             store, self.rounds, self.next_sites, self.deep_per_site, self.mode == "search",
-            self.verifier, log_rejected,
+            self.verifier, log_rejected, self.identifier.knows,
         )  # fmt: skip
         self.rounds = self.driver.rounds
         failed = self.ignore_failure

@@ -1,0 +1,145 @@
+"""A page's language from the links naming it (issue 49): on a site whose URLs and ``<html
+lang>`` say nothing (``/p/NUMBER.html`` under a template's ``lang="en"``), the switcher's labels
+and ``hreflang`` of the pages linking to a page declare its language, and that declaration is
+weighed as the page's own would be (:func:`resolve_language`). Text: the gettext catalogs of apt
+and dpkg Debian installs (Dzongkha, Bokmål), as ``tests/language/test_declared_language.py``."""
+
+from __future__ import annotations
+
+import pytest
+
+from bilingual_spider.language.declared_language import Signal
+from bilingual_spider.patterns.alternates import HREFLANG, SWITCHER, Alternate
+from bilingual_spider.patterns.crawl_round import (
+    CrawledSites,
+    PageRecord,
+    linked_language_pages,
+    pair_round,
+    relabelled,
+)
+from tests.language.test_declared_language import catalog_sentences
+
+SITE = "http://docs.example"
+
+
+@pytest.fixture(scope="module")
+def identifier():
+    from bilingual_spider.language.identification import default_identifier
+
+    return default_identifier()
+
+
+def site(identifier, translated: str, named: str, via: str = SWITCHER, copy: bool = False):
+    """Three documents in English and in ``translated`` (English again when ``copy``), at
+    opaque URLs; every page links to its version in the other language, labelled ``named`` (and
+    ``en``), and to the English home. Each page's language is the identifier's guess."""
+    texts, english = catalog_sentences(translated)
+    pages = {}
+    home = f"{SITE}/p/100.html"
+    for n in range(3):
+        en_url, other_url = f"{SITE}/p/{200 + n}.html", f"{SITE}/p/{300 + n}.html"
+        en_text = " ".join(english[n * 10 : n * 10 + 10])
+        other_text = en_text if copy else " ".join(texts[n * 10 : n * 10 + 10])
+        for url, text, partner, label in (
+            (en_url, en_text, other_url, named),
+            (other_url, other_text, en_url, "en"),
+        ):
+            guess = identifier.identify(text)[0].lang
+            pages[url] = PageRecord.of(
+                url, guess, text, [home, partner], alternates=[Alternate(partner, label, via)]
+            )
+    return pages
+
+
+def test_a_page_in_a_language_the_identifier_lacks_takes_the_one_its_links_name(identifier):
+    pages = site(identifier, "dz", "dz")
+    assert {pages[f"{SITE}/p/30{n}.html"].language for n in range(3)} == {"bo"}  # a stand-in
+    linked = linked_language_pages(pages, identifier.knows)
+    assert sorted(linked) == [f"{SITE}/p/30{n}.html" for n in range(3)]  # English: as it was
+    assert {(page.language, page.language_signal) for page in linked.values()} == {
+        ("dz", Signal.LINKED_UNKNOWN)
+    }
+    # without the identifier's label set, a language it lacks is not known to be lacking
+    assert linked_language_pages(pages) == {}
+
+
+def test_a_close_neighbour_gives_way_to_the_language_the_links_name(identifier):
+    pages = site(identifier, "nb", "nb", via=HREFLANG)
+    assert {pages[f"{SITE}/p/30{n}.html"].language for n in range(3)} == {"no"}
+    linked = linked_language_pages(pages)
+    assert {(page.language, page.language_signal) for page in linked.values()} == {
+        ("nb", Signal.LINKED_CLOSE)
+    }
+
+
+def test_an_english_copy_the_links_call_another_language_stays_english(identifier):
+    for lang in ("dz", "om", "nb"):  # Tibetan script; Latin script read as English; not close
+        pages = site(identifier, "dz", lang, copy=True)
+        assert linked_language_pages(pages, identifier.knows) == {}, lang
+
+
+def test_a_page_its_url_or_two_languages_name_is_left_as_it_is(identifier):
+    pages = site(identifier, "nb", "nb")
+    marked = {}
+    for url, page in pages.items():  # the same site with the translations under /da/
+        moved = url.replace("/p/30", "/da/30")
+        alternates = [Alternate(a.url.replace("/p/30", "/da/30"), a.language, a.via)
+                      for a in page.alternates]  # fmt: skip
+        marked[moved] = PageRecord.of(moved, page.language, page.text, page.links,
+                                      alternates=alternates)  # fmt: skip
+    assert linked_language_pages(marked) == {}  # its URL says da: the links do not decide
+    english = f"{SITE}/p/200.html"
+    twice = dict(pages)
+    twice[f"{SITE}/p/100.html"] = PageRecord.of(
+        f"{SITE}/p/100.html",
+        "en",
+        "Home",
+        [],
+        alternates=[Alternate(f"{SITE}/p/300.html", "nn", SWITCHER)],
+    )
+    linked = linked_language_pages(twice)
+    assert f"{SITE}/p/300.html" not in linked  # named nb and nn
+    assert f"{SITE}/p/301.html" in linked and english not in linked
+
+
+def test_a_round_pairs_a_page_in_the_language_its_links_name_and_says_so(identifier):
+    crawled = CrawledSites()
+    for page in site(identifier, "dz", "dz").values():
+        crawled.add(page)
+    before = pair_round(crawled)  # no label set: the Tibetan pages are bo
+    assert {pair.target_language for pair in before.pairs} <= {"bo"}
+    found = pair_round(crawled, knows=identifier.knows)
+    assert len(found.pairs) == 3
+    for pair in found.pairs:
+        assert (pair.source_language, pair.target_language) == ("en", "dz")
+        assert pair.language_signals == ("identifier", "linked_unknown")
+    assert len(found.linked) == 3
+    linked = {url: (language, signal) for url, language, signal in found.linked}
+    page = crawled.pages[f"{SITE}/p/300.html"]
+    assert relabelled(page, linked).language == "dz"
+    assert relabelled(crawled.pages[f"{SITE}/p/200.html"], linked).language == "en"
+    assert crawled.pages[f"{SITE}/p/300.html"].language == "bo"  # the record kept is as fetched
+
+
+def test_a_mixed_page_has_its_blocks_read_in_the_language_its_links_name(identifier):
+    from bilingual_spider.language.page_language import LanguageBlock
+
+    bokmal, english = catalog_sentences("nb")
+    norwegian = " ".join(bokmal[:10])
+    licence = " ".join(english[10:20])
+    blocks = (LanguageBlock(norwegian, identifier.identify(norwegian)[0].lang),
+              LanguageBlock(licence, "en"))  # fmt: skip
+    assert blocks[0].lang == "no"
+    url, home = f"{SITE}/p/300.html", f"{SITE}/p/200.html"
+    pages = {
+        url: PageRecord.of(url, None, f"{norwegian} {licence}", [home], mixed_blocks=blocks),
+        home: PageRecord.of(
+            home, "en", licence, [url], alternates=[Alternate(url, "nb", SWITCHER)]
+        ),  # fmt: skip
+    }
+    linked = linked_language_pages(pages)
+    assert [(block.lang, block.signal) for block in linked[url].mixed_blocks] == [
+        ("nb", Signal.LINKED_CLOSE),
+        ("en", Signal.IDENTIFIER),  # the untranslated licence stays English
+    ]
+    assert linked[url].language is None  # each pair decides a mixed page's language
