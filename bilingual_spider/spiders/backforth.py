@@ -35,13 +35,14 @@ from typing import Any
 import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
-from scrapy.exceptions import CloseSpider, NotConfigured, UsageError
+from scrapy.exceptions import NotConfigured, UsageError
 from scrapy.http import Response, TextResponse
-from scrapy.utils.defer import deferred_from_coro
 from twisted.python.failure import Failure
 
 from bilingual_spider.adapters.link_learning import LinkLearning
+from bilingual_spider.adapters.page_count import PageCount
 from bilingual_spider.adapters.site_detection import DetectorCallbacks
+from bilingual_spider.adapters.site_origins import SiteOrigins
 from bilingual_spider.commands.arguments import number_between, whole_number
 from bilingual_spider.detection.detector import parse_langs
 from bilingual_spider.extensions.fetch_outcomes import PAGES_KEY
@@ -53,39 +54,27 @@ from bilingual_spider.frontier.bipartite import (
     leaves_site,
 )
 from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier, neighbourhood_tokens
-from bilingual_spider.frontier.rescoring import (
-    FRONTIER_META,
-    FrontierScorer,
-    link_priority,
-)
+from bilingual_spider.frontier.rescoring import FRONTIER_META, FrontierScorer, link_priority
 from bilingual_spider.frontier.strategies import RULES, follows_links_of, parse_strategy
-from bilingual_spider.frontier.topic import (
-    ON_TOPIC,
-    default_topic_classifier,
-    page_document,
-)
+from bilingual_spider.frontier.topic import ON_TOPIC, default_topic_classifier, page_document
 from bilingual_spider.items import BilingualSiteItem, SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
-from bilingual_spider.middlewares.backlink_expansion import (
-    BACKLINK_OF_META,
-    SCOPES,
-)
+from bilingual_spider.middlewares.backlink_expansion import BACKLINK_OF_META, SCOPES
 from bilingual_spider.response_page import response_page
 from bilingual_spider.search.service import SearchService
 from bilingual_spider.search.values import BACKLINKS as BACKLINKS_KIND
 from bilingual_spider.search.values import FoundLink
 from bilingual_spider.seeds import announced
 from bilingual_spider.spiders.forward import default_or_given_seeds
-from bilingual_spider.state import CrawlState, FoundBy, PageBudget
-from bilingual_spider.state.request_meta import DUPLICATE_KEY_META, FRONTIER_ID_META
+from bilingual_spider.state import CrawlState, PageBudget
+from bilingual_spider.state.memory import FoundByInMemory
+from bilingual_spider.state.request_meta import DUPLICATE_KEY_META
 
 logger = logging.getLogger(__name__)
 
 FETCHED_ROLES = ("seed", "backlink", "forward", "probe")
 """Roles whose pages count against the page budget (API answers do not)."""
-FOUND_BY_META = "found_by"
-"""Request meta key (with Redis): how the site of a seed or forward request was reached."""
 VERDICT_READING_PAGES = 20
 """With Redis, every so many of its pages a worker reads the verdicts the other workers gave
 since it last looked (:meth:`BackForthSpider._read_other_workers_verdicts`)."""
@@ -140,12 +129,13 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.graph = BipartiteGraph()
         self.learning = LinkLearning({}, 1)
         self.topic_classifier: Any = None
+        self.page_count: PageCount | None = None
         self.page_budget: PageBudget | None = None
+        """Read by the Redis scheduler: the spider counts its pages against it, by request."""
         self.shares_requests = False
         """With Redis: the workers' requests meet in one queue and one duplicate filter."""
-        self.found_by: FoundBy | None = None
+        self.origins = SiteOrigins(FoundByInMemory(), lambda url: url)
         """How each site was reached, for whichever worker judges it (the crawl state's)."""
-        self._found_by: dict[str, str] = {}
         self._rng = random.Random(0)
         self._verdict_cursor = 0  # verdicts of the crawl read so far (with Redis)
 
@@ -170,10 +160,10 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         state = CrawlState.of(crawler, spider.name)
         state.same_run("strategy", spider.strategy.value)
         spider.shares_requests = state.shares_requests
-        spider.found_by = state.found_by
         spider.budget = spider.budget or settings.getint("BILINGUAL_BACKFORTH_BUDGET") or None
         if spider.budget is not None:
             spider.page_budget = state.page_budget(spider.budget)
+        spider.page_count = PageCount(crawler, "backforth", spider.page_budget)
         spider.learning_interval = spider.learning_interval or settings.getint(
             "BILINGUAL_BACKFORTH_LEARNING_INTERVAL"
         )
@@ -188,7 +178,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             spider.rules, spider.learning_interval, settings, state
         )
         spider.bind_detection(crawler)
-        crawler.signals.connect(spider._opened, signal=signals.spider_opened)
+        spider.origins = SiteOrigins(state.found_by, spider.detection.site_of)
+        crawler.signals.connect(spider.page_count.close_if_spent, signal=signals.spider_opened)
         crawler.signals.connect(spider._request_dropped, signal=signals.request_dropped)
         return spider
 
@@ -207,25 +198,24 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         site = self.detection.site_of(url)
         if not self.graph.reach(site):
             return None
-        self._found_by[site] = "seed"
+        self.origins.reached(site, "seed")
         return self._request(url, "seed", errback=self.first_page_failed)
 
     def parse(self, response: Response) -> Iterator[Any]:
         role = response.meta.get("role", "forward")
         self._count_page(role, response.meta)
-        self._note_found_by(response.meta, response.url)
+        self.origins.first_page(response.meta, response.url)
         on_topic = self._on_topic(response) if self.rules.topic_focus else True
         contexts = None  # extracted once, for the links followed and the detector alike
         if role == "backlink":
             contexts = self._contexts(response)
             site = self.detection.site_of(response.url)
             if self.graph.reach(site):  # a backlink page's own site is judged too
-                self._found_by[site] = f"backlink page of {response.meta.get(BACKLINK_OF_META)}"
+                how = f"backlink page of {response.meta.get(BACKLINK_OF_META)}"
+                self.origins.reached(site, how)
             # its verdict may come to another worker; a site this worker reached before (a
             # link whose request another worker's duplicate made drop) is noted here too
-            how = self._found_by.get(site)
-            if how:
-                self.found_by.note(site, how)
+            self.origins.share(site)
             yield from self._forward_links(response, contexts)
         elif follows_links_of(role, self.rules, on_topic):
             contexts = self._contexts(response)
@@ -238,7 +228,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
     def first_page_failed(self, failure: Failure) -> Iterator[Any]:
         meta = failure.request.meta  # type: ignore[attr-defined]
         self._count_page(meta.get("role", "forward"), meta)
-        self._note_found_by(meta, failure.request.url)  # type: ignore[attr-defined]
+        self.origins.first_page(meta, failure.request.url)  # type: ignore[attr-defined]
         yield from self._judged(self.detection.first_page_failed(failure))
 
     def backlink_page_failed(self, failure: Failure) -> Iterator[Any]:
@@ -292,7 +282,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
             return
         tokens = neighbourhood_tokens(context) if self.classifiers else ()
         self.graph.reach(site, tokens)
-        self._found_by[site] = found_by
+        self.origins.reached(site, found_by)
         yield self._request(context.url, FORWARD, tokens, errback=self.first_page_failed)
 
     def _out_of_site(self, contexts: list[LinkContext], page_site: str) -> list[LinkContext]:
@@ -315,9 +305,8 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     def _on_verdict(self, verdict: SiteVerdictItem) -> Iterator[Any]:
         self._learn_from(self.graph.judge(verdict.site, verdict.bilingual))
-        found_by = self._found_by.pop(verdict.site, "")  # kept until the verdict, not after
         # noted by the worker that fetched its first page (with Redis, most often another)
-        found_by = self.found_by.take(verdict.site, verdict.bilingual) or found_by
+        found_by = self.origins.judged(verdict.site, verdict.bilingual)
         if not verdict.bilingual:
             return
         self.crawler.stats.inc_value("backforth/sites_bilingual")
@@ -348,14 +337,6 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if request.meta.get("role") == FORWARD:
             self.graph.not_followed(self.detection.site_of(request.url))
 
-    def _note_found_by(self, meta: dict[str, Any], url: str) -> None:
-        """With Redis: the first page of a seed or forward request tells how its site was
-        reached, for whichever worker judges the site (most often another)."""
-        how = meta.get(FOUND_BY_META)
-        if how:
-            first_url = meta.get("redirect_urls", [url])[0]
-            self.found_by.note(self.detection.site_of(first_url), how)
-
     def _read_other_workers_verdicts(self) -> None:
         """With Redis, a site is judged by whichever worker takes its last probe, often not the
         one that followed a link to it or fetched a backlink page linking to it: the verdicts
@@ -366,7 +347,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         for site, bilingual in verdicts:
             if site in self.graph.verdicts:
                 continue  # judged here
-            self._found_by.pop(site, None)
+            self.origins.forget(site)
             self._learn_from(self.graph.judge(site, bilingual))
             self.crawler.stats.inc_value("backforth/verdicts_of_other_workers")
 
@@ -396,8 +377,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         if role in (FORWARD, "seed"):  # one a site: across workers too (this graph's is local)
             site = self.detection.site_of(url)
             meta[DUPLICATE_KEY_META] = (url, f"site {site}")
-            if site in self._found_by:
-                meta[FOUND_BY_META] = self._found_by[site]
+            meta.update(self.origins.meta(site))
         # a backlink page may be a page the crawl saw already: never filtered by its URL; with
         # Redis, one a URL across workers by its own key (a hub is a backlink page of many
         # sites, judged by several workers), as this graph's claim makes it one in this one
@@ -421,48 +401,23 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     @property
     def pages(self) -> int:
-        """Pages counted (responses and failures): this process's, or with ``JOBDIR`` every
-        run's (the stats a resumed crawl carries on)."""
-        return int(self.crawler.stats.get_value("backforth/pages", 0))
+        assert self.page_count is not None
+        return self.page_count.pages
 
     @property
     def sites_found(self) -> int:
-        """Bilingual sites found, counted as :attr:`pages` is."""
-        return int(self.crawler.stats.get_value("backforth/sites_bilingual", 0))
+        assert self.page_count is not None
+        return self.page_count.sites_found
 
     def _count_page(self, role: str, meta: dict[str, Any]) -> None:
-        """A page (its response or failure) counted; the crawl closed once the budget is spent
-        (with Redis: a page whose request was counted before, by a worker killed before it
-        acknowledged it, is not counted against the budget again)."""
-        stats = self.crawler.stats
-        stats.inc_value(f"backforth/pages/{role}")
-        stats.inc_value("backforth/pages")
-        stats.set_value("backforth/harvest_rate", round(self.sites_found / self.pages, 4))
-        self.learning.page_counted(self.pages, self.sites_found, stats)
+        """A page (its response or failure) counted, then charged to the budget (the crawl
+        closes once it is spent: :mod:`~bilingual_spider.adapters.page_count`)."""
+        assert self.page_count is not None
+        self.page_count.count(role)
+        self.learning.page_counted(self.pages, self.sites_found, self.crawler.stats)
         if self.pages % VERDICT_READING_PAGES == 0:
             self._read_other_workers_verdicts()
-        if self.budget is not None and self._budget_spent(meta) >= self.budget:
-            stats.inc_value("backforth/pages_after_budget")  # counted, not processed
-            raise CloseSpider("budget")
-
-    def _budget_spent(self, meta: dict[str, Any]) -> int:
-        """Pages counted against the budget: this worker's, or with Redis every worker's (0:
-        this page was counted before)."""
-        assert self.page_budget is not None
-        spent = self.page_budget.spend(request_id=meta.get(FRONTIER_ID_META))
-        if spent:
-            self.crawler.stats.set_value("backforth/pages_crawl_wide", spent)
-        else:
-            self.crawler.stats.inc_value("backforth/pages_counted_before")
-        return spent
-
-    def _opened(self, spider: scrapy.Spider) -> None:
-        """A crawl restarted after its budget was spent ends at once."""
-        if self.page_budget is not None and self.page_budget.spent >= self.page_budget.budget:
-            logger.info("page budget spent: %d pages over every run", self.page_budget.spent)
-            engine = self.crawler.engine
-            assert engine is not None
-            deferred_from_coro(engine.close_spider_async(reason="budget"))
+        self.page_count.charge(meta)
 
     def progress_line(self, minutes: float) -> str:
         """The crawl so far in one line (logged by :mod:`~bilingual_spider.extensions.

@@ -7,17 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bilingual_spider import settings as project_settings
+from bilingual_spider.adapters.site_origins import FOUND_BY_META
 from bilingual_spider.detection.detector import SiteVerdict
 from bilingual_spider.distributed.found_by import SharedFoundBy
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.links.contexts import LinkContext
-from bilingual_spider.spiders.backforth import (
-    FOUND_BY_META,
-    VERDICT_READING_PAGES,
-    BackForthSpider,
-)
+from bilingual_spider.spiders.backforth import VERDICT_READING_PAGES, BackForthSpider
 from tests.conftest import REDIS_URL
 from tests.crawlers import get_crawler
 from tests.spiders.pages import ENGLISH, page
@@ -151,7 +148,7 @@ def test_a_verdict_given_by_another_worker_labels_the_links_this_worker_followed
     assert a.learning.shared.sent == labelled
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 1
     assert not list(a._forward_request(link_to(f"http://{HOTEL}/en/"), found_by="again"))
-    assert a._found_by == {}
+    assert a.origins._noted == {}
     assert b.learning.shared is not None and b.learning.shared.sent == {FORWARD: 0, BACKLINK: 0}
     b.detection.store.finish(verdict(SHOP, False))
     a._read_other_workers_verdicts()  # read again: the hotel's verdict is not read twice

@@ -34,7 +34,7 @@ def test_how_a_site_was_found_is_kept_until_its_verdict_only():
     backforth = spider("obfc")
     for url in ("http://www.museo.example/", "http://www.hotel.example/"):
         assert backforth.seed_request(url) is not None
-    assert backforth._found_by == {
+    assert backforth.origins._noted == {
         "www.museo.example": "seed",
         "www.hotel.example": "seed",
     }
@@ -45,7 +45,7 @@ def test_how_a_site_was_found_is_kept_until_its_verdict_only():
         )  # fmt: skip
         items = list(backforth._on_verdict(verdict))
         assert [item.found_by for item in items] == (["seed"] if bilingual else [])
-    assert backforth._found_by == {}
+    assert backforth.origins._noted == {}
 
 
 def test_an_unknown_scope_is_refused():
