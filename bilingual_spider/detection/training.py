@@ -472,17 +472,6 @@ def _sample(files: dict[str, Path], limit: int, seed: int) -> list[tuple[str, Pa
 # -- evaluation ----------------------------------------------------------------------------
 
 
-def grouped_cross_validation(
-    data: TrainingSet, params: dict[str, Any] | None = None, folds: int = 5
-) -> np.ndarray:
-    """Out-of-fold P(positive) of every link, from ``folds`` folds grouped by site
-    (``GroupKFold``: the links of one site are never in both the training and the test part)."""
-    model = LinkPredictor(**(params or {}))
-    features = model.transform(data.contexts)
-    learned = model.training_features(data.contexts, features)
-    return _out_of_fold(features, learned, data.y, np.asarray(data.groups), folds, params)
-
-
 def _out_of_fold(
     features: Any,
     learned: Any,

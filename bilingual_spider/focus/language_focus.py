@@ -378,9 +378,6 @@ class TargetYield:
     def server_counts(self, url: str) -> YieldCounts:
         return self._hosts.get(host_of(url)) or YieldCounts()
 
-    def directory_counts(self, url: str) -> YieldCounts:
-        return self._directories.get(directory_of(url)) or YieldCounts()
-
     def server_preference(self, url: str) -> float:
         """Server-based: the smoothed target share of the link's host."""
         return self.server_counts(url).preference

@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -513,12 +513,3 @@ def load_verifier(setting: str | None) -> PairVerifier | None:
     if not setting:
         return None
     return default_pair_verifier() if setting == "default" else PairVerifier.load(setting)
-
-
-def verify_pairs(
-    verifier: PairVerifier, signals: Iterable[PairSignals]
-) -> list[tuple[bool, float]]:
-    """(kept, probability) of each pair."""
-    listed = list(signals)
-    probabilities = verifier.predict_proba(listed)[:, 1] if listed else []
-    return [(bool(p >= verifier.threshold), float(p)) for p in probabilities]
