@@ -148,6 +148,16 @@ class Stores:
             return self.kept["budget"]["spent"]
         return int(self.client.hget(f"{self.base}:counters", "budget_pages"))
 
+    def pages_counted(self) -> int:
+        """Pages the frontier counted over every run (Redis: by every worker)."""
+        if self.crawl.store == "redis":
+            return int(self.client.hget(f"{self.base}:counters", "budget_pages") or 0)
+        frontier = SqliteFrontier(self.crawl.jobdir / FRONTIER_FILE)
+        try:
+            return frontier.pages
+        finally:
+            frontier.close()
+
     def stats(self) -> dict:
         """The stats over every run: the frontier's carried on, or the worker's last run's."""
         if self.crawl.store == "jobdir":
@@ -243,6 +253,7 @@ def forward_check(crawl: Crawl, written: dict[str, Counter], request) -> None:
     the budget's, as the frontier counted it."""
     pages = written["pages"]
     assert len(pages) == FORWARD_BUDGET  # the budget over the four runs
+    assert crawl.stores().pages_counted() == FORWARD_BUDGET  # the store and the output agree
     missing = sorted(served_pages(crawl.access) - set(pages))
     with SandboxServer(["--config", str(crawl.world / "sandbox.toml")]) as web:
         assert [
