@@ -96,6 +96,9 @@ class Crawl:
             "BILINGUAL_REDIS_IDLE_MAX_WAIT": 1,
             # the end waits for a lease of the killed runs to expire (noticed, issue 53): short
             "BILINGUAL_REDIS_LEASE_SECONDS": 10,
+            # and for their hosts' shared politeness slots, which lapse after twice this (60 s
+            # by default: seen as a minute idle in 3 of 7 pupsniffer runs)
+            "DOWNLOAD_TIMEOUT": 10,
         }
 
     def seeds_of_every_host(self, sites: int | None = None) -> Path:
