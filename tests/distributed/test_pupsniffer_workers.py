@@ -5,8 +5,6 @@ pairs one process finds, each once."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,17 +12,12 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, spider_command
-from tests.conftest import REDIS_URL
 from tests.distributed.start_barrier import with_start_barrier
 from tests.distributed.workers import (
-    assert_ended_with_nothing_lost,
-    frontier_state,
     run_to_end,
     slow_world_served,
-    start_worker,
     worker_settings,
 )
-from tests.waiting import CRAWL_SECONDS, wait_until
 
 LATENCY_MS = 100
 """Every host answers this late: both workers have responses in flight at once."""
@@ -104,48 +97,3 @@ def test_two_workers_emit_one_processs_pairs_each_once(served, redis_prefix, tmp
                 fetched[(response["method"], response["url"])] += 1
     refetched = sum(s.get("scheduler/redis/refetched", 0) for s in stats)
     assert sum(fetched.values()) - len(fetched) <= refetched, fetched.most_common(3)
-
-
-def shared_pairs(client, prefix: str) -> set[frozenset[str]]:
-    """The pairs the crawl marked emitted in Redis (a killed worker's feed file is lost with it)."""
-    keys = client.smembers(f"{prefix}:pupsniffer:pup:marked:emitted")
-    return {frozenset(k.decode().split(" ")[1:]) for k in keys if k.startswith(b"pair ")}
-
-
-def test_a_killed_worker_loses_no_page_and_no_pair(served, redis_prefix, tmp_path) -> None:
-    """Three workers; the one holding most pages is SIGKILLed during the first crawl stage: the
-    two others end by themselves with every request processed, and the pairs recorded in Redis
-    are one process's pairs."""
-    import redis
-
-    one = tmp_path / "one"
-    assert run_to_end([command(served, one, None)]) == [0]
-    expected, _ = emitted(one)
-    client = redis.Redis.from_url(REDIS_URL)
-    outs = [tmp_path / f"worker{n}" for n in range(3)]
-    workers = [start_worker(command(served, out, redis_prefix)) for out in outs]
-    try:
-
-        def sixty_pages_in() -> bool:
-            assert all(w.poll() is None for w in workers), "a worker ended before the kill"
-            return client.llen(f"{redis_prefix}:pupsniffer:pup:page_order") >= 60
-
-        wait_until(sixty_pages_in, limit=CRAWL_SECONDS)
-        owners = client.hvals(f"{redis_prefix}:pupsniffer:owners")  # host:pid:random
-        held = Counter(int(owner.decode().split(":")[1]) for owner in owners)
-        victim = max(range(3), key=lambda n: held[workers[n].pid])  # holds the most leases
-        os.kill(workers[victim].pid, signal.SIGKILL)
-        workers[victim].wait()
-        survivors = [n for n in range(3) if n != victim]
-        codes = [workers[n].wait(timeout=CRAWL_SECONDS) for n in survivors]
-    finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-    stats = [json.loads((outs[n] / "stats.json").read_text()) for n in survivors]
-    run = {"codes": codes, "stats": stats, **frontier_state(client, redis_prefix, "pupsniffer")}
-    found = shared_pairs(client, redis_prefix)
-    client.close()
-    assert_ended_with_nothing_lost(run)
-    assert sum(s.get("scheduler/redis/redelivered", 0) for s in stats) >= 1, "killed idle"
-    assert found == set(expected)
