@@ -43,7 +43,7 @@ begins the site afresh (``detector/claims_taken_over``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import asdict, replace
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -745,6 +745,20 @@ class SiteDetection:
         of are let go (``detector/claims_forgotten``)."""
         self._inc("detector/claims_forgotten", self.store.forget_claims())
 
+    def unwritten_verdicts(self, in_output: Collection[tuple[str, ...]]) -> list[SiteVerdictItem]:
+        """A crawl restarted after a kill: the verdicts its former self recorded that its output
+        (``in_output``: the output's item keys) lacks (killed between the two; the request that
+        would replay one may never be processed again: a page budget spent first).
+        ``detector/verdicts_replayed_at_restart``."""
+        found = []
+        for site in self.store.judged_here():
+            written = ("verdict", site.lower()) in in_output
+            verdict = None if written else self.store.verdict(site)
+            if verdict is not None:
+                found.append(verdict_item(verdict))
+        self._inc("detector/verdicts_replayed_at_restart", len(found))
+        return found
+
     def _inc(self, key: str, count: int = 1) -> None:
         if self.stats is not None:
             self.stats.inc_value(key, count)
@@ -781,14 +795,21 @@ class DetectorCallbacks:
         )
         return self.detection
 
-    def worker_restarted(self) -> None:
+    replayed_verdicts: list[SiteVerdictItem] = []
+    """The verdicts a restart found recorded and not in the output, emitted first (:meth:`start`
+    yields them)."""
+
+    def worker_restarted(self, in_output: Collection[tuple[str, ...]] | None = None) -> None:
         """Told when this crawl restarts after a kill (``JOBDIR``, or a Redis worker under its
         former name), before its former self's requests go back to the queue: the sites it
         claimed and saved nothing of are let go (their first pages, given again, claim them
-        again)."""
+        again), and the verdicts it recorded that its output (``in_output``: its items' keys;
+        None: no JSON-lines output to read) lacks are emitted again."""
         detection = getattr(self, "detection", None)
         if detection is not None:
             detection.forget_claims()
+            if in_output is not None:
+                self.replayed_verdicts = detection.unwritten_verdicts(in_output)
 
     def detector_page(self, meta: dict[str, Any], outputs: Iterator[Any]) -> Iterator[Any]:
         """What the detector made of one of its pages (a probe or a home page, answered or

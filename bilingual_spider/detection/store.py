@@ -72,6 +72,11 @@ class SiteStore(Protocol):
         no state or verdict of are dropped (their first pages claim them again); how many."""
         ...
 
+    def judged_here(self) -> list[str]:
+        """The sites whose verdict this worker (or its former self, by its name) recorded, or
+        whose state it saved last; one process: every site judged."""
+        ...
+
     def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
         """The verdicts recorded after the first ``cursor`` verdicts of the crawl, every
         worker's, as ``(site, bilingual)``, and the cursor to ask with next time (a shared store:
@@ -144,6 +149,9 @@ class InMemorySiteStore:
 
     def verdicts_since(self, cursor: int) -> tuple[list[tuple[str, bool]], int]:
         return [], cursor  # one process: it saw every verdict as it gave it
+
+    def judged_here(self) -> list[str]:
+        return list(self._verdicts)
 
     def __len__(self) -> int:
         """Sites with a verdict."""

@@ -252,6 +252,12 @@ class RedisSiteStore:
         raw = self.redis.call(self.redis.client.hget, self.writers_key, site)
         return None if raw is None else raw.decode()
 
+    def judged_here(self) -> list[str]:
+        writers = self.redis.call(self.redis.client.hgetall, self.writers_key)
+        return sorted(
+            _text(site) for site, worker in writers.items() if _text(worker) == self.worker
+        )
+
     def __len__(self) -> int:
         """Sites with a verdict."""
         return int(self.redis.call(self.redis.client.hlen, self.verdicts_key))

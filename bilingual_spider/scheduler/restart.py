@@ -7,7 +7,10 @@ name (issue 53).
   (its page was written); the others go back to the queue, marked redelivered. A spider whose
   ``settles_in_flight_by_url`` is false (``backforth``, ``detect``) sends every one back: its
   callbacks redo what follows from the state its stores recorded.
-- The spider lets go of what its former self began and saved nothing of (``worker_restarted``).
+- The spider lets go of what its former self began and saved nothing of (``worker_restarted``),
+  and is told which items its output holds: a verdict its former self recorded and did not
+  write goes out again first, whether or not the request that gave it is processed again (a
+  page budget spent before it is taken: issue 53's kill family found one lost so).
 - The crawl's record of the verdicts and sites written is settled against the output
   (:meth:`~bilingual_spider.distributed.written_items.WrittenItems.settle`): an item emitted
   again is written where it is missing, once.
@@ -51,9 +54,10 @@ def settle_restart(
     done, again, cut = settle_in_flight(leased, feeds, url_of)
     if not getattr(spider, "settles_in_flight_by_url", True):
         done, again = [], [request_id for request_id, _ in leased]
+    in_output = record_keys_in_jsonl(feeds)
     restarted = getattr(spider, "worker_restarted", None)
     if restarted is not None:
-        restarted()
+        restarted(in_output if feeds else None)  # None: no output to read
     written = CrawlState.of(crawler, spider.name).written_items
-    forgotten = written.settle(record_keys_in_jsonl(feeds))
+    forgotten = written.settle(in_output)
     return Restart(done, again, cut, forgotten)

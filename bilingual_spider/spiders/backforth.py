@@ -185,7 +185,9 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     # --- start and pages ----------------------------------------------------------------------
 
-    async def start(self) -> AsyncIterator[scrapy.Request]:
+    async def start(self) -> AsyncIterator[Any]:
+        for item in self._judged(self.replayed_verdicts):  # a restart's, not in the output
+            yield item
         for url in announced(self.seed_urls):
             request = self.seed_request(url)
             if request is not None:

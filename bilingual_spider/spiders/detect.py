@@ -69,7 +69,9 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
         spider.counters = CrawlState.of(crawler, spider.name).counters
         return spider
 
-    async def start(self) -> AsyncIterator[scrapy.Request]:
+    async def start(self) -> AsyncIterator[Any]:
+        for item in self.replayed_verdicts:  # a restart's, not in the output
+            yield item
         given = self.counters.get("seeds_given", 0)
         for number, url in enumerate(announced(self.seed_urls)):
             if number < given:

@@ -325,3 +325,38 @@ def test_a_probe_in_another_language_than_its_link_named_leads_to_a_second_page(
     [item] = list(detection.probe_answered(response(second.url, page("es", SPANISH), second)))
     assert item.bilingual and item.languages == ["en", "es"] and item.pages_downloaded == 3
     assert [e["via"] for e in item.evidence] == ["", "", "second look"]
+
+
+def test_a_restart_emits_again_the_verdicts_recorded_and_not_in_the_output() -> None:
+    """A kill between a verdict's record and its line in the output, then a page budget spent
+    before the request that would replay it is taken again: the restart itself emits it (issue
+    53's kill family lost one so)."""
+    detection, stats = make_detection()
+    english = page("en", ENGLISH, ("/about.html", "About"))
+    sites = ["http://www.museo.example/", "http://www.hotel.example/", "http://www.bar.example/"]
+    for url in sites:
+        [item] = list(detection.examine(response(url, english)))
+    in_output = {("verdict", "www.museo.example"), ("site", "www.museo.example")}
+    replayed = detection.unwritten_verdicts(in_output)
+    assert sorted(item.site for item in replayed) == ["www.bar.example", "www.hotel.example"]
+    assert all(isinstance(item, SiteVerdictItem) and not item.bilingual for item in replayed)
+    assert stats.values["detector/verdicts_replayed_at_restart"] == 2
+    written = {
+        ("verdict", site) for site in ("www.museo.example", "www.hotel.example", "www.bar.example")
+    }
+    assert detection.unwritten_verdicts(written) == []
+
+
+def test_a_restart_without_an_output_to_read_replays_nothing() -> None:
+    """No JSON-lines output (``-o`` elsewhere): nothing says which verdicts were written, and
+    replaying every one would write them twice."""
+    from bilingual_spider.adapters.site_detection import DetectorCallbacks
+
+    detection, _ = make_detection()
+    [_] = list(detection.examine(response(HOME, page("en", ENGLISH))))
+    spider = DetectorCallbacks()
+    spider.detection = detection
+    spider.worker_restarted(None)
+    assert spider.replayed_verdicts == []
+    spider.worker_restarted(set())
+    assert [item.site for item in spider.replayed_verdicts] == ["www.museo.example"]
