@@ -38,6 +38,8 @@ class DetectSpider(DetectorCallbacks, scrapy.Spider):
     item_types = (SiteVerdictItem,)
     """What it makes: their feeds are in a run directory even when empty."""
     custom_settings = {"BILINGUAL_CRASH_SAFE_FRONTIER": True}  # with JOBDIR: resumed after a kill
+    carried_stats = ("detector/",)
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were last committed."""
     settles_in_flight_by_url = False
     """Restarted after a kill, every request in flight is given again (redelivered): a page's
     verdict in the output says nothing of the probes that site still awaits."""

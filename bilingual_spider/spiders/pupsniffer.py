@@ -83,6 +83,8 @@ class PupSnifferSpider(scrapy.Spider):
     name = "pupsniffer"
     item_types = (UrlPairItem, BilingualSiteItem, TranslationGroupItem)
     """What it makes: their feeds are in a run directory even when empty."""
+    carried_stats = ("pupsniffer/",)
+    """Counters a crawl resumed from ``JOBDIR`` carries on from where they were last committed."""
     pairs_pages_itself = True
     """The pattern scoring middleware (middlewares/pattern_scoring.py) stays off: the rounds,
     pair-first order, deep pages and search mode of this spider pair its pages."""
