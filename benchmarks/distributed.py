@@ -20,7 +20,7 @@ reported too. Redis commands: ``INFO commandstats`` of the private server (``--c
 its three masters, summed) after the run (every command, those run inside the Lua scripts
 included) per response, and the script calls
 (``evalsha``) among them, and each command's calls per response (the per-command table). Each
-worker's own counters of its round trips (``scheduler/redis/*``: takes, empty takes, status
+worker's own counters of its round trips (``scheduler/leases/*``: takes, empty takes, status
 checks; ``politeness/shared/*``; its classifier loads and retrainings) are summed per response.
 The workers' CPU time (user + system) is measured too: in all, without each worker's start-up
 (up to its spider's opening), and in the steady state (between a quarter and three quarters of
@@ -272,7 +272,7 @@ def _cpu_seconds(pid: int) -> float:
 STEADY = (0.25, 0.75)
 """The steady state's CPU is measured between these shares of the budget."""
 COUNTED = (
-    "scheduler/redis/", "politeness/shared/", "robotstxt/shared/", "backforth/classifier/",
+    "scheduler/leases/", "politeness/shared/", "robotstxt/shared/", "backforth/classifier/",
     "frontier/rescored", "frontier/requeued", "dupefilter/filtered", "scheduler/enqueued/",
 )  # fmt: skip
 

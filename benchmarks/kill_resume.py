@@ -248,8 +248,8 @@ def single(proxy: str, seeds: str, budget: int, targets: list[int], root: Path) 
     return {
         "kills": kills,
         "last_run_s": round(time.monotonic() - started, 1),
-        "resumes_logged": text.count("resuming a crawl that did not close cleanly"),
-        "finish_reason_budget": "'finish_reason': 'closespider_pagecount'" in text,
+        "resumes_logged": text.count("restarted after a kill"),
+        "finish_reason_budget": "'finish_reason': 'budget'" in text,
         "feeds": [str(feed)],
     }
 
@@ -470,7 +470,7 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
         web.process.wait()
     killed = backforth_audit(run, truth, access)
     text = (run / "log.txt").read_text(errors="replace")
-    killed["resumes_logged"] = text.count("resuming a crawl that did not close cleanly")
+    killed["resumes_logged"] = text.count("restarted after a kill")
     return with_killed_run(record, killed, kills, first, "first_jobdir_crawl")
 
 
@@ -626,7 +626,7 @@ def backforth_redis_runs(
     run = root / "killed"
     killed, kills = backforth_redis_run(args, run, truth, seeds, config, targets)
     logs = [(run / f"worker{n}" / "log.txt").read_text(errors="replace") for n in (0, 1)]
-    killed["restarts_logged"] = sum(text.count("restarted: of the") for text in logs)
+    killed["restarts_logged"] = sum(text.count("restarted after a kill") for text in logs)
     return with_killed_run(record, killed, kills, first, "first_unkilled")
 
 

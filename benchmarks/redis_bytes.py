@@ -7,7 +7,7 @@ queues them: one request per site), made by the backforth spider itself
 (``BackForthSpider._forward_request``: its link-neighbourhood tokens, frontier tag, callback and
 errback) from generated link contexts (hosts of two to three words under 12 TLDs, paths of one to
 four segments, anchors of one to four words, 8 to 20 words around), with the ``depth`` Scrapy's
-depth middleware adds. Ours go through ``LeasedRedisScheduler.enqueue_request`` (fingerprint,
+depth middleware adds. Ours go through ``LeasedScheduler.enqueue_request`` (fingerprint,
 serializer, the frontier's push script); scrapy-redis's through its own ``Scheduler`` with its
 defaults (``PriorityQueue``, ``RFPDupeFilter``, ``picklecompat``). Bytes: ``used_memory`` after
 minus before; attributed to keys with ``MEMORY USAGE key SAMPLES 0``. Per-host politeness keys
@@ -40,7 +40,7 @@ from bilingual_spider import settings as project_settings
 from bilingual_spider.links.contexts import LinkContext
 from bilingual_spider.sandbox.redis_server import PrivateRedis
 from bilingual_spider.scheduler import compact_serializer
-from bilingual_spider.scheduler.redis_scheduler import LeasedRedisScheduler
+from bilingual_spider.scheduler.leased_scheduler import LeasedScheduler
 from bilingual_spider.spiders.backforth import BackForthSpider
 
 HERE = Path(__file__).resolve().parent
@@ -115,7 +115,7 @@ def ours(redis_url: str, n: int, seed: int, partitions: int = 1) -> dict[str, An
     """Queue ``n`` requests through our scheduler (its frontier in ``partitions`` by host, as on
     a Redis Cluster); the keys it wrote, open for measuring."""
     crawler, spider = backforth_spider(redis_url, BILINGUAL_REDIS_PARTITIONS=partitions)
-    scheduler = LeasedRedisScheduler.from_crawler(crawler)
+    scheduler = LeasedScheduler.from_crawler(crawler)
     crawler.engine = SimpleNamespace(_slot=None, scheduler=scheduler)  # no crawl running
     scheduler.open(spider)
     queued = sum(scheduler.enqueue_request(r) for r in frontier_requests(spider, n, seed))

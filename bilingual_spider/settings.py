@@ -57,7 +57,7 @@ FEED_EXPORTERS = {"csv": "bilingual_spider.output.csv_feed.JsonFieldsCsvItemExpo
 
 # --- the frontier. Embedded default: Scrapy's scheduler and priority queue (resume with JOBDIR).
 # Setting REDIS_URL (here, by -s or in the environment) switches to the leased Redis frontier
-# shared by every worker (bilingual_spider/scheduler/redis_scheduler.py), and the shared state.
+# shared by every worker (bilingual_spider/scheduler/leased_scheduler.py), and the shared state.
 REDIS_URL = os.environ.get("REDIS_URL") or None
 REDIS_PARAMS = {"socket_timeout": 10, "socket_connect_timeout": 3}
 """Client parameters, read by scrapy-redis's ``get_redis_from_settings`` over its own defaults
@@ -69,14 +69,14 @@ setting). Ours stores a crawl's request in about a third of the bytes of scrapy-
 BILINGUAL_CRASH_SAFE_FRONTIER = False
 """With JOBDIR (and no REDIS_URL): keep the frontier, the duplicate filter and the page count in
 ``JOBDIR/frontier.sqlite3``, committed as they change, so that the same command resumes a crawl
-killed with ``kill -9`` (scheduler/crash_safe_scheduler.py): no page written twice or lost from
+killed with ``kill -9`` (scheduler/leased_scheduler.py): no page written twice or lost from
 its JSON-lines feeds, CLOSESPIDER_PAGECOUNT counted over every run. ``forward`` sets it, and so
 do ``backforth``, ``detect`` and ``pupsniffer``, whose crawl state's stores (sites, verdicts,
 budget, classifiers, round store) are kept in the same file, committed with it
 (bilingual_spider/state/). Off, a killed JOBDIR is refused."""
 BILINGUAL_FRONTIER_PAGE_LIMIT = 0
 """Set by the scheduler add-on, not by hand: ``CLOSESPIDER_PAGECOUNT`` when the frontier counts it
-(the crash-safe one of ``JOBDIR``: every run; Redis: every worker). Scrapy's own count is then
+(the leased one of ``JOBDIR``: every run; Redis: every worker). Scrapy's own count is then
 off: it counts this process's responses, robots.txt's among them, and ended a resumed run or a
 restarted worker before the crawl's budget was spent."""
 BILINGUAL_REDIS_KEY_PREFIX = "bilingual_spider"
@@ -101,7 +101,7 @@ BILINGUAL_REDIS_WORKER_NAME = None
 """This worker's name in the crawl's Redis keys (unset: ``host:pid:random``, new at each start).
 Give each worker a name of its own (``-s BILINGUAL_REDIS_WORKER_NAME=w1``) and the same command,
 run again after a kill, takes back the requests it had in flight at once: those in its output
-are done, the others queued again (scheduler/redis_scheduler.py). Two live workers must never
+are done, the others queued again (scheduler/leased_scheduler.py). Two live workers must never
 share a name."""
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""

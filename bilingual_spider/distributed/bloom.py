@@ -16,6 +16,9 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
+from typing import Any
+
+from scrapy.exceptions import UsageError
 
 MAX_BITS = 2**32
 """A Redis string (the bitmap) holds at most 512 MB."""
@@ -53,3 +56,21 @@ class BloomShape:
         digest = hashlib.blake2b(data, digest_size=16).digest()
         first, second = int.from_bytes(digest[:8], "big"), int.from_bytes(digest[8:], "big") | 1
         return [(first + i * second) % self.bits for i in range(self.hashes)]
+
+
+def bloom_from_settings(settings: Any, partitions: int = 1) -> BloomShape | None:
+    """``BILINGUAL_REDIS_DUPEFILTER``: ``set`` (None) or ``bloom`` (its shape from
+    ``BILINGUAL_REDIS_BLOOM_CAPACITY`` and ``BILINGUAL_REDIS_BLOOM_ERROR_RATE``; with
+    ``partitions``, each partition's filter, holding its share of the capacity)."""
+    kind = str(settings.get("BILINGUAL_REDIS_DUPEFILTER")).lower()
+    if kind == "set":
+        return None
+    if kind != "bloom":
+        raise UsageError(f"BILINGUAL_REDIS_DUPEFILTER is set or bloom, not {kind!r}")
+    try:
+        return BloomShape.for_capacity(
+            -(-settings.getint("BILINGUAL_REDIS_BLOOM_CAPACITY") // partitions),
+            settings.getfloat("BILINGUAL_REDIS_BLOOM_ERROR_RATE"),
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

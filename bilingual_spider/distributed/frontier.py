@@ -61,12 +61,14 @@ nothing of Scrapy: requests are bytes with a priority and a fingerprint.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import uuid
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis
@@ -549,6 +551,26 @@ class LeasedFrontier:
         """Seed URLs pushed by ``bilingual-spider seed`` (each given to one worker only)."""
         urls = self.redis.call(self.redis.client.lpop, seeds_key, most) or []
         return [text_of(url) for url in urls]
+
+    in_transaction = False
+    """Every change is written at once: nothing waits for a commit."""
+
+    def commit(self) -> None:
+        """Nothing to commit (see :attr:`in_transaction`)."""
+
+    def carried(self) -> dict[str, Any]:
+        """The counters this worker's former self saved (:meth:`carry`), for its restart."""
+        saved = self.redis.call(self.redis.client.hget, f"{self.base}:carried", self.worker)
+        return json.loads(text_of(saved)) if saved else {}
+
+    def carry(self, counters: dict[str, Any]) -> None:
+        """Save this worker's ``counters``, for a restart under its name to carry on."""
+        if counters:
+            value = json.dumps(counters)
+            self.redis.call(self.redis.client.hset, f"{self.base}:carried", self.worker, value)
+
+    def close(self) -> None:
+        self.redis.close()
 
 
 def push_seeds(redis: PatientRedis, seeds_key: str, urls: Sequence[str]) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bilingual_spider.distributed.bloom import BloomShape
 from bilingual_spider.distributed.connection import PatientRedis
@@ -272,6 +273,20 @@ class PartitionedFrontier:
 
     def take_seeds(self, seeds_key: str, most: int = 1000) -> list[str]:
         return self.parts[0].take_seeds(seeds_key, most)
+
+    in_transaction = False
+
+    def commit(self) -> None:
+        """Nothing to commit: every change is written at once."""
+
+    def carried(self) -> dict[str, Any]:
+        return self.parts[0].carried()
+
+    def carry(self, counters: dict[str, Any]) -> None:
+        self.parts[0].carry(counters)
+
+    def close(self) -> None:
+        self.redis.close()
 
 
 def open_frontier(

@@ -13,7 +13,7 @@ that says what happened and what to do; so does a crawl whose ``JOBDIR`` another
 uses. :func:`jobdir_problem` is also asked by ``scrapy crawl`` before anything starts.
 
 A ``JOBDIR`` holding a crash-safe frontier (``frontier.sqlite3``, written by
-:mod:`bilingual_spider.scheduler.crash_safe_scheduler`, committed as it changes) is resumed after
+:mod:`bilingual_spider.scheduler.leased_scheduler`, committed as it changes) is resumed after
 a kill: the mark of a dead process is then no problem (a live one still is), but the frontier of
 another spider, a crawl state of a newer format or one that cannot be read is
 (:func:`~bilingual_spider.scheduler.sqlite_frontier.resume_problem`).

@@ -1,11 +1,11 @@
 """Scrapy add-on choosing the scheduler backend from one setting, ``REDIS_URL``.
 
 Unset: Scrapy's own scheduler with its priority queue (and JOBDIR to resume after a clean stop);
-with ``JOBDIR`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` (``forward`` and ``backforth`` set it), the
-crash-safe frontier in ``JOBDIR`` (:mod:`bilingual_spider.scheduler.crash_safe_scheduler`:
-resumed after ``kill -9``), and a crawl resuming one appends to its local JSON-lines feeds,
-``-O`` too (its output is part of the state). Set: the leased Redis frontier
-(:mod:`bilingual_spider.scheduler.redis_scheduler`), which is also the duplicate filter, under
+with ``JOBDIR`` and ``BILINGUAL_CRASH_SAFE_FRONTIER`` (``forward``, ``backforth``, ``detect`` and
+``pupsniffer`` set it), the leased scheduler (:mod:`bilingual_spider.scheduler.leased_scheduler`)
+over the SQLite frontier in ``JOBDIR`` (resumed after ``kill -9``), and a crawl resuming one
+appends to its local JSON-lines feeds, ``-O`` too (its output is part of the state). Set: the
+same scheduler over the leased Redis frontier, which is also the duplicate filter, under
 ``BILINGUAL_REDIS_KEY_PREFIX`` so that several crawls (and the tests) can share one Redis without
 touching each other's keys; and the cross-worker politeness middleware. A worker with a
 ``BILINGUAL_REDIS_WORKER_NAME`` appends to its local JSON-lines feeds (restarted, it settles what
@@ -50,8 +50,7 @@ def prioritising_focus(settings: BaseSettings) -> bool:
     return language or quality
 
 
-REDIS_SCHEDULER = "bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler"
-CRASH_SAFE_SCHEDULER = "bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler"
+LEASED_SCHEDULER = "bilingual_spider.scheduler.leased_scheduler.LeasedScheduler"
 FRONTIER_COMMIT_PIPELINE = "bilingual_spider.pipelines.frontier_commit.FrontierCommitPipeline"
 
 
@@ -84,8 +83,7 @@ class SchedulerBackend:
             self._crash_safe_frontier(settings)
             return
         prefix = redis_key_prefix(settings)
-        settings.set("SCHEDULER", REDIS_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
-        frontier_counts_pages(settings)
+        leased_frontier(settings)
         logger.info("frontier: Redis at %s, keys %s:*", without_password(redis_url), prefix)
         name = settings.get("BILINGUAL_REDIS_WORKER_NAME")
         if name:  # restarted, it settles its leases from its output: keep it
@@ -95,11 +93,17 @@ class SchedulerBackend:
         jobdir = settings.get("JOBDIR")
         if not jobdir or not settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"):
             return
-        settings.set("SCHEDULER", CRASH_SAFE_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
-        frontier_counts_pages(settings)
-        settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
+        leased_frontier(settings)
         if has_frontier(jobdir):
             append_local_jsonl(settings, f"resuming JOBDIR {jobdir}")
+
+
+def leased_frontier(settings: BaseSettings) -> None:
+    """The leased scheduler, the frontier's commit before the feeds write, and the page budget
+    counted by the frontier."""
+    settings.set("SCHEDULER", LEASED_SCHEDULER, priority=ADDON_PRIORITY)  # -s still wins
+    settings["ITEM_PIPELINES"][FRONTIER_COMMIT_PIPELINE] = 0  # before the feeds write
+    frontier_counts_pages(settings)
 
 
 def frontier_counts_pages(settings: BaseSettings) -> None:

@@ -1,13 +1,12 @@
-"""What the two leased frontiers' schedulers share (issue 53): the requests handed to Scrapy's
-engine under their frontier ids until the engine is done with them, and the requests stored as
-bytes in a frontier.
+"""The leased scheduler's view of Scrapy's engine (issue 53): the requests handed to the engine
+under their frontier ids until the engine is done with them, and the requests stored as bytes in
+a frontier.
 
-:class:`~bilingual_spider.scheduler.crash_safe_scheduler.CrashSafeScheduler` (``JOBDIR``) and
-:class:`~bilingual_spider.scheduler.redis_scheduler.LeasedRedisScheduler` (Redis) lease a request
-when they hand it to the engine, and acknowledge it once the engine is done with it: its
-callback ran, its items went through the pipelines, the requests it made were queued. Scrapy has
-no public way to ask that; :meth:`EngineLeases.done` reads the engine's set of requests in
-progress, in this one place.
+:class:`~bilingual_spider.scheduler.leased_scheduler.LeasedScheduler` (``JOBDIR`` or Redis)
+leases a request when it hands it to the engine, and acknowledges it once the engine is done with
+it: its callback ran, its items went through the pipelines, the requests it made were queued.
+Scrapy has no public way to ask that; :meth:`EngineLeases.done` reads the engine's set of
+requests in progress, in this one place.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ does). The spider gives the queue its scorer as ``frontier_scorer``; a
 spider without one gets Scrapy's plain priority queue behaviour. Stats: ``frontier/rescored`` (a
 request scored by an old model re-scored at the head), ``frontier/requeued`` (it fell behind and
 went back). :func:`rescore_head` is the one re-scoring step, shared with the Redis frontier
-(:mod:`bilingual_spider.scheduler.redis_scheduler`).
+(:mod:`bilingual_spider.scheduler.leased_scheduler`).
 """
 
 from __future__ import annotations

@@ -9,9 +9,12 @@ transactions, never the file's consistency). A kill loses the changes since the 
 requests queued since (re-derived when their page, not yet in the output, is fetched again),
 leases and acknowledgements (a request then looks queued or leased, which the resume sorts out).
 A request taken is not deleted: it is marked leased, and deleted by :meth:`ack` once its response
-was processed. After a crash, :meth:`leased` lists what the dead process had in flight; the
+was processed. After a crash, :meth:`leased_by` lists what the dead process had in flight; the
 caller decides which were done (their output was written) and which go back to the queue
-(:meth:`release`).
+(:meth:`release`, marked redelivered). Its interface is the Redis frontier's
+(:mod:`bilingual_spider.distributed.frontier`): one scheduler
+(:mod:`bilingual_spider.scheduler.leased_scheduler`) runs over either; here one worker, this
+process, holds every lease, and leases do not expire.
 
 Tables::
 
@@ -21,7 +24,10 @@ Tables::
                                            about 95 bytes a URL, as Scrapy's own filter does)
     state(name, value)                     ``spider`` (whose frontier it is), ``pages`` (requests
                                            done with a response: the page budget's count),
-                                           ``stats`` (the counters a resumed crawl carries on)
+                                           ``stats`` (the counters a resumed crawl carries on),
+                                           ``ended`` (why the crawl ended: ``budget``)
+    redelivered(id, worker)                requests given back after a kill (their run may have
+                                           done part of their work)
     store(name, key, value)                the crawl state's stores kept here
                                            (:mod:`bilingual_spider.state.sqlite`), written in
                                            the frontier's transactions
@@ -31,12 +37,22 @@ This module knows nothing of Scrapy: requests are bytes with a priority and a fi
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
+
+from bilingual_spider.distributed.frontier import Acks, FrontierStatus, Requeue, Taken
 
 FRONTIER_FILE = "frontier.sqlite3"
 """The file's name in a ``JOBDIR``: its presence says the state there survives a kill."""
+EARLIER_RUN = "an earlier run"
+"""The worker a request given again after a kill was redelivered from (``REDELIVERED_META``)."""
+CARRIED_STATS = "stats"
+"""The ``state`` entry of the counters a resumed crawl carries on."""
+BUDGET_END = "budget"
+"""Why a crawl whose page budget was spent ended (the Redis frontier's reason too)."""
 SNAPSHOT = "crawl_state"
 """The ``state`` entry of a whole-state snapshot, which versions before issue 53 wrote: such a
 frontier is not resumed (its spider's stores are in the snapshot, not in the ``store`` table)."""
@@ -49,11 +65,15 @@ CREATE TABLE IF NOT EXISTS requests (
     blob BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS queue_order ON requests (priority DESC, id) WHERE leased = 0;
+CREATE INDEX IF NOT EXISTS leases ON requests (id) WHERE leased = 1;
 CREATE TABLE IF NOT EXISTS seen (fingerprint BLOB PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS store (name TEXT, key TEXT, value BLOB, PRIMARY KEY (name, key))
     WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS redelivered (id INTEGER PRIMARY KEY, worker TEXT NOT NULL);
 """
+_HEAD = "FROM requests WHERE leased = 0 ORDER BY priority DESC, id"
+"""The queue's order: highest priority first, then first queued."""
 
 
 def has_frontier(jobdir: str | Path) -> bool:
@@ -98,7 +118,14 @@ def _state_problem(db: sqlite3.Connection, path: Path, spider: str) -> str | Non
 
 
 class SqliteFrontier:
-    """The frontier in ``path`` (created if missing); see the module docstring."""
+    """The frontier in ``path`` (created if missing), with the interface of the Redis frontier
+    (:class:`~bilingual_spider.distributed.frontier.LeasedFrontier`): one worker, this process,
+    whose leases a kill leaves to its next run; see the module docstring."""
+
+    worker = EARLIER_RUN
+    """The worker holding every lease: this process, or the earlier run it resumes."""
+    dupefilter = "set of fingerprints in the frontier's file"
+    pages_counted_by_request = False
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -134,89 +161,166 @@ class SqliteFrontier:
             self.db.execute("COMMIT")
             self._open_transaction = False
 
+    def check_dupefilter(self) -> str | None:
+        """One process: no other worker's duplicate filter to disagree with."""
+        return None
+
     # --- the queue ------------------------------------------------------------------------------
 
-    def first_seen(self, fingerprint: bytes) -> bool:
-        """Record ``fingerprint`` in the duplicate filter: True if it was not there (the
-        request is new: :meth:`push` it), False if it was."""
-        if fingerprint in self._seen:
-            return False
-        self._seen.add(fingerprint)
-        self.begin()
-        self.db.execute("INSERT INTO seen (fingerprint) VALUES (?)", (fingerprint,))
-        return True
-
-    def push(self, blob: bytes, priority: int, leased: bool = False) -> int:
-        """Queue a request (after :meth:`first_seen`, unless it is never filtered), or with
-        ``leased`` write it as taken already (held by this run until it hands it over); its id."""
+    def push(
+        self,
+        blob: bytes,
+        priority: int,
+        fingerprint: bytes | None = None,
+        leased: bool = False,
+        host: str = "",
+    ) -> str | None:
+        """Queue a request, or with ``leased`` write it as taken already (kept by this run until
+        it hands it over); its id. None: its ``fingerprint`` was queued before (the duplicate
+        filter). ``host``: unused (one partition)."""
+        if fingerprint is not None:
+            if fingerprint in self._seen:
+                return None
+            self._seen.add(fingerprint)
+            self.begin()
+            self.db.execute("INSERT INTO seen (fingerprint) VALUES (?)", (fingerprint,))
         self.begin()
         cursor = self.db.execute(
             "INSERT INTO requests (priority, leased, blob) VALUES (?, ?, ?)",
             (priority, int(leased), blob),
         )
-        return int(cursor.lastrowid or 0)
+        return str(cursor.lastrowid)
 
-    def take(self) -> tuple[int, bytes] | None:
-        """The next request (highest priority, then first queued), leased: ``(id, blob)``."""
+    def take(
+        self,
+        done: Sequence[str] = (),
+        requeue: Requeue | None = None,
+        pages: int = 0,
+        budget: int = 0,
+    ) -> tuple[Taken | None, Acks]:
+        """Acknowledge ``done`` (:meth:`ack`), put ``requeue`` back (:meth:`requeue`), then take
+        the next request (highest priority, then first queued), leased; None when nothing is
+        queued or the crawl ended."""
+        acks = self.ack(done, pages, budget)
+        if requeue is not None:
+            self.requeue(requeue.id, requeue.blob, requeue.priority)
+        if self.get("ended") is not None:
+            return None, acks
         self.begin()
-        row = self.db.execute(
-            "SELECT id, blob FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
-        ).fetchone()
+        row = self.db.execute(f"SELECT id, blob {_HEAD} LIMIT 1").fetchone()
         if row is None:
-            return None
-        self.db.execute("UPDATE requests SET leased = 1 WHERE id = ?", (row[0],))
-        return row[0], row[1]
+            return None, acks
+        request_id = row[0]
+        self.db.execute("UPDATE requests SET leased = 1 WHERE id = ?", (request_id,))
+        dead = self.db.execute("SELECT worker FROM redelivered WHERE id = ?", (request_id,))
+        worker = dead.fetchone()
+        if worker is not None:
+            self.db.execute("DELETE FROM redelivered WHERE id = ?", (request_id,))
+        redelivered_from = None if worker is None else str(worker[0])
+        return Taken(str(request_id), bytes(row[1]), self._next_priority(), redelivered_from), acks
 
-    def ack(self, ids: Iterable[int], pages: int = 0) -> None:
-        """Requests done: deleted; ``pages`` of them had a response (added to the page count)."""
-        ids = list(ids)
+    def ack(self, ids: Sequence[str], pages: int = 0, budget: int = 0) -> Acks:
+        """Requests done: deleted. ``pages`` of them count against a page budget of ``budget``
+        pages (reached: the crawl ends, ``budget``)."""
         if not ids and not pages:
-            return
+            return Acks()
         self.begin()
-        self.db.executemany("DELETE FROM requests WHERE id = ?", [(i,) for i in ids])
+        self.db.executemany("DELETE FROM requests WHERE id = ?", [(int(i),) for i in ids])
         if pages:
             self.db.execute(
                 "INSERT INTO state (name, value) VALUES ('pages', ?) "
                 "ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
                 (pages,),
             )
+            if budget and self.pages >= budget:
+                self.end(BUDGET_END)
+        return Acks(acked=len(ids))
 
-    def leased(self) -> list[tuple[int, bytes]]:
-        """The requests taken and not acknowledged (after a crash: what was in flight)."""
-        leased = "SELECT id, blob FROM requests WHERE leased = 1 ORDER BY id"
-        return self.db.execute(leased).fetchall()
+    def seen(self, fingerprint: bytes, host: str = "") -> bool:
+        """Was a request with this fingerprint queued?"""
+        return fingerprint in self._seen
 
-    def release(self, ids: Iterable[int]) -> None:
-        """Leased requests back to the queue, in their old place."""
+    def leased_by(self, worker: str) -> list[tuple[str, bytes]]:
+        """The requests taken and not acknowledged (at a resume: what the killed run had in
+        flight): every lease is this process's."""
+        rows = self.db.execute("SELECT id, blob FROM requests WHERE leased = 1 ORDER BY id")
+        return [(str(request_id), bytes(blob)) for request_id, blob in rows]
+
+    def renew(self, ids: Iterable[str]) -> int:
+        """Leases do not expire: one process holds them until its next run."""
+        return 0
+
+    def release(self, ids: Sequence[str], redelivered: bool = False) -> int:
+        """Leased requests back to the queue, in their old place; ``redelivered``: perhaps
+        processed in part by the run that held them (the run that takes one is told)."""
         self.begin()
-        self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", [(i,) for i in ids])
+        rows = [(int(i),) for i in ids]
+        self.db.executemany("UPDATE requests SET leased = 0 WHERE id = ?", rows)
+        if redelivered:
+            self.db.executemany(
+                "INSERT OR REPLACE INTO redelivered (id, worker) VALUES (?, ?)",
+                [(i, self.worker) for (i,) in rows],
+            )
+        return len(rows)
 
-    def requeue(self, request_id: int, blob: bytes, priority: int) -> None:
+    def requeue(self, request_id: str, blob: bytes, priority: int) -> bool:
         """A leased request back to the queue with a new priority (re-scored by a newer model)."""
         self.begin()
-        self.db.execute(
+        cursor = self.db.execute(
             "UPDATE requests SET leased = 0, priority = ?, blob = ? WHERE id = ?",
-            (priority, blob, request_id),
+            (priority, blob, int(request_id)),
         )
+        return cursor.rowcount > 0
 
-    def next_priority(self) -> int | None:
-        """The priority of the next request :meth:`take` would give (None: nothing queued)."""
-        row = self.db.execute(
-            "SELECT priority FROM requests WHERE leased = 0 ORDER BY priority DESC, id LIMIT 1"
-        ).fetchone()
+    def _next_priority(self) -> int | None:
+        row = self.db.execute(f"SELECT priority {_HEAD} LIMIT 1").fetchone()
         return None if row is None else int(row[0])
 
-    def queued(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM requests WHERE leased = 0").fetchone()[0])
+    def status(self, until_work: bool = False) -> FrontierStatus:
+        """Queue and lease sizes (``until_work``: 1 for any); nothing to wait for from other
+        workers, so the crawl is over once both are empty."""
+        if until_work:
+            queued = self.db.execute("SELECT EXISTS (SELECT 1 FROM requests WHERE leased = 0)")
+            leased = self.db.execute("SELECT EXISTS (SELECT 1 FROM requests WHERE leased = 1)")
+        else:
+            queued = self.db.execute("SELECT count(*) FROM requests WHERE leased = 0")
+            leased = self.db.execute("SELECT count(*) FROM requests WHERE leased = 1")
+        ended = self.get("ended")
+        return FrontierStatus(
+            int(queued.fetchone()[0]), int(leased.fetchone()[0]), 1, ended and str(ended)
+        )
 
-    def has_queued(self) -> bool:
-        row = self.db.execute("SELECT 1 FROM requests WHERE leased = 0 LIMIT 1").fetchone()
-        return row is not None
+    def end(self, reason: str) -> None:
+        """End the crawl, for its next runs too (the first reason given stays)."""
+        if self.get("ended") is None:
+            self.set("ended", reason)
 
-    def seen(self) -> int:
-        return len(self._seen)
+    def budget_committed(self) -> int:
+        """Pages counted against the page budget and requests leased."""
+        return self.pages + self.status().leased
+
+    def counters(self) -> dict[str, int]:
+        status = self.status()
+        return {
+            "pages": self.pages,
+            "seen": len(self._seen),
+            "queued": status.queued,
+            "leased": status.leased,
+        }
+
+    def take_seeds(self, seeds_key: str, most: int = 1000) -> list[str]:
+        """No seed list: a one-process crawl's seeds are its spider's."""
+        return []
 
     # --- state ----------------------------------------------------------------------------------
+
+    def carried(self) -> dict[str, Any]:
+        """The counters the run before saved (:meth:`carry`)."""
+        return json.loads(str(self.get(CARRIED_STATS) or "{}"))
+
+    def carry(self, counters: dict[str, Any]) -> None:
+        """Save ``counters`` for the next run to carry on (in the open transaction)."""
+        self.set(CARRIED_STATS, json.dumps(counters))
 
     @property
     def pages(self) -> int:

@@ -364,7 +364,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
 
     @property
     def frontier_scorer(self) -> FrontierScorer:
-        """Read by the re-scoring queues (scheduler/rescoring_queue.py, redis_scheduler.py)."""
+        """Read by the re-scoring queues (scheduler/rescoring_queue.py, leased_scheduler.py)."""
         return self.learning.scorer
 
     # --- helpers --------------------------------------------------------------------------------

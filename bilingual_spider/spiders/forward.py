@@ -73,7 +73,7 @@ class ForwardSpider(DetectorCallbacks, scrapy.Spider):
             links = self.link_extractor.extract_links(response)
             declared, alternates = declared_languages(response)
         # the links first: once the page's item is in the output, they are in the frontier
-        # (what a crawl resumed after a kill relies on: scheduler/crash_safe_scheduler.py)
+        # (what a crawl resumed after a kill relies on: scheduler/leased_scheduler.py)
         for link in links:
             meta = {"role": "forward", LINK_TEXT_META: link.text}
             yield scrapy.Request(link.url, meta=meta, callback=self.parse)

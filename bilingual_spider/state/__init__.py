@@ -17,6 +17,7 @@ requests from the same frontier (a request filtered by a crawl-wide key, see
 
 from __future__ import annotations
 
+import logging
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,13 +26,15 @@ from scrapy.exceptions import UsageError
 
 from bilingual_spider.detection.store import InMemorySiteStore, SiteStore
 from bilingual_spider.distributed.backlinks_asked import SharedBacklinksAsked
-from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.bloom import bloom_from_settings
+from bilingual_spider.distributed.connection import PatientRedis, without_password
 from bilingual_spider.distributed.counters import SharedCounters
 from bilingual_spider.distributed.found_by import SharedFoundBy
-from bilingual_spider.distributed.frontier import worker_id
+from bilingual_spider.distributed.frontier import LeasedFrontier, worker_id
 from bilingual_spider.distributed.model_store import SharedLinkModels
 from bilingual_spider.distributed.page_budget import SharedPageBudget
-from bilingual_spider.distributed.partitions import shared_crawl_base
+from bilingual_spider.distributed.partitioned_frontier import PartitionedFrontier, open_frontier
+from bilingual_spider.distributed.partitions import KeyLayout, shared_crawl_base
 from bilingual_spider.distributed.pupsniffer_store import RedisRoundStore
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.distributed.written_items import WrittenItems
@@ -50,12 +53,15 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
+logger = logging.getLogger(__name__)
+
 _ATTRIBUTE = "_bilingual_crawl_states"
 
 FoundBy = SharedFoundBy | FoundByInMemory
 BacklinksAsked = SharedBacklinksAsked | BacklinksAskedInMemory
 WrittenItemsStore = WrittenItems | WrittenItemsInMemory
 PageBudget = SharedPageBudget | PageBudgetInMemory
+RequestFrontier = LeasedFrontier | PartitionedFrontier | SqliteFrontier
 
 
 class CrawlState:
@@ -96,6 +102,50 @@ class CrawlState:
             where = path or Path(str(self.crawler.settings["JOBDIR"])) / FRONTIER_FILE
             self._frontier = SqliteFrontier(where)
         return self._frontier
+
+    def request_frontier(self) -> RequestFrontier:
+        """The crawl's frontier of requests, for its leased scheduler: the Redis frontier
+        shared by every worker (its own connection), or the SQLite file of ``JOBDIR``. Refused
+        (``UsageError``) when it belongs to another spider, or when the workers' duplicate
+        filters disagree."""
+        if self.base is None:
+            frontier = self.frontier()
+            owner = frontier.get("spider")
+            if owner is None:
+                frontier.set("spider", self.spider_name)
+            elif owner != self.spider_name:
+                raise UsageError(
+                    f"JOBDIR {frontier.path.parent} holds the frontier of the {owner} spider, "
+                    f"not of {self.spider_name}: give this crawl a JOBDIR of its own"
+                )
+            return frontier
+        settings = self.crawler.settings
+        layout = KeyLayout.from_settings(settings)
+        redis = PatientRedis.from_crawler(self.crawler)
+        bloom = bloom_from_settings(settings, layout.partitions)
+        lease_seconds = settings.getfloat("BILINGUAL_REDIS_LEASE_SECONDS")
+        shared = open_frontier(
+            redis, layout, self.spider_name, lease_seconds, worker_id(self.crawler), bloom
+        )
+        other = shared.check_dupefilter()
+        if other is not None:
+            raise UsageError(
+                f"the crawl {self.base} de-duplicates with {other!r}, this worker with "
+                f"{shared.dupefilter!r}: give every worker the same "
+                "BILINGUAL_REDIS_DUPEFILTER, BILINGUAL_REDIS_BLOOM_CAPACITY and "
+                "BILINGUAL_REDIS_BLOOM_ERROR_RATE and BILINGUAL_REDIS_PARTITIONS (or another "
+                "BILINGUAL_REDIS_KEY_PREFIX)"
+            )
+        logger.info(
+            "frontier: Redis at %s, keys %s:*, %d partition(s), leases of %g s, duplicates "
+            "filtered by %s",
+            without_password(redis.url),
+            self.base,
+            layout.partitions,
+            lease_seconds,
+            "a set" if bloom is None else f"a Bloom filter ({bloom.bytes} bytes)",
+        )
+        return shared
 
     @cached_property
     def _redis(self) -> PatientRedis:

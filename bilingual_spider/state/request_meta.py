@@ -17,7 +17,7 @@ HELD_META = "frontier_held_id"
 leased to this process, before it reaches the engine)."""
 REDELIVERED_META = "frontier_redelivered"
 """Request meta key: the worker whose lease on the request expired (its work may be half done:
-see :mod:`bilingual_spider.scheduler.redis_scheduler`)."""
+see :mod:`bilingual_spider.scheduler.leased_scheduler`)."""
 FRONTIER_ID_META = "frontier_id"
 """Request meta key: the request's id in the frontier (Redis, or ``JOBDIR``'s), set when it is
 taken (a page budget counts each id once:

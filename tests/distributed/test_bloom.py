@@ -9,9 +9,8 @@ import math
 import pytest
 from scrapy.exceptions import UsageError
 
-from bilingual_spider.distributed.bloom import BloomShape
+from bilingual_spider.distributed.bloom import BloomShape, bloom_from_settings
 from bilingual_spider.distributed.frontier import LeasedFrontier
-from bilingual_spider.scheduler.redis_scheduler import bloom_from_settings
 from tests.crawlers import project_settings
 from tests.distributed.test_held_requests import scheduler
 

@@ -8,10 +8,10 @@ from types import SimpleNamespace
 
 import scrapy
 
-from bilingual_spider.scheduler.redis_scheduler import (
+from bilingual_spider.scheduler.leased_scheduler import (
     HELD_META,
     REDELIVERED_META,
-    LeasedRedisScheduler,
+    LeasedScheduler,
 )
 from tests.conftest import REDIS_URL
 from tests.crawlers import get_crawler
@@ -25,9 +25,7 @@ class Spider(scrapy.Spider):
         return None
 
 
-def scheduler(
-    prefix: str, lease_seconds: float, **more: object
-) -> tuple[LeasedRedisScheduler, Spider]:
+def scheduler(prefix: str, lease_seconds: float, **more: object) -> tuple[LeasedScheduler, Spider]:
     """A worker's scheduler, opened (without a crawl)."""
     settings = {
         "REDIS_URL": REDIS_URL,
@@ -37,7 +35,7 @@ def scheduler(
     }
     crawler = get_crawler(Spider, settings)
     spider = Spider()
-    result = LeasedRedisScheduler.from_crawler(crawler)
+    result = LeasedScheduler.from_crawler(crawler)
     crawler.engine = SimpleNamespace(_slot=None, scheduler=result)  # nothing in progress
     result.open(spider)
     return result, spider

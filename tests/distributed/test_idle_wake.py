@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import scrapy
 
-from bilingual_spider.scheduler.redis_scheduler import FIRST_IDLE_WAIT, LeasedRedisScheduler
+from bilingual_spider.scheduler.leased_scheduler import FIRST_IDLE_WAIT, LeasedScheduler
 from tests.conftest import REDIS_URL
 from tests.crawlers import get_crawler
 from tests.waiting import wait_until
@@ -42,7 +42,7 @@ def test_an_idle_worker_has_the_engine_ask_again_when_its_next_take_is_due(redis
         "BILINGUAL_REDIS_IDLE_MAX_WAIT": IDLE_MAX_WAIT,
     }
     crawler = get_crawler(Spider, settings)
-    worker = LeasedRedisScheduler.from_crawler(crawler)
+    worker = LeasedScheduler.from_crawler(crawler)
     engine_call = Call()
     crawler.engine = SimpleNamespace(
         _slot=SimpleNamespace(inprogress=set(), nextcall=engine_call), scheduler=worker
@@ -60,7 +60,7 @@ def test_an_idle_worker_has_the_engine_ask_again_when_its_next_take_is_due(redis
 
         def empty_takes() -> int:
             assert worker.next_request() is None
-            return crawler.stats.get_value("scheduler/redis/takes_empty", 0) >= 5
+            return crawler.stats.get_value("scheduler/leases/takes_empty", 0) >= 5
 
         wait_until(empty_takes)  # each call asks to be called back by the time a take is due
         assert all(0 < delay <= IDLE_MAX_WAIT for delay in wake.delays)

@@ -95,5 +95,5 @@ def test_two_workers_emit_one_processs_pairs_each_once(served, redis_prefix, tmp
             response = json.loads(line)
             if response["role"] in ("page", "deep"):
                 fetched[(response["method"], response["url"])] += 1
-    refetched = sum(s.get("scheduler/redis/refetched", 0) for s in stats)
+    refetched = sum(s.get("scheduler/leases/refetched", 0) for s in stats)
     assert sum(fetched.values()) - len(fetched) <= refetched, fetched.most_common(3)

@@ -140,11 +140,11 @@ def test_redis_scheduler_crawls_the_same_pages(small_sandbox, tmp_path: Path, re
         BILINGUAL_REDIS_KEY_PREFIX=redis_prefix,
     )
     assert {r["url"] for r in shared} == {r["url"] for r in embedded}
-    assert stats["scheduler/enqueued/redis"] == stats["scheduler/dequeued/redis"] > 0
+    assert stats["scheduler/enqueued/frontier"] == stats["scheduler/dequeued/frontier"] > 0
     client = redis.Redis.from_url(REDIS_URL)
     seen = client.scard(f"{redis_prefix}:forward:seen")
     client.close()
-    assert seen == stats["scheduler/enqueued/redis"]
+    assert seen == stats["scheduler/enqueued/frontier"]
 
 
 @pytest.mark.parametrize("seeds", ["not a url at all", "http://"])

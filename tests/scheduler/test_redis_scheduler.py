@@ -16,7 +16,7 @@ def test_a_queued_request_is_stored_compact_and_comes_back_whole(redis_prefix):
         request = TYPICAL.replace(callback=spider.parse_answer, errback=None)
         assert worker.enqueue_request(request)
         assert not worker.enqueue_request(request.copy())  # its digest is seen
-        client, keys = worker.redis.client, worker.frontier.keys
+        client, keys = worker.frontier.redis.client, worker.frontier.keys
         (blob,) = client.hvals(keys["requests"])
         as_dict = request.to_dict(spider=spider)
         assert blob[:1] == compact_serializer.FORMAT
