@@ -60,10 +60,6 @@ class EngineLeases:
         self._responded.difference_update(finished)
         return [self._ids.pop(request) for request in finished], pages
 
-    def awaiting(self) -> int:
-        """Requests handed over whose response has not come."""
-        return len(self._ids) - len(self._responded)
-
     def ids(self) -> list[Any]:
         return list(self._ids.values())
 
