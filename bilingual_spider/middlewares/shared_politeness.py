@@ -81,9 +81,9 @@ class SharedPolitenessMiddleware:
         if freed:
             self.stats.inc_value("politeness/shared/released_at_restart", freed)
             logger.info(
-                "worker %s restarted: %d host slot(s) of its former self freed",
-                self.slots.worker,
+                "%d host slot(s) held by the former self of worker %s freed",
                 freed,
+                self.slots.worker,
             )
 
     async def process_request(self, request: Request) -> None:
