@@ -101,8 +101,8 @@ BILINGUAL_REDIS_WORKER_NAME = None
 """This worker's name in the crawl's Redis keys (unset: ``host:pid:random``, new at each start).
 Give each worker a name of its own (``-s BILINGUAL_REDIS_WORKER_NAME=w1``) and the same command,
 run again after a kill, takes back the requests it had in flight at once: those in its output
-are done, the others queued again (scheduler/leased_scheduler.py). Two live workers must never
-share a name."""
+are done, the others queued again (scheduler/leased_scheduler.py), and the per-host politeness
+slots it held are freed (distributed/host_slots.py). Two live workers must never share a name."""
 BILINGUAL_REDIS_IDLE_MAX_WAIT = 5.0
 """An idle worker asks Redis for work again after 0.1 s, doubling up to this many seconds."""
 BILINGUAL_REDIS_RETRY_MAX_WAIT = 5.0

@@ -22,9 +22,21 @@ requests of two workers reach a host 0.15 s apart with a 0.3 s delay (measured a
 The response's arrival bounds the request's arrival at the host from above, so with one request
 at a time per host, two requests reach it at least ``delay`` apart, whatever the lag. (Scrapy
 spaces the moments its requests leave the queue; this is stricter by the response time.)
+
+A token is named by its worker (``WORKER:random``, the name of
+:func:`~.frontier.worker_id`). A worker killed with requests in flight leaves its tokens to lapse
+``hold`` after their start (2 x ``DOWNLOAD_TIMEOUT``), holding its hosts' slots meanwhile; started
+again under its name (``BILINGUAL_REDIS_WORKER_NAME``), :meth:`HostSlots.release_former_self`
+frees them at once, before its first request. It finds them by scanning the ``inflight`` keys
+(they exist only while a request of their host is in flight) and frees them host by host (one
+script a host: a host's two keys are in one slot of a cluster). Each host freed is treated as by
+:meth:`HostSlots.release`, its response in now: the dead request reached the host before the
+kill, so the next one starts at least ``delay`` after it.
 """
 
 from __future__ import annotations
+
+import uuid
 
 from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.partitions import KeyLayout
@@ -45,16 +57,34 @@ return start - now
 """
 
 
-# KEYS: next, inflight; ARGV: token, delay ms
-_RELEASE = """
+# the host's next start: at least ARGV[2] (the delay, ms) after now (KEYS[1]: next)
+_NEXT_AFTER_NOW = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREM', KEYS[2], ARGV[1])
 local after = now + tonumber(ARGV[2])
 if after > tonumber(redis.call('GET', KEYS[1]) or '0') then
   redis.call('SET', KEYS[1], after, 'PX', tonumber(ARGV[2]) + 60000)
 end
 """
+
+# KEYS: next, inflight; ARGV: token, delay ms
+_RELEASE = "redis.call('ZREM', KEYS[2], ARGV[1])" + _NEXT_AFTER_NOW
+
+# KEYS: next, inflight; ARGV: worker, delay ms; returns the number of the worker's tokens freed
+_RELEASE_WORKER = (
+    """
+local freed = 0
+for _, token in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if string.match(token, '^(.*):') == ARGV[1] then
+    redis.call('ZREM', KEYS[2], token)
+    freed = freed + 1
+  end
+end
+if freed == 0 then return 0 end
+"""
+    + _NEXT_AFTER_NOW
+    + "return freed"
+)
 
 
 class HostSlots:
@@ -63,6 +93,8 @@ class HostSlots:
 
     Parameters
     ----------
+    worker:
+        This worker's name (:func:`~.frontier.worker_id`): its tokens carry it.
     delay:
         Seconds between the starts of two requests to one host (``DOWNLOAD_DELAY``).
     concurrency:
@@ -75,6 +107,7 @@ class HostSlots:
         self,
         redis: PatientRedis,
         layout: KeyLayout | str,
+        worker: str,
         delay: float,
         concurrency: int,
         hold: float = 180.0,
@@ -84,12 +117,18 @@ class HostSlots:
         self.delay_ms = max(0, round(delay * 1000))
         self.concurrency = max(1, concurrency)
         self.hold_ms = max(1, round(hold * 1000))
+        self.worker = worker
         self._acquire = redis.script(_ACQUIRE)
         self._release = redis.script(_RELEASE)
+        self._release_worker = redis.script(_RELEASE_WORKER)
 
     def _keys(self, host: str) -> list[str]:
         base = self.layout.host_base(host)
         return [f"{base}:next", f"{base}:inflight"]
+
+    def token(self) -> str:
+        """A new token of this worker (``WORKER:random``), for one request."""
+        return f"{self.worker}:{uuid.uuid4().hex}"
 
     def acquire(self, host: str, token: str) -> float | None:
         """Seconds to wait before starting a request to ``host`` (its slot is reserved under
@@ -103,3 +142,22 @@ class HostSlots:
         """The request of ``token`` is done: its slot is free, and the host's next request
         starts ``delay`` from now at the earliest."""
         self._release(self._keys(host), [token, self.delay_ms])
+
+    def release_former_self(self) -> int:
+        """This worker restarted under its name: the tokens its former self left in flight are
+        freed, each host's next start ``delay`` from now at the earliest (as :meth:`release`);
+        the number freed. Called before this worker's first request (it would free that too)."""
+        freed = 0
+        for host in self._hosts_in_flight():
+            freed += int(self._release_worker(self._keys(host), [self.worker, self.delay_ms]))
+        return freed
+
+    def _hosts_in_flight(self) -> set[str]:
+        """The hosts with a request in flight (their ``inflight`` key; in any crawl on this
+        Redis: the keys freed are this crawl's own)."""
+        found = self.redis.call(self._scan, "*:host:*:inflight")
+        keys = [key.decode() if isinstance(key, bytes) else key for key in found]
+        return {key[: -len(":inflight")].rsplit(":host:", 1)[1] for key in keys}
+
+    def _scan(self, pattern: str) -> list[bytes]:
+        return list(self.redis.client.scan_iter(match=pattern, count=1000))

@@ -8,11 +8,15 @@ next slot, after robots.txt was checked (order 720). Requests that stay on their
 API calls, paced by the search service) pass. Stats: ``politeness/shared/waited`` (requests that
 waited), ``politeness/shared/wait_seconds``, ``politeness/shared/busy`` (times a host was at its
 concurrency).
+
+A worker with a name of its own (``BILINGUAL_REDIS_WORKER_NAME``) frees, when the spider opens,
+the slots its former self held when it was killed (``politeness/shared/released_at_restart``):
+they would otherwise hold its hosts up to 2 x ``DOWNLOAD_TIMEOUT``.
 """
 
 from __future__ import annotations
 
-import uuid
+import logging
 from typing import Any
 
 from scrapy import Request, signals
@@ -22,9 +26,12 @@ from scrapy.http import Response
 from scrapy.utils.asyncio import sleep
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.distributed.frontier import worker_id
 from bilingual_spider.distributed.host_slots import HostSlots
 from bilingual_spider.distributed.partitions import KeyLayout, host_of
 from bilingual_spider.state.request_meta import WORKER_LOCAL_META
+
+logger = logging.getLogger(__name__)
 
 SLOT_META = "shared_politeness_slot"
 BUSY_WAIT = 0.05
@@ -49,6 +56,7 @@ class SharedPolitenessMiddleware:
         slots = HostSlots(
             redis,
             KeyLayout.from_settings(settings),
+            worker_id(crawler),
             delay=settings.getfloat("DOWNLOAD_DELAY"),
             concurrency=settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN"),
             hold=settings.getfloat("DOWNLOAD_TIMEOUT") * 2,
@@ -60,16 +68,29 @@ class SharedPolitenessMiddleware:
             # per-worker delay would only push the real start past the reserved one (as
             # Scrapy's AutoThrottle does, set the delay of new download slots).
             crawler.engine.downloader._delay = 0.0
+            if settings.get("BILINGUAL_REDIS_WORKER_NAME"):  # the same worker, restarted
+                middleware.release_former_self()
 
         middleware._keep = spider_opened  # signals hold weak references
         crawler.signals.connect(spider_opened, signal=signals.spider_opened)
         return middleware
 
+    def release_former_self(self) -> None:
+        """Free the slots this worker's former self held (none: it was not killed)."""
+        freed = self.slots.release_former_self()
+        if freed:
+            self.stats.inc_value("politeness/shared/released_at_restart", freed)
+            logger.info(
+                "%d host slot(s) held by the former self of worker %s freed",
+                freed,
+                self.slots.worker,
+            )
+
     async def process_request(self, request: Request) -> None:
         host = host_of(request.url)
         if not host or request.meta.get(WORKER_LOCAL_META):
             return
-        token = uuid.uuid4().hex
+        token = self.slots.token()
         waited = 0.0
         while (wait := self.slots.acquire(host, token)) is None:
             self.stats.inc_value("politeness/shared/busy")

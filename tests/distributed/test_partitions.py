@@ -73,7 +73,7 @@ def test_all_of_a_hosts_keys_live_on_one_master_and_hosts_spread_over_all_three(
     prefix = f"bilingual-test-{uuid.uuid4().hex[:12]}"
     layout = KeyLayout(prefix, CLUSTER_PARTITIONS, tagged=True)
     frontier = PartitionedFrontier(cluster_redis, layout, "backforth", worker="w")
-    slots = HostSlots(cluster_redis, layout, delay=0.0, concurrency=1)
+    slots = HostSlots(cluster_redis, layout, "w1", delay=0.0, concurrency=1)
     for host in HOSTS:
         frontier.push(f"http://{host}/".encode(), 0, f"fp-{host}", host=host)
         assert slots.acquire(host, "token") == 0
