@@ -41,9 +41,9 @@ REDIS_URL = os.environ.get("BILINGUAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0
 SLOWEST_FILES = (
     "tests/sandbox/test_demo.py",
     "tests/spiders/test_kill_resume.py",
-    "tests/test_docs.py",
     "tests/distributed/test_workers.py",
     "tests/sandbox/test_published_sites.py",
+    "tests/test_docs.py",
     "tests/sandbox/test_deep_sites.py",
     "tests/distributed/test_pupsniffer_workers.py",
     "tests/spiders/test_pupsniffer_groups.py",
