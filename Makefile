@@ -23,9 +23,11 @@ demo: realsites
 
 # Two processes (pytest-xdist), each running whole test files (a file's module fixtures are built
 # once): about 11 minutes instead of 20 in one process here. TEST_WORKERS=0: one process, no
-# pytest-xdist workers (to debug a failure).
+# pytest-xdist workers (to debug a failure). The files are taken slowest first (tests/conftest.py's
+# SLOWEST_FILES; --no-loadscope-reorder keeps that order instead of pytest-xdist's, most tests
+# first), so that no process runs the demo alone at the end.
 TEST_WORKERS ?= 2
-PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: realsites
 	$(PYTEST)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import textwrap
 import uuid
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -32,8 +34,55 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "machine_speed_independent"))
 
 from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
+from bilingual_spider.sandbox.textsource import Message, TextSource  # noqa: E402
 
 REDIS_URL = os.environ.get("BILINGUAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+SLOWEST_FILES = (
+    "tests/sandbox/test_demo.py",
+    "tests/spiders/test_kill_resume.py",
+    "tests/distributed/test_workers.py",
+    "tests/sandbox/test_published_sites.py",
+    "tests/test_docs.py",
+    "tests/sandbox/test_deep_sites.py",
+    "tests/distributed/test_pupsniffer_workers.py",
+    "tests/spiders/test_pupsniffer_groups.py",
+    "tests/middlewares/test_focus_crawl.py",
+    "tests/spiders/test_backforth_search_faults.py",
+)
+"""The test files that take longest (``--durations``), slowest first: ``make test``'s processes
+(``--dist loadfile --no-loadscope-reorder``) take whole files in this order, so the longest
+ones start first and no process is left alone with one at the end (before, files were taken
+by their number of tests, and the demo's, with 5 tests and 2 demos, started last)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a pytest-xdist worker: the files of :data:`SLOWEST_FILES` first, in its order, then
+    the others by their number of tests, most first (pytest-xdist's own order); each file's
+    tests keep their order. A single process runs the tests in the order they are collected."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    files = [item.nodeid.split("::", 1)[0] for item in items]
+    tests = Counter(files)
+    first = {file: i for i, file in reversed(list(enumerate(files)))}
+    rank = {file: i for i, file in enumerate(SLOWEST_FILES)}
+    key = {
+        id(item): (rank.get(f, len(rank)), -tests[f], first[f])
+        for item, f in zip(items, files, strict=True)
+    }
+    items.sort(key=lambda item: key[id(item)])
+
+
+@functools.cache
+def _catalog_messages(languages: frozenset[str]) -> tuple[Message, ...]:
+    return tuple(TextSource.from_catalogs(languages).messages)
+
+
+def catalog_text(languages: Iterable[str]) -> TextSource:
+    """``TextSource.from_catalogs(languages)``, the catalogs read once per test process (10 s or
+    more each time, for every generated world of the suite): a new ``TextSource`` of the same
+    messages each call, which the generators only read."""
+    return TextSource(list(_catalog_messages(frozenset(languages))))
 
 
 def write_small_web(root: Path) -> Path:
@@ -169,11 +218,10 @@ def generated_world_served(
 ) -> Iterator[tuple[Path, SandboxServer]]:
     """A generated world (``seed``, ``sites``, every other parameter at its default) written to
     ``directory`` and served by the sandbox for the duration of the block."""
-    from bilingual_spider.sandbox.textsource import TextSource
     from bilingual_spider.sandbox.webgraph_params import WorldParams
     from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate
 
     languages = ["en", *WorldParams().language_weights]
-    generate(directory, WorldParams(seed=seed, sites=sites), TextSource.from_catalogs(languages))
+    generate(directory, WorldParams(seed=seed, sites=sites), catalog_text(languages))
     with SandboxServer(["--config", str(directory / CONFIG_FILE)]) as server:
         yield directory, server

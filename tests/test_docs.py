@@ -5,10 +5,11 @@ Each block runs in a folder of its own, as a user runs it from the project's fol
 ``urls.txt``, ``page.html``) and ``BILINGUAL_SANDBOX_PROXY`` pointing at a sandbox web of the
 real sites: the "real web" of a recipe is the sandbox's (it answers for any host name; the seeds
 are the Apache manual and the Python documentation). A block that starts a
-sandbox on port 8399 gets a free port instead, and a crawl's page budget is cut to at most
-60 pages (20 a site). Every command of a block must succeed (``bash
--e``). A block that cannot run here says which test covers it, in a comment just above it
-(``<!-- recipe covered by tests/...py (why) -->``), and that test must exist.
+sandbox on port 8399 gets a free port instead, a crawl's page budget is cut to at most
+60 pages (20 a site), and a ``scrapy crawl`` runs without the real web's politeness delay
+(``-s DOWNLOAD_DELAY=0``, as every crawl of the sandbox). Every command of a block must
+succeed (``bash -e``). A block that cannot run here says which test covers it, in a comment
+just above it (``<!-- recipe covered by tests/...py (why) -->``), and that test must exist.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from scrapy.utils.conf import arglist_to_dict
 
 from bilingual_spider.sandbox.process import SandboxServer
 from bilingual_spider.sandbox.realsites import sandbox_seed_urls
@@ -57,6 +59,16 @@ def smaller(script: str) -> str:
         lambda found: f"{found[1]}={min(int(found[2]), SMALLER[found[1]])}",
         script,
     )
+
+
+NO_DELAY = "-s DOWNLOAD_DELAY=0"
+
+
+def undelayed(script: str) -> str:
+    """Each ``scrapy crawl`` of the recipe with :data:`NO_DELAY` just after its spider's name: the
+    sandbox needs no politeness delay (a recipe's pupsniffer crawls of 20 pages a site took
+    most of their time waiting it out). A delay the recipe sets comes after, and holds."""
+    return re.sub(r"\bscrapy crawl ([a-z_]+)\b", rf"scrapy crawl \1 {NO_DELAY}", script)
 
 
 PAGES = ("install", "invoking", "stopping", "configuring", "urlmapping")
@@ -107,7 +119,7 @@ def test_recipe_runs(where: str, body: str, real_sandbox, tmp_path: Path) -> Non
         "https://www.admin.ch/": seeds[1],
     }.items():
         body = body.replace(real, served)
-    script = smaller(body).replace("http://127.0.0.1:8399", f"http://127.0.0.1:{port}")
+    script = undelayed(smaller(body)).replace("http://127.0.0.1:8399", f"http://127.0.0.1:{port}")
     script = script.replace("--port 8399", f"--port {port}")
     if "sandbox serve" not in script:  # the recipe's "real web" is the small sandbox
         script = script.replace(f"http://127.0.0.1:{port}", real_sandbox.proxy_url)
@@ -136,6 +148,20 @@ def test_a_recipe_s_budgets_are_cut_and_nothing_else() -> None:
         smaller(recipe)
         == "crawl -a budget=60 -a site_budget=20 -a budget=5 -a rounds=2 -s X_budget=9"
     )
+
+
+def test_a_recipe_s_crawls_run_without_the_politeness_delay_and_its_own_delay_holds() -> None:
+    recipe = (
+        "scrapy crawl backforth -a budget=5\n"
+        "scrapy crawl pupsniffer -s DOWNLOAD_DELAY=2 -a rounds=2\n"
+        "bilingual-spider detect http://x.org/"
+    )
+    assert undelayed(recipe) == (
+        "scrapy crawl backforth -s DOWNLOAD_DELAY=0 -a budget=5\n"
+        "scrapy crawl pupsniffer -s DOWNLOAD_DELAY=0 -s DOWNLOAD_DELAY=2 -a rounds=2\n"
+        "bilingual-spider detect http://x.org/"
+    )
+    assert arglist_to_dict(["DOWNLOAD_DELAY=0", "DOWNLOAD_DELAY=2"]) == {"DOWNLOAD_DELAY": "2"}
 
 
 def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:

@@ -140,13 +140,13 @@ def test_language_labels_of_a_generated_world_include_every_gold_pair(generated_
 
 @pytest.fixture(scope="module")
 def generated_world(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from bilingual_spider.sandbox.textsource import TextSource
     from bilingual_spider.sandbox.webgraph_params import WorldParams
     from bilingual_spider.sandbox.webgraph_write import generate
+    from tests.conftest import catalog_text
 
     params = WorldParams(seed=201, sites=60)
     out = tmp_path_factory.mktemp("world") / "w"
-    generate(out, params, TextSource.from_catalogs(["en", *params.language_weights]))
+    generate(out, params, catalog_text(["en", *params.language_weights]))
     return out
 
 

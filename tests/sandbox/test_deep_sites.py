@@ -16,7 +16,7 @@ from bilingual_spider.sandbox.deep_sites import (
     write_deep_sites,
 )
 from bilingual_spider.sandbox.process import SandboxServer, run_spider
-from bilingual_spider.sandbox.textsource import TextSource
+from tests.conftest import catalog_text
 
 LANGUAGES = ["en", "fr", "es", "de", "ja", "zh-Hans", "pt-BR", "it", "ru", "ko"]
 PARAMS = DeepSitesParams(seed=7, sites=14, pages=5)
@@ -25,7 +25,7 @@ PARAMS = DeepSitesParams(seed=7, sites=14, pages=5)
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("deep_sites")
-    config = write_deep_sites(root, TextSource.from_catalogs(LANGUAGES), PARAMS)
+    config = write_deep_sites(root, catalog_text(LANGUAGES), PARAMS)
     return root, config
 
 
@@ -126,7 +126,7 @@ def test_with_rendering_on_a_deep_page_whose_site_menu_is_a_script_finds_its_lan
     if shutil.which("chromium") is None:
         missing("no chromium on PATH (apt-get install chromium)")
     params = DeepSitesParams(seed=7, sites=3, pages=4, shape_weights={"script_menu": 1.0})
-    config = write_deep_sites(tmp_path / "scripted", TextSource.from_catalogs(LANGUAGES), params)
+    config = write_deep_sites(tmp_path / "scripted", catalog_text(LANGUAGES), params)
     scripted = [t for _, t in sorted(load_gold(tmp_path / "scripted").items())]
     assert {t["shape"] for t in scripted} == {"script_menu"}
     seeds = [truth["pages"][1] for truth in scripted]

@@ -18,7 +18,7 @@ from bilingual_spider.sandbox.realsites import sites_json_path
 from tests.output.test_report import CHROMIUM, rendered_dom
 from tests.sandbox.test_readme_demo import ELIDED, readme_sample, shape
 
-PAGES, WORLD_SITES, SITE_BUDGET = 150, 120, 15
+PAGES, WORLD_SITES, SITE_BUDGET = 150, 120, 10
 
 
 def demo(out: Path) -> str:

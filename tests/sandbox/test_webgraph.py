@@ -44,13 +44,14 @@ from bilingual_spider.sandbox.webgraph_write import (
     load_gold_pairs,
     load_ground_truth,
 )
+from tests.conftest import catalog_text
 
 WORLD_LANGUAGES = ["en", "es", "fr", "de", "ja", "zh-Hans", "zh-Hant"]
 
 
 @pytest.fixture(scope="session")
 def text_source() -> TextSource:
-    text = TextSource.from_catalogs(WORLD_LANGUAGES)
+    text = catalog_text(WORLD_LANGUAGES)
     text.require(WORLD_LANGUAGES)
     return text
 

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.sandbox.process import SandboxServer, crawl_env, run_spider
-from bilingual_spider.sandbox.textsource import TextSource
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
-from tests.conftest import missing
+from tests.conftest import catalog_text, missing
 from tests.spiders.pages import ENGLISH, SPANISH, page
 from tests.waiting import CRAWL_SECONDS
 
@@ -177,7 +176,7 @@ def test_cli_rejects_bad_input_clearly(arguments: list[str], message: str) -> No
 def world(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("detectworld") / "w"
     params = WorldParams(seed=4, sites=300)
-    generate(out, params, TextSource.from_catalogs(["en", *params.language_weights]))
+    generate(out, params, catalog_text(["en", *params.language_weights]))
     return out
 
 

@@ -21,8 +21,7 @@ from bilingual_spider.sandbox.script_sites import (
     load_gold,
     write_script_sites,
 )
-from bilingual_spider.sandbox.textsource import TextSource
-from tests.conftest import missing
+from tests.conftest import catalog_text, missing
 
 CRAWL_SECONDS = 300
 HOSTS = (APP_HOST, SWITCHER_HOST, PLAIN_HOST)
@@ -60,7 +59,7 @@ def sites(
     if shutil.which("chromium") is None:
         missing("no chromium on PATH (apt-get install chromium)")
     root = tmp_path_factory.mktemp("script_sites")
-    config = write_script_sites(root, TextSource.from_catalogs(["en", "fr"]))
+    config = write_script_sites(root, catalog_text(["en", "fr"]))
     [script] = root.rglob("site.js")  # every page of the app also asks the loopback service
     with script.open("a") as out:
         out.write(f"fetch({json.dumps(beacon)}).catch(function () {{}});\n")

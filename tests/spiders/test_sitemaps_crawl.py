@@ -16,7 +16,7 @@ from bilingual_spider.sandbox.sitemap_sites import (
     load_gold,
     write_sitemap_sites,
 )
-from bilingual_spider.sandbox.textsource import TextSource
+from tests.conftest import catalog_text
 
 CRAWL_SECONDS = 600
 
@@ -24,7 +24,7 @@ CRAWL_SECONDS = 600
 @pytest.fixture(scope="module")
 def sites(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SandboxServer]]:
     root = tmp_path_factory.mktemp("sitemap_sites")
-    config = write_sitemap_sites(root, TextSource.from_catalogs(["en", "fr"]))
+    config = write_sitemap_sites(root, catalog_text(["en", "fr"]))
     with SandboxServer(["--config", str(config)]) as server:
         yield root, server
 
