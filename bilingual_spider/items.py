@@ -162,3 +162,10 @@ def record_key(record: Mapping[str, Any]) -> tuple[str, ...] | None:
     if kind == "page":
         return ("page", str(record["url"]))
     return None
+
+
+def item_key(item: object) -> tuple[str, ...] | None:
+    """The identity of an item (:func:`record_key` of its fields; None: never a duplicate)."""
+    if not isinstance(item, (BilingualSiteItem, SiteVerdictItem, UrlPairItem, FetchedPageItem)):
+        return None
+    return record_key({"type": item.type, **vars(item)})

@@ -21,7 +21,7 @@ from typing import Any
 import scrapy
 from scrapy.crawler import Crawler
 
-from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem
+from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem, item_key
 from bilingual_spider.language.identification import UNDETERMINED
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs, site_languages
 from bilingual_spider.patterns.declarations import is_declared
@@ -113,16 +113,33 @@ class PupSnifferItems:
         self.store = store
         self.crawler = crawler  # its stats are there once the crawl starts
         self.langs = list(langs)
+        self.in_output: set[tuple[str, ...]] | None = None
+        """The keys of the items in this crawl's output when it restarted after a kill (None:
+        it did not, or it has no JSON-lines output to read)."""
 
-    def new_items(self, keyed: Iterable[Keyed]) -> Iterator[Any]:
+    def new_items(self, keyed: Iterable[Keyed], redelivered: bool = False) -> Iterator[Any]:
         """The items not emitted before (by any worker), each once, and counted: each marked as
         it is handed on. A crawl killed while a batch goes through the pipelines and feeds (each
         item commits the ``JOBDIR`` stores before it is written) leaves the rest of the batch
-        unmarked, for its redelivered request to emit (marked all at once, they were lost)."""
+        unmarked, for its redelivered request to emit (marked all at once, they were lost).
+        Items run ahead of the feeds (Scrapy hands up to ``CONCURRENT_ITEMS`` of a callback's
+        to the pipelines at once), so some were marked, and committed with another item, and
+        not written: a ``redelivered`` batch emits again those its restarted crawl's output
+        lacks (``pupsniffer/items_emitted_again``)."""
         for key, item in keyed:
-            if self.store.mark_new(EMITTED, [key]):
+            if self.store.mark_new(EMITTED, [key]) or (redelivered and self._lost(item)):
+                if self.in_output is not None:
+                    self.in_output.add(item_key(item))  # in the output now: emitted once
                 self._count(item)
                 yield item
+
+    def _lost(self, item: Any) -> bool:
+        """Marked emitted by this crawl's former self, and not in its output at the restart."""
+        key = item_key(item)
+        if self.in_output is None or key is None or key in self.in_output:
+            return False
+        self.crawler.stats.inc_value("pupsniffer/items_emitted_again")
+        return True
 
     def unmarked(self, keyed: Iterable[Keyed]) -> list[Keyed]:
         """Those of ``keyed`` not emitted yet (what an items request need carry)."""

@@ -12,24 +12,11 @@ from scrapy.exceptions import DropItem
 from scrapy.statscollectors import StatsCollector
 
 from bilingual_spider.distributed.written_items import SHARED_KINDS
-from bilingual_spider.items import (
-    BilingualSiteItem,
-    FetchedPageItem,
-    SiteVerdictItem,
-    UrlPairItem,
-    record_key,
-)
+from bilingual_spider.items import item_key
 from bilingual_spider.state import CrawlState, WrittenItemsStore
 from bilingual_spider.state.memory import WrittenItemsInMemory
 
 logger = logging.getLogger(__name__)
-
-
-def item_key(item: object) -> tuple[str, ...] | None:
-    """The identity of an item for de-duplication (None: never a duplicate)."""
-    if not isinstance(item, (BilingualSiteItem, SiteVerdictItem, UrlPairItem, FetchedPageItem)):
-        return None
-    return record_key({"type": item.type, **vars(item)})
 
 
 class DuplicatesPipeline:

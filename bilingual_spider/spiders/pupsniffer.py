@@ -34,7 +34,7 @@ module reads pages and wires them. Items: ``UrlPairItem``, ``BilingualSiteItem``
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Collection, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -281,7 +281,13 @@ class PupSnifferSpider(scrapy.Spider):
     def emit_items(self, response: Response) -> Iterator[Any]:
         """The items made at the end of a stage (adapters/pupsniffer_stages.py), those no worker
         emitted yet."""
-        yield from self.items.new_items(response.meta[ITEMS_META])
+        redelivered = REDELIVERED_META in response.meta  # its former self may have lost some
+        yield from self.items.new_items(response.meta[ITEMS_META], redelivered)
+
+    def worker_restarted(self, in_output: Collection[tuple[str, ...]] | None = None) -> None:
+        """Told when this crawl restarts after a kill (:mod:`~bilingual_spider.scheduler.
+        restart`): the keys of the items its output holds (None: no JSON-lines output)."""
+        self.items.in_output = None if in_output is None else set(in_output)
 
     # --- search mode (4.5): adapters/pupsniffer_search.py --------------------------------------
 

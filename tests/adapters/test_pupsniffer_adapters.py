@@ -18,7 +18,7 @@ from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferIte
 from bilingual_spider.adapters.pupsniffer_requests import COUNTERPART_META, PageRequests
 from bilingual_spider.adapters.pupsniffer_search import PupSnifferSearch
 from bilingual_spider.adapters.pupsniffer_stages import PupSnifferStages
-from bilingual_spider.items import UrlPairItem
+from bilingual_spider.items import UrlPairItem, item_key
 from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.deep_pages import DeepCandidate
 from bilingual_spider.patterns.mining import PairingPattern
@@ -114,6 +114,30 @@ def test_an_item_is_marked_emitted_as_it_is_handed_on():
     next(handed)  # through the pipelines (the frontier committed) and written
     assert store.marked(EMITTED) == {keyed[0][0]}  # a kill now: the second is emitted again
     assert [item.source_url for item in items.new_items(keyed)] == ["http://a.example/en/b"]
+
+
+def test_a_redelivered_batch_emits_again_what_was_marked_and_never_written():
+    """Items run ahead of the feeds: a kill can leave one marked emitted (committed with the
+    item before it) and not written. The restarted crawl's redelivered batch emits it again,
+    once; what its output holds, and a batch not redelivered, stay as they are."""
+    store, made = InMemoryRoundStore(), crawler()
+    items = PupSnifferItems(store, made, [])
+    keyed = list(
+        items.pair_items(
+            [
+                pair("http://a.example/en/", "http://a.example/fr/"),
+                pair("http://a.example/en/b", "http://a.example/fr/b"),
+            ]
+        )
+    )
+    written, lost = list(items.new_items(keyed))  # both marked; the kill cut the second off
+    assert list(items.new_items(keyed, redelivered=True)) == []  # not restarted: nothing known
+    items.in_output = {item_key(written)}  # the restart read the output
+    assert list(items.new_items(keyed)) == []  # a batch first delivered: marked is emitted
+    again = list(items.new_items(keyed, redelivered=True))
+    assert [item.source_url for item in again] == [lost.source_url]
+    assert list(items.new_items(keyed, redelivered=True)) == []  # once
+    assert made.stats.values["pupsniffer/items_emitted_again"] == 1
 
 
 def museum_store() -> InMemoryRoundStore:
