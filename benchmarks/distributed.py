@@ -434,7 +434,7 @@ def per_command_table(rounds: list[dict[str, Any]], counts: list[str]) -> dict[s
 def _table(table: dict[str, Any], counts: list[str]) -> str:
     """The per-command table as text: a row per command (per response), a column per count."""
     last = str(counts[-1])
-    names = sorted(table, key=lambda name: ("/" in name, -table[name][last]))
+    names = sorted(table, key=lambda name: ("/" in name, -table[name].get(last, 0.0)))
     head = f"{'per response':40s}" + "".join(f"{n:>9s}" for n in counts)
     lines = [head] + [
         f"{name:40s}" + "".join(f"{table[name].get(str(n), 0.0):9.2f}" for n in counts)
