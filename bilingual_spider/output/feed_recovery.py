@@ -118,41 +118,6 @@ def settle_in_flight(
     return done, again, cut
 
 
-def feed_sizes(feeds: Iterable[Path]) -> dict[str, int]:
-    """The size of each feed file now (missing: 0), by path: saved with a crawl's state."""
-    sizes = {}
-    for feed in feeds:
-        try:
-            sizes[str(feed)] = feed.stat().st_size
-        except FileNotFoundError:
-            sizes[str(feed)] = 0
-    return sizes
-
-
-def cut_feeds_to(sizes: Mapping[str, int]) -> int:
-    """Cut each feed back to the size it had when the crawl's state was saved (what a killed
-    crawl wrote after it belongs to work the resumed crawl does again); the bytes cut.
-    ValueError, in one line, when a feed is shorter than that: it was changed since, and the
-    crawl's state no longer says what its output holds."""
-    cut = 0
-    for name, size in sizes.items():
-        path = Path(name)
-        now = path.stat().st_size if path.exists() else 0
-        if now < size:
-            raise ValueError(
-                f"{path} holds {now} bytes, fewer than the {size} the crawl state saved with "
-                "it: the output was changed since, so the crawl cannot resume it (put the file "
-                "back, or start again with a new JOBDIR)"
-            )
-        if now > size:
-            with open(path, "r+b") as file:
-                file.truncate(size)
-                os.fsync(file.fileno())
-            logger.warning("%s: cut %d bytes written after the state was saved", path, now - size)
-            cut += now - size
-    return cut
-
-
 def _valid(line: bytes) -> bool:
     try:
         json.loads(line)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from bilingual_spider.output.feed_recovery import cut_feeds_to, feed_sizes, settle_in_flight
+from bilingual_spider.output.feed_recovery import settle_in_flight
 
 
 def test_requests_whose_page_was_written_are_done_the_others_queued_again(tmp_path: Path) -> None:
@@ -24,20 +22,3 @@ def test_requests_whose_page_was_written_are_done_the_others_queued_again(tmp_pa
     assert again == [11, 12]  # not written, or unreadable: fetched again rather than lost
     assert cut == len('{"url": "http://a.exa')
     assert feed.read_text().splitlines() == lines
-
-
-def test_feeds_are_cut_back_to_their_saved_sizes_and_a_shorter_one_is_refused(
-    tmp_path: Path,
-) -> None:
-    kept, grown = tmp_path / "kept.jsonl", tmp_path / "grown.jsonl"
-    kept.write_bytes(b'{"site": "a"}\n')
-    grown.write_bytes(b'{"site": "b"}\n')
-    sizes = feed_sizes([kept, grown, tmp_path / "not_yet.jsonl"])
-    assert sizes[str(tmp_path / "not_yet.jsonl")] == 0
-    with grown.open("ab") as feed:  # written after the state was saved
-        feed.write(b'{"site": "c"}\n{"site": "d"}\n')
-    assert cut_feeds_to(sizes) == 28
-    assert grown.read_bytes() == b'{"site": "b"}\n' and kept.read_bytes() == b'{"site": "a"}\n'
-    kept.write_bytes(b"")
-    with pytest.raises(ValueError, match="fewer than the 14 the crawl state saved"):
-        cut_feeds_to(sizes)
