@@ -147,6 +147,13 @@ FEED_FILES: dict[type, str] = {
 """The feed of each item type in a run directory."""
 
 
+WRITTEN_ONCE_KINDS = frozenset({"verdict", "site", "pair"})
+"""Item kinds (:func:`record_key`) written once crawl-wide, over every worker's output and over
+a kill (the crawl state's ``written_items``, claimed by
+:class:`~bilingual_spider.pipelines.duplicates.DuplicatesPipeline`): a site's verdict and record,
+a URL pair. Pages keep the per-worker filter (a forward crawl's pages are settled by URL)."""
+
+
 def record_key(record: Mapping[str, Any]) -> tuple[str, ...] | None:
     """The identity of an item, from its fields (an item's, or a line of a JSON-lines feed), for
     de-duplication: one per site (and one verdict per site), per unordered URL pair, per URL.

@@ -21,7 +21,13 @@ from typing import Any
 import scrapy
 from scrapy.crawler import Crawler
 
-from bilingual_spider.items import BilingualSiteItem, TranslationGroupItem, UrlPairItem, item_key
+from bilingual_spider.items import (
+    WRITTEN_ONCE_KINDS,
+    BilingualSiteItem,
+    TranslationGroupItem,
+    UrlPairItem,
+    item_key,
+)
 from bilingual_spider.language.identification import UNDETERMINED
 from bilingual_spider.patterns.crawl_round import GroupPairs, RoundPairs, site_languages
 from bilingual_spider.patterns.declarations import is_declared
@@ -113,9 +119,9 @@ class PupSnifferItems:
         self.store = store
         self.crawler = crawler  # its stats are there once the crawl starts
         self.langs = list(langs)
-        self.in_output: set[tuple[str, ...]] | None = None
-        """The keys of the items in this crawl's output when it restarted after a kill (None:
-        it did not, or it has no JSON-lines output to read)."""
+        self.offer_again = True
+        """Whether a redelivered batch offers again the items marked emitted (False after a
+        restart that had no JSON-lines output to read: what it wrote is not known)."""
 
     def new_items(self, keyed: Iterable[Keyed], redelivered: bool = False) -> Iterator[Any]:
         """The items not emitted before (by any worker), each once, and counted: each marked as
@@ -124,21 +130,23 @@ class PupSnifferItems:
         unmarked, for its redelivered request to emit (marked all at once, they were lost).
         Items run ahead of the feeds (Scrapy hands up to ``CONCURRENT_ITEMS`` of a callback's
         to the pipelines at once), so some were marked, and committed with another item, and
-        not written: a ``redelivered`` batch emits again those its restarted crawl's output
-        lacks (``pupsniffer/items_emitted_again``)."""
+        not written: a ``redelivered`` batch offers again its items marked emitted that are
+        written once crawl-wide (pairs and sites: ``pupsniffer/items_offered_again``), and the
+        crawl's record of the items written (the duplicates pipeline) drops those some worker's
+        output holds. An item is counted once, when first marked."""
         for key, item in keyed:
-            if self.store.mark_new(EMITTED, [key]) or (redelivered and self._lost(item)):
-                if self.in_output is not None:
-                    self.in_output.add(item_key(item))  # in the output now: emitted once
+            if self.store.mark_new(EMITTED, [key]):
                 self._count(item)
                 yield item
+            elif redelivered and self._offered_again(item):
+                yield item
 
-    def _lost(self, item: Any) -> bool:
-        """Marked emitted by this crawl's former self, and not in its output at the restart."""
+    def _offered_again(self, item: Any) -> bool:
+        """Whether a redelivered batch hands on ``item``, marked emitted before the kill."""
         key = item_key(item)
-        if self.in_output is None or key is None or key in self.in_output:
+        if not self.offer_again or key is None or key[0] not in WRITTEN_ONCE_KINDS:
             return False
-        self.crawler.stats.inc_value("pupsniffer/items_emitted_again")
+        self.crawler.stats.inc_value("pupsniffer/items_offered_again")
         return True
 
     def unmarked(self, keyed: Iterable[Keyed]) -> list[Keyed]:

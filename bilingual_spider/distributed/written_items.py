@@ -1,11 +1,12 @@
-"""Which worker's output holds each site's verdict and bilingual-site record in a distributed
-crawl: one item per site across every worker's output, also after a worker was killed and its
-work redone (issue 32).
+"""Which worker's output holds each site's verdict and bilingual-site record, and each URL pair,
+in a distributed crawl (:data:`~bilingual_spider.items.WRITTEN_ONCE_KINDS`): one item each across
+every worker's output, also after a worker was killed and its work redone (issue 32).
 
 Keys (``BASE`` is ``PREFIX:SPIDER``)::
 
-    BASE:written  HASH  item key (``verdict<TAB>site``, ``site<TAB>site``) -> the worker that
-                        passed it to its output first
+    BASE:written  HASH  item key (``verdict<TAB>site``, ``site<TAB>site``,
+                        ``pair<TAB>URL<TAB>URL``) -> the worker that passed it to its output
+                        first
 
 A worker claims an item's key when the item leaves its duplicate filter, just before its feeds
 write it (:class:`~bilingual_spider.pipelines.duplicates.DuplicatesPipeline`); an item whose key
@@ -13,23 +14,16 @@ another worker (or its own former self) claimed is dropped. A kill can fall betw
 and the line reaching the file: a worker restarted under the same name
 (``BILINGUAL_REDIS_WORKER_NAME``) first :meth:`WrittenItems.settle`\\ s its claims against its
 JSON-lines output, forgetting those its files do not hold, before the requests it had in flight
-go back to the queue. The work redone from them (a verdict emitted again from the site store)
-is then written once: where it was missing.
+go back to the queue. The work redone from them (a verdict emitted again from the site store, a
+redelivered batch of PupSniffer's pairs offered again) is then written once: where it was missing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
 
-if TYPE_CHECKING:
-    pass
-
-SHARED_KINDS = frozenset({"verdict", "site"})
-"""Item kinds (:func:`~bilingual_spider.items.record_key`) written once crawl-wide: one per
-site. Pages and pairs keep the per-worker filter (a forward crawl's pages are settled by URL)."""
 SEPARATOR = "\t"
 
 

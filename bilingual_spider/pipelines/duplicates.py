@@ -1,7 +1,9 @@
 """Drop items already emitted in this crawl: one per site (and one verdict per site), per
-(unordered) URL pair, per URL. With ``REDIS_URL`` a site's verdict and bilingual-site record are
-once across every worker's output, also when a killed worker's work is redone
-(:mod:`bilingual_spider.distributed.written_items`)."""
+(unordered) URL pair, per URL. A site's verdict and bilingual-site record and a URL pair
+(:data:`~bilingual_spider.items.WRITTEN_ONCE_KINDS`) are claimed in the crawl state's record of
+the items written: once across every worker's output with ``REDIS_URL``, and once over a kill
+whatever the backend (the restart settles the record against the output:
+:mod:`bilingual_spider.scheduler.restart`); pages are filtered by this process."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 from scrapy.statscollectors import StatsCollector
 
-from bilingual_spider.distributed.written_items import SHARED_KINDS
-from bilingual_spider.items import item_key
+from bilingual_spider.items import WRITTEN_ONCE_KINDS, item_key
 from bilingual_spider.state import CrawlState, WrittenItemsStore
 from bilingual_spider.state.memory import WrittenItemsInMemory
 
@@ -35,13 +36,17 @@ class DuplicatesPipeline:
         key = item_key(item)
         if key is None:
             return item
-        if key in self.seen or not self._claimed(key):
+        if not self._new(key):
             self.stats.inc_value(f"pipeline/duplicates_dropped/{key[0]}")
             raise DropItem(f"duplicate {key[0]}: {' '.join(key[1:])}")
-        self.seen.add(key)
         return item
 
-    def _claimed(self, key: tuple[str, ...]) -> bool:
-        """Whether this worker writes ``key`` (always, unless another worker's output, or its
-        own before a restart, holds it: a distributed crawl's verdicts and sites)."""
-        return key[0] not in SHARED_KINDS or self.written.claim(key)
+    def _new(self, key: tuple[str, ...]) -> bool:
+        """Whether this worker writes ``key``: not written before by this process, nor (a kind
+        written once crawl-wide) by another worker or by its own former self before a kill."""
+        if key[0] in WRITTEN_ONCE_KINDS:
+            return self.written.claim(key)
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        return True

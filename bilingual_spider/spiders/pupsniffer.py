@@ -286,8 +286,9 @@ class PupSnifferSpider(scrapy.Spider):
 
     def worker_restarted(self, in_output: Collection[tuple[str, ...]] | None = None) -> None:
         """Told when this crawl restarts after a kill (:mod:`~bilingual_spider.scheduler.
-        restart`): the keys of the items its output holds (None: no JSON-lines output)."""
-        self.items.in_output = None if in_output is None else set(in_output)
+        restart`): the keys of the items its output holds (None: no JSON-lines output, so the
+        items its former self marked emitted are not offered again: what it wrote is unknown)."""
+        self.items.offer_again = in_output is not None
 
     # --- search mode (4.5): adapters/pupsniffer_search.py --------------------------------------
 

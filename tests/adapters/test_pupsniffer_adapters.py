@@ -4,13 +4,14 @@ the items, each once."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import scrapy
-from scrapy.exceptions import DontCloseSpider
+from scrapy.exceptions import DontCloseSpider, DropItem
 from scrapy.http import Response
 
 from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
@@ -26,6 +27,8 @@ from bilingual_spider.patterns.pair_first import PageAsk, PairFirstOrder
 from bilingual_spider.patterns.pairing import LOCAL, UrlPair
 from bilingual_spider.patterns.round_driver import RoundDriver
 from bilingual_spider.patterns.round_state import CHECKED, EMITTED, InMemoryRoundStore, Stage
+from bilingual_spider.pipelines.duplicates import DuplicatesPipeline
+from bilingual_spider.state.memory import WrittenItemsInMemory
 
 EN_FR = PairingPattern("en", "fr")
 ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
@@ -116,10 +119,12 @@ def test_an_item_is_marked_emitted_as_it_is_handed_on():
     assert [item.source_url for item in items.new_items(keyed)] == ["http://a.example/en/b"]
 
 
-def test_a_redelivered_batch_emits_again_what_was_marked_and_never_written():
+def test_a_redelivered_batch_offers_again_what_was_marked_and_the_record_writes_it_once():
     """Items run ahead of the feeds: a kill can leave one marked emitted (committed with the
-    item before it) and not written. The restarted crawl's redelivered batch emits it again,
-    once; what its output holds, and a batch not redelivered, stay as they are."""
+    item before it) and not written. The restarted crawl's redelivered batch offers its marked
+    pairs again; the record of the items written, settled against the output, lets through the
+    one the output lacks, once. A batch first delivered, and a restart that could not read its
+    output, offer nothing again."""
     store, made = InMemoryRoundStore(), crawler()
     items = PupSnifferItems(store, made, [])
     keyed = list(
@@ -131,13 +136,25 @@ def test_a_redelivered_batch_emits_again_what_was_marked_and_never_written():
         )
     )
     written, lost = list(items.new_items(keyed))  # both marked; the kill cut the second off
-    assert list(items.new_items(keyed, redelivered=True)) == []  # not restarted: nothing known
-    items.in_output = {item_key(written)}  # the restart read the output
+    assert made.stats.values["pupsniffer/pairs/local"] == 2
+    record = WrittenItemsInMemory()
+    record.settle([item_key(written)])  # the restart read the output
+    pipeline = DuplicatesPipeline(made.stats, record)
     assert list(items.new_items(keyed)) == []  # a batch first delivered: marked is emitted
-    again = list(items.new_items(keyed, redelivered=True))
-    assert [item.source_url for item in again] == [lost.source_url]
-    assert list(items.new_items(keyed, redelivered=True)) == []  # once
-    assert made.stats.values["pupsniffer/items_emitted_again"] == 1
+
+    def through_pipeline(offered: list[Any]) -> list[str]:
+        kept = []
+        for item in offered:
+            with contextlib.suppress(DropItem):
+                kept.append(pipeline.process_item(item).source_url)
+        return kept
+
+    assert through_pipeline(list(items.new_items(keyed, redelivered=True))) == [lost.source_url]
+    assert through_pipeline(list(items.new_items(keyed, redelivered=True))) == []  # once
+    assert made.stats.values["pupsniffer/items_offered_again"] == 4
+    assert made.stats.values["pupsniffer/pairs/local"] == 2  # counted when first marked
+    items.offer_again = False  # restarted with no JSON-lines output to read
+    assert list(items.new_items(keyed, redelivered=True)) == []
 
 
 def museum_store() -> InMemoryRoundStore:

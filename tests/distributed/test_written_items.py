@@ -10,7 +10,13 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
 from bilingual_spider.distributed.written_items import WrittenItems
-from bilingual_spider.items import BilingualSiteItem, FetchedPageItem, SiteVerdictItem
+from bilingual_spider.items import (
+    BilingualSiteItem,
+    FetchedPageItem,
+    SiteVerdictItem,
+    UrlPairItem,
+    item_key,
+)
 from bilingual_spider.output.feed_recovery import record_keys_in_jsonl
 from bilingual_spider.pipelines.duplicates import DuplicatesPipeline
 
@@ -54,3 +60,31 @@ def test_a_restarted_worker_forgets_the_claims_its_output_does_not_hold(
     with pytest.raises(DropItem):
         other.process_item(verdict("a.example"))
     assert not restarted.claim(("site", "c.example"))  # another worker's claim stays
+
+
+def test_a_pair_another_worker_wrote_is_not_written_again_by_a_restarted_one(
+    redis, redis_prefix, tmp_path
+):
+    """PupSniffer's pairs are written once crawl-wide: w2 wrote one pair, w1 was killed after
+    claiming another and before writing it. Restarted and settled against its output, w1 writes
+    the pair it lost when its redelivered batch offers both again, and drops the one w2 wrote."""
+    base = f"{redis_prefix}:p"
+    wrote, lost = (
+        pair_item("http://a.example/en/", "http://a.example/fr/"),
+        pair_item("http://a.example/en/b", "http://a.example/fr/b"),
+    )
+    two = DuplicatesPipeline(get_crawler().stats, WrittenItems(redis, base, "w2"))
+    assert two.process_item(wrote) is wrote
+    assert WrittenItems(redis, base, "w1").claim(item_key(lost))  # then killed
+    restarted = WrittenItems(redis, base, "w1")
+    assert restarted.settle(record_keys_in_jsonl([tmp_path / "pairs.jsonl"])) == 1
+    crawler = get_crawler()
+    one = DuplicatesPipeline(crawler.stats, restarted)
+    assert one.process_item(lost) is lost
+    with pytest.raises(DropItem):
+        one.process_item(wrote)
+    assert crawler.stats.get_value("pipeline/duplicates_dropped/pair") == 1
+
+
+def pair_item(source: str, target: str) -> UrlPairItem:
+    return UrlPairItem(source_url=source, target_url=target, source_lang="en", target_lang="fr")
