@@ -38,13 +38,10 @@ import uuid
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from bilingual_spider.distributed.connection import PatientRedis
+from bilingual_spider.frontier.bipartite import BACKLINK
 from bilingual_spider.frontier.link_classifier import FittedLinkModel, OnlineLinkClassifier
-
-if TYPE_CHECKING:
-    pass
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +123,9 @@ class LearningStep:
         What this worker now scores with, for each role retrained or loaded.
     lost_lock:
         This worker retrained but its lock had expired: nothing published.
+    harvest_rate:
+        The crawl's harvest rate to freeze with the backlink model from this step on (None:
+        unchanged).
     """
 
     pages: int
@@ -135,6 +135,7 @@ class LearningStep:
     loaded: list[str] = field(default_factory=list)
     models: dict[str, Published] = field(default_factory=dict)
     lost_lock: bool = False
+    harvest_rate: float | None = None
 
 
 class SharedLinkModels:
@@ -189,6 +190,14 @@ class SharedLinkModels:
         self.sent = {role: 0 for role in self.roles}
         """Examples this worker added, per role."""
 
+    def adopt(
+        self, classifiers: Mapping[str, OnlineLinkClassifier]
+    ) -> tuple[dict[str, OnlineLinkClassifier], float | None]:
+        """The classifiers this worker scores with, and the harvest rate frozen with them
+        (None: none yet): ``classifiers``, fresh; a restarted worker loads the published
+        models at its first :meth:`step`."""
+        return dict(classifiers), None
+
     def add_example(self, role: str, tokens: Sequence[str], relevant: bool) -> None:
         """One labelled link, sent to Redis with the next :meth:`step`."""
         self._pending.append((role, relevant, json.dumps(list(tokens), ensure_ascii=False)))
@@ -220,6 +229,8 @@ class SharedLinkModels:
                     classifier.load(published.model, published.version)
                     step.loaded.append(role)
                     step.models[role] = published
+        if BACKLINK in step.models:
+            step.harvest_rate = step.models[BACKLINK].harvest_rate
         return step
 
     def _send(self, pages: int, sites: int) -> tuple[int, dict[str, str]]:

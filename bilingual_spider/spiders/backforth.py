@@ -127,7 +127,7 @@ class BackForthSpider(DetectorCallbacks, scrapy.Spider):
         self.seeds_argument = seeds
         self.seed_urls: list[str] = []
         self.graph = BipartiteGraph()
-        self.learning = LinkLearning({}, 1)
+        self.learning = LinkLearning({})
         self.topic_classifier: Any = None
         self.page_count: PageCount | None = None
         self.page_budget: PageBudget | None = None

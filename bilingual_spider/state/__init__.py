@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from scrapy.exceptions import UsageError
 
@@ -43,6 +43,7 @@ from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SqliteFron
 from bilingual_spider.state.memory import (
     BacklinksAskedInMemory,
     FoundByInMemory,
+    LinkModelsInMemory,
     PageBudgetInMemory,
     WrittenItemsInMemory,
 )
@@ -241,20 +242,14 @@ class CrawlState:
             self.__dict__["_page_budget"] = store
         return store
 
-    @cached_property
-    def learning(self) -> MutableMapping[str, Any]:
-        """A one-process crawl's link classifiers as last retrained (with Redis, every worker's
-        are :meth:`link_models`)."""
-        if self.jobdir is not None:
-            return SqliteTable(self.frontier, "learning")
-        return {}
-
     def link_models(
         self, roles: Sequence[str], learning_interval: int, most: int, seed: int
-    ) -> SharedLinkModels | None:
-        """The link classifiers' shared examples and models (None: this process learns alone)."""
-        if self.base is None or not roles:
-            return None
+    ) -> SharedLinkModels | LinkModelsInMemory:
+        """The link classifiers' examples and models: every worker's (Redis), or this process's,
+        kept at each learning iteration (with ``JOBDIR``, in the frontier's file)."""
+        if self.base is None:
+            kept = SqliteTable(self.frontier, "learning") if self.jobdir is not None else None
+            return LinkModelsInMemory(roles, learning_interval, kept)
         settings = self.crawler.settings
         return SharedLinkModels(
             self._redis,

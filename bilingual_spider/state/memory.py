@@ -5,8 +5,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, MutableMapping
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
+
+from bilingual_spider.distributed.model_store import LearningStep, Published
+from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier
 
 
 class FoundByInMemory:
@@ -84,3 +87,75 @@ class WrittenItemsInMemory:
         again, they are dropped); nothing else was claimed in this process: 0 forgotten."""
         self._keys.update(held)
         return 0
+
+
+class LinkModelsInMemory:
+    """The link classifiers' examples and models in one process (:class:`~bilingual_spider.
+    distributed.model_store.SharedLinkModels`' twin, the same steps): each classifier keeps its
+    own examples and retrains every ``learning_interval`` pages, and the classifiers (examples,
+    fitted models, versions) are kept in ``kept`` at each learning iteration (with ``JOBDIR``, in
+    the frontier's file): a crawl restarted after a kill carries on from them, and loses at most
+    the examples of the pages since."""
+
+    KEPT = "classifiers"
+    """The key of the classifiers in ``kept``."""
+
+    def __init__(
+        self,
+        roles: Sequence[str],
+        learning_interval: int,
+        kept: MutableMapping[str, Any] | None = None,
+    ) -> None:
+        self.roles = tuple(roles)
+        self.learning_interval = learning_interval
+        self.kept = kept if kept is not None else {}
+        self.sent = {role: 0 for role in self.roles}
+        """Examples added, per role."""
+        self._classifiers: dict[str, OnlineLinkClassifier] = {}
+        self._learned_at = 0
+
+    def adopt(
+        self, classifiers: Mapping[str, OnlineLinkClassifier]
+    ) -> tuple[dict[str, OnlineLinkClassifier], float | None]:
+        """The classifiers to learn and score with, and the harvest rate frozen with them (None:
+        none yet): those kept at this crawl's last learning iteration (restarted after a kill),
+        else ``classifiers``."""
+        saved = self.kept.get(self.KEPT)
+        if saved:
+            classifiers = saved["classifiers"]
+            self._learned_at = saved["pages"]
+        self._classifiers = dict(classifiers)
+        return self._classifiers, saved["harvest_rate"] if saved else None
+
+    def add_example(self, role: str, tokens: Sequence[str], relevant: bool) -> None:
+        """One labelled link, kept by its role's classifier."""
+        self._classifiers[role].add_example(tokens, relevant)
+        self.sent[role] += 1
+
+    def step(
+        self, classifiers: Mapping[str, OnlineLinkClassifier], pages: int, sites: int
+    ) -> LearningStep:
+        """``pages`` pages counted and ``sites`` bilingual sites found so far: a learning
+        iteration when ``learning_interval`` pages passed since the last one (the harvest rate
+        frozen with the backlink model then, whether or not a model came out)."""
+        step = LearningStep(
+            pages=pages,
+            seen={role: c.examples_seen for role, c in classifiers.items()},
+            versions={role: c.version for role, c in classifiers.items()},
+        )
+        if not classifiers or pages - self._learned_at < self.learning_interval:
+            return step
+        self._learned_at = pages
+        step.harvest_rate = sites / pages
+        for role, classifier in classifiers.items():
+            model = classifier.fitted() if classifier.retrain() else None
+            if model is not None:
+                step.retrained.append(role)
+                step.versions[role] = classifier.version
+                step.models[role] = Published(classifier.version, model, step.harvest_rate)
+        self.kept[self.KEPT] = {
+            "classifiers": dict(classifiers),
+            "harvest_rate": step.harvest_rate,
+            "pages": pages,
+        }
+        return step

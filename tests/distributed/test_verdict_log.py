@@ -10,6 +10,7 @@ from bilingual_spider import settings as project_settings
 from bilingual_spider.adapters.site_origins import FOUND_BY_META
 from bilingual_spider.detection.detector import SiteVerdict
 from bilingual_spider.distributed.found_by import SharedFoundBy
+from bilingual_spider.distributed.model_store import SharedLinkModels
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD
 from bilingual_spider.items import SiteVerdictItem
@@ -142,18 +143,19 @@ def test_a_verdict_given_by_another_worker_labels_the_links_this_worker_followed
     list(b._on_verdict(item))
     for _ in range(VERDICT_READING_PAGES):  # a's pages (the verdicts are read every so many)
         a._count_page("forward", {})
-    assert a.learning.shared is not None
-    a.learning.shared.step(a.classifiers, a.pages, 0)  # sends the examples added
+    assert isinstance(a.learning.models, SharedLinkModels)
+    a.learning.models.step(a.classifiers, a.pages, 0)  # sends the examples added
     labelled = {FORWARD: 1, BACKLINK: 1 if bilingual else 0}  # the hub waits for the shop if not
-    assert a.learning.shared.sent == labelled
+    assert a.learning.models.sent == labelled
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 1
     assert not list(a._forward_request(link_to(f"http://{HOTEL}/en/"), found_by="again"))
     assert a.origins._noted == {}
-    assert b.learning.shared is not None and b.learning.shared.sent == {FORWARD: 0, BACKLINK: 0}
+    assert isinstance(b.learning.models, SharedLinkModels)
+    assert b.learning.models.sent == {FORWARD: 0, BACKLINK: 0}
     b.detection.store.finish(verdict(SHOP, False))
     a._read_other_workers_verdicts()  # read again: the hotel's verdict is not read twice
-    a.learning.shared.step(a.classifiers, a.pages, 0)
-    assert a.learning.shared.sent == {FORWARD: 1, BACKLINK: 1}
+    a.learning.models.step(a.classifiers, a.pages, 0)
+    assert a.learning.models.sent == {FORWARD: 1, BACKLINK: 1}
     assert a.crawler.stats.get_value("backforth/verdicts_of_other_workers") == 2
 
 
@@ -172,10 +174,10 @@ def test_a_forward_link_dropped_as_another_workers_duplicate_is_labelled_by_that
     assert a.detection.store.finish(verdict(HOTEL, True))
     for spider in (a, b):
         spider._read_other_workers_verdicts()
-        assert spider.learning.shared is not None
-        spider.learning.shared.step(spider.classifiers, 1, 0)
-    assert a.learning.shared.sent == {FORWARD: 1, BACKLINK: 0}
-    assert b.learning.shared.sent == {FORWARD: 0, BACKLINK: 0}
+        assert isinstance(spider.learning.models, SharedLinkModels)
+        spider.learning.models.step(spider.classifiers, 1, 0)
+    assert a.learning.models.sent == {FORWARD: 1, BACKLINK: 0}
+    assert b.learning.models.sent == {FORWARD: 0, BACKLINK: 0}
     assert not list(b._forward_request(link_to(f"http://{HOTEL}/de/"), found_by="again"))
 
 

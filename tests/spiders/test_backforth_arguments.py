@@ -7,6 +7,7 @@ import pytest
 from scrapy.exceptions import UsageError
 
 from bilingual_spider import settings as project_settings
+from bilingual_spider.distributed.model_store import SharedLinkModels
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.spiders.backforth import BackForthSpider
 from bilingual_spider.state import CrawlState
@@ -66,14 +67,15 @@ def test_focc_workers_on_redis_send_their_link_examples_to_the_shared_classifier
     focc = BackForthSpider.from_crawler(
         crawler, seeds="http://www.museo.example/", langs="", strategy="focc"
     )
-    assert focc.learning.shared is not None and focc.learning.shared.roles == ("forward",)
+    assert isinstance(focc.learning.models, SharedLinkModels)
+    assert focc.learning.models.roles == ("forward",)
     url = "http://www.hotels.example/rooms.html"
     request = Request(url, meta={FRONTIER_META: {"role": "forward", "tokens": ["hotel", "room"]}})
     body = b"<html><body><p>Hotel rooms, flights and beach holidays.</p></body></html>"
     focc._on_topic(HtmlResponse(url, body=body, request=request))
     assert focc.classifiers["forward"].examples_seen == {"relevant": 0, "non_relevant": 0}
-    step = focc.learning.shared.step(focc.classifiers, 1, 0)
-    assert focc.learning.shared.sent["forward"] == 1
+    step = focc.learning.models.step(focc.classifiers, 1, 0)
+    assert focc.learning.models.sent["forward"] == 1
     assert sum(step.seen["forward"].values()) == 1  # counted crawl-wide, in Redis
 
 

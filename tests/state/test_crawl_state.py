@@ -11,6 +11,7 @@ from bilingual_spider.detection.store import InMemorySiteStore
 from bilingual_spider.distributed.backlinks_asked import SharedBacklinksAsked
 from bilingual_spider.distributed.connection import PatientRedis
 from bilingual_spider.distributed.found_by import SharedFoundBy
+from bilingual_spider.distributed.model_store import SharedLinkModels
 from bilingual_spider.distributed.page_budget import SharedPageBudget
 from bilingual_spider.distributed.site_store import RedisSiteStore
 from bilingual_spider.distributed.written_items import WrittenItems
@@ -19,6 +20,7 @@ from bilingual_spider.state import CrawlState
 from bilingual_spider.state.memory import (
     BacklinksAskedInMemory,
     FoundByInMemory,
+    LinkModelsInMemory,
     PageBudgetInMemory,
     WrittenItemsInMemory,
 )
@@ -85,7 +87,7 @@ def test_the_settings_choose_the_stores_once_per_crawl_and_spider(redis_prefix) 
     assert isinstance(state.rounds, InMemoryRoundStore)
     assert isinstance(state.found_by, FoundByInMemory)
     assert state.page_budget(10) is state.page_budget(10)
-    assert state.link_models(("forward",), 50, 100, 0) is None  # the classifiers learn alone
+    assert isinstance(state.link_models(("forward",), 50, 100, 0), LinkModelsInMemory)
     settings = {"REDIS_URL": REDIS_URL, "BILINGUAL_REDIS_KEY_PREFIX": redis_prefix}
     shared = CrawlState.of(get_crawler(settings_dict=settings), "backforth")
     assert shared.shares_requests and shared.base == f"{redis_prefix}:backforth"
@@ -93,4 +95,4 @@ def test_the_settings_choose_the_stores_once_per_crawl_and_spider(redis_prefix) 
     assert isinstance(shared.found_by, SharedFoundBy)
     assert isinstance(shared.written_items, WrittenItems)
     models = shared.link_models(("forward",), 50, 100, 0)
-    assert models is not None and models.roles == ("forward",)
+    assert isinstance(models, SharedLinkModels) and models.roles == ("forward",)

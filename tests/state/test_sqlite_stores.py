@@ -5,6 +5,7 @@ it; what a kill finds is the last commit."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from scrapy.utils.test import get_crawler
 
@@ -15,10 +16,13 @@ from bilingual_spider.detection.detector import (
     link_language_hint,
 )
 from bilingual_spider.detection.store import InMemorySiteStore
+from bilingual_spider.frontier.bipartite import BACKLINK, FORWARD
+from bilingual_spider.frontier.link_classifier import OnlineLinkClassifier
 from bilingual_spider.patterns.crawl_round import PageRecord, pair_round
 from bilingual_spider.patterns.resemblance import fingerprint
 from bilingual_spider.patterns.round_state import EMITTED, Stage, StageState
 from bilingual_spider.scheduler.sqlite_frontier import SqliteFrontier
+from bilingual_spider.spiders.backforth import BackForthSpider
 from bilingual_spider.spiders.pupsniffer import PupSnifferSpider
 from bilingual_spider.state import CrawlState
 from bilingual_spider.state.sqlite import SqliteSet, SqliteTable
@@ -132,3 +136,42 @@ def test_a_jobdir_crawl_of_pupsniffer_keeps_its_rounds_in_the_frontier_s_file(
     resumed = CrawlState.of(get_crawler(PupSnifferSpider, settings), "pupsniffer")
     assert resumed.rounds.found_by("a.com") == "seed"
     resumed.frontier().close()
+
+
+def test_a_jobdir_crawl_keeps_its_link_classifiers_at_each_learning_iteration(
+    tmp_path: Path,
+) -> None:
+    """One process learns alone (SharedLinkModels' twin, the same steps): a learning iteration
+    every 10 pages retrains the classifiers and keeps them (examples, models, versions, the
+    harvest rate) in the frontier's file; a crawl restarted after a kill scores with them and
+    counts the pages to its next iteration from that one. The examples added since are lost."""
+    settings = {"JOBDIR": str(tmp_path / "job"), "BILINGUAL_CRASH_SAFE_FRONTIER": True}
+    roles = (BACKLINK, FORWARD)
+
+    def a_run() -> tuple[CrawlState, Any, dict[str, OnlineLinkClassifier], float | None]:
+        state = CrawlState.of(get_crawler(BackForthSpider, settings), "backforth")
+        models = state.link_models(roles, 10, 100, 0)
+        fresh = {role: OnlineLinkClassifier(n_features=2**10) for role in roles}
+        return (state, models, *models.adopt(fresh))
+
+    state, models, classifiers, rate = a_run()
+    assert rate is None and all(c.version == 0 for c in classifiers.values())
+    for role in roles:
+        for i in range(3):
+            models.add_example(role, ["hotel", f"room{i}"], True)
+            models.add_example(role, ["news", f"sport{i}"], False)
+    assert models.step(classifiers, 9, 3).retrained == []
+    step = models.step(classifiers, 10, 3)
+    assert sorted(step.retrained) == sorted(roles) and step.harvest_rate == 0.3
+    assert step.models[FORWARD].version == 1 and models.sent == {BACKLINK: 3 * 2, FORWARD: 3 * 2}
+    models.add_example(FORWARD, ["lost", "at", "the", "kill"], True)
+    state.frontier().commit()
+    state.frontier().close()  # killed: the same command again
+
+    state, models, classifiers, rate = a_run()
+    assert rate == 0.3 and all(c.version == 1 for c in classifiers.values())
+    assert classifiers[FORWARD].examples_seen == {"relevant": 3, "non_relevant": 3}
+    assert models.step(classifiers, 19, 5).retrained == []  # 10 pages after the kept one
+    assert sorted(models.step(classifiers, 20, 5).retrained) == sorted(roles)
+    assert classifiers[BACKLINK].version == 2
+    state.frontier().close()
