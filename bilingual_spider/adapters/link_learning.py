@@ -59,6 +59,13 @@ class LinkLearning:
             scored[BACKLINK] = DiscountedBacklinkModel(scored[BACKLINK])
         self.scorer = FrontierScorer(scored)
         self._backlink_model_rate(harvest_rate)
+        self._reported: dict[str, int] = {}
+
+    def _report(self, stats: StatsCollector, key: str, value: int) -> None:
+        """Set a stat that changed since the last page (a page sets a few of them, not all)."""
+        if self._reported.get(key) != value:
+            self._reported[key] = value
+            stats.set_value(key, value)
 
     def _backlink_model_rate(self, harvest_rate: float | None) -> None:
         """The harvest rate frozen with the backlink model (its discount)."""
@@ -102,12 +109,13 @@ class LinkLearning:
         if not self.classifiers:
             return
         step = self.models.step(self.classifiers, pages, sites_found)
-        stats.set_value("backforth/classifier/pages_crawl_wide", step.pages)
+        report = self._report
+        report(stats, "backforth/classifier/pages_crawl_wide", step.pages)
         for role in self.classifiers:
             for label, count in step.seen[role].items():
-                stats.set_value(f"backforth/classifier/{role}/examples_{label}", count)
-            stats.set_value(f"backforth/classifier/{role}/examples_sent", self.models.sent[role])
-            stats.set_value(f"backforth/classifier/{role}/version", step.versions[role])
+                report(stats, f"backforth/classifier/{role}/examples_{label}", count)
+            report(stats, f"backforth/classifier/{role}/examples_sent", self.models.sent[role])
+            report(stats, f"backforth/classifier/{role}/version", step.versions[role])
         for role in step.retrained:
             stats.inc_value(f"backforth/classifier/{role}/retrained_here")
         for role in step.loaded:
