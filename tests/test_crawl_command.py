@@ -11,6 +11,7 @@ import pytest
 from bilingual_spider.commands.arguments import (
     argument_problems,
     number_between,
+    resumed_feed_problems,
     setting_problems,
     spider_arguments,
     value_problem,
@@ -58,6 +59,17 @@ BAD_INPUTS = [
     # issue 52: one CSV header over the lines of several item types
     ("backforth", ["-O", "x.csv"], ["-O x.csv", "2 item types (site_verdict, bilingual_site)"]),
     ("pupsniffer", ["-o", "p.out:csv"], ["-o p.out:csv", "3 item types", "-a out=DIR"]),
+    (
+        "forward",
+        ["-s", "JOBDIR=never-made", "-O", "pages.csv"],
+        ["-O pages.csv", "resumed after a kill (JOBDIR)", "overwritten", ".jsonl"],
+    ),
+    (
+        "detect",
+        ["-s", "REDIS_URL=redis://127.0.0.1:6379/15", "-s", "BILINGUAL_REDIS_WORKER_NAME=w1"]
+        + ["-O", "verdicts.json"],
+        ["-O verdicts.json", "(Redis worker w1)", "overwritten"],
+    ),
 ]
 
 
@@ -174,3 +186,17 @@ def test_the_warning_is_one_line_and_the_crawl_goes_on(tmp_path: Path) -> None:
         "did you mean REDIS_URL?"
     )
     assert (tmp_path / "verdicts.jsonl").is_file()  # it crawled
+
+
+def test_a_resumable_crawl_warns_of_an_appended_feed_it_cannot_read_back():
+    refused, warned = resumed_feed_problems(
+        {
+            "pages.jsonl": {"format": "jsonlines", "overwrite": True},
+            "pages.csv": {"format": "csv"},
+            "s3://bucket/pages.jsonl": {"format": "jsonlines"},
+        },
+        "JOBDIR",
+    )
+    assert refused == []
+    assert [line.split(":")[0] for line in warned] == ["pages.csv", "s3"]
+    assert "written there twice" in warned[0]

@@ -11,6 +11,8 @@ import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bilingual_spider.output.feed_recovery import local_jsonl_path
+
 TRUE_FALSE = ("1", "0", "true", "false", "True", "False")
 """What Scrapy's ``Settings.getbool`` reads as a boolean."""
 OUR_PREFIX = "BILINGUAL_"
@@ -107,6 +109,32 @@ def feed_problems(option: str, feeds: Iterable[str], spider: str, types: list[st
                 "or a .jsonl feed"
             )
     return problems
+
+
+def resumed_feed_problems(
+    feeds: Mapping[str, Mapping[str, Any]], resumed_by: str
+) -> tuple[list[str], list[str]]:
+    """The feeds a crawl resumed after a kill (``resumed_by``: ``JOBDIR``, a named Redis worker)
+    cannot read back, because they are not local JSON lines: a refusal for each one its start
+    overwrites (``-O``: the resumed run would erase what the killed run wrote), a warning for
+    each one it appends to (``-o``: what was in flight may be written twice there, and a line
+    cut by the kill stays)."""
+    refused, warned = [], []
+    for uri, options in feeds.items():
+        if local_jsonl_path(uri, options) is not None:
+            continue
+        if options.get("overwrite"):
+            refused.append(
+                f"-O {uri}: a crawl resumed after a kill ({resumed_by}) reads its output back and "
+                "appends to it, which it can do for local JSON lines only: this feed would be "
+                "overwritten by the run after a kill; give a .jsonl file, or -a out=DIR"
+            )
+        else:
+            warned.append(
+                f"{uri}: not local JSON lines, so a crawl resumed after a kill ({resumed_by}) "
+                "cannot read it back: what the kill left in flight may be written there twice"
+            )
+    return refused, warned
 
 
 EXTENSION_ARGUMENTS = ("out", "warc", "docs")

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -31,6 +32,7 @@ from bilingual_spider import settings as our_defaults
 from bilingual_spider.commands.arguments import (
     argument_problems,
     feed_problems,
+    resumed_feed_problems,
     setting_problems,
     setting_warnings,
     spider_arguments,
@@ -169,9 +171,15 @@ class Command(ScrapyCrawl):
         types = [item_type(cls) for cls in getattr(spidercls, "item_types", ())]
         problems += feed_problems("-o", opts.output or [], args[0], types)
         problems += feed_problems("-O", opts.overwrite_output or [], args[0], types)
+        resumed_by = self._resumed_by(spidercls, given)
+        warnings = setting_warnings(given, defaults())
+        if resumed_by:
+            refused, warned = resumed_feed_problems(self.settings.getdict("FEEDS"), resumed_by)
+            problems += refused
+            warnings += warned
         if problems:
             self._refuse(problems, args[0])
-        self._say([f"warning: {line}" for line in setting_warnings(given, defaults())], args[0])
+        self._say([f"warning: {line}" for line in warnings], args[0])
         if "seeds" not in opts.spargs and "seeds" in spider_arguments(spidercls):
             try:
                 seeds = sandbox_seeds(self.settings)
@@ -188,6 +196,24 @@ class Command(ScrapyCrawl):
         no_feed = not (opts.output or opts.overwrite_output or self.settings.get("FEEDS"))
         if no_feed and "out" not in opts.spargs and not self.settings.get("BILINGUAL_RUN_DIR"):
             opts.spargs["out"] = default_run_directory(args[0])
+
+    def _resumed_by(self, spidercls: type, given: Mapping[str, str]) -> str | None:
+        """What resumes this crawl after a kill (``JOBDIR`` with the spider's crash-safe
+        frontier, a Redis worker with a name), or None."""
+        assert self.settings is not None
+        if self.settings.get("REDIS_URL"):
+            name = self.settings.get("BILINGUAL_REDIS_WORKER_NAME")
+            return f"Redis worker {name}" if name else None
+        if not self.settings.get("JOBDIR"):
+            return None
+        crash_safe = given.get("BILINGUAL_CRASH_SAFE_FRONTIER")
+        if crash_safe is None:
+            spider_settings = getattr(spidercls, "custom_settings", None) or {}
+            crash_safe = spider_settings.get(
+                "BILINGUAL_CRASH_SAFE_FRONTIER",
+                self.settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"),
+            )
+        return "JOBDIR" if str(crash_safe).lower() in ("1", "true") else None
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
