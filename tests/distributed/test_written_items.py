@@ -3,12 +3,14 @@ worker was killed between claiming an item and writing it (the real Redis)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from scrapy.exceptions import DropItem
 from scrapy.utils.test import get_crawler
 
+from bilingual_spider.adapters.pupsniffer_items import PupSnifferItems
 from bilingual_spider.distributed.written_items import WrittenItems
 from bilingual_spider.items import (
     BilingualSiteItem,
@@ -18,6 +20,9 @@ from bilingual_spider.items import (
     item_key,
 )
 from bilingual_spider.output.feed_recovery import record_keys_in_jsonl
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import LOCAL, UrlPair
+from bilingual_spider.patterns.round_state import InMemoryRoundStore
 from bilingual_spider.pipelines.duplicates import DuplicatesPipeline
 
 
@@ -88,3 +93,30 @@ def test_a_pair_another_worker_wrote_is_not_written_again_by_a_restarted_one(
 
 def pair_item(source: str, target: str) -> UrlPairItem:
     return UrlPairItem(source_url=source, target_url=target, source_lang="en", target_lang="fr")
+
+
+def test_a_worker_taking_over_a_batch_writes_the_pairs_its_worker_marked_and_never_claimed(
+    redis, redis_prefix
+):
+    """w1 marked both pairs of a batch emitted, wrote the first and was killed before handing on
+    the second; it stays away past its lease, and w2 takes the batch, redelivered (not restarted
+    itself). w2 offers both again: the record drops the pair w1 wrote, lets the other through."""
+    base = f"{redis_prefix}:t"
+    store = InMemoryRoundStore()  # the crawl's round store, every worker's marks
+    gone = PupSnifferItems(store, get_crawler(), [])
+    keyed = list(gone.pair_items([url_pair("en/", "fr/"), url_pair("en/b", "fr/b")]))
+    written, _ = list(gone.new_items(keyed))
+    DuplicatesPipeline(get_crawler().stats, WrittenItems(redis, base, "w1")).process_item(written)
+    crawler = get_crawler()
+    taking_over = PupSnifferItems(store, crawler, [])
+    pipeline = DuplicatesPipeline(crawler.stats, WrittenItems(redis, base, "w2"))
+    kept = []
+    for item in taking_over.new_items(keyed, redelivered=True):
+        with contextlib.suppress(DropItem):
+            kept.append(pipeline.process_item(item).source_url)
+    assert kept == ["http://a.example/en/b"]
+
+
+def url_pair(source: str, target: str) -> UrlPair:
+    return UrlPair(f"http://a.example/{source}", f"http://a.example/{target}",
+                   PairingPattern("en", "fr"), 0.5, 0.1, LOCAL, "en", "fr")  # fmt: skip
