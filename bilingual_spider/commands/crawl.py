@@ -19,7 +19,6 @@ import asyncio
 import logging
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -171,7 +170,7 @@ class Command(ScrapyCrawl):
         types = [item_type(cls) for cls in getattr(spidercls, "item_types", ())]
         problems += feed_problems("-o", opts.output or [], args[0], types)
         problems += feed_problems("-O", opts.overwrite_output or [], args[0], types)
-        resumed_by = self._resumed_by(spidercls, given)
+        resumed_by = self._resumed_by(spidercls)
         warnings = setting_warnings(given, defaults())
         if resumed_by:
             refused, warned = resumed_feed_problems(self.settings.getdict("FEEDS"), resumed_by)
@@ -197,23 +196,18 @@ class Command(ScrapyCrawl):
         if no_feed and "out" not in opts.spargs and not self.settings.get("BILINGUAL_RUN_DIR"):
             opts.spargs["out"] = default_run_directory(args[0])
 
-    def _resumed_by(self, spidercls: type, given: Mapping[str, str]) -> str | None:
+    def _resumed_by(self, spidercls: Any) -> str | None:
         """What resumes this crawl after a kill (``JOBDIR`` with the spider's crash-safe
         frontier, a Redis worker with a name), or None."""
         assert self.settings is not None
-        if self.settings.get("REDIS_URL"):
-            name = self.settings.get("BILINGUAL_REDIS_WORKER_NAME")
+        settings = self.settings.copy()
+        spidercls.update_settings(settings)  # its custom_settings, below what -s gave
+        if settings.get("REDIS_URL"):
+            name = settings.get("BILINGUAL_REDIS_WORKER_NAME")
             return f"Redis worker {name}" if name else None
-        if not self.settings.get("JOBDIR"):
-            return None
-        crash_safe = given.get("BILINGUAL_CRASH_SAFE_FRONTIER")
-        if crash_safe is None:
-            spider_settings = getattr(spidercls, "custom_settings", None) or {}
-            crash_safe = spider_settings.get(
-                "BILINGUAL_CRASH_SAFE_FRONTIER",
-                self.settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"),
-            )
-        return "JOBDIR" if str(crash_safe).lower() in ("1", "true") else None
+        if settings.get("JOBDIR") and settings.getbool("BILINGUAL_CRASH_SAFE_FRONTIER"):
+            return "JOBDIR"
+        return None
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         if len(args) != 1:
