@@ -28,7 +28,8 @@ in turn ``--rate-rounds`` times; the medians of pages per second and of CPU mill
 
 ``--spider backforth``: ``scrapy crawl backforth`` (COBFC) on a generated world of 1,000 sites
 served with its backlink API, the same way: ``--rate-rounds`` unkilled crawls each with
-``JOBDIR`` and without (in turn: their sites found, pages, seconds and CPU), then one with
+``JOBDIR`` and without (in turn: their sites found, pages, seconds and CPU, and the sites and
+pages the sandbox served them, as for the killed crawl below), then one with
 ``JOBDIR`` killed ``--kills`` times once its ``verdicts.jsonl`` holds a random share (10-90 %) of
 the first unkilled JOBDIR crawl's verdicts, resumed each time. Reported: verdicts and bilingual
 sites written twice, ``bad_lines``, verdicts in the JOBDIR's state missing from the output (and
@@ -439,19 +440,24 @@ def backforth_runs(args: argparse.Namespace, rng: random.Random, root: Path) -> 
     output holds a random share (10-90 %) of the unkilled crawl's verdicts, resumed each time."""
     world_info, truth, seeds, config = backforth_world(args, root)
     record: dict[str, Any] = {"world": world_info, "seeds": args.seeds, "unkilled": []}
-    with SandboxServer(config) as web:
-        for number in range(args.rate_rounds):
-            for jobdir in (False, True):
-                run = root / f"unkilled-{'jobdir' if jobdir else 'memory'}-{number}"
-                run.mkdir()
+    for number in range(args.rate_rounds):
+        for jobdir in (False, True):
+            run = root / f"unkilled-{'jobdir' if jobdir else 'memory'}-{number}"
+            run.mkdir()
+            access = run / "access.tsv"  # each unkilled crawl audited as the killed one is
+            with SandboxServer([*config, "--access-log", str(access)]) as web:
                 before = children_cpu_s()
                 command = backforth_command(web.proxy_url, seeds, args.budget, run, jobdir)
                 subprocess.run(
                     command, cwd=PROJECT, env=crawl_env(), check=True, capture_output=True
                 )
-                audit = backforth_audit(run, truth, None)
-                audit["cpu_s"] = round(children_cpu_s() - before, 1)
-                record["unkilled"].append({"jobdir": jobdir, "round": number, **audit})
+                cpu_s = round(children_cpu_s() - before, 1)  # before the server is waited for
+                assert web.process is not None
+                web.process.send_signal(signal.SIGINT)  # ends cleanly: the access log flushed
+                web.process.wait()
+            audit = backforth_audit(run, truth, access)
+            audit["cpu_s"] = cpu_s
+            record["unkilled"].append({"jobdir": jobdir, "round": number, **audit})
     first = record["unkilled"][1]  # the first JOBDIR crawl: the reference
     low, high = first["verdicts"] // 10, first["verdicts"] * 9 // 10
     targets = sorted(rng.sample(range(low, high), args.kills))
