@@ -55,9 +55,17 @@ CONCURRENCY = {
 }
 
 
-def run_cobfc(proxy: str, seeds_file: Path, pages: int, workdir: Path) -> dict[str, Any]:
+def run_cobfc(
+    proxy: str, seeds_file: Path, pages: int, workdir: Path, code: Path | None = None
+) -> dict[str, Any]:
+    """A COBFC crawl of ``pages`` budget pages; ``code``: from that checkout (its package first
+    on the path, and the crawl run from it: ``python -m`` puts the working directory first)."""
     stats_file = workdir / "cobfc_stats.json"
     started = time.monotonic()
+    if code is None:
+        os.environ.pop("PYTHONPATH", None)  # the installed package: this checkout
+    else:
+        os.environ["PYTHONPATH"] = str(code)
     result = run_spider(
         "backforth",
         settings={
@@ -76,6 +84,7 @@ def run_cobfc(proxy: str, seeds_file: Path, pages: int, workdir: Path) -> dict[s
         },
         output=workdir / "cobfc.jsonl",
         timeout=1800,
+        cwd=code,
     )
     if result.returncode != 0:
         raise RuntimeError(f"cobfc crawl failed:\n{result.stderr[-3000:]}")
@@ -88,6 +97,31 @@ def run_cobfc(proxy: str, seeds_file: Path, pages: int, workdir: Path) -> dict[s
     return rate
 
 
+COMPARED = ("ratio", "this_rate_over_code", "code_cpu_over_this")
+
+
+def compared(crawls: dict[str, dict[str, Any]], code: str) -> dict[str, float]:
+    """A round's figures of the COBFC crawl of checkout ``code``: its budget pages per second
+    over the bare crawl's, this checkout's COBFC rate over its, and its CPU over this one's."""
+    this, other = crawls["cobfc"], crawls[f"cobfc@{code}"]
+    return {
+        "ratio": round(other["budget_pages_per_s"] / crawls["bare"]["pages_per_s"], 3),
+        "this_rate_over_code": round(this["budget_pages_per_s"] / other["budget_pages_per_s"], 3),
+        "code_cpu_over_this": round(
+            (other["cpu_s"] / other["budget_pages"]) / (this["cpu_s"] / this["budget_pages"]), 3
+        ),
+    }
+
+
+def named_checkout(text: str) -> tuple[str, Path]:
+    """``NAME=DIR`` -> ``(NAME, DIR)``, DIR a checkout with the package in it."""
+    name, _, directory = text.partition("=")
+    path = Path(directory).resolve()
+    if not name or not (path / "bilingual_spider" / "__init__.py").is_file():
+        raise argparse.ArgumentTypeError(f"{text!r}: NAME=DIR, DIR a checkout of the project")
+    return name, path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sites", type=int, default=2000)
@@ -95,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--world", help="world directory, reused when its parameters match")
+    parser.add_argument(
+        "--code", action="append", default=[], type=named_checkout, metavar="NAME=DIR",
+        help="also run COBFC from the checkout DIR in every round (repeatable)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    codes: dict[str, Path] = dict(args.code)
     started = time.monotonic()
     load_before = list(os.getloadavg())
     rounds = []
@@ -112,10 +151,15 @@ def main(argv: list[str] | None = None) -> int:
                 round_dir = work / f"round{number}"
                 round_dir.mkdir()
                 crawls: dict[str, dict[str, Any]] = {}
-                for name in ("bare", "bare_frozen", "cobfc")[:: 1 if number % 2 else -1]:
+                names = ("bare", "bare_frozen", "cobfc", *(f"cobfc@{code}" for code in codes))
+                for name in names[:: 1 if number % 2 else -1]:
                     cpu = children_cpu_s()
-                    if name == "cobfc":
-                        crawl = run_cobfc(server.proxy_url, seeds_file, args.pages, round_dir)
+                    if name.startswith("cobfc"):
+                        code = codes.get(name.partition("@")[2])
+                        (round_dir / name).mkdir()
+                        crawl = run_cobfc(
+                            server.proxy_url, seeds_file, args.pages, round_dir / name, code
+                        )
                     else:
                         frozen = {"BARE_GC_FREEZE": name == "bare_frozen"}
                         (round_dir / name).mkdir()
@@ -138,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                         "ratio_over_bare_frozen": round(frozen_ratio, 3),
                         "responses_ratio": round(responses, 3),
                         "cpu_ratio": round(cpu_ratio, 3),
+                        "codes": {code: compared(crawls, code) for code in codes},
                     }
                 )
                 print(
@@ -165,6 +210,18 @@ def main(argv: list[str] | None = None) -> int:
         "cobfc_budget_pages_over_bare_with_gc_freeze": round(frozen_ratio, 3),
         "cobfc_responses_over_bare": round(responses_ratio, 3),
         "cobfc_budget_pages_per_cpu_s_over_bare": round(cpu_ratio, 3),
+        "codes": {
+            code: {
+                "dir": str(path),
+                **{
+                    f"{key}_median": round(
+                        statistics.median(r["codes"][code][key] for r in rounds), 3
+                    )
+                    for key in COMPARED
+                },
+            }
+            for code, path in codes.items()
+        },
         "load_average": {"before": load_before, "after": list(os.getloadavg())},
         "goal": GOAL,
         "met": ratio >= GOAL,
@@ -177,6 +234,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{responses_ratio:.2f}; per CPU second (start-up included): {cpu_ratio:.2f}; "
         f"load average {load_before} -> {result['load_average']['after']}"
     )
+    for code, figures in result["codes"].items():
+        print(
+            f"COBFC of {code} ({figures['dir']}): over bare Scrapy "
+            f"{figures['ratio_median']:.2f}; this checkout's rate over its, round by round: "
+            f"{figures['this_rate_over_code_median']:.3f}, its CPU over this one's: "
+            f"{figures['code_cpu_over_this_median']:.3f} (medians of {len(rounds)})"
+        )
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / "throughput.json"
     path.write_text(json.dumps(result, indent=1) + "\n")

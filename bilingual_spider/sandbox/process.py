@@ -132,8 +132,10 @@ def run_spider(
     arguments: Mapping[str, object] | None = None,
     output: str | Path | None = None,
     timeout: float = 600.0,
+    cwd: str | Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT`` in a subprocess; returns it."""
+    """``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT`` in a subprocess (in ``cwd``, else
+    this process's working directory); returns it."""
     return subprocess.run(
         spider_command(spider, settings, arguments, output),
         capture_output=True,
@@ -141,6 +143,7 @@ def run_spider(
         timeout=timeout,
         env=crawl_env(),
         check=False,
+        cwd=cwd,
     )
 
 
