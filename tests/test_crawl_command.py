@@ -200,3 +200,30 @@ def test_a_resumable_crawl_warns_of_an_appended_feed_it_cannot_read_back():
     assert refused == []
     assert [line.split(":")[0] for line in warned] == ["pages.csv", "s3"]
     assert "written there twice" in warned[0]
+
+
+def test_the_crawls_process_exits_without_the_collectors_pass_over_its_heap(tmp_path: Path):
+    """The command freezes the heap once the crawl is over (``gc.freeze()``): the interpreter's
+    last collection, at exit, took 0.45 s of a four-page crawl's 2.3 s. The crawl's output is
+    whole all the same."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import atexit, gc, os\n"
+        "atexit.register(lambda: open(os.environ['FROZEN_AT_EXIT'], 'w')"
+        ".write(str(gc.get_freeze_count())))\n"
+    )
+    frozen = tmp_path / "frozen.txt"
+    out = tmp_path / "out"
+    command = spider_command("detect", arguments={"seeds": "http://www.no-such-site.invalid/"})
+    done = subprocess.run(
+        [*command, "-a", f"out={out}"],
+        capture_output=True,
+        text=True,
+        env=crawl_env({"PYTHONPATH": str(hook), "FROZEN_AT_EXIT": str(frozen)}),
+        timeout=CRAWL_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 3, done.stderr[-2000:]  # it ran, and fetched nothing
+    assert int(frozen.read_text()) > 100_000  # the modules, the models: every object alive
+    assert json.loads((out / "stats.json").read_text())["finish_reason"] == "finished"

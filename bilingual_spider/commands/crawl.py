@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import sys
 import time
@@ -49,6 +50,15 @@ NOT_STARTED = 1
 NOTHING_FETCHED = 3
 """Exit status of a crawl that ran and fetched no page (``extensions/fetch_outcomes.py``): a
 script can tell a dead network from a web with nothing to find."""
+
+
+def skip_the_collection_at_exit() -> None:
+    """The process ends with the crawl: ``gc.freeze()``, so that the interpreter's last cyclic
+    collection, as it exits, does not walk the whole heap again (every module, model and object
+    the crawl left). Measured: 0.45-0.5 s of the 2.3 s of a ``scrapy crawl detect`` of four
+    pages. What it would have collected is freed by the process's end; every file the crawl
+    writes is closed by then (feeds and stats at the spider's close, the log at exit)."""
+    gc.freeze()
 
 
 def defaults() -> dict[str, object]:
@@ -239,6 +249,7 @@ class Command(ScrapyCrawl):
             if stats.get(NOTHING_KEY):
                 self._say([nothing_fetched(stats) or "fetched nothing"], args[0])
                 self.exitcode = NOTHING_FETCHED
+        skip_the_collection_at_exit()
 
     def _debug(self) -> bool:
         assert self.settings is not None
