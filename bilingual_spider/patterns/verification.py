@@ -40,7 +40,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +49,7 @@ from lxml import etree
 from bilingual_spider.html_page import ParsedPage, as_parsed
 from bilingual_spider.language.page_language import CONTENT_TAGS, SKIPPED_TAGS
 from bilingual_spider.patterns.pair_language import copied_share
+from bilingual_spider.patterns.sequence_matcher import ArraySequenceMatcher
 
 MAX_SHAPE_TOKENS = 3000
 """Tokens kept per page shape: bounded alignment time (the diff is quadratic at worst)."""
@@ -217,7 +217,7 @@ def align_shapes(a: PageShape, b: PageShape) -> ShapeAlignment:
         return ShapeAlignment(1.0, 0, 0.0, NO_SPREAD, 0.0)
     symbols_a = [CHUNK if isinstance(t, int) else t for t in a]
     symbols_b = [CHUNK if isinstance(t, int) else t for t in b]
-    matcher = SequenceMatcher(None, symbols_a, symbols_b, autojunk=False)
+    matcher = ArraySequenceMatcher(symbols_a, symbols_b)  # difflib's blocks, sooner
     matched = 0
     lengths: list[tuple[int, int]] = []
     for i, j, size in matcher.get_matching_blocks():
