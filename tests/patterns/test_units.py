@@ -13,7 +13,9 @@ from bilingual_spider.patterns.units import (
     split_file_name,
     split_url,
     substitute,
+    unit_values,
 )
+from bilingual_spider.patterns.units import _substituted as substituted_unfiltered
 
 
 def test_units_of_a_legco_url() -> None:
@@ -135,3 +137,24 @@ def test_no_string_makes_the_unit_functions_raise(text: str) -> None:
         split_url(url).url()
         site_of(url)
         substitute(url, "en", "fr")
+
+
+LANGUAGE_UNITS = st.sampled_from(["en", "fr", "zh-tw", "english", "lang=en", "www", "", "de+de"])
+
+
+@given(
+    st.lists(st.one_of(segment, LANGUAGE_UNITS.filter(bool)), max_size=4),
+    st.one_of(segment, LANGUAGE_UNITS),
+    st.one_of(segment, LANGUAGE_UNITS),
+    st.sampled_from(["http://www.x.org/", "http://en.x.org/", "https://x.org/a/"]),
+    st.sampled_from(["", "index.en.html", "a_en.htm", "?lang=en", "x.html?lang=en&p=1"]),
+)
+def test_a_url_without_the_old_unit_is_not_substituted_and_the_rest_as_before(
+    dirs: list[str], old: str, new: str, root: str, tail: str
+) -> None:
+    """:func:`substitute` passes over a URL none of whose units is ``old`` (its
+    :func:`unit_values`) without substituting: what it returns is the full search's."""
+    url = root + "/".join([*dirs, tail])
+    assert substitute(url, old, new) == list(substituted_unfiltered.__wrapped__(url, old, new))
+    if old and old not in unit_values(url):
+        assert substitute(url, old, new) == []
