@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 WORD_NGRAM = 3
 COPIED_BLOCK_SHARE = 0.5
 """A block is copied when this share of its word 3-grams, or more, are the other page's."""
 MIN_SEGMENT_LETTERS = 20
 """Blocks with fewer letters are left out of the copied share."""
+NGRAM_CACHE = 4096
+"""Blocks whose n-grams are kept (:func:`word_ngrams`): a page is judged in several candidate
+pairs, each way, one after the other."""
 _UNSPACED = (
     "\u0e00-\u0eff"  # Thai, Lao
     "\u1000-\u109f"  # Myanmar
@@ -50,10 +54,11 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORDS.findall(text)]
 
 
-def word_ngrams(text: str, n: int = WORD_NGRAM) -> set[tuple[str, ...]]:
+@lru_cache(maxsize=NGRAM_CACHE)
+def word_ngrams(text: str, n: int = WORD_NGRAM) -> frozenset[tuple[str, ...]]:
     """The lower-cased word ``n``-grams of ``text`` (:func:`words`); fewer words give none."""
     found = words(text)
-    return {tuple(found[i : i + n]) for i in range(len(found) - n + 1)}
+    return frozenset(tuple(found[i : i + n]) for i in range(len(found) - n + 1))
 
 
 class SourceProse:
