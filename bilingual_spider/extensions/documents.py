@@ -4,8 +4,9 @@ pair the crawl reports.
 On with ``BILINGUAL_DOCS_PATH`` or ``-a docs=FILE`` (``.tsv``: Bitextor's base64 format, else
 JSONL). Every fetched HTML page (2xx) is kept, compressed, in an SQLite file beside the output
 until the end of the crawl; when a pair item passes the pipelines, both pages' main texts are
-extracted and written. Stats: ``docs/pairs`` written, ``docs/pairs_without_page`` (a page the
-crawl never fetched itself, e.g. a search result checked by HEAD only).
+written, each page's extracted once (kept beside its bytes). Stats: ``docs/pairs`` written,
+``docs/pairs_without_page`` (a page the crawl never fetched itself, e.g. a search result
+checked by HEAD only).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from scrapy.http import HtmlResponse, Request, Response
 from scrapy.spiders import Spider
 from scrapy.statscollectors import StatsCollector
 
-from bilingual_spider.output.documents import DocumentPairWriter, PageBodies, main_text
+from bilingual_spider.output.documents import DocumentPairWriter, PageBodies
 
 
 class DocumentPairs:
@@ -51,11 +52,11 @@ class DocumentPairs:
         fields = asdict(item) if is_dataclass(item) else dict(item)
         if "source_url" not in fields or "target_url" not in fields:
             return
-        pages = [self.bodies.get(fields[key]) for key in ("source_url", "target_url")]
-        if None in pages:
+        text1, text2 = (self.bodies.main_text(fields[key]) for key in ("source_url", "target_url"))
+        if text1 is None or text2 is None:
             self.stats.inc_value("docs/pairs_without_page")
             return
-        self.writer.write(fields, *(main_text(page) for page in pages if page is not None))
+        self.writer.write(fields, text1, text2)
         self.stats.inc_value("docs/pairs")
 
     def spider_closed(self, spider: Spider) -> None:

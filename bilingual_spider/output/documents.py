@@ -42,20 +42,39 @@ def format_of(path: str | os.PathLike[str]) -> str:
 
 
 class PageBodies:
-    """Page bytes by URL, compressed, in an SQLite file (a temporary one by default)."""
+    """Page bytes by URL, compressed, in an SQLite file (a temporary one by default), and each
+    page's main text once it has been asked for: a page is in as many pairs as its languages
+    paired with it (the demo's 898 pairs have 666 pages, d-i.debian.org's 30 languages)."""
 
     def __init__(self, path: str | os.PathLike[str] = "") -> None:
         self._db = sqlite3.connect(str(path) or "", isolation_level=None)
         self._db.execute("PRAGMA journal_mode=OFF")
         self._db.execute("PRAGMA synchronous=OFF")
-        self._db.execute("CREATE TABLE IF NOT EXISTS page (url TEXT PRIMARY KEY, body BLOB)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS page (url TEXT PRIMARY KEY, body BLOB, text TEXT)"
+        )
 
     def add(self, url: str, body: bytes) -> None:
-        self._db.execute("INSERT OR REPLACE INTO page VALUES (?, ?)", (url, zlib.compress(body, 1)))
+        """Keep ``body`` as ``url``'s (a page fetched again: its text is extracted again)."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO page VALUES (?, ?, NULL)", (url, zlib.compress(body, 1))
+        )
 
     def get(self, url: str) -> bytes | None:
         row = self._db.execute("SELECT body FROM page WHERE url = ?", (url,)).fetchone()
         return zlib.decompress(row[0]) if row else None
+
+    def main_text(self, url: str) -> str | None:
+        """:func:`main_text` of ``url``'s page, extracted the first time it is asked (None: no
+        such page kept)."""
+        row = self._db.execute("SELECT body, text FROM page WHERE url = ?", (url,)).fetchone()
+        if row is None:
+            return None
+        body, text = row
+        if text is None:
+            text = main_text(zlib.decompress(body))
+            self._db.execute("UPDATE page SET text = ? WHERE url = ?", (text, url))
+        return text
 
     def close(self) -> None:
         self._db.close()

@@ -89,3 +89,21 @@ def test_a_crawl_writes_a_document_pair_for_every_pair_it_reports(tmp_path: Path
         assert len(document["text1"]) > 100 and len(document["text2"]) > 100
         assert "Français" not in document["text1"]  # the switcher is template, not text
     assert not list(tmp_path.glob(".docs.jsonl.pages.sqlite"))  # the page store is removed
+
+
+def test_a_pages_main_text_is_extracted_once_until_the_page_comes_again(tmp_path, monkeypatch):
+    """A page is in as many pairs as its languages paired with it: its text is extracted the
+    first time a pair asks for it, and again only when the page was fetched again."""
+    import bilingual_spider.output.documents as documents
+
+    extracted: list[bytes] = []
+    monkeypatch.setattr(documents, "main_text", lambda body: extracted.append(body) or "text")
+    store = PageBodies(tmp_path / "pages.sqlite")
+    store.add("http://x.example/a", b"<p>first</p>")
+    assert [store.main_text("http://x.example/a") for _ in range(3)] == ["text"] * 3
+    assert extracted == [b"<p>first</p>"]
+    store.add("http://x.example/a", b"<p>again</p>")
+    assert store.main_text("http://x.example/a") == "text"
+    assert extracted == [b"<p>first</p>", b"<p>again</p>"]
+    assert store.main_text("http://x.example/never") is None
+    store.close()
