@@ -20,7 +20,7 @@ from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pairing import DEEP, UrlPair
 from bilingual_spider.patterns.resemblance import Fingerprint, fingerprint, resemblance
-from bilingual_spider.patterns.units import split_url, substitute
+from bilingual_spider.patterns.units import split_url, substitute, substitute_everywhere
 
 DEEP_TOP_PATTERNS = 10
 SAME_PAGE_RESEMBLANCE = 0.9
@@ -57,14 +57,19 @@ def deep_candidates(
     """The URLs the ``top`` first patterns make from ``url``, most credible pattern first.
 
     A pattern is tried both ways (<en, tc>: en -> tc and tc -> en); substituting "nothing" (a
-    pattern <"", fr>) inserts ``fr`` as a first directory or ``lang=fr`` as a parameter.
+    pattern <"", fr>) inserts ``fr`` as a first directory or ``lang=fr`` as a parameter. A URL
+    that names its language in several units has one candidate by a pattern, every such unit
+    replaced (:func:`~.units.substitute_everywhere`): the Debian FAQ's ``de/x.de.html`` has
+    ``fr/x.fr.html``, and its single replacements, ``fr/x.de.html`` and ``de/x.fr.html``, are
+    pages no site has.
     """
     made: dict[str, DeepCandidate] = {}
     for rank, k in enumerate(patterns[:top]):
         for old, new in ((k.first, k.second), (k.second, k.first)):
             if not old and _has_unit(url, new):
                 continue
-            for candidate in substitute(url, old, new):
+            everywhere = substitute_everywhere(url, old, new)
+            for candidate in [everywhere] if everywhere else substitute(url, old, new):
                 made.setdefault(candidate, DeepCandidate(url, candidate, k, old, new, rank))
     return list(made.values())
 

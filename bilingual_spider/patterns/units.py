@@ -259,6 +259,34 @@ def substitute(url: str, old: str, new: str) -> list[str]:
     return list(_substituted(url, old, new))
 
 
+def substitute_everywhere(url: str, old: str, new: str) -> str | None:
+    """The URL made from ``url`` by replacing every whole unit equal to ``old`` with ``new``,
+    when ``old`` is more than one of its units; else None. A URL that names its language in two
+    places names the other language in both: the counterpart of ``faq/de/x.de.html`` by <de, fr>
+    is ``faq/fr/x.fr.html``, where :func:`substitute` makes ``faq/fr/x.de.html`` and
+    ``faq/de/x.fr.html``. A side of a two-place pattern that is one unit repeated (<de+de,
+    fr+fr>) stands for that unit in exactly as many places. Neither side may be "nothing".
+
+    >>> substitute_everywhere("http://x.hk/en/english-news/a_en.htm", "en", "tc")
+    'http://x.hk/tc/english-news/a_tc.htm'
+    >>> substitute_everywhere("http://x.hk/en/a.htm", "en", "tc") is None
+    True
+    """
+    old_units, new_units = old.split(MARKER_JOINER), new.split(MARKER_JOINER)
+    if len(old_units) != len(new_units) or len(set(old_units)) > 1 or len(set(new_units)) > 1:
+        return None
+    old, new = old_units[0], new_units[0]
+    if not old or not new or (old not in url and old not in url.lower()):
+        return None
+    units = split_url(url)
+    places = [unit for unit in units.units() if unit.value == old]
+    if len(places) < 2 or (len(old_units) > 1 and len(places) != len(old_units)):
+        return None
+    for place in places:  # a unit replaced keeps its place: the others' positions hold
+        units = replace_unit(units, place, new)
+    return units.url()
+
+
 SUBSTITUTED_CACHE = 1 << 16
 """Substitutions kept (:func:`substitute`): the pairing at a crawl's end substitutes every link
 of both pages of every candidate pair by every pattern, and a site's navigation links recur on

@@ -61,6 +61,20 @@ def test_a_pattern_whose_counterparts_are_mostly_missing_makes_no_more():
     assert progress.counterparts("http://www.museum.example/en/p2.html") == []  # 1 of 4
 
 
+def test_a_site_naming_each_pages_language_twice_asks_for_its_counterparts():
+    """``faq/de/x.de.html`` and ``faq/fr/x.fr.html`` differ in two units: their pattern is the
+    two-place <de+de, fr+fr>, whose counterparts replace both (before: none at all)."""
+    progress = SiteProgress("debian.org")
+    faq = "http://www.debian.org/doc/manuals/debian-faq"
+    for i in range(MIN_PAGES // 2):  # re-mined at 30 pages
+        for lang in ("de", "fr", "it"):
+            progress.add(f"{faq}/{lang}/ch{i}.{lang}.html", lang, ())
+    assert progress.counterparts(f"{faq}/de/ch99.de.html") == [
+        (f"{faq}/fr/ch99.fr.html", PairingPattern("de+de", "fr+fr")),
+        (f"{faq}/it/ch99.it.html", PairingPattern("de+de", "it+it")),
+    ]
+
+
 def test_listed_pages_are_pending_after_the_links_seen_once_each():
     progress = SiteProgress("x.org")
     progress.add("http://x.org/", "en", ["http://x.org/a", "http://x.org/b"])

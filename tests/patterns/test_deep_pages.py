@@ -33,6 +33,20 @@ def test_deep_candidates_use_whole_units_in_rank_order() -> None:
     assert deep_candidates("http://x.hk/a.html", patterns, top=2) == []
 
 
+def test_a_url_naming_its_language_twice_has_the_candidate_naming_the_other_twice() -> None:
+    """The Debian FAQ's layout: ``de/x.de.html``, ``fr/x.fr.html``; a one-unit pattern of
+    another manual of the host, or the FAQ's own two-place one, makes the one page there is."""
+    faq = "http://www.debian.org/doc/manuals/debian-faq/de/basic-defs.de.html"
+    fr = "http://www.debian.org/doc/manuals/debian-faq/fr/basic-defs.fr.html"
+    for pattern in (PairingPattern("de", "fr"), PairingPattern("de+de", "fr+fr")):
+        assert [c.candidate for c in deep_candidates(faq, [pattern])] == [fr]
+    assert deep_candidates(faq, [PairingPattern("de+de", "en")]) == []
+    made = deep_candidates("http://x.hk/en/english-news/a_en.htm", [PairingPattern("en", "tc")])
+    assert [(c.candidate, c.old, c.new) for c in made] == [
+        ("http://x.hk/tc/english-news/a_tc.htm", "en", "tc")
+    ]
+
+
 def _judge(status=200, final=None, text=ENGLISH, not_found=NOT_FOUND):
     candidate = "http://www.fehd.gov.hk/english/LLB_web/cagenda_20070904.htm"
     return judge_candidate(candidate, status, final or candidate, text, FEHD_TC, SOURCE, not_found)

@@ -13,6 +13,7 @@ from bilingual_spider.patterns.units import (
     split_file_name,
     split_url,
     substitute,
+    substitute_everywhere,
 )
 from bilingual_spider.patterns.units import _substituted as substituted_unfiltered
 
@@ -76,6 +77,30 @@ def test_query_and_file_token_substitution() -> None:
     assert substitute("http://x.org/p.aspx?language=en", "lang=en", "lang=fr") == []
     assert substitute("http://x.com/rep_en.htm", "en", "fr") == ["http://x.com/rep_fr.htm"]
     assert substitute("http://x.com/rep_en.htm", "e", "f") == []
+
+
+def test_a_language_named_in_several_units_is_replaced_in_all_of_them() -> None:
+    faq = "http://www.debian.org/doc/manuals/debian-faq/de/basic-defs.de.html"
+    fr = "http://www.debian.org/doc/manuals/debian-faq/fr/basic-defs.fr.html"
+    assert substitute_everywhere(faq, "de", "fr") == fr
+    assert substitute_everywhere(faq, "de+de", "fr+fr") == fr  # a two-place pattern's sides
+    assert substitute_everywhere("http://de.x.org/de/a?lang=de", "de", "fr") == (
+        "http://fr.x.org/fr/a?lang=de"  # the query unit is "lang=de", not "de"
+    )
+    assert substitute_everywhere("http://x.org/de/a/de/b.de.html", "de", "fr") == (
+        "http://x.org/fr/a/fr/b.fr.html"
+    )
+
+
+def test_a_unit_in_one_place_or_sides_that_differ_are_no_substitution_of_every_place() -> None:
+    faq = "http://www.debian.org/doc/manuals/debian-faq/de/basic-defs.de.html"
+    assert substitute_everywhere("http://x.org/de/a.html", "de", "fr") is None  # substitute's
+    assert substitute_everywhere("http://x.org/de/a/de/b.de.html", "de+de", "fr+fr") is None
+    assert substitute_everywhere(faq, "de+de", "en") is None  # which "de" goes is not said
+    assert substitute_everywhere(faq, "de+en", "fr+fr") is None
+    assert substitute_everywhere(faq, "de", "") is None
+    assert substitute_everywhere(faq, "", "fr") is None
+    assert substitute_everywhere(faq, "fr", "de") is None
 
 
 def test_nothing_is_inserted_or_removed() -> None:
