@@ -20,6 +20,8 @@ from bilingual_spider.patterns.units import site_of
 
 COUNTERPART_META = "pupsniffer_counterpart_of"
 """Request meta key: the pattern that made a counterpart request."""
+NAMED_LANGUAGE_META = "pupsniffer_named_language"
+"""Request meta key: the language a page named the requested page its version in."""
 NOT_FOUND_URL_META = "pupsniffer_not_found_url"
 """Request meta key: a URL that cannot exist on the page's site, asked once the page has come."""
 
@@ -76,6 +78,8 @@ class PageRequests:
             request = self.page(ask.site, ask.url, ask.priority)
             if ask.counterpart_of is not None:
                 request.meta[COUNTERPART_META] = ask.counterpart_of
+            if ask.named_language:
+                request.meta[NAMED_LANGUAGE_META] = ask.named_language
             yield request
 
     def page(self, site: str, url: str, priority: int = 0) -> scrapy.Request:
@@ -90,7 +94,9 @@ class PageRequests:
     def answered(self, site: str, meta: dict[str, Any], found: bool) -> Iterator[scrapy.Request]:
         """A page request of ``site`` was answered (``found``: HTTP 200) or failed: the site
         may ask for more now."""
-        self.order.answered(site, meta.get(COUNTERPART_META), found)
+        self.order.answered(
+            site, meta.get(COUNTERPART_META), found, meta.get(NAMED_LANGUAGE_META, "")
+        )
         return self.pages(self.order.next_pages(site))
 
     def requested_again(self, site: str, urls: list[str]) -> Iterator[scrapy.Request]:

@@ -47,9 +47,12 @@ LINK_SHARE = 0.6
 """Share of a site's budget new pages may take once the site has credible patterns."""
 MONOLINGUAL_AFTER = 50
 WINDOW = 16
+"""Page requests of a site kept in flight while new pages are asked for a few at a time."""
 MIN_TRIES = 4
 MIN_FOUND_SHARE = 0.5
-"""Page requests of a site kept in flight while new pages are asked for a few at a time."""
+NAMED_TRIES = 8
+"""Versions a site's pages name in one language that are asked for before the language is given
+up when none of them was there (:meth:`SiteProgress.names_missing`)."""
 MAIN_LANGUAGE_SHARE = 0.95
 MARKED_LINK_SHARE = 0.05
 
@@ -79,6 +82,10 @@ class SiteProgress:
     """Counterparts asked for by each pattern, answered so far."""
     found: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
     """Of those, the ones that were there (HTTP 200)."""
+    named_tried: Counter[str] = field(default_factory=Counter, repr=False)
+    """Versions on this site its pages named, asked for by language, answered so far."""
+    named_found: Counter[str] = field(default_factory=Counter, repr=False)
+    """Of those, the ones that were there."""
 
     def add(
         self, url: str, language: str | None, links: Iterable[str], named: Iterable[str] = ()
@@ -150,6 +157,19 @@ class SiteProgress:
         """A counterpart made by ``pattern`` was there (``found``) or not."""
         self.tried[pattern] += 1
         self.found[pattern] += found
+
+    def named_answered(self, language: str, found: bool) -> None:
+        """A version of a page named in ``language`` (hreflang, a switcher) was there or not."""
+        self.named_tried[language] += 1
+        self.named_found[language] += found
+
+    def names_missing(self, language: str) -> bool:
+        """Whether none of the first :data:`NAMED_TRIES` versions in ``language`` named on this
+        site was there: a switcher that lists every language of a project for every page, when
+        only a few of them are on this site (the LilyPond manual's lists eleven on each page;
+        its German and French are here). Such versions are asked for neither first nor as
+        links; the language's pages that are there come by the other links to them."""
+        return self.named_tried[language] >= NAMED_TRIES and not self.named_found[language]
 
     def next_links(self, window: int = WINDOW) -> list[str]:
         """Pending links to ask for now: as many as keep :data:`WINDOW` requests in flight. New

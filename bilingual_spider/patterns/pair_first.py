@@ -34,6 +34,8 @@ class PageAsk:
     priority: int = 0
     counterpart_of: PairingPattern | None = None
     """The pattern that made the URL of a page's counterpart."""
+    named_language: str = ""
+    """The language of the version of a page this is said to be (hreflang, a switcher)."""
 
 
 def _no_count(key: str) -> None:
@@ -55,7 +57,7 @@ class PairFirstOrder:
         Pages after which a site in one language only is given no more (0: never).
     count:
         Told of each event worth a stat: ``pages_asked/named``, ``pages_asked/counterpart``,
-        ``sites_stopped_monolingual``.
+        ``sites_stopped_monolingual``, ``named_languages_given_up``.
     languages:
         The crawl's languages (empty: any): a translation a page names in another language is
         not asked for first (it stays one of the page's links). A 10-language manual's menu
@@ -79,6 +81,7 @@ class PairFirstOrder:
         self.count = count
         self.progress: dict[str, SiteProgress] = {}  # this process's pages of each site
         self.stopped: set[str] = set()
+        self.given_up: set[tuple[str, str]] = set()  # (site, language): its named versions
 
     def page_came(
         self,
@@ -90,30 +93,45 @@ class PairFirstOrder:
     ) -> Iterator[PageAsk]:
         """The pages to ask for after page ``url`` of ``site`` came, in its ``language``, with
         its ``links`` and the translations it names (``alternates``)."""
-        inside = [link for link in links if site_of(link) == site]
         if not self.pair_first:
-            yield from self.pages(site, inside)
+            yield from self.pages(site, [link for link in links if site_of(link) == site])
             return
+        missing = {a.url for a in alternates if self._named_missing(a)}
+        inside = [link for link in links if site_of(link) == site and link not in missing]
         progress = self.progress.setdefault(site, SiteProgress(site))
         progress.add(url, language, inside, [a.language for a in alternates])
-        named: dict[str, list[str]] = {}  # by site: a translation may be on another host
+        named: dict[str, dict[str, str]] = {}  # by site: a translation may be on another host
         for alternate in alternates:
             other = site_of(alternate.url)
             if (
                 (other == site or other in self.progress)
+                and alternate.url not in missing
                 and not (language and same_language(alternate.language, language))
                 and self.wanted(alternate.language)
             ):
-                named.setdefault(other, []).append(alternate.url)
-        for other, urls in named.items():
-            for ask in self.pages(other, urls, priority=PAIR_FIRST_PRIORITY):
+                named.setdefault(other, {}).setdefault(alternate.url, alternate.language)
+        for other, languages in named.items():
+            for ask in self.pages(other, list(languages), priority=PAIR_FIRST_PRIORITY):
                 self.count("pages_asked/named")
-                yield ask
+                yield PageAsk(ask.site, ask.url, ask.priority, named_language=languages[ask.url])
         made = dict(progress.counterparts(url))
         for ask in self.pages(site, list(made), priority=PAIR_FIRST_PRIORITY):
             self.count("pages_asked/counterpart")
             yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url])
         yield from self.next_pages(site)
+
+    def _named_missing(self, alternate: Alternate) -> bool:
+        """Whether the versions its site's pages name in the alternate's language are not
+        there (:meth:`~.crawl_order.SiteProgress.names_missing`)."""
+        progress = self.progress.get(site_of(alternate.url))
+        if progress is None or not alternate.language:
+            return False
+        if not progress.names_missing(alternate.language):
+            return False
+        if (progress.site, alternate.language) not in self.given_up:
+            self.given_up.add((progress.site, alternate.language))
+            self.count("named_languages_given_up")
+        return True
 
     def wanted(self, language: str) -> bool:
         """Whether a page said to be in ``language`` is in one of the crawl's languages (any
@@ -158,15 +176,24 @@ class PairFirstOrder:
                 break
             yield from granted
 
-    def answered(self, site: str, counterpart_of: PairingPattern | None, found: bool) -> None:
+    def answered(
+        self,
+        site: str,
+        counterpart_of: PairingPattern | None,
+        found: bool,
+        named_language: str = "",
+    ) -> None:
         """A page request of ``site`` was answered (``found``: HTTP 200) or failed: one fewer in
-        flight; a counterpart's answer counts for its pattern."""
+        flight; a counterpart's answer counts for its pattern, a named version's for its
+        language."""
         progress = self.progress.get(site)
         if progress is None:
             return
         progress.in_flight = max(0, progress.in_flight - 1)
         if counterpart_of is not None:
             progress.answered(counterpart_of, found)
+        if named_language:
+            progress.named_answered(named_language, found)
 
     def pages(
         self, site: str, urls: Iterable[str], priority: int = 0, budget: int | None = None

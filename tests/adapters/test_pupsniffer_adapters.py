@@ -16,10 +16,15 @@ from scrapy.http import Response
 
 from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
 from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
-from bilingual_spider.adapters.pupsniffer_requests import COUNTERPART_META, PageRequests
+from bilingual_spider.adapters.pupsniffer_requests import (
+    COUNTERPART_META,
+    NAMED_LANGUAGE_META,
+    PageRequests,
+)
 from bilingual_spider.adapters.pupsniffer_search import PupSnifferSearch
 from bilingual_spider.adapters.pupsniffer_stages import PupSnifferStages
 from bilingual_spider.items import UrlPairItem, item_key
+from bilingual_spider.patterns.crawl_order import NAMED_TRIES
 from bilingual_spider.patterns.crawl_round import PageRecord
 from bilingual_spider.patterns.deep_pages import DeepCandidate
 from bilingual_spider.patterns.mining import PairingPattern
@@ -85,6 +90,13 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR)
     (counterpart,) = requests.pages([ask])
     assert counterpart.priority == 10 and counterpart.meta[COUNTERPART_META] == EN_FR
+    named = PageAsk("museum.example", "http://www.museum.example/ca/a.html", 10, None, "ca")
+    (version,) = requests.pages([named])
+    assert version.meta[NAMED_LANGUAGE_META] == "ca" and COUNTERPART_META not in version.meta
+    list(requests.order.page_came("museum.example", "http://www.museum.example/en/", "en", []))
+    for _ in range(NAMED_TRIES):
+        list(requests.answered("museum.example", version.meta, found=False))
+    assert requests.order.progress["museum.example"].names_missing("ca")
 
 
 def pair(source: str, target: str) -> UrlPair:

@@ -1,7 +1,12 @@
 """Pair-first crawling: a site's counterparts from its own patterns, its link budget, and when a
 site is monolingual so far."""
 
-from bilingual_spider.patterns.crawl_order import LINK_SHARE, MIN_PAGES, SiteProgress
+from bilingual_spider.patterns.crawl_order import (
+    LINK_SHARE,
+    MIN_PAGES,
+    NAMED_TRIES,
+    SiteProgress,
+)
 from bilingual_spider.patterns.mining import PairingPattern
 
 SITE = "museum.example"
@@ -73,6 +78,18 @@ def test_a_site_naming_each_pages_language_twice_asks_for_its_counterparts():
         (f"{faq}/fr/ch99.fr.html", PairingPattern("de+de", "fr+fr")),
         (f"{faq}/it/ch99.it.html", PairingPattern("de+de", "it+it")),
     ]
+
+
+def test_a_language_is_missing_when_none_of_its_first_named_versions_was_there():
+    none, one = SiteProgress(SITE), SiteProgress(SITE)
+    for n in range(NAMED_TRIES - 1):
+        none.named_answered("ca", False)
+        one.named_answered("ca", n == NAMED_TRIES - 2)
+    assert not none.names_missing("ca")
+    none.named_answered("ca", False)
+    one.named_answered("ca", False)
+    assert none.names_missing("ca") and not none.names_missing("fr")
+    assert not one.names_missing("ca")  # one of them was there
 
 
 def test_listed_pages_are_pending_after_the_links_seen_once_each():

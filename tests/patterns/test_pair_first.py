@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bilingual_spider.patterns.alternates import Alternate
-from bilingual_spider.patterns.crawl_order import MIN_PAGES, WINDOW
+from bilingual_spider.patterns.crawl_order import MIN_PAGES, NAMED_TRIES, WINDOW
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pair_first import PAIR_FIRST_PRIORITY, PairFirstOrder
 from bilingual_spider.patterns.round_state import InMemoryRoundStore
@@ -75,6 +75,34 @@ def test_a_crawl_for_two_languages_asks_first_only_for_translations_in_them():
     assert first == [url("fr", 0), url("xx", 0)]
     anyone = list(order().page_came(SITE, url("en", 0), "en", [], named))
     assert url("de", 0) in [a.url for a in anyone]  # a crawl of any languages: all of them
+
+
+def test_a_language_none_of_whose_named_versions_is_there_is_asked_for_no_more():
+    """The LilyPond manual's switcher names eleven languages on every page; two are on the
+    site. Once NAMED_TRIES named versions in Catalan were all missing, a page's Catalan version
+    is asked for neither first nor as a link; French, there once in NAMED_TRIES, still is."""
+    pages = order()
+
+    def came(n: int) -> list[str]:
+        named = [
+            Alternate(url("ca", n), "ca", "switcher"),
+            Alternate(url("fr", n), "fr", "switcher"),
+        ]
+        links = [url("ca", n), url("fr", n), url("en", f"next{n}")]
+        asks = list(pages.page_came(SITE, url("en", n), "en", links, named))
+        for ask in asks:
+            found = ask.url == url("fr", 0) or "next" in ask.url
+            pages.answered(SITE, ask.counterpart_of, found, ask.named_language)
+        return [a.url for a in asks]
+
+    for n in range(NAMED_TRIES):
+        assert url("ca", n) in came(n)
+    assert pages.counted["named_languages_given_up"] == 0
+    asked = came(NAMED_TRIES)
+    assert url("ca", NAMED_TRIES) not in asked and url("fr", NAMED_TRIES) in asked
+    assert url("ca", NAMED_TRIES + 1) not in came(NAMED_TRIES + 1)
+    assert url("ca", NAMED_TRIES) not in [a.url for a in pages.next_pages(SITE)]
+    assert pages.counted["named_languages_given_up"] == 1
 
 
 def test_a_monolingual_site_gets_no_more_pages():
