@@ -29,6 +29,8 @@ def test_counterparts_come_from_the_sites_own_patterns_once_it_has_enough_pages(
     assert progress.counterparts("http://www.museum.example/en/p1.html") == [
         ("http://www.museum.example/de/p1.html", de_en)
     ]
+    assert progress.link_budget(100) == 100  # nothing in flight: no counterpart to come
+    progress.in_flight = 1
     assert progress.link_budget(100) == int(100 * LINK_SHARE)
 
 

@@ -43,6 +43,23 @@ def test_new_pages_are_asked_for_a_window_at_a_time():
     assert [a.url for a in pages.next_pages(SITE)] == [links[WINDOW]]
 
 
+def test_new_pages_take_the_rest_of_the_budget_once_no_counterpart_can_come():
+    """Counterparts took 30 of 40 pages, past the 24 new pages may take while they come; once
+    the last is answered, none can come, and the pending links get the other 10."""
+    pages = order(budget=40)
+    list(pages.page_came(SITE, url("en", "home"), "en", []))
+    progress = pages.progress[SITE]
+    progress.patterns = (PairingPattern("en", "fr"),)
+    assert len(list(pages.pages(SITE, [url("fr", n) for n in range(30)]))) == 30
+    progress.pending.extend(url("en", n) for n in range(12))
+    for _ in range(20):
+        pages.answered(SITE, None, found=True)
+    assert list(pages.next_pages(SITE)) == []  # 10 still in flight
+    for _ in range(10):
+        pages.answered(SITE, None, found=True)
+    assert [a.url for a in pages.next_pages(SITE)] == [url("en", n) for n in range(10)]
+
+
 def test_a_named_translation_comes_first_and_counterparts_by_the_sites_patterns():
     pages = order()
     french = Alternate(url("fr", 0), "fr", "hreflang")
