@@ -82,6 +82,25 @@ def test_a_site_naming_each_pages_language_twice_asks_for_its_counterparts():
     ]
 
 
+def test_pages_whose_languages_were_read_apart_make_no_counterpart_pattern():
+    """The Apache manual: each language's ``mod/core.html`` read as Danish beside its
+    ``mod/index.html``; <core,index> pairs five pages, but no site names a language so, and its
+    counterparts (``mod/index.html`` for ``mod/core.html``) are seldom pages."""
+    progress = SiteProgress("x.org")
+    for i in range(MIN_PAGES + 5):
+        lang = "en" if i % 2 else "de"
+        progress.add(f"http://x.org/{lang}/p{i}.html", lang, ())
+    for lang in ("en", "de", "fr", "es", "it"):
+        progress.add(f"http://x.org/{lang}/mod/index.html", lang, ())
+        progress.add(f"http://x.org/{lang}/mod/core.html", "da", ())
+    progress._mine()
+    assert PairingPattern("de", "en") in progress.patterns
+    assert PairingPattern("core", "index") not in progress.patterns
+    made = [url for url, _ in progress.counterparts("http://x.org/en/mod/core.html")]
+    assert "http://x.org/de/mod/core.html" in made
+    assert "http://x.org/en/mod/index.html" not in made
+
+
 def test_a_language_is_missing_when_none_of_its_first_named_versions_was_there():
     none, one = SiteProgress(SITE), SiteProgress(SITE)
     for n in range(NAMED_TRIES - 1):
