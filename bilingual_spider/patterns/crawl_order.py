@@ -81,9 +81,9 @@ class SiteProgress:
     """In-site links not asked for yet, in the order found (breadth-first)."""
     in_flight: int = 0
     """Page requests of the site asked for and not answered yet."""
-    tried: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
-    """Counterparts asked for by each pattern in each section, answered so far."""
-    found: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
+    tried: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
+    """Counterparts asked for by each pattern, answered so far."""
+    found: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
     """Of those, the ones that were there (HTTP 200)."""
     named_tried: Counter[str] = field(default_factory=Counter, repr=False)
     """Versions on this site its pages named, asked for by language, answered so far."""
@@ -146,26 +146,23 @@ class SiteProgress:
 
     def counterparts(self, url: str) -> list[tuple[str, PairingPattern]]:
         """The URLs the site's credible patterns make of ``url``, most credible first, each with
-        its pattern; a pattern whose counterparts in the section of ``url`` (:func:`section_of`)
-        were mostly missing (:meth:`answered`) makes none."""
-        section = section_of(url)
-        patterns = self.patterns or self.listed_patterns
-        useful = tuple(k for k in patterns if self.pays_off(k, section))
+        its pattern; a pattern whose counterparts were mostly missing (:meth:`answered`) makes
+        none."""
+        useful = tuple(k for k in self.patterns or self.listed_patterns if self.pays_off(k))
         if not useful:
             return []
         return [(c.candidate, c.pattern) for c in deep_candidates(url, useful, len(useful))]
 
-    def pays_off(self, pattern: PairingPattern, section: str = "") -> bool:
-        """Fewer than :data:`MIN_TRIES` of its counterparts in ``section`` answered, or at least
+    def pays_off(self, pattern: PairingPattern) -> bool:
+        """Fewer than :data:`MIN_TRIES` of its counterparts answered, or at least
         :data:`MIN_FOUND_SHARE` of them there."""
-        tried = self.tried[pattern, section]
-        return tried < MIN_TRIES or self.found[pattern, section] >= MIN_FOUND_SHARE * tried
+        tried = self.tried[pattern]
+        return tried < MIN_TRIES or self.found[pattern] >= MIN_FOUND_SHARE * tried
 
-    def answered(self, pattern: PairingPattern, found: bool, section: str = "") -> None:
-        """A counterpart made by ``pattern`` of a page of ``section`` was there (``found``) or
-        not."""
-        self.tried[pattern, section] += 1
-        self.found[pattern, section] += found
+    def answered(self, pattern: PairingPattern, found: bool) -> None:
+        """A counterpart made by ``pattern`` was there (``found``) or not."""
+        self.tried[pattern] += 1
+        self.found[pattern] += found
 
     def named_answered(self, language: str, found: bool) -> None:
         """A version of a page named in ``language`` (hreflang, a switcher) was there or not."""
@@ -216,20 +213,6 @@ class SiteProgress:
             return False
         enough = max(3, MARKED_LINK_SHARE * len(self.languages))
         return not any(n >= enough for lang, n in self.named_languages.items() if lang != main)
-
-
-def section_of(url: str) -> str:
-    """The part of its site a URL is in: its directories before the first that names a language
-    (all of them when none does). The five Debian manuals on www.debian.org are five sections
-    (``doc/manuals/debian-faq`` for ``doc/manuals/debian-faq/de/x.de.html`` and
-    ``doc/manuals/debian-faq/x.en.html``), and a pattern that pays off in one, <en,zh-tw> of
-    ``index.en.html`` and ``index.zh-tw.html``, is judged apart in the FAQ, which has no
-    Traditional Chinese. The Apache manual is one (``docs/2.4`` before ``en``, ``fr``)."""
-    dirs = split_url(url).dirs
-    for i, directory in enumerate(dirs):
-        if language_of_unit(directory):
-            return "/".join(dirs[:i])
-    return "/".join(dirs)
 
 
 def _names_languages(pattern: PairingPattern) -> bool:

@@ -16,12 +16,7 @@ from dataclasses import dataclass
 
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.patterns.alternates import Alternate
-from bilingual_spider.patterns.crawl_order import (
-    MONOLINGUAL_AFTER,
-    WINDOW,
-    SiteProgress,
-    section_of,
-)
+from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.round_state import SEEN, RoundStore
 from bilingual_spider.patterns.units import site_of
@@ -41,8 +36,6 @@ class PageAsk:
     """The pattern that made the URL of a page's counterpart."""
     named_language: str = ""
     """The language of the version of a page this is said to be (hreflang, a switcher)."""
-    section: str = ""
-    """The section of the page a counterpart is made of (:func:`~.crawl_order.section_of`)."""
 
 
 def _no_count(key: str) -> None:
@@ -122,10 +115,9 @@ class PairFirstOrder:
                 self.count("pages_asked/named")
                 yield PageAsk(ask.site, ask.url, ask.priority, named_language=languages[ask.url])
         made = dict(progress.counterparts(url))
-        section = section_of(url) if made else ""
         for ask in self.pages(site, list(made), priority=PAIR_FIRST_PRIORITY):
             self.count("pages_asked/counterpart")
-            yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url], section=section)
+            yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url])
         yield from self.next_pages(site)
 
     def _named_missing(self, alternate: Alternate) -> bool:
@@ -190,17 +182,16 @@ class PairFirstOrder:
         counterpart_of: PairingPattern | None,
         found: bool,
         named_language: str = "",
-        section: str = "",
     ) -> None:
         """A page request of ``site`` was answered (``found``: HTTP 200) or failed: one fewer in
-        flight; a counterpart's answer counts for its pattern in the ``section`` of the page it
-        was made of, a named version's for its language."""
+        flight; a counterpart's answer counts for its pattern, a named version's for its
+        language."""
         progress = self.progress.get(site)
         if progress is None:
             return
         progress.in_flight = max(0, progress.in_flight - 1)
         if counterpart_of is not None:
-            progress.answered(counterpart_of, found, section)
+            progress.answered(counterpart_of, found)
         if named_language:
             progress.named_answered(named_language, found)
 

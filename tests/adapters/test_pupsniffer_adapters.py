@@ -18,7 +18,6 @@ from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
 from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
 from bilingual_spider.adapters.pupsniffer_requests import (
     COUNTERPART_META,
-    COUNTERPART_SECTION_META,
     NAMED_LANGUAGE_META,
     PageRequests,
 )
@@ -91,17 +90,10 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR)
     (counterpart,) = requests.pages([ask])
     assert counterpart.priority == 10 and counterpart.meta[COUNTERPART_META] == EN_FR
-    ask = PageAsk("museum.example", "http://www.museum.example/fr/b.html", 10, EN_FR, section="a")
-    (counterpart,) = requests.pages([ask])
-    assert counterpart.meta[COUNTERPART_SECTION_META] == "a"
     named = PageAsk("museum.example", "http://www.museum.example/ca/a.html", 10, None, "ca")
     (version,) = requests.pages([named])
     assert version.meta[NAMED_LANGUAGE_META] == "ca" and COUNTERPART_META not in version.meta
     list(requests.order.page_came("museum.example", "http://www.museum.example/en/", "en", []))
-    for _ in range(4):
-        list(requests.answered("museum.example", counterpart.meta, found=False))
-    progress = requests.order.progress["museum.example"]
-    assert not progress.pays_off(EN_FR, "a") and progress.pays_off(EN_FR, "")
     for _ in range(NAMED_TRIES):
         list(requests.answered("museum.example", version.meta, found=False))
     assert requests.order.progress["museum.example"].names_missing("ca")

@@ -4,10 +4,8 @@ site is monolingual so far."""
 from bilingual_spider.patterns.crawl_order import (
     LINK_SHARE,
     MIN_PAGES,
-    MIN_TRIES,
     NAMED_TRIES,
     SiteProgress,
-    section_of,
 )
 from bilingual_spider.patterns.mining import PairingPattern
 
@@ -113,31 +111,6 @@ def test_a_language_is_missing_when_none_of_its_first_named_versions_was_there()
     one.named_answered("ca", False)
     assert none.names_missing("ca") and not none.names_missing("fr")
     assert not one.names_missing("ca")  # one of them was there
-
-
-def test_a_section_is_the_directories_before_the_language():
-    doc = "http://www.debian.org/doc/manuals"
-    assert section_of(f"{doc}/debian-faq/de/basic-defs.de.html") == "doc/manuals/debian-faq"
-    assert section_of(f"{doc}/debian-faq/basic-defs.en.html") == "doc/manuals/debian-faq"
-    assert section_of(f"{doc}/debian-reference/index.zh-tw.html") == "doc/manuals/debian-reference"
-    assert section_of("http://httpd.apache.org/docs/2.4/fr/mod/core.html") == "docs/2.4"
-    assert section_of("http://fr.example.org/a/b.html") == "a"  # the host is no directory
-    assert section_of("http://example.org/") == ""
-
-
-def test_a_pattern_that_fails_in_one_section_of_a_site_still_pays_off_in_another():
-    """www.debian.org: <en,zh-tw> pairs the reference's pages; the FAQ has no Traditional
-    Chinese, and its counterparts there stop, not the reference's."""
-    progress = SiteProgress("debian.org")
-    progress.patterns = (PairingPattern("en", "zh-tw"),)
-    faq, reference = "doc/manuals/debian-faq", "doc/manuals/debian-reference"
-    for n in range(MIN_TRIES):
-        progress.answered(progress.patterns[0], False, faq)
-        progress.answered(progress.patterns[0], n % 2 == 0, reference)
-    assert progress.counterparts(f"http://www.debian.org/{faq}/x.en.html") == []
-    assert progress.counterparts(f"http://www.debian.org/{reference}/x.en.html") == [
-        (f"http://www.debian.org/{reference}/x.zh-tw.html", progress.patterns[0])
-    ]
 
 
 def test_listed_pages_are_pending_after_the_links_seen_once_each():
