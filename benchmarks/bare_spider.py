@@ -3,7 +3,8 @@
 Run with ``scrapy runspider`` outside the project (so none of our settings apply); the proxy comes
 from ``-s BARE_PROXY=...`` and the final stats go to ``-s BARE_STATS_FILE=...``. ``-s
 BARE_GC_FREEZE=True`` freezes the garbage collector's view of the start-up heap when the engine
-starts, as the project's ``GcFreeze`` extension does.
+starts, and ``-s BARE_GC_THRESHOLD=10000,10,10`` sets its thresholds then, as the project's
+``GcTuning`` extension does.
 """
 
 import gc
@@ -31,12 +32,18 @@ class BareSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
-        if crawler.settings.getbool("BARE_GC_FREEZE"):  # what GcFreeze does for the project
+        # what GcTuning does for the project
+        if crawler.settings.getbool("BARE_GC_FREEZE"):
             crawler.signals.connect(spider.freeze, signal=signals.engine_started)
+        if crawler.settings.getlist("BARE_GC_THRESHOLD"):
+            crawler.signals.connect(spider.set_gc_threshold, signal=signals.engine_started)
         return spider
 
     def freeze(self):
         gc.freeze()
+
+    def set_gc_threshold(self):
+        gc.set_threshold(*(int(v) for v in self.settings.getlist("BARE_GC_THRESHOLD")))
 
     async def start(self):
         for url in self.seeds:
