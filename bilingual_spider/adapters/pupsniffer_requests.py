@@ -20,6 +20,8 @@ from bilingual_spider.patterns.units import site_of
 
 COUNTERPART_META = "pupsniffer_counterpart_of"
 """Request meta key: the pattern that made a counterpart request."""
+COUNTERPART_SECTION_META = "pupsniffer_counterpart_section"
+"""Request meta key: the section of the page a counterpart was made of."""
 NAMED_LANGUAGE_META = "pupsniffer_named_language"
 """Request meta key: the language a page named the requested page its version in."""
 NOT_FOUND_URL_META = "pupsniffer_not_found_url"
@@ -78,6 +80,7 @@ class PageRequests:
             request = self.page(ask.site, ask.url, ask.priority)
             if ask.counterpart_of is not None:
                 request.meta[COUNTERPART_META] = ask.counterpart_of
+                request.meta[COUNTERPART_SECTION_META] = ask.section
             if ask.named_language:
                 request.meta[NAMED_LANGUAGE_META] = ask.named_language
             yield request
@@ -95,7 +98,11 @@ class PageRequests:
         """A page request of ``site`` was answered (``found``: HTTP 200) or failed: the site
         may ask for more now."""
         self.order.answered(
-            site, meta.get(COUNTERPART_META), found, meta.get(NAMED_LANGUAGE_META, "")
+            site,
+            meta.get(COUNTERPART_META),
+            found,
+            meta.get(NAMED_LANGUAGE_META, ""),
+            meta.get(COUNTERPART_SECTION_META, ""),
         )
         return self.pages(self.order.next_pages(site))
 

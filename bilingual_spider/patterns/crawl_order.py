@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from bilingual_spider.language.codes import base_language
 from bilingual_spider.patterns.deep_pages import deep_candidates
@@ -50,6 +51,9 @@ WINDOW = 16
 """Page requests of a site kept in flight while new pages are asked for a few at a time."""
 MIN_TRIES = 4
 MIN_FOUND_SHARE = 0.5
+ON_TRIAL_IN_FLIGHT = 1
+"""Counterparts a pattern may have in flight in a section of a site where none of its
+counterparts was there yet (:meth:`SiteProgress.may_ask`)."""
 NAMED_TRIES = 8
 """Versions a site's pages name in one language that are asked for before the language is given
 up when none of them was there (:meth:`SiteProgress.names_missing`)."""
@@ -85,6 +89,15 @@ class SiteProgress:
     """Counterparts asked for by each pattern, answered so far."""
     found: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
     """Of those, the ones that were there (HTTP 200)."""
+    section_asked: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
+    """Counterparts asked for by each pattern in each section (:func:`section_of`)."""
+    section_tried: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
+    """Of those, the ones answered so far."""
+    section_found: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
+    """Of those, the ones that were there."""
+    held: dict[tuple[PairingPattern, str], list[str]] = field(default_factory=dict, repr=False)
+    """Counterparts held back by pattern and section until the pattern's first counterparts
+    there are answered (:meth:`may_ask`)."""
     named_tried: Counter[str] = field(default_factory=Counter, repr=False)
     """Versions on this site its pages named, asked for by language, answered so far."""
     named_found: Counter[str] = field(default_factory=Counter, repr=False)
@@ -159,10 +172,33 @@ class SiteProgress:
         tried = self.tried[pattern]
         return tried < MIN_TRIES or self.found[pattern] >= MIN_FOUND_SHARE * tried
 
-    def answered(self, pattern: PairingPattern, found: bool) -> None:
-        """A counterpart made by ``pattern`` was there (``found``) or not."""
+    def answered(self, pattern: PairingPattern, found: bool, section: str = "") -> None:
+        """A counterpart made by ``pattern`` (of a page of ``section``) was there (``found``) or
+        not."""
         self.tried[pattern] += 1
         self.found[pattern] += found
+        self.section_tried[pattern, section] += 1
+        self.section_found[pattern, section] += found
+
+    def may_ask(self, pattern: PairingPattern, section: str) -> Literal["ask", "hold", "drop"]:
+        """Whether a counterpart made by ``pattern`` of a page of ``section`` (:func:`section_of`)
+        is asked for now, held back, or dropped, by what its counterparts in that section were:
+        asked once one of them was there; dropped when the first :data:`MIN_TRIES` of them were
+        all missing; else, on trial, asked while fewer than :data:`ON_TRIAL_IN_FLIGHT` are in
+        flight, held back otherwise.
+
+        A pattern may pay off in one part of a site and not in another: the five Debian manuals
+        on www.debian.org are one site, <en,zh-tw> pairs debian-reference's pages, and the
+        Debian FAQ has no Traditional Chinese. The FAQ's 16 chapters come in a burst; judged by
+        the whole site (:meth:`pays_off`) and by answers alone, each chapter asked its
+        missing forms by 11 such patterns before any answer came back, 176 pages not there."""
+        key = pattern, section
+        if self.section_found[key]:
+            return "ask"
+        if self.section_tried[key] >= MIN_TRIES:
+            return "drop"
+        in_flight = self.section_asked[key] - self.section_tried[key]
+        return "ask" if in_flight < ON_TRIAL_IN_FLIGHT else "hold"
 
     def named_answered(self, language: str, found: bool) -> None:
         """A version of a page named in ``language`` (hreflang, a switcher) was there or not."""
@@ -213,6 +249,19 @@ class SiteProgress:
             return False
         enough = max(3, MARKED_LINK_SHARE * len(self.languages))
         return not any(n >= enough for lang, n in self.named_languages.items() if lang != main)
+
+
+def section_of(url: str) -> str:
+    """The part of its site a URL is in: its directories before the first that names a language
+    (all of them when none does). The five Debian manuals on www.debian.org are five sections
+    (``doc/manuals/debian-faq`` for ``doc/manuals/debian-faq/de/x.de.html`` and
+    ``doc/manuals/debian-faq/x.en.html``); a site naming its languages in file names only
+    has a section per directory."""
+    dirs = split_url(url).dirs
+    for i, directory in enumerate(dirs):
+        if language_of_unit(directory):
+            return "/".join(dirs[:i])
+    return "/".join(dirs)
 
 
 def _names_languages(pattern: PairingPattern) -> bool:

@@ -16,7 +16,12 @@ from dataclasses import dataclass
 
 from bilingual_spider.language.codes import same_language
 from bilingual_spider.patterns.alternates import Alternate
-from bilingual_spider.patterns.crawl_order import MONOLINGUAL_AFTER, WINDOW, SiteProgress
+from bilingual_spider.patterns.crawl_order import (
+    MONOLINGUAL_AFTER,
+    WINDOW,
+    SiteProgress,
+    section_of,
+)
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.round_state import SEEN, RoundStore
 from bilingual_spider.patterns.units import site_of
@@ -36,6 +41,8 @@ class PageAsk:
     """The pattern that made the URL of a page's counterpart."""
     named_language: str = ""
     """The language of the version of a page this is said to be (hreflang, a switcher)."""
+    section: str = ""
+    """The section of the page a counterpart is made of (:func:`~.crawl_order.section_of`)."""
 
 
 def _no_count(key: str) -> None:
@@ -57,7 +64,7 @@ class PairFirstOrder:
         Pages after which a site in one language only is given no more (0: never).
     count:
         Told of each event worth a stat: ``pages_asked/named``, ``pages_asked/counterpart``,
-        ``sites_stopped_monolingual``, ``named_languages_given_up``.
+        ``counterparts_held``, ``sites_stopped_monolingual``, ``named_languages_given_up``.
     languages:
         The crawl's languages (empty: any): a translation a page names in another language is
         not asked for first (it stays one of the page's links). A 10-language manual's menu
@@ -114,11 +121,53 @@ class PairFirstOrder:
             for ask in self.pages(other, list(languages), priority=PAIR_FIRST_PRIORITY):
                 self.count("pages_asked/named")
                 yield PageAsk(ask.site, ask.url, ask.priority, named_language=languages[ask.url])
-        made = dict(progress.counterparts(url))
-        for ask in self.pages(site, list(made), priority=PAIR_FIRST_PRIORITY):
-            self.count("pages_asked/counterpart")
-            yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url])
+        section = section_of(url)
+        made: dict[str, PairingPattern] = {}
+        for candidate, pattern in progress.counterparts(url):
+            decision = progress.may_ask(pattern, section)
+            if decision == "ask":
+                made.setdefault(candidate, pattern)
+                progress.section_asked[pattern, section] += 1  # taken back if not granted
+            elif decision == "hold":
+                progress.held.setdefault((pattern, section), []).append(candidate)
+                self.count("counterparts_held")
+        yield from self._counterparts(progress, made, section)
         yield from self.next_pages(site)
+
+    def _counterparts(
+        self, progress: SiteProgress, made: dict[str, PairingPattern], section: str
+    ) -> Iterator[PageAsk]:
+        """The counterparts ``made`` (URL -> pattern, counted in ``section_asked`` already) of
+        a page of ``section``, asked for first; those asked for before are taken back."""
+        granted = set()
+        for ask in self.pages(progress.site, list(made), priority=PAIR_FIRST_PRIORITY):
+            granted.add(ask.url)
+            self.count("pages_asked/counterpart")
+            yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url], section=section)
+        for candidate, pattern in made.items():
+            if candidate not in granted:
+                progress.section_asked[pattern, section] -= 1
+
+    def _released(self, progress: SiteProgress) -> Iterator[PageAsk]:
+        """The counterparts held back (:meth:`~.crawl_order.SiteProgress.may_ask`) that may be
+        asked for now: all of a pattern's in a section once one there was found, the next one
+        while it is on trial and none is in flight; dropped when it failed there or no longer
+        pays off on the site."""
+        for key in list(progress.held):
+            pattern, section = key
+            decision = progress.may_ask(*key) if progress.pays_off(pattern) else "drop"
+            if decision == "drop":
+                del progress.held[key]
+                continue
+            waiting = progress.held[key]
+            while decision == "ask" and waiting:
+                take = waiting[:] if progress.section_found[key] else waiting[:1]
+                del waiting[: len(take)]
+                progress.section_asked[key] += len(take)
+                yield from self._counterparts(progress, dict.fromkeys(take, pattern), section)
+                decision = progress.may_ask(*key)
+            if not waiting:
+                del progress.held[key]
 
     def _named_missing(self, alternate: Alternate) -> bool:
         """Whether the versions its site's pages name in the alternate's language are not
@@ -165,8 +214,10 @@ class PairFirstOrder:
             if site not in self.stopped:
                 self.stopped.add(site)
                 progress.pending.clear()
+                progress.held.clear()
                 self.count("sites_stopped_monolingual")
             return
+        yield from self._released(progress)
         budget = progress.link_budget(self.site_budget)
         while progress.pending and progress.in_flight < WINDOW:
             batch = progress.next_links()
@@ -182,16 +233,17 @@ class PairFirstOrder:
         counterpart_of: PairingPattern | None,
         found: bool,
         named_language: str = "",
+        section: str = "",
     ) -> None:
         """A page request of ``site`` was answered (``found``: HTTP 200) or failed: one fewer in
-        flight; a counterpart's answer counts for its pattern, a named version's for its
-        language."""
+        flight; a counterpart's answer counts for its pattern (in the ``section`` of the page it
+        was made of), a named version's for its language."""
         progress = self.progress.get(site)
         if progress is None:
             return
         progress.in_flight = max(0, progress.in_flight - 1)
         if counterpart_of is not None:
-            progress.answered(counterpart_of, found)
+            progress.answered(counterpart_of, found, section)
         if named_language:
             progress.named_answered(named_language, found)
 

@@ -18,6 +18,7 @@ from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
 from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
 from bilingual_spider.adapters.pupsniffer_requests import (
     COUNTERPART_META,
+    COUNTERPART_SECTION_META,
     NAMED_LANGUAGE_META,
     PageRequests,
 )
@@ -87,9 +88,10 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     again = requests.site("http://museum.example/fr/", "seed")
     assert [(r.url, r.meta["role"]) for r in again] == [("http://museum.example/fr/", "page")]
     assert made.stats.values["pupsniffer/sites"] == 1
-    ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR)
+    ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR, section="")
     (counterpart,) = requests.pages([ask])
     assert counterpart.priority == 10 and counterpart.meta[COUNTERPART_META] == EN_FR
+    assert counterpart.meta[COUNTERPART_SECTION_META] == ""
     named = PageAsk("museum.example", "http://www.museum.example/ca/a.html", 10, None, "ca")
     (version,) = requests.pages([named])
     assert version.meta[NAMED_LANGUAGE_META] == "ca" and COUNTERPART_META not in version.meta
@@ -97,6 +99,10 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     for _ in range(NAMED_TRIES):
         list(requests.answered("museum.example", version.meta, found=False))
     assert requests.order.progress["museum.example"].names_missing("ca")
+    answered = {**counterpart.meta, COUNTERPART_SECTION_META: "manual"}
+    list(requests.answered("museum.example", answered, found=True))
+    progress = requests.order.progress["museum.example"]
+    assert progress.section_found[EN_FR, "manual"] == 1 and not progress.section_found[EN_FR, ""]
 
 
 def pair(source: str, target: str) -> UrlPair:

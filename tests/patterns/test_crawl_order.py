@@ -4,8 +4,11 @@ site is monolingual so far."""
 from bilingual_spider.patterns.crawl_order import (
     LINK_SHARE,
     MIN_PAGES,
+    MIN_TRIES,
     NAMED_TRIES,
+    ON_TRIAL_IN_FLIGHT,
     SiteProgress,
+    section_of,
 )
 from bilingual_spider.patterns.mining import PairingPattern
 
@@ -143,3 +146,29 @@ def test_a_sitemap_without_language_patterns_gives_none():
     progress = SiteProgress("x.org")
     progress.add_sitemap_pages([f"http://x.org/news/page-{k}.html" for k in range(20)])
     assert progress.listed_patterns == ()
+
+
+def test_a_section_is_the_directories_before_the_first_naming_a_language():
+    faq = "http://www.debian.org/doc/manuals/debian-faq"
+    assert section_of(f"{faq}/de/ch-basic.de.html") == "doc/manuals/debian-faq"
+    assert section_of(f"{faq}/ch-basic.en.html") == "doc/manuals/debian-faq"
+    assert section_of("http://x.org/docs/2.4/mod/core.html.fr") == "docs/2.4/mod"
+    assert section_of("http://x.org/en/a.html") == section_of("http://x.org/") == ""
+
+
+def test_a_pattern_on_trial_in_a_section_has_one_counterpart_in_flight_until_one_is_there():
+    progress, pattern = SiteProgress("x.org"), PairingPattern("en", "zh-tw")
+    assert progress.may_ask(pattern, "faq") == "ask"
+    progress.section_asked[pattern, "faq"] += ON_TRIAL_IN_FLIGHT
+    assert progress.may_ask(pattern, "faq") == "hold"  # its first answer not in
+    assert progress.may_ask(pattern, "reference") == "ask"  # another section: its own trial
+    for _ in range(MIN_TRIES - 1):
+        progress.answered(pattern, False, "faq")
+        assert progress.may_ask(pattern, "faq") == "ask"
+        progress.section_asked[pattern, "faq"] += 1
+        assert progress.may_ask(pattern, "faq") == "hold"
+    progress.answered(pattern, False, "faq")
+    assert progress.may_ask(pattern, "faq") == "drop"  # its first MIN_TRIES all missing
+    progress.answered(pattern, True, "reference")
+    progress.section_asked[pattern, "reference"] += 5
+    assert progress.may_ask(pattern, "reference") == "ask"  # one was there: no limit

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bilingual_spider.patterns.alternates import Alternate
-from bilingual_spider.patterns.crawl_order import MIN_PAGES, NAMED_TRIES, WINDOW
+from bilingual_spider.patterns.crawl_order import MIN_PAGES, MIN_TRIES, NAMED_TRIES, WINDOW
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pair_first import PAIR_FIRST_PRIORITY, PairFirstOrder
 from bilingual_spider.patterns.round_state import InMemoryRoundStore
@@ -68,7 +68,8 @@ def test_a_named_translation_comes_first_and_counterparts_by_the_sites_patterns(
     assert pages.counted["pages_asked/named"] == 1
     list(pages.page_came(SITE, url("fr", 0), "fr", []))
     for n in range(1, MIN_PAGES + 5):  # enough English pages to mine the site's patterns
-        list(pages.page_came(SITE, url("en", n), "en", []))
+        for ask in pages.page_came(SITE, url("en", n), "en", []):
+            pages.answered(SITE, ask.counterpart_of, True, section=ask.section)
         pages.answered(SITE, None, found=True)
     before = pages.counted["pages_asked/counterpart"]
     asks = list(pages.page_came(SITE, url("en", "new"), "en", []))
@@ -130,3 +131,37 @@ def test_a_monolingual_site_gets_no_more_pages():
     assert pages.counted["sites_stopped_monolingual"] == 1
     pages.answered(SITE, None, found=True)
     assert list(pages.next_pages(SITE)) == []
+
+
+def test_a_burst_of_pages_asks_a_patterns_counterparts_one_at_a_time_until_one_is_there():
+    """The Debian FAQ's chapters come together; <en,zh-tw> pays off elsewhere on the site. In
+    each section its first counterpart is asked alone, the others held back: all asked at once
+    where it was there, dropped where the first MIN_TRIES are missing."""
+    pages = order()
+    list(pages.page_came(SITE, url("en", "home"), "en", []))
+    progress = pages.progress[SITE]
+    pattern = PairingPattern("en", "zh-tw")
+    progress.patterns = (pattern,)
+    guide = [f"http://www.museum.example/guide/en/ch{n}.html" for n in range(5)]
+    asks = [a for page in guide for a in pages.page_came(SITE, page, "en", [])]
+    assert [(a.url, a.counterpart_of, a.section) for a in asks] == [
+        (guide[0].replace("/en/", "/zh-tw/"), pattern, "guide")
+    ]
+    pages.answered(SITE, pattern, True, section="guide")
+    released = list(pages.next_pages(SITE))
+    assert [a.url for a in released] == [p.replace("/en/", "/zh-tw/") for p in guide[1:]]
+    assert all(a.priority == PAIR_FIRST_PRIORITY and a.section == "guide" for a in released)
+    for _ in released:
+        pages.answered(SITE, pattern, True, section="guide")
+    faq = [f"http://www.museum.example/faq/en/ch{n}.html" for n in range(10)]
+    asks = [a for page in faq for a in pages.page_came(SITE, page, "en", [])]
+    assert [a.url for a in asks] == [faq[0].replace("/en/", "/zh-tw/")]
+    assert pages.counted["counterparts_held"] == 4 + 9
+    for n in range(MIN_TRIES):  # each missing: the next one, alone
+        pages.answered(SITE, pattern, False, section="faq")
+        assert len(list(pages.next_pages(SITE))) == (1 if n < MIN_TRIES - 1 else 0)
+    assert progress.held == {} and progress.pays_off(pattern)
+    assert pages.counted["pages_asked/counterpart"] == len(guide) + MIN_TRIES
+    assert list(pages.page_came(SITE, faq[0].replace("ch0", "ch99"), "en", [])) == []  # dropped
+    more = list(pages.page_came(SITE, guide[0].replace("ch0", "ch99"), "en", []))
+    assert [a.url for a in more] == [guide[0].replace("ch0", "ch99").replace("/en/", "/zh-tw/")]
