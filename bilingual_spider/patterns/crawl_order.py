@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from bilingual_spider.language.codes import base_language
 from bilingual_spider.patterns.deep_pages import deep_candidates
@@ -52,13 +52,13 @@ WINDOW = 16
 MIN_TRIES = 4
 MIN_FOUND_SHARE = 0.5
 ON_TRIAL_IN_FLIGHT = 1
-"""Counterparts a pattern may have in flight in a section of a site where none of its
-counterparts was there yet (:meth:`SiteProgress.may_ask`)."""
+"""Pages of a key on trial (none of its pages there yet) in flight at a time (:class:`Trials`)."""
 NAMED_TRIES = 8
 """Versions a site's pages name in one language that are asked for before the language is given
 up when none of them was there (:meth:`SiteProgress.names_missing`)."""
 MAIN_LANGUAGE_SHARE = 0.95
 MARKED_LINK_SHARE = 0.05
+K = TypeVar("K")
 
 
 @dataclass
@@ -89,19 +89,19 @@ class SiteProgress:
     """Counterparts asked for by each pattern, answered so far."""
     found: Counter[PairingPattern] = field(default_factory=Counter, repr=False)
     """Of those, the ones that were there (HTTP 200)."""
-    section_asked: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
-    """Counterparts asked for by each pattern in each section (:func:`section_of`)."""
-    section_tried: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
-    """Of those, the ones answered so far."""
-    section_found: Counter[tuple[PairingPattern, str]] = field(default_factory=Counter, repr=False)
-    """Of those, the ones that were there."""
-    held: dict[tuple[PairingPattern, str], list[str]] = field(default_factory=dict, repr=False)
-    """Counterparts held back by pattern and section until the pattern's first counterparts
-    there are answered (:meth:`may_ask`)."""
-    named_tried: Counter[str] = field(default_factory=Counter, repr=False)
-    """Versions on this site its pages named, asked for by language, answered so far."""
-    named_found: Counter[str] = field(default_factory=Counter, repr=False)
-    """Of those, the ones that were there."""
+    counterpart_trials: Trials[tuple[PairingPattern, str]] = field(
+        default_factory=lambda: Trials(MIN_TRIES), repr=False
+    )
+    """Counterparts by pattern and section (:func:`section_of`): a pattern may pay off in one
+    part of a site and not in another. The five Debian manuals on www.debian.org are one site,
+    <en,zh-tw> pairs debian-reference's pages, and the Debian FAQ has no Traditional Chinese;
+    its 16 chapters come in a burst, and judged by the whole site (:meth:`pays_off`) and by
+    answers alone, each chapter asked its missing forms by 11 such patterns before any answer
+    came back, 176 pages not there."""
+    named_trials: Trials[str] = field(default_factory=lambda: Trials(NAMED_TRIES), repr=False)
+    """Versions of its pages the site's pages name (hreflang, a switcher), by language: a
+    switcher may list every language of a project on every page when only a few of them are
+    on this site (the LilyPond manual's lists eleven; its German and French are here)."""
 
     def add(
         self, url: str, language: str | None, links: Iterable[str], named: Iterable[str] = ()
@@ -177,41 +177,17 @@ class SiteProgress:
         not."""
         self.tried[pattern] += 1
         self.found[pattern] += found
-        self.section_tried[pattern, section] += 1
-        self.section_found[pattern, section] += found
-
-    def may_ask(self, pattern: PairingPattern, section: str) -> Literal["ask", "hold", "drop"]:
-        """Whether a counterpart made by ``pattern`` of a page of ``section`` (:func:`section_of`)
-        is asked for now, held back, or dropped, by what its counterparts in that section were:
-        asked once one of them was there; dropped when the first :data:`MIN_TRIES` of them were
-        all missing; else, on trial, asked while fewer than :data:`ON_TRIAL_IN_FLIGHT` are in
-        flight, held back otherwise.
-
-        A pattern may pay off in one part of a site and not in another: the five Debian manuals
-        on www.debian.org are one site, <en,zh-tw> pairs debian-reference's pages, and the
-        Debian FAQ has no Traditional Chinese. The FAQ's 16 chapters come in a burst; judged by
-        the whole site (:meth:`pays_off`) and by answers alone, each chapter asked its
-        missing forms by 11 such patterns before any answer came back, 176 pages not there."""
-        key = pattern, section
-        if self.section_found[key]:
-            return "ask"
-        if self.section_tried[key] >= MIN_TRIES:
-            return "drop"
-        in_flight = self.section_asked[key] - self.section_tried[key]
-        return "ask" if in_flight < ON_TRIAL_IN_FLIGHT else "hold"
+        self.counterpart_trials.answered((pattern, section), found)
 
     def named_answered(self, language: str, found: bool) -> None:
         """A version of a page named in ``language`` (hreflang, a switcher) was there or not."""
-        self.named_tried[language] += 1
-        self.named_found[language] += found
+        self.named_trials.answered(language, found)
 
     def names_missing(self, language: str) -> bool:
         """Whether none of the first :data:`NAMED_TRIES` versions in ``language`` named on this
-        site was there: a switcher that lists every language of a project for every page, when
-        only a few of them are on this site (the LilyPond manual's lists eleven on each page;
-        its German and French are here). Such versions are asked for neither first nor as
-        links; the language's pages that are there come by the other links to them."""
-        return self.named_tried[language] >= NAMED_TRIES and not self.named_found[language]
+        site was there. Such versions are asked for neither first nor as links; the language's
+        pages that are there come by the other links to them."""
+        return self.named_trials.decision(language) == "drop"
 
     def next_links(self, window: int = WINDOW) -> list[str]:
         """Pending links to ask for now: as many as keep :data:`WINDOW` requests in flight. New
@@ -249,6 +225,62 @@ class SiteProgress:
             return False
         enough = max(3, MARKED_LINK_SHARE * len(self.languages))
         return not any(n >= enough for lang, n in self.named_languages.items() if lang != main)
+
+
+@dataclass
+class Trials(Generic[K]):
+    """Pages of one kind a site is asked for, judged by key (a pattern in a section, a named
+    language) by their answers: asked once one of them was there; none once the first ``tries``
+    were all missing; else, on trial, :data:`ON_TRIAL_IN_FLIGHT` in flight at a time and the
+    others held back. Pages come in bursts (a manual's chapters, each naming its versions in
+    eleven languages) faster than answers: judged by answers alone, each key asked for all of
+    a burst's pages before the first answer said whether they are there."""
+
+    tries: int
+    asked: Counter[K] = field(default_factory=Counter)
+    """Pages asked for, by key."""
+    tried: Counter[K] = field(default_factory=Counter)
+    """Of those, the ones answered."""
+    found: Counter[K] = field(default_factory=Counter)
+    """Of those, the ones that were there."""
+    held: dict[K, dict[str, None]] = field(default_factory=dict)
+    """Pages held back, by key, in the order they came (each once)."""
+    dropped: int = 0
+    """Pages held back and then not asked for."""
+
+    def decision(self, key: K) -> Literal["ask", "hold", "drop"]:
+        """Whether a page of ``key`` is asked for now, held back, or not asked for."""
+        if self.found[key]:
+            return "ask"
+        if self.tried[key] >= self.tries:
+            return "drop"
+        return "ask" if self.asked[key] - self.tried[key] < ON_TRIAL_IN_FLIGHT else "hold"
+
+    def answered(self, key: K, found: bool) -> None:
+        self.tried[key] += 1
+        self.found[key] += found
+
+    def hold(self, key: K, url: str) -> None:
+        self.held.setdefault(key, {})[url] = None
+
+    def take(self, key: K) -> list[str]:
+        """The pages of ``key`` held back that may be asked for now (taken off hold): all once
+        one was there, the next while on trial with none in flight, none otherwise; a key
+        whose pages are not asked for any more loses its held ones (:attr:`dropped` counts
+        them)."""
+        waiting = self.held.get(key, {})
+        decision = self.decision(key)
+        if decision == "hold" or not waiting:
+            return []
+        if decision == "drop":
+            self.dropped += len(self.held.pop(key))
+            return []
+        taken = list(waiting) if self.found[key] else [next(iter(waiting))]
+        for url in taken:
+            del waiting[url]
+        if not waiting:
+            del self.held[key]
+        return taken
 
 
 def section_of(url: str) -> str:

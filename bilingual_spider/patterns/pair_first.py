@@ -64,7 +64,8 @@ class PairFirstOrder:
         Pages after which a site in one language only is given no more (0: never).
     count:
         Told of each event worth a stat: ``pages_asked/named``, ``pages_asked/counterpart``,
-        ``counterparts_held``, ``sites_stopped_monolingual``, ``named_languages_given_up``.
+        ``counterparts_not_asked`` and ``named_versions_not_asked`` (held back on trial, then
+        not asked for), ``sites_stopped_monolingual``, ``named_languages_given_up``.
     languages:
         The crawl's languages (empty: any): a translation a page names in another language is
         not asked for first (it stays one of the page's links). A 10-language manual's menu
@@ -103,84 +104,84 @@ class PairFirstOrder:
         if not self.pair_first:
             yield from self.pages(site, [link for link in links if site_of(link) == site])
             return
-        missing = {a.url for a in alternates if self._named_missing(a)}
-        inside = [link for link in links if site_of(link) == site and link not in missing]
         progress = self.progress.setdefault(site, SiteProgress(site))
-        progress.add(url, language, inside, [a.language for a in alternates])
-        named: dict[str, dict[str, str]] = {}  # by site: a translation may be on another host
+        not_links: set[str] = set()  # asked for by name, held back, or not asked for
+        named_now: dict[str, dict[str, str]] = {}  # by site: named in no language
         for alternate in alternates:
-            other = site_of(alternate.url)
-            if (
-                (other == site or other in self.progress)
-                and alternate.url not in missing
-                and not (language and same_language(alternate.language, language))
-                and self.wanted(alternate.language)
+            other = self.progress.get(site_of(alternate.url))  # a site crawled already
+            if other is None:
+                continue
+            if alternate.language and other.names_missing(alternate.language):
+                not_links.add(alternate.url)
+                self._given_up(other.site, alternate.language)
+            elif not (language and same_language(alternate.language, language)) and self.wanted(
+                alternate.language
             ):
-                named.setdefault(other, {}).setdefault(alternate.url, alternate.language)
-        for other, languages in named.items():
-            for ask in self.pages(other, list(languages), priority=PAIR_FIRST_PRIORITY):
-                self.count("pages_asked/named")
-                yield PageAsk(ask.site, ask.url, ask.priority, named_language=languages[ask.url])
+                not_links.add(alternate.url)
+                if alternate.language:
+                    other.named_trials.hold(alternate.language, alternate.url)
+                else:
+                    named_now.setdefault(other.site, {})[alternate.url] = ""
+        inside = [link for link in links if site_of(link) == site and link not in not_links]
+        progress.add(url, language, inside, [a.language for a in alternates])
+        for other, urls in named_now.items():
+            yield from self._named(other, urls)
         section = section_of(url)
-        made: dict[str, PairingPattern] = {}
         for candidate, pattern in progress.counterparts(url):
-            decision = progress.may_ask(pattern, section)
-            if decision == "ask":
-                made.setdefault(candidate, pattern)
-                progress.section_asked[pattern, section] += 1  # taken back if not granted
-            elif decision == "hold":
-                progress.held.setdefault((pattern, section), []).append(candidate)
-                self.count("counterparts_held")
-        yield from self._counterparts(progress, made, section)
+            progress.counterpart_trials.hold((pattern, section), candidate)
+        for other in {site_of(a.url) for a in alternates} - {site}:
+            if other in self.progress:  # named versions on another site crawled already
+                yield from self._released(self.progress[other])
         yield from self.next_pages(site)
 
+    def _named(self, site: str, urls: dict[str, str]) -> Iterator[PageAsk]:
+        """The versions of a page on ``site`` its page names (URL -> language), asked for
+        first."""
+        for ask in self.pages(site, list(urls), priority=PAIR_FIRST_PRIORITY):
+            self.count("pages_asked/named")
+            yield PageAsk(ask.site, ask.url, ask.priority, named_language=urls[ask.url])
+
     def _counterparts(
-        self, progress: SiteProgress, made: dict[str, PairingPattern], section: str
+        self, site: str, urls: list[str], pattern: PairingPattern, section: str
     ) -> Iterator[PageAsk]:
-        """The counterparts ``made`` (URL -> pattern, counted in ``section_asked`` already) of
-        a page of ``section``, asked for first; those asked for before are taken back."""
-        granted = set()
-        for ask in self.pages(progress.site, list(made), priority=PAIR_FIRST_PRIORITY):
-            granted.add(ask.url)
+        """Counterparts made by ``pattern`` of pages of ``section`` of ``site``, asked for
+        first."""
+        for ask in self.pages(site, urls, priority=PAIR_FIRST_PRIORITY):
             self.count("pages_asked/counterpart")
-            yield PageAsk(ask.site, ask.url, ask.priority, made[ask.url], section=section)
-        for candidate, pattern in made.items():
-            if candidate not in granted:
-                progress.section_asked[pattern, section] -= 1
+            yield PageAsk(ask.site, ask.url, ask.priority, pattern, section=section)
 
     def _released(self, progress: SiteProgress) -> Iterator[PageAsk]:
-        """The counterparts held back (:meth:`~.crawl_order.SiteProgress.may_ask`) that may be
-        asked for now: all of a pattern's in a section once one there was found, the next one
-        while it is on trial and none is in flight; dropped when it failed there or no longer
-        pays off on the site."""
-        for key in list(progress.held):
+        """The pages of ``progress``'s site held back on trial
+        (:class:`~.crawl_order.Trials`: counterparts by pattern and section, named versions by
+        language) that may be asked for now; those of a pattern that no longer pays off on the
+        site, not at all."""
+        counterparts, named = progress.counterpart_trials, progress.named_trials
+        dropped = counterparts.dropped, named.dropped
+        for key in list(counterparts.held):
             pattern, section = key
-            decision = progress.may_ask(*key) if progress.pays_off(pattern) else "drop"
-            if decision == "drop":
-                del progress.held[key]
+            if not progress.pays_off(pattern):
+                counterparts.dropped += len(counterparts.held.pop(key))
                 continue
-            waiting = progress.held[key]
-            while decision == "ask" and waiting:
-                take = waiting[:] if progress.section_found[key] else waiting[:1]
-                del waiting[: len(take)]
-                progress.section_asked[key] += len(take)
-                yield from self._counterparts(progress, dict.fromkeys(take, pattern), section)
-                decision = progress.may_ask(*key)
-            if not waiting:
-                del progress.held[key]
+            while taken := counterparts.take(key):
+                for ask in self._counterparts(progress.site, taken, pattern, section):
+                    counterparts.asked[key] += 1
+                    yield ask
+        for language in list(named.held):
+            while taken := named.take(language):
+                for ask in self._named(progress.site, dict.fromkeys(taken, language)):
+                    named.asked[language] += 1
+                    yield ask
+            if named.decision(language) == "drop":
+                self._given_up(progress.site, language)
+        for _ in range(counterparts.dropped - dropped[0]):
+            self.count("counterparts_not_asked")
+        for _ in range(named.dropped - dropped[1]):
+            self.count("named_versions_not_asked")
 
-    def _named_missing(self, alternate: Alternate) -> bool:
-        """Whether the versions its site's pages name in the alternate's language are not
-        there (:meth:`~.crawl_order.SiteProgress.names_missing`)."""
-        progress = self.progress.get(site_of(alternate.url))
-        if progress is None or not alternate.language:
-            return False
-        if not progress.names_missing(alternate.language):
-            return False
-        if (progress.site, alternate.language) not in self.given_up:
-            self.given_up.add((progress.site, alternate.language))
+    def _given_up(self, site: str, language: str) -> None:
+        if (site, language) not in self.given_up:
+            self.given_up.add((site, language))
             self.count("named_languages_given_up")
-        return True
 
     def wanted(self, language: str) -> bool:
         """Whether a page said to be in ``language`` is in one of the crawl's languages (any
@@ -214,7 +215,8 @@ class PairFirstOrder:
             if site not in self.stopped:
                 self.stopped.add(site)
                 progress.pending.clear()
-                progress.held.clear()
+                progress.counterpart_trials.held.clear()
+                progress.named_trials.held.clear()
                 self.count("sites_stopped_monolingual")
             return
         yield from self._released(progress)

@@ -102,7 +102,8 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     answered = {**counterpart.meta, COUNTERPART_SECTION_META: "manual"}
     list(requests.answered("museum.example", answered, found=True))
     progress = requests.order.progress["museum.example"]
-    assert progress.section_found[EN_FR, "manual"] == 1 and not progress.section_found[EN_FR, ""]
+    found = progress.counterpart_trials.found
+    assert found[EN_FR, "manual"] == 1 and not found[EN_FR, ""]
 
 
 def pair(source: str, target: str) -> UrlPair:

@@ -8,6 +8,7 @@ from bilingual_spider.patterns.crawl_order import (
     NAMED_TRIES,
     ON_TRIAL_IN_FLIGHT,
     SiteProgress,
+    Trials,
     section_of,
 )
 from bilingual_spider.patterns.mining import PairingPattern
@@ -156,19 +157,41 @@ def test_a_section_is_the_directories_before_the_first_naming_a_language():
     assert section_of("http://x.org/en/a.html") == section_of("http://x.org/") == ""
 
 
-def test_a_pattern_on_trial_in_a_section_has_one_counterpart_in_flight_until_one_is_there():
-    progress, pattern = SiteProgress("x.org"), PairingPattern("en", "zh-tw")
-    assert progress.may_ask(pattern, "faq") == "ask"
-    progress.section_asked[pattern, "faq"] += ON_TRIAL_IN_FLIGHT
-    assert progress.may_ask(pattern, "faq") == "hold"  # its first answer not in
-    assert progress.may_ask(pattern, "reference") == "ask"  # another section: its own trial
+def test_a_key_on_trial_has_one_page_in_flight_until_one_is_there_and_none_after_all_missed():
+    trials: Trials[str] = Trials(tries=MIN_TRIES)
+    for n in range(3):
+        trials.hold("faq", f"http://x.org/faq/zh-tw/{n}.html")
+    assert trials.decision("faq") == "ask"
+    assert trials.take("faq") == ["http://x.org/faq/zh-tw/0.html"]  # on trial: the first alone
+    trials.asked["faq"] += ON_TRIAL_IN_FLIGHT
+    assert trials.decision("faq") == "hold" and trials.take("faq") == []  # no answer yet
+    assert trials.decision("guide") == "ask"  # another key: its own trial
+    trials.answered("faq", False)
+    assert trials.take("faq") == ["http://x.org/faq/zh-tw/1.html"]  # one missing: the next
     for _ in range(MIN_TRIES - 1):
-        progress.answered(pattern, False, "faq")
-        assert progress.may_ask(pattern, "faq") == "ask"
-        progress.section_asked[pattern, "faq"] += 1
-        assert progress.may_ask(pattern, "faq") == "hold"
-    progress.answered(pattern, False, "faq")
-    assert progress.may_ask(pattern, "faq") == "drop"  # its first MIN_TRIES all missing
+        trials.asked["faq"] += 1
+        trials.answered("faq", False)
+    assert trials.decision("faq") == "drop" and trials.take("faq") == []
+    assert trials.held == {} and trials.dropped == 1  # its first MIN_TRIES all missing
+    trials.hold("guide", "http://x.org/guide/zh-tw/0.html")
+    trials.hold("guide", "http://x.org/guide/zh-tw/0.html")  # held once
+    trials.hold("guide", "http://x.org/guide/zh-tw/1.html")
+    trials.asked["guide"] += 5
+    trials.answered("guide", True)
+    assert trials.decision("guide") == "ask"  # one was there: no limit
+    assert trials.take("guide") == [
+        "http://x.org/guide/zh-tw/0.html",
+        "http://x.org/guide/zh-tw/1.html",
+    ]
+
+
+def test_a_sites_counterparts_are_on_trial_by_pattern_and_section_its_named_versions_by_language():
+    progress, pattern = SiteProgress("x.org"), PairingPattern("en", "zh-tw")
     progress.answered(pattern, True, "reference")
-    progress.section_asked[pattern, "reference"] += 5
-    assert progress.may_ask(pattern, "reference") == "ask"  # one was there: no limit
+    progress.answered(pattern, False, "faq")
+    assert progress.counterpart_trials.decision((pattern, "reference")) == "ask"
+    assert (progress.tried[pattern], progress.found[pattern]) == (2, 1)  # the site's, too
+    assert progress.pays_off(pattern)
+    for _ in range(NAMED_TRIES):
+        progress.named_answered("ca", False)
+    assert progress.named_trials.decision("ca") == "drop" and progress.names_missing("ca")

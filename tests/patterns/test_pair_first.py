@@ -89,8 +89,8 @@ def test_a_crawl_for_two_languages_asks_first_only_for_translations_in_them():
         Alternate(url("xx", 0), "", "switcher"),
     ]
     asks = list(pages.page_came(SITE, url("en", 0), "en", [], named))
-    first = [a.url for a in asks if a.priority == PAIR_FIRST_PRIORITY]
-    assert first == [url("fr", 0), url("xx", 0)]
+    first = {a.url for a in asks if a.priority == PAIR_FIRST_PRIORITY}
+    assert first == {url("fr", 0), url("xx", 0)}
     anyone = list(order().page_came(SITE, url("en", 0), "en", [], named))
     assert url("de", 0) in [a.url for a in anyone]  # a crawl of any languages: all of them
 
@@ -156,12 +156,56 @@ def test_a_burst_of_pages_asks_a_patterns_counterparts_one_at_a_time_until_one_i
     faq = [f"http://www.museum.example/faq/en/ch{n}.html" for n in range(10)]
     asks = [a for page in faq for a in pages.page_came(SITE, page, "en", [])]
     assert [a.url for a in asks] == [faq[0].replace("/en/", "/zh-tw/")]
-    assert pages.counted["counterparts_held"] == 4 + 9
+    assert len(progress.counterpart_trials.held[pattern, "faq"]) == 9
     for n in range(MIN_TRIES):  # each missing: the next one, alone
         pages.answered(SITE, pattern, False, section="faq")
         assert len(list(pages.next_pages(SITE))) == (1 if n < MIN_TRIES - 1 else 0)
-    assert progress.held == {} and progress.pays_off(pattern)
+    assert progress.counterpart_trials.held == {} and progress.pays_off(pattern)
     assert pages.counted["pages_asked/counterpart"] == len(guide) + MIN_TRIES
+    assert pages.counted["counterparts_not_asked"] == len(faq) - MIN_TRIES
     assert list(pages.page_came(SITE, faq[0].replace("ch0", "ch99"), "en", [])) == []  # dropped
     more = list(pages.page_came(SITE, guide[0].replace("ch0", "ch99"), "en", []))
     assert [a.url for a in more] == [guide[0].replace("ch0", "ch99").replace("/en/", "/zh-tw/")]
+
+
+def test_a_burst_of_pages_naming_their_versions_asks_one_a_language_until_one_is_there():
+    """LilyPond's pages come in a burst, each naming its Catalan and French versions; only the
+    French are on the site. One named version a language is in flight until one is there: all
+    the French then; the Catalan one at a time, none after NAMED_TRIES missing (by name or as
+    a link), where a burst used to ask each page's before any answer came."""
+    pages = order()
+    list(pages.page_came(SITE, url("en", "home"), "en", []))
+    burst = range(NAMED_TRIES + 12)
+    asks = []
+    for n in burst:
+        named = [
+            Alternate(url("ca", n), "ca", "switcher"),
+            Alternate(url("fr", n), "fr", "switcher"),
+        ]
+        asks += pages.page_came(SITE, url("en", n), "en", [url("ca", n), url("fr", n)], named)
+    assert [a.url for a in asks] == [url("ca", 0), url("fr", 0)]
+    pages.answered(SITE, None, True, named_language="fr")
+    french = list(pages.next_pages(SITE))
+    assert [a.url for a in french] == [url("fr", n) for n in burst[1:]]
+    catalan = [url("ca", 0)]
+    for _ in range(NAMED_TRIES):
+        pages.answered(SITE, None, False, named_language="ca")
+        catalan += [a.url for a in pages.next_pages(SITE) if "/ca/" in a.url]
+    assert catalan == [url("ca", n) for n in range(NAMED_TRIES)]
+    assert pages.counted["named_versions_not_asked"] == len(burst) - NAMED_TRIES
+    assert pages.counted["named_languages_given_up"] == 1
+    assert pages.counted["pages_asked/named"] == len(burst) + NAMED_TRIES
+
+
+def test_counterparts_held_back_are_not_asked_once_their_pattern_fails_on_the_site():
+    pages = order()
+    list(pages.page_came(SITE, url("en", "home"), "en", []))
+    pattern = PairingPattern("en", "fr")
+    pages.progress[SITE].patterns = (pattern,)
+    guide = [f"http://www.museum.example/guide/en/ch{n}.html" for n in range(5)]
+    asks = [a for page in guide for a in pages.page_came(SITE, page, "en", [])]
+    for n in range(MIN_TRIES):  # another section's counterparts all missing: 0 of 4
+        pages.answered(SITE, pattern, False, section=f"faq{n}")
+    pages.answered(SITE, pattern, True, section="guide")  # 1 of 5 on the site: it fails
+    assert len(asks) == 1 and list(pages.next_pages(SITE)) == []
+    assert pages.counted["counterparts_not_asked"] == len(guide) - 1
