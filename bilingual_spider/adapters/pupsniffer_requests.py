@@ -20,9 +20,8 @@ from bilingual_spider.patterns.units import site_of
 
 COUNTERPART_META = "pupsniffer_counterpart_of"
 """Request meta key: the pattern that made a counterpart request."""
-SECTION_META = "pupsniffer_section"
-"""Request meta key: the section of the page a counterpart was made of, or of a named
-version (:func:`~bilingual_spider.patterns.crawl_order.section_of`)."""
+COUNTERPART_SECTION_META = "pupsniffer_counterpart_section"
+"""Request meta key: the section of the page a counterpart was made of."""
 NAMED_LANGUAGE_META = "pupsniffer_named_language"
 """Request meta key: the language a page named the requested page its version in."""
 NOT_FOUND_URL_META = "pupsniffer_not_found_url"
@@ -81,10 +80,9 @@ class PageRequests:
             request = self.page(ask.site, ask.url, ask.priority)
             if ask.counterpart_of is not None:
                 request.meta[COUNTERPART_META] = ask.counterpart_of
+                request.meta[COUNTERPART_SECTION_META] = ask.section
             if ask.named_language:
                 request.meta[NAMED_LANGUAGE_META] = ask.named_language
-            if ask.counterpart_of is not None or ask.named_language:
-                request.meta[SECTION_META] = ask.section
             yield request
 
     def page(self, site: str, url: str, priority: int = 0) -> scrapy.Request:
@@ -104,7 +102,7 @@ class PageRequests:
             meta.get(COUNTERPART_META),
             found,
             meta.get(NAMED_LANGUAGE_META, ""),
-            meta.get(SECTION_META, ""),
+            meta.get(COUNTERPART_SECTION_META, ""),
         )
         return self.pages(self.order.next_pages(site))
 

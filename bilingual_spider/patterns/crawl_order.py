@@ -98,14 +98,10 @@ class SiteProgress:
     its 16 chapters come in a burst, and judged by the whole site (:meth:`pays_off`) and by
     answers alone, each chapter asked its missing forms by 11 such patterns before any answer
     came back, 176 pages not there."""
-    named_trials: Trials[tuple[str, str]] = field(
-        default_factory=lambda: Trials(NAMED_TRIES), repr=False
-    )
-    """Versions of its pages the site's pages name (hreflang, a switcher), by language and
-    section (that of the version's URL): a switcher may list every language of a project on
-    every page when only a few of them are on this site (the LilyPond manual's lists eleven;
-    its German and French are here), and one manual of a site may have a language another
-    lacks."""
+    named_trials: Trials[str] = field(default_factory=lambda: Trials(NAMED_TRIES), repr=False)
+    """Versions of its pages the site's pages name (hreflang, a switcher), by language: a
+    switcher may list every language of a project on every page when only a few of them are
+    on this site (the LilyPond manual's lists eleven; its German and French are here)."""
 
     def add(
         self, url: str, language: str | None, links: Iterable[str], named: Iterable[str] = ()
@@ -183,16 +179,15 @@ class SiteProgress:
         self.found[pattern] += found
         self.counterpart_trials.answered((pattern, section), found)
 
-    def named_answered(self, language: str, found: bool, section: str = "") -> None:
-        """A version of a page named in ``language`` (hreflang, a switcher), in ``section``,
-        was there or not."""
-        self.named_trials.answered((language, section), found)
+    def named_answered(self, language: str, found: bool) -> None:
+        """A version of a page named in ``language`` (hreflang, a switcher) was there or not."""
+        self.named_trials.answered(language, found)
 
-    def names_missing(self, language: str, section: str = "") -> bool:
-        """Whether none of the first :data:`NAMED_TRIES` versions in ``language`` named in
-        ``section`` of this site was there. Such versions are asked for neither first nor as
-        links; the language's pages that are there come by the other links to them."""
-        return self.named_trials.decision((language, section)) == "drop"
+    def names_missing(self, language: str) -> bool:
+        """Whether none of the first :data:`NAMED_TRIES` versions in ``language`` named on this
+        site was there. Such versions are asked for neither first nor as links; the language's
+        pages that are there come by the other links to them."""
+        return self.named_trials.decision(language) == "drop"
 
     def next_links(self, window: int = WINDOW) -> list[str]:
         """Pending links to ask for now: as many as keep :data:`WINDOW` requests in flight. New

@@ -42,8 +42,7 @@ class PageAsk:
     named_language: str = ""
     """The language of the version of a page this is said to be (hreflang, a switcher)."""
     section: str = ""
-    """The section of the page a counterpart is made of, or of a named version
-    (:func:`~.crawl_order.section_of`)."""
+    """The section of the page a counterpart is made of (:func:`~.crawl_order.section_of`)."""
 
 
 def _no_count(key: str) -> None:
@@ -90,7 +89,7 @@ class PairFirstOrder:
         self.count = count
         self.progress: dict[str, SiteProgress] = {}  # this process's pages of each site
         self.stopped: set[str] = set()
-        self.given_up: set[tuple[str, str, str]] = set()  # (site, language, section): named
+        self.given_up: set[tuple[str, str]] = set()  # (site, language): its named versions
 
     def page_came(
         self,
@@ -112,23 +111,21 @@ class PairFirstOrder:
             other = self.progress.get(site_of(alternate.url))  # a site crawled already
             if other is None:
                 continue
-            key = alternate.language, section_of(alternate.url)
-            if alternate.language and other.names_missing(*key):
+            if alternate.language and other.names_missing(alternate.language):
                 not_links.add(alternate.url)
-                self._given_up(other.site, key)
+                self._given_up(other.site, alternate.language)
             elif not (language and same_language(alternate.language, language)) and self.wanted(
                 alternate.language
             ):
                 not_links.add(alternate.url)
                 if alternate.language:
-                    other.named_trials.hold(key, alternate.url)
+                    other.named_trials.hold(alternate.language, alternate.url)
                 else:
                     named_now.setdefault(other.site, {})[alternate.url] = ""
         inside = [link for link in links if site_of(link) == site and link not in not_links]
         progress.add(url, language, inside, [a.language for a in alternates])
         for other, urls in named_now.items():
-            for named_url in urls:
-                yield from self._named(other, [named_url], "", section_of(named_url))
+            yield from self._named(other, urls)
         section = section_of(url)
         for candidate, pattern in progress.counterparts(url):
             progress.counterpart_trials.hold((pattern, section), candidate)
@@ -137,12 +134,12 @@ class PairFirstOrder:
                 yield from self._released(self.progress[other])
         yield from self.next_pages(site)
 
-    def _named(self, site: str, urls: list[str], language: str, section: str) -> Iterator[PageAsk]:
-        """Versions of pages in ``language`` in ``section`` of ``site`` that pages name, asked
-        for first."""
-        for ask in self.pages(site, urls, priority=PAIR_FIRST_PRIORITY):
+    def _named(self, site: str, urls: dict[str, str]) -> Iterator[PageAsk]:
+        """The versions of a page on ``site`` its page names (URL -> language), asked for
+        first."""
+        for ask in self.pages(site, list(urls), priority=PAIR_FIRST_PRIORITY):
             self.count("pages_asked/named")
-            yield PageAsk(ask.site, ask.url, ask.priority, named_language=language, section=section)
+            yield PageAsk(ask.site, ask.url, ask.priority, named_language=urls[ask.url])
 
     def _counterparts(
         self, site: str, urls: list[str], pattern: PairingPattern, section: str
@@ -169,22 +166,21 @@ class PairFirstOrder:
                 for ask in self._counterparts(progress.site, taken, pattern, section):
                     counterparts.asked[key] += 1
                     yield ask
-        for key in list(named.held):
-            while taken := named.take(key):
-                for ask in self._named(progress.site, taken, *key):
-                    named.asked[key] += 1
+        for language in list(named.held):
+            while taken := named.take(language):
+                for ask in self._named(progress.site, dict.fromkeys(taken, language)):
+                    named.asked[language] += 1
                     yield ask
-            if named.decision(key) == "drop":
-                self._given_up(progress.site, key)
+            if named.decision(language) == "drop":
+                self._given_up(progress.site, language)
         for _ in range(counterparts.dropped - dropped[0]):
             self.count("counterparts_not_asked")
         for _ in range(named.dropped - dropped[1]):
             self.count("named_versions_not_asked")
 
-    def _given_up(self, site: str, key: tuple[str, str]) -> None:
-        """Named versions in a language in a section of ``site`` (``key``) no more asked for."""
-        if (site, *key) not in self.given_up:
-            self.given_up.add((site, *key))
+    def _given_up(self, site: str, language: str) -> None:
+        if (site, language) not in self.given_up:
+            self.given_up.add((site, language))
             self.count("named_languages_given_up")
 
     def wanted(self, language: str) -> bool:
@@ -242,8 +238,8 @@ class PairFirstOrder:
         section: str = "",
     ) -> None:
         """A page request of ``site`` was answered (``found``: HTTP 200) or failed: one fewer in
-        flight; a counterpart's answer counts for its pattern in the ``section`` of the page it
-        was made of, a named version's for its language in its own."""
+        flight; a counterpart's answer counts for its pattern (in the ``section`` of the page it
+        was made of), a named version's for its language."""
         progress = self.progress.get(site)
         if progress is None:
             return
@@ -251,7 +247,7 @@ class PairFirstOrder:
         if counterpart_of is not None:
             progress.answered(counterpart_of, found, section)
         if named_language:
-            progress.named_answered(named_language, found, section)
+            progress.named_answered(named_language, found)
 
     def pages(
         self, site: str, urls: Iterable[str], priority: int = 0, budget: int | None = None

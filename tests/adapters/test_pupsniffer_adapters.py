@@ -18,8 +18,8 @@ from bilingual_spider.adapters.pupsniffer_deep import MISSING, DeepPageChecks
 from bilingual_spider.adapters.pupsniffer_items import ITEMS_META, PupSnifferItems
 from bilingual_spider.adapters.pupsniffer_requests import (
     COUNTERPART_META,
+    COUNTERPART_SECTION_META,
     NAMED_LANGUAGE_META,
-    SECTION_META,
     PageRequests,
 )
 from bilingual_spider.adapters.pupsniffer_search import PupSnifferSearch
@@ -91,7 +91,7 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR, section="")
     (counterpart,) = requests.pages([ask])
     assert counterpart.priority == 10 and counterpart.meta[COUNTERPART_META] == EN_FR
-    assert counterpart.meta[SECTION_META] == ""
+    assert counterpart.meta[COUNTERPART_SECTION_META] == ""
     named = PageAsk("museum.example", "http://www.museum.example/ca/a.html", 10, None, "ca")
     (version,) = requests.pages([named])
     assert version.meta[NAMED_LANGUAGE_META] == "ca" and COUNTERPART_META not in version.meta
@@ -99,7 +99,7 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     for _ in range(NAMED_TRIES):
         list(requests.answered("museum.example", version.meta, found=False))
     assert requests.order.progress["museum.example"].names_missing("ca")
-    answered = {**counterpart.meta, SECTION_META: "manual"}
+    answered = {**counterpart.meta, COUNTERPART_SECTION_META: "manual"}
     list(requests.answered("museum.example", answered, found=True))
     progress = requests.order.progress["museum.example"]
     found = progress.counterpart_trials.found
