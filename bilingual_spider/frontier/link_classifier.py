@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -31,10 +31,8 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import murmurhash3_32
 
 from bilingual_spider.links.contexts import LinkContext
-from bilingual_spider.links.features import link_tokens, named_languages
+from bilingual_spider.links.features import named_languages, neighbourhood_link_tokens
 
-NEIGHBOURHOOD_CONTEXTS = ("url:", "host:", "anchor:", "around:")
-"""The four contexts of the paper's link neighbourhood (``url:`` holds no host words)."""
 UNTRAINED_SCORE = 0.5
 """Relevance of every link before the first learning iteration: no prioritisation."""
 MAX_NAMED_LANGUAGES = 3
@@ -54,9 +52,8 @@ def neighbourhood_tokens(context: LinkContext) -> list[str]:
     "Text around the link" is taken within the link's own block element: in a list of links
     (the hubs these classifiers learn from) a 10-word window would mix every entry with its
     neighbours'; the Link Predictor keeps the window it was trained with."""
-    own = replace(context, around=context.block_around)
-    tokens = [token for token in link_tokens(own) if token.startswith(NEIGHBOURHOOD_CONTEXTS)]
-    named = len(named_languages(own.around))
+    tokens = neighbourhood_link_tokens(context, context.block_around)
+    named = len(named_languages(context.block_around))
     if named:
         tokens.append(f"around:~langs={min(named, MAX_NAMED_LANGUAGES)}")
     return tokens

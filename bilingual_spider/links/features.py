@@ -57,6 +57,10 @@ FEATURES_VERSION = "1"
 MAX_RUN_TOKEN = 6
 """A run of Chinese/Japanese characters up to this long is also a token of its own."""
 MAX_DIFF_TOKENS = 8
+TEXT_FEATURES_CACHE = 4096
+"""The features of this many texts (a context's name, its text, the page's language) are
+remembered, least recently used out: a site's menus and footers give the same anchors and the
+same words around them on each of its pages."""
 _UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
 _TEXT_WORD = re.compile(rf"[{_UNSPACED}]+|[^\W\d_{_UNSPACED}]+")
 _URL_SEPARATORS = re.compile(r"[/.?&=;,+:~!@$()*'\"#%\s\[\]{}|\\^`<>]+")
@@ -109,6 +113,27 @@ def link_tokens(context: LinkContext, hide_languages: bool = False) -> list[str]
             tokens.append(f"hreflang:{context.hreflang.lower()}")
         tokens.append("hreflang:~lang")
         tokens.extend(_relation("hreflang", context.hreflang, page_language))
+    return tokens
+
+
+NEIGHBOURHOOD_CONTEXTS = ("url:", "host:", "anchor:", "around:")
+"""The four contexts of the link neighbourhood of Barbosa et al. (``url:`` holds no host words)."""
+
+
+def neighbourhood_link_tokens(context: LinkContext, around: str) -> list[str]:
+    """The tokens of :func:`link_tokens` in the link-neighbourhood contexts only (``url:``,
+    ``host:``, ``anchor:``, ``around:``, in its order), the text around the link being
+    ``around``: what the link classifiers of the back-and-forth crawl learn from, made without
+    the contexts they do not use."""
+    page_language = _page_language(context)
+    stop = _stop_words(context.page_lang)
+    tokens = _url_features(_url_words(context.url), page_language)
+    host = _host_features(_host_facts(_netloc(context.url)), page_language)
+    tokens.extend(token for token in host if token.startswith("host:"))
+    tokens.extend(_text_features("anchor", context.anchor, stop, page_language))
+    tokens.extend(_text_features("around", around, stop, page_language))
+    if not context.anchor:
+        tokens.append("anchor:~none")
     return tokens
 
 
@@ -297,15 +322,16 @@ def _shown(units: list[str], hide: bool) -> list[str]:
     return [unit for unit in units if not language_of_code(unit.removeprefix("h."))]
 
 
+@lru_cache(maxsize=TEXT_FEATURES_CACHE)
 def _text_features(
     context: str, text: str, stop: frozenset[str], page_language: str, hide: bool = False
-) -> list[str]:
+) -> tuple[str, ...]:
     if not text:
-        return []
+        return ()
     words = text_words(text)
     tokens = [f"{context}:{term}" for term in _terms(words, stop, hide)]
     if context == "around":
-        return tokens
+        return tuple(tokens)
     named = language_of_name(text) or language_of_name(" ".join(words))
     if named is None:
         named = next((n for w in words if (n := _named_language(w))), None)
@@ -314,7 +340,7 @@ def _text_features(
     if named:
         tokens.append(f"{context}:~lang")
         tokens.extend(_relation(context, named, page_language))
-    return tokens
+    return tuple(tokens)
 
 
 def named_languages(text: str) -> frozenset[str]:

@@ -9,7 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
-from bilingual_spider.links.features import link_tokens, site_relation, text_words
+from bilingual_spider.links.features import (
+    NEIGHBOURHOOD_CONTEXTS,
+    link_tokens,
+    neighbourhood_link_tokens,
+    site_relation,
+    text_words,
+)
 
 PAGE = "http://www.example.com/en/about.html"
 
@@ -167,3 +173,38 @@ def test_hiding_languages_keeps_the_markers_and_drops_the_language_words():
     assert not {"anchor:español", "url:es", "src:es", "hreflang:es", "diff:+es"} & hidden
     assert {"url:about", "src:flag"} <= hidden
     assert "host:es" not in link_tokens(context(url="http://es.example.com/"), hide_languages=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["", "Español", "English version", "hotel links", "日本語", "de"]),
+    st.sampled_from(["", "Cheap rooms (English, Deutsch)", "for travellers", "fr"]),
+    st.sampled_from(
+        [
+            "http://es.example.com/es/about.html",
+            "http://www.hotel-playa.es/links.html",
+            "http://a.example/x",
+            "http://[::1]/",
+            "x",
+        ]
+    ),
+    st.sampled_from(["", "en", "es-ES", "zh-Hant"]),
+    st.sampled_from(["http://www.example.com/en/index.html", "http://de.example.de/"]),
+)
+def test_the_neighbourhood_tokens_are_the_link_tokens_of_those_contexts(
+    anchor: str, around: str, url: str, page_lang: str, page_url: str
+):
+    link = replace(
+        context(anchor=anchor, around="ignored words", url=url, page_lang=page_lang),
+        page_url=page_url,
+        img_alt="Spanish flag",
+        img_src="http://www.example.com/flags/es.png",
+        title=anchor,
+        hreflang="es",
+    )
+    kept = [
+        token
+        for token in link_tokens(replace(link, around=around))
+        if token.startswith(NEIGHBOURHOOD_CONTEXTS)
+    ]
+    assert neighbourhood_link_tokens(link, around) == kept
