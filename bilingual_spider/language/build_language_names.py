@@ -19,6 +19,8 @@ Sources and rule
   names in other scripts are kept from two characters on (``中文``, ``한국어``).
 - A name that two languages share is ambiguous: the autonym wins (``dansk``), otherwise the name
   is left out.
+- Besides names, :data:`SWITCHER_PHRASES`: how switchers say "in this language" where CLDR has
+  only the noun (LilyPond's switcher says ``Česky``, CLDR ``čeština``). They count as autonyms.
 """
 
 from __future__ import annotations
@@ -35,6 +37,16 @@ WEB_LANGUAGES = (
     "th", "bg", "hr", "lt", "sr", "sl", "ca", "et", "lv", "ms", "hi", "bn", "fil", "eu", "gl",
 )  # fmt: skip
 EXTRA_LANGUAGES = ("zh_Hans", "zh_Hant", "pt_BR")
+SWITCHER_PHRASES = {
+    "cs": ("česky",), "sk": ("slovensky",), "pl": ("po polsku",), "hu": ("magyarul",),
+    "fi": ("suomeksi",), "lt": ("lietuviškai",), "lv": ("latviski",),
+    "ru": ("по-русски", "на русском"), "uk": ("українською",), "be": ("па-беларуску",),
+    "zh-Hans": ("简体", "簡體", "简体版"), "zh-Hant": ("繁體", "繁体", "繁體版"),
+}  # fmt: skip
+"""Project code -> what switchers write for it that no name of it contains: the adverb "in X"
+(``Česky``, ``magyarul``, ``po polsku``, ``по-русски``) and the Chinese scripts' toggles
+(``繁體 | 简体``). A phrase around a name (``en français``, ``中文版``) needs none: the link
+features find the name in it word by word."""
 MIN_LATIN_CHARS = 4
 
 
@@ -77,6 +89,9 @@ def build() -> dict[str, str]:
             name = Locale.parse(written_in).languages.get(cldr)
             if name and keep_name(name_key(name)):
                 others.setdefault(name_key(name), set()).add(code)
+    for code, phrases in SWITCHER_PHRASES.items():
+        for phrase in phrases:
+            autonyms.setdefault(name_key(phrase), code)
     names = dict(autonyms)
     for key, codes in others.items():
         if key not in names and len(codes) == 1:
@@ -97,9 +112,17 @@ def render(names: dict[str, str]) -> str:
         "# name (NFKC, case-folded) -> project language code",
         "NAMES: dict[str, str] = {",
     ]
-    lines.extend(f"    {key!r}: {code!r}," for key, code in names.items())
+    lines.extend(f"    {_quoted(key)}: {_quoted(code)}," for key, code in names.items())
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A Python literal of ``text`` as ``ruff format`` writes it: in double quotes."""
+    literal = repr(text)
+    if literal.startswith("'") and '"' not in text:
+        return '"' + literal[1:-1].replace("\\'", "'") + '"'
+    return literal
 
 
 def main() -> None:

@@ -68,6 +68,13 @@ def test_language_names_in_many_scripts_reach_the_features():
     assert {"anchor:françai", "anchor:~lang"} <= tokens(anchor="Français")  # stemmed
 
 
+def test_a_switchers_in_this_language_is_a_language_link():
+    """LilyPond's switcher writes Czech ``Česky`` ("in Czech"), not the name ``Čeština``."""
+    for anchor in ("Česky", "Magyarul", "Po polsku", "По-русски", "繁體", "简体"):
+        found = tokens(anchor=anchor, page_lang="en")
+        assert {"anchor:~lang", "anchor:~lang=other"} <= found, anchor
+
+
 def test_cjk_text_gives_runs_and_bigrams():
     assert {"anchor:繁體中文", "anchor:繁體", "anchor:中文", "anchor:~lang"} <= tokens(
         anchor="繁體中文"
