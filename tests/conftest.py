@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
 import textwrap
 import uuid
 from collections import Counter
@@ -33,7 +38,7 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "machine_speed_independent"))
 
-from bilingual_spider.sandbox.process import SandboxServer  # noqa: E402
+from bilingual_spider.sandbox.process import PYTHON_VARIABLE, SandboxServer  # noqa: E402
 from bilingual_spider.sandbox.textsource import Message, TextSource  # noqa: E402
 
 REDIS_URL = os.environ.get("BILINGUAL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -182,6 +187,32 @@ def missing(message: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def forkserver() -> Iterator[None]:
+    """Crawls and sandbox servers start as forks of an interpreter that has imported their
+    libraries (``tests/forkserver.py``); ``BILINGUAL_TEST_FORKSERVER=off`` starts new ones."""
+    from tests.forkserver import SOCKET_VARIABLE
+
+    if os.environ.get(SOCKET_VARIABLE) == "off":
+        yield
+        return
+    directory = Path(tempfile.mkdtemp(prefix="forkserver-"))
+    script = Path(__file__).parent / "forkserver.py"
+    with open(directory / "server.log", "wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, str(script), "--serve", str(directory / "socket")],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+        )  # fmt: skip
+    # Until it listens (its imports take seconds), the commands run new interpreters.
+    os.environ[SOCKET_VARIABLE] = str(directory / "socket")
+    os.environ[PYTHON_VARIABLE] = shlex.join([sys.executable, "-S", str(script)])
+    yield
+    del os.environ[SOCKET_VARIABLE], os.environ[PYTHON_VARIABLE]
+    server.terminate()
+    server.wait()
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,10 @@ real sites: the "real web" of a recipe is the sandbox's (it answers for any host
 are the Apache manual and the Python documentation). A block that starts a
 sandbox on port 8399 gets a free port instead, a crawl's page budget is cut to at most
 60 pages (20 a site), and a ``scrapy crawl`` runs without the real web's politeness delay
-(``-s DOWNLOAD_DELAY=0``, as every crawl of the sandbox). Every command of a block must
+(``-s DOWNLOAD_DELAY=0``, as every crawl of the sandbox). Its ``scrapy`` and ``bilingual-spider``
+start as the suite's other crawls do (``python_command()``: the fork server of
+``tests/forkserver.py``), with the console scripts' modules (``-m scrapy``,
+``-m bilingual_spider.cli``). Every command of a block must
 succeed (``bash -e``). A block that cannot run here says which test covers it, in a comment
 just above it (``<!-- recipe covered by tests/...py (why) -->``), and that test must exist.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -24,7 +28,7 @@ from pathlib import Path
 import pytest
 from scrapy.utils.conf import arglist_to_dict
 
-from bilingual_spider.sandbox.process import SandboxServer
+from bilingual_spider.sandbox.process import SandboxServer, python_command
 from bilingual_spider.sandbox.realsites import sandbox_seed_urls
 from tests.waiting import CRAWL_SECONDS
 
@@ -95,12 +99,23 @@ def real_sandbox() -> Iterator[SandboxServer]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def commands(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of ``scrapy`` and ``bilingual-spider`` commands run by ``python_command()``."""
+    folder = tmp_path_factory.mktemp("commands")
+    python = shlex.join(python_command())
+    for name, module in {"scrapy": "scrapy", "bilingual-spider": "bilingual_spider.cli"}.items():
+        (folder / name).write_text(f'#!/bin/sh\nexec {python} -m {module} "$@"\n')
+        (folder / name).chmod(0o755)
+    return folder
+
+
 @pytest.mark.parametrize(
     ("where", "body"),
     [(where, body) for where, body, covered in RECIPES if not covered],
     ids=[where for where, _, covered in RECIPES if not covered],
 )
-def test_recipe_runs(where: str, body: str, real_sandbox, tmp_path: Path) -> None:
+def test_recipe_runs(where: str, body: str, real_sandbox, commands, tmp_path: Path) -> None:
     (tmp_path / "scrapy.cfg").write_text((ROOT / "scrapy.cfg").read_text())
     (tmp_path / ".venv").symlink_to(ROOT / ".venv")
     seeds = [url for url in sandbox_seed_urls() if "apache" in url or "python" in url]
@@ -125,7 +140,7 @@ def test_recipe_runs(where: str, body: str, real_sandbox, tmp_path: Path) -> Non
         script = script.replace(f"http://127.0.0.1:{port}", real_sandbox.proxy_url)
     env = {
         **os.environ,
-        "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
+        "PATH": f"{commands}:{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}",
         "BILINGUAL_SANDBOX_PROXY": real_sandbox.proxy_url,
         "TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS": "",
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -26,12 +27,23 @@ STARTUP_TIMEOUT = 300.0
 busy machine)."""
 
 
+PYTHON_VARIABLE = "BILINGUAL_SPIDER_PYTHON"
+"""Names the interpreter command that servers and crawls start with, in place of this one's
+(the test suite's fork server: ``tests/forkserver.py``)."""
+
+
+def python_command() -> list[str]:
+    """The interpreter a server or crawl subprocess runs in: ``$BILINGUAL_SPIDER_PYTHON`` split
+    as a shell would, else this process's."""
+    return shlex.split(os.environ.get(PYTHON_VARIABLE, "")) or [sys.executable]
+
+
 class SandboxServer:
     """``with SandboxServer(["--real-sites"]) as sandbox: ... sandbox.proxy_url ...``"""
 
     def __init__(self, args: Sequence[str] = (), bind: str = "127.0.0.1", port: int = 0) -> None:
         self.command = [
-            sys.executable, "-m", "bilingual_spider.cli", "sandbox", "serve",
+            *python_command(), "-m", "bilingual_spider.cli", "sandbox", "serve",
             "--bind", bind, "--port", str(port), *args,
         ]  # fmt: skip
         self.process: subprocess.Popen[str] | None = None
@@ -154,7 +166,7 @@ def spider_command(
     output: str | Path | None = None,
 ) -> list[str]:
     """The command line ``scrapy crawl SPIDER -s K=V ... -a K=V ... -O OUTPUT``."""
-    command = [sys.executable, "-m", "scrapy", "crawl", spider]
+    command = [*python_command(), "-m", "scrapy", "crawl", spider]
     for key, value in (settings or {}).items():
         command += ["-s", f"{key}={_setting_text(value)}"]
     for key, value in (arguments or {}).items():

@@ -19,7 +19,12 @@ from bilingual_spider.distributed.connection import (
     stop_signals_heard,
     unreachable,
 )
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.process import (
+    SandboxServer,
+    crawl_env,
+    python_command,
+    spider_command,
+)
 from bilingual_spider.sandbox.redis_server import PrivateRedis, free_port
 from tests.conftest import REDIS_URL, missing
 from tests.distributed.workers import PROJECT
@@ -106,7 +111,7 @@ def test_the_crawl_command_refuses_an_unreachable_redis_in_one_line() -> None:
     port = free_port()
     url = f"redis://127.0.0.1:{port}/0"
     done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "backforth", "-a", "seeds=a.example"]
+        [*python_command(), "-m", "scrapy", "crawl", "backforth", "-a", "seeds=a.example"]
         + ["-s", f"REDIS_URL={url}", "-s", "BILINGUAL_REDIS_STARTUP_TIMEOUT=1"],
         capture_output=True,
         text=True,

@@ -10,7 +10,6 @@ import os
 import pickle
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections import Counter
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.distributed.partitions import CLUSTER_PARTITIONS, KeyLayout
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
 from bilingual_spider.sandbox.redis_server import PrivateRedis, PrivateRedisCluster
 from tests.conftest import REDIS_URL, missing
 from tests.distributed.conftest import backend_named, delete_keys
@@ -64,17 +63,8 @@ def worker_command(
         "BILINGUAL_DETECTOR_START": "home",
         **settings,
     }
-    command = [sys.executable, "-m", "scrapy", "crawl", "backforth", "-O", str(out / "o.jsonl")]
-    for key, value in every.items():
-        text = json.dumps(value) if isinstance(value, (dict, list)) else str(value)
-        command += ["-s", f"{key}={text}"]
-    for key, value in {
-        "seeds": world / "seed_urls.txt",
-        "langs": "any",
-        "strategy": "obfc",
-    }.items():
-        command += ["-a", f"{key}={value}"]
-    return command
+    arguments = {"seeds": world / "seed_urls.txt", "langs": "any", "strategy": "obfc"}
+    return spider_command("backforth", every, arguments, out / "o.jsonl")
 
 
 def responses(out: Path) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,6 +23,7 @@ from bilingual_spider.language.identification import (
     script_correction,
 )
 from bilingual_spider.language.page_language import main_text_blocks, page_language
+from bilingual_spider.sandbox.process import python_command
 
 identifier = default_identifier()
 
@@ -155,7 +155,7 @@ def test_odd_input_never_raises(data):
 def test_langid_command_prints_one_json_line_per_input_line(tmp_path: Path):
     texts = "Ceci est une phrase en français, assez longue pour être sûre.\n\nok\n"
     result = subprocess.run(
-        [sys.executable, "-m", "bilingual_spider.cli", "langid", "-"],
+        [*python_command(), "-m", "bilingual_spider.cli", "langid", "-"],
         input=texts,
         capture_output=True,
         text=True,
@@ -168,7 +168,7 @@ def test_langid_command_prints_one_json_line_per_input_line(tmp_path: Path):
     page = tmp_path / "p.html"
     page.write_text("<html><body><p>Das ist eine deutsche Seite mit genug Text.</p></body></html>")
     result = subprocess.run(
-        [sys.executable, "-m", "bilingual_spider.cli", "langid", "--html", str(page)],
+        [*python_command(), "-m", "bilingual_spider.cli", "langid", "--html", str(page)],
         capture_output=True,
         text=True,
         check=True,
@@ -197,7 +197,7 @@ def test_langid_command_answers_every_line_of_undecodable_bytes(locale: str):
     lines = [b"hello \xff", b"Ceci est une phrase en fran\xe7ais, assez longue pour \xeatre"]
     lines += [b"\xed\xa0\x80 surrogate bytes", b"Das ist ein ganz normaler deutscher Satz, ja."]
     result = subprocess.run(
-        [sys.executable, "-m", "bilingual_spider.cli", "langid", "-"],
+        [*python_command(), "-m", "bilingual_spider.cli", "langid", "-"],
         input=b"\n".join(lines) + b"\n",
         capture_output=True,
         env={**os.environ, "LC_ALL": locale, "LANG": locale, "PYTHONUTF8": "0"},

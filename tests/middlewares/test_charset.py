@@ -32,7 +32,7 @@ from bilingual_spider.middlewares.charset import (
     error_share,
     page_language,
 )
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, python_command
 from bilingual_spider.sandbox.textsource import catalog_messages
 from tests.conftest import missing
 from tests.crawlers import get_crawler
@@ -416,7 +416,6 @@ def charset_web(apache_korean, tmp_path_factory) -> Iterator[tuple[SandboxServer
 
 def crawl_texts(server: SandboxServer, urls: list[str], tmp_path: Path) -> tuple[dict, dict]:
     import subprocess
-    import sys
 
     output, stats_file = tmp_path / "pages.jsonl", tmp_path / "stats.json"
     spider = Path(__file__).with_name("text_spider.py")
@@ -427,7 +426,7 @@ def crawl_texts(server: SandboxServer, urls: list[str], tmp_path: Path) -> tuple
         "ROBOTSTXT_OBEY": False,
         "LOG_LEVEL": "INFO",
     }
-    command = [sys.executable, "-m", "scrapy", "runspider", str(spider), "-O", str(output)]
+    command = [*python_command(), "-m", "scrapy", "runspider", str(spider), "-O", str(output)]
     command += [arg for k, v in settings.items() for arg in ("-s", f"{k}={v}")]
     command += ["-a", "urls=" + ",".join(urls)]
     result = subprocess.run(

@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,12 @@ from bilingual_spider.output.report import (
     pattern_label,
     write_report,
 )
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.process import (
+    SandboxServer,
+    crawl_env,
+    python_command,
+    spider_command,
+)
 from bilingual_spider.sandbox.slug_sites import prepare
 from tests.waiting import CRAWL_SECONDS, wait_until
 
@@ -283,7 +287,7 @@ def test_watch_started_before_the_crawl_wrote_its_stats_waits_for_them(tmp_path:
     -a out=DIR)" and ended, though the crawl was given it."""
     run = tmp_path / "run"
     watching = subprocess.Popen(
-        [sys.executable, "-m", "bilingual_spider.cli", "report", str(run), "-o",
+        [*python_command(), "-m", "bilingual_spider.cli", "report", str(run), "-o",
          str(tmp_path / "report"), "--watch", "0.05"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=crawl_env(),
     )  # fmt: skip

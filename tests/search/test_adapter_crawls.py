@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import textwrap
 import time
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env
+from bilingual_spider.sandbox.process import SandboxServer, crawl_env, python_command
 from bilingual_spider.search.values import SearchQuery
 from tests.sandbox.test_search_api import LINKERS, TARGET, small_engine
 from tests.waiting import CRAWL_SECONDS
@@ -112,7 +111,7 @@ def crawl(
         "LOG_LEVEL": "DEBUG",
         **settings,
     }
-    command = [sys.executable, "-m", "scrapy", "runspider", str(SPIDER), "-O", str(output)]
+    command = [*python_command(), "-m", "scrapy", "runspider", str(SPIDER), "-O", str(output)]
     for key, value in values.items():
         text = json.dumps(value) if isinstance(value, (dict, list)) else str(value)
         command += ["-s", f"{key}={text}"]

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env, run_spider
+from bilingual_spider.sandbox.process import (
+    SandboxServer,
+    crawl_env,
+    python_command,
+    run_spider,
+)
 from bilingual_spider.sandbox.webgraph_params import WorldParams
 from bilingual_spider.sandbox.webgraph_write import CONFIG_FILE, generate, load_ground_truth
 from tests.conftest import catalog_text, missing
@@ -134,7 +138,7 @@ def test_verdicts_are_reached_when_probes_fail(fault_web, tmp_path: Path) -> Non
 def test_cli_prints_one_json_verdict_per_site(fault_web) -> None:
     result = subprocess.run(
         [
-            sys.executable, "-m", "bilingual_spider.cli", "detect", "--langs", "en,es",
+            *python_command(), "-m", "bilingual_spider.cli", "detect", "--langs", "en,es",
             "-s", f"BILINGUAL_DETECTOR_LINK_SCORER={FAKE_SCORER}",
             "www.museo.example", "http://www.solo.example/", "http://www.museo.example/x",
         ],
@@ -162,7 +166,7 @@ def test_cli_prints_one_json_verdict_per_site(fault_web) -> None:
 )
 def test_cli_rejects_bad_input_clearly(arguments: list[str], message: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "bilingual_spider.cli", "detect", *arguments],
+        [*python_command(), "-m", "bilingual_spider.cli", "detect", *arguments],
         capture_output=True, text=True, timeout=CRAWL_SECONDS, env=crawl_env(),
     )  # fmt: skip
     assert result.returncode == 2
