@@ -1,6 +1,6 @@
 """The suite's interpreter for crawls and sandbox servers: a fork of one that has imported Scrapy,
 Twisted and scikit-learn already, in place of a new ``python`` (whose imports take 3.5-4.5 s on a
-slow 2-core machine, for each of the suite's crawls and sandbox servers; a fork takes 0.85 s).
+slow 2-core machine, for each of the suite's crawls and sandbox servers; a fork 0.25 s).
 
 ``python -S tests/forkserver.py -m scrapy crawl ...`` acts as ``python -m scrapy crawl ...``: the
 same arguments, working directory, environment, standard streams, exit status and signals.
@@ -13,8 +13,9 @@ same arguments, working directory, environment, standard streams, exit status an
   deterministic crawls), or an option of the interpreter.
 
 The server (``python tests/forkserver.py --serve SOCKET``, started by ``tests/conftest.py``)
-imports what ``bilingual_spider.commands.crawl`` and the spiders import, except the package itself
-(whose settings read the environment when imported), and no reactor. Each request gets a monitor
+imports what ``bilingual_spider.commands.crawl``, the spiders and the sandbox server import, but
+no reactor. A fork reads the project's settings again (they read the environment as they are
+imported) and runs its ``-m`` module afresh. Each request gets a monitor
 process, which forks the command, waits for it and reports its status.
 """
 
@@ -32,6 +33,8 @@ import sys
 from collections.abc import Mapping
 
 SOCKET_VARIABLE = "BILINGUAL_TEST_FORKSERVER"
+SETTINGS_MODULE = "bilingual_spider.settings"
+"""The one module of the package that reads the environment as it is imported."""
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT,
                      signal.SIGUSR1, signal.SIGUSR2)  # fmt: skip
 PROBE = (
@@ -115,12 +118,12 @@ def serve(path: str) -> None:
 
 
 def preload() -> None:
-    """Import what a crawl imports, but the package and any reactor."""
+    """Import what a crawl imports, but its reactor."""
     probe = subprocess.run(
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True
     )
     for name in probe.stdout.split():
-        if name.split(".")[0] in ("bilingual_spider", "__main__") or "reactor" in name:
+        if name == "__main__" or "reactor" in name:
             continue
         try:
             __import__(name)
@@ -181,6 +184,7 @@ def startup_variables(environment: Mapping[str, str]) -> dict[str, str]:
 
 def run_command(request: dict) -> None:
     """Become ``python ARGUMENTS`` in the request's directory and environment."""
+    import importlib
     import runpy
 
     os.chdir(request["cwd"])
@@ -191,8 +195,12 @@ def run_command(request: dict) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     if "numpy" in sys.modules:  # a new interpreter's draws, not the server's
         sys.modules["numpy"].random.seed()
+    if SETTINGS_MODULE in sys.modules:  # read the request's environment, as a new one does
+        importlib.reload(sys.modules[SETTINGS_MODULE])
     arguments = request["arguments"]
     if arguments[0] == "-m":
+        if not hasattr(sys.modules.get(arguments[1]), "__path__"):  # a package runs __main__
+            sys.modules.pop(arguments[1], None)  # runs as __main__ only, as in a new one
         sys.argv = ["-m", *arguments[2:]]
         sys.path[0] = request["cwd"]
         runpy.run_module(arguments[1], run_name="__main__", alter_sys=True)

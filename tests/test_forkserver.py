@@ -88,3 +88,35 @@ def test_a_killed_client_takes_its_command_with_it(server, tmp_path):
     process.kill()
     process.wait(timeout=60)
     wait_until(lambda: not Path(f"/proc/{command}").exists())
+
+
+def test_a_fork_reads_the_settings_from_its_own_environment(server, tmp_path):
+    (tmp_path / "settings_probe.py").write_text(
+        "from bilingual_spider import settings\nprint(settings.BILINGUAL_SANDBOX_PROXY)\n"
+    )
+    environment = {**os.environ, SOCKET_VARIABLE: str(server)}
+    for proxy in ("http://127.0.0.1:1", "http://127.0.0.1:2"):
+        done = subprocess.run(
+            [sys.executable, "-S", str(SCRIPT), "-m", "settings_probe"],
+            cwd=tmp_path, env={**environment, "BILINGUAL_SANDBOX_PROXY": proxy},
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        assert done.stdout == f"{proxy}\n"
+
+
+def test_a_module_the_server_imported_runs_afresh_as_main_without_a_warning(server, tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-S", str(SCRIPT), "-m", "bilingual_spider.cli", "--version"],
+        cwd=tmp_path, env={**os.environ, SOCKET_VARIABLE: str(server)},
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert done.stdout.startswith("bilingual-spider ") and done.stderr == ""
+
+
+def test_a_package_the_server_imported_runs_its_main(server, tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-S", str(SCRIPT), "-m", "scrapy", "version"],
+        cwd=tmp_path, env={**os.environ, SOCKET_VARIABLE: str(server)},
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert done.stdout.startswith("Scrapy ") and done.stderr == ""
