@@ -22,7 +22,8 @@ demo: realsites
 	$(BIN)/bilingual-spider demo
 
 # Two processes (pytest-xdist), each running whole test files (a file's module fixtures are built
-# once): about 11 minutes instead of 20 in one process here. TEST_WORKERS=0: one process, no
+# once; a third gains nothing on 2 cores). Crawls start as forks of an interpreter that has imported
+# their libraries (tests/forkserver.py; BILINGUAL_TEST_FORKSERVER=off: new ones). TEST_WORKERS=0: one process, no
 # pytest-xdist workers (to debug a failure). The files are taken slowest first (tests/conftest.py's
 # SLOWEST_FILES; --no-loadscope-reorder keeps that order instead of pytest-xdist's, most tests
 # first), so that no process runs the demo alone at the end.
