@@ -104,19 +104,19 @@ def test_a_fork_reads_the_settings_from_its_own_environment(server, tmp_path):
         assert done.stdout == f"{proxy}\n"
 
 
-def test_a_module_the_server_imported_runs_afresh_as_main_without_a_warning(server, tmp_path):
+@pytest.mark.parametrize(
+    ("command", "printed"),
+    [
+        (["bilingual_spider.cli", "--version"], "bilingual-spider "),  # run afresh as __main__
+        (["scrapy", "version"], "Scrapy "),  # a package: its __main__
+    ],
+)
+def test_a_module_the_server_imported_runs_as_main_without_a_warning(
+    server, tmp_path, command, printed
+):
     done = subprocess.run(
-        [sys.executable, "-S", str(SCRIPT), "-m", "bilingual_spider.cli", "--version"],
+        [sys.executable, "-S", str(SCRIPT), "-m", *command],
         cwd=tmp_path, env={**os.environ, SOCKET_VARIABLE: str(server)},
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
-    assert done.stdout.startswith("bilingual-spider ") and done.stderr == ""
-
-
-def test_a_package_the_server_imported_runs_its_main(server, tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-S", str(SCRIPT), "-m", "scrapy", "version"],
-        cwd=tmp_path, env={**os.environ, SOCKET_VARIABLE: str(server)},
-        capture_output=True, text=True, timeout=60, check=True,
-    )  # fmt: skip
-    assert done.stdout.startswith("Scrapy ") and done.stderr == ""
+    assert done.stdout.startswith(printed) and done.stderr == ""
