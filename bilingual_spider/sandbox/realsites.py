@@ -204,7 +204,7 @@ def prepare(
 
 def build_key(cache: Path, config: Path) -> str:
     """A digest of everything the outputs depend on: the cache's place, the site list, the
-    unpacked packages, the language-ID model, and the code that derives the outputs (this
+    unpacked packages, the language-ID model's bytes, and the code that derives the outputs (this
     module and the site, entry-page, page-text, gold and server-config modules it builds with;
     the judging rule's constants and measure, :mod:`~bilingual_spider.patterns.pair_language`,
     :mod:`~bilingual_spider.patterns.copied_prose`, and what is prose,
@@ -219,7 +219,8 @@ def build_key(cache: Path, config: Path) -> str:
     for stamp in sorted((cache / "stamps").glob("*.unpacked")):
         digest.update(stamp.name.encode())
     model = Path(os.environ.get(identification.MODEL_ENV_VAR) or identification.DEFAULT_MODEL_PATH)
-    digest.update(f"{model.resolve()}:{model.stat().st_size if model.is_file() else -1}".encode())
+    # the model's bytes, not its place: a clone of the project elsewhere (CI's) reuses the build
+    digest.update(model.read_bytes() if model.is_file() else b"no model")
     builders = (real_site, entry_pages, page_text, real_site_gold, server_config)
     modules = (*builders, codes, identification, page_language, pair_language, copied_prose)
     for module in (__file__, *(m.__file__ for m in modules)):

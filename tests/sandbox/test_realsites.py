@@ -815,3 +815,20 @@ def test_a_source_page_behind_the_entry_page_pairs_nothing(tmp_path: Path) -> No
     assert "http://tiny.example/docs/de/index.html\thttp://tiny.example/docs/fr/index.html" in (
         unjudged
     )
+
+
+def test_the_build_key_follows_the_model_s_bytes_not_its_place(tmp_path, monkeypatch) -> None:
+    """A clone of the project in another folder (CI's) reuses the real sites' build: the key
+    read the model's path, so each clone derived the gold again (2 minutes)."""
+    from bilingual_spider.language.identification import DEFAULT_MODEL_PATH, MODEL_ENV_VAR
+
+    config = tmp_path / "sites.toml"
+    config.write_text("")
+    keys = []
+    for folder, content in (("a", None), ("b", None), ("c", b"another model")):
+        model = tmp_path / folder / "lid.176.ftz"
+        model.parent.mkdir()
+        model.write_bytes(content or DEFAULT_MODEL_PATH.read_bytes())
+        monkeypatch.setenv(MODEL_ENV_VAR, str(model))
+        keys.append(realsites.build_key(tmp_path / "cache", config))
+    assert keys[0] == keys[1] != keys[2]
