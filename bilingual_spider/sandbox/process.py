@@ -15,7 +15,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -127,6 +127,22 @@ def wait_or_kill(process: subprocess.Popen[Any], timeout: float = 10.0) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def spider_opened_since(log: Path, seconds: float) -> Callable[[], bool]:
+    """A condition: the crawl log ``log`` says "Spider opened" once more than now, ``seconds``
+    ago (a kill that early finds the crawl taking its seeds)."""
+    before = log.read_text().count("Spider opened") if log.is_file() else 0
+    seen_at: list[float] = []
+
+    def opened_long_enough() -> bool:
+        if not seen_at:
+            if log.is_file() and log.read_text().count("Spider opened") > before:
+                seen_at.append(time.monotonic())
+            return False
+        return time.monotonic() - seen_at[0] >= seconds
+
+    return opened_long_enough
 
 
 def crawl_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -14,7 +14,6 @@ import random
 import signal
 import sqlite3
 import subprocess
-import time
 import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -24,7 +23,12 @@ from pathlib import Path
 import pytest
 
 from bilingual_spider.detection.detector import SiteVerdict
-from bilingual_spider.sandbox.process import SandboxServer, crawl_env, spider_command
+from bilingual_spider.sandbox.process import (
+    SandboxServer,
+    crawl_env,
+    spider_command,
+    spider_opened_since,
+)
 from bilingual_spider.sandbox.server import CONTROL_HOST
 from bilingual_spider.scheduler.sqlite_frontier import FRONTIER_FILE, SNAPSHOT, SqliteFrontier
 from tests.conftest import REDIS_URL, generated_world_served
@@ -243,21 +247,6 @@ def kill_three_times(
         kill_when(command, ready)
         left.append(holds_leases())
     return left
-
-
-def spider_opened_since(log: Path, seconds: float) -> Callable[[], bool]:
-    """A condition: the log says "Spider opened" once more than now, ``seconds`` ago."""
-    before = log.read_text().count("Spider opened") if log.is_file() else 0
-    seen_at: list[float] = []
-
-    def opened_long_enough() -> bool:
-        if not seen_at:
-            if log.is_file() and log.read_text().count("Spider opened") > before:
-                seen_at.append(time.monotonic())
-            return False
-        return time.monotonic() - seen_at[0] >= seconds
-
-    return opened_long_enough
 
 
 # --- each spider's part ------------------------------------------------------------------------
