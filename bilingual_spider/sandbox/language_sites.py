@@ -5,8 +5,9 @@ Debian installs (:mod:`.textsource`: a document is a run of messages, its transl
 messages' ``msgstr``): Dzongkha (``dz``, which lid.176 has no label for: it says ``bo``), Bokmål
 (its ``no``), Nynorsk, Galician with Spanish and Portuguese beside it. Some sites serve a
 language that is *not* translated: its pages are the English ones under that language's path
-and ``<html lang>`` (an untranslated "translation"; ``om`` has no catalogs here, so an Oromo
-version can only be such a copy). Every language's index page carries a long untranslated
+and ``<html lang>`` (an untranslated "translation"; ``om`` has no catalogs here, so a catalog
+site's Oromo version is such a copy). Three sites are made of the Universal Declaration of Human
+Rights instead (:mod:`.udhr`), the real Oromo and Dzongkha of its translations. Every language's index page carries a long untranslated
 English licence in its main text (not a footer), as documentation sites do.
 
 Pages link to every document of their language, to their versions in the other languages (a
@@ -43,6 +44,7 @@ from bilingual_spider.sandbox.textsource import (
     MIN_SENTENCE_WORDS,
     catalog_messages,
 )
+from bilingual_spider.sandbox.udhr import udhr_documents
 
 LOCALES = {"dz": "dz", "nb": "nb", "nn": "nn", "gl": "gl", "es": "es", "pt": "pt"}
 """Project code -> gettext locale directory."""
@@ -79,6 +81,10 @@ class LanguageSite:
     links naming a page say its language."""
     hreflang: bool = False
     """The switcher's links carry ``hreflang`` besides their label (unmarked sites)."""
+    texts: str = "catalogs"
+    """What its documents are made of: the gettext ``catalogs``, or ``udhr``: the Universal
+    Declaration of Human Rights (:mod:`.udhr`: English, Oromo, Dzongkha; no catalog here has
+    Oromo), three articles a document."""
 
 
 NATIVE_NAMES = {
@@ -133,6 +139,14 @@ SITES = (
         ),
         ("pt",), marked=False,
     ),
+    LanguageSite("oromo-udhr.example", ("om",), (), texts="udhr"),
+    LanguageSite(
+        "udhr-switcher.example", ("om", "dz"), (), ("da",), marked=False, texts="udhr"
+    ),
+    LanguageSite(
+        "oromo-hreflang.example", ("om",), (), ("sv",), marked=False, hreflang=True,
+        texts="udhr",
+    ),
 )  # fmt: skip
 TUNED_ON = (
     "dz-apt.example", "nordic-apt.example", "galego-apt.example", "nordic-switcher.example"
@@ -145,7 +159,10 @@ def site_documents(
 ) -> list[list[dict[str, str]]]:
     """The site's documents: runs of :data:`MESSAGES_PER_DOC` sentences (messages of
     ``textsource.MIN_SENTENCE_WORDS`` English words or more: prose, not a menu's titles)
-    translated into every language of the site, each as {language: text} (``en`` too)."""
+    translated into every language of the site, each as {language: text} (``en`` too); a
+    site of ``udhr`` texts: the declaration's (:func:`~.udhr.udhr_documents`)."""
+    if site.texts == "udhr":
+        return udhr_documents(("en", *site.languages))
     by_english: dict[str, dict[str, str]] = {}
     for catalog in site.catalogs:
         per_language = []
