@@ -7,8 +7,9 @@ messages' ``msgstr``): Dzongkha (``dz``, which lid.176 has no label for: it says
 language that is *not* translated: its pages are the English ones under that language's path
 and ``<html lang>`` (an untranslated "translation"; ``om`` has no catalogs here, so a catalog
 site's Oromo version is such a copy). Three sites are made of the Universal Declaration of Human
-Rights instead (:mod:`.udhr`), the real Oromo and Dzongkha of its translations. Every language's index page carries a long untranslated
-English licence in its main text (not a footer), as documentation sites do.
+Rights instead (:mod:`.udhr`), the real Oromo and Dzongkha of its translations. Every language's
+index page carries a long untranslated English licence in its main text (not a footer), as
+documentation sites do.
 
 Pages link to every document of their language, to their versions in the other languages (a
 switcher of codes) and to the home page, which links to each language's index. The gold pairs
