@@ -42,11 +42,17 @@ SWITCHER_PHRASES = {
     "fi": ("suomeksi",), "lt": ("lietuviškai",), "lv": ("latviski",),
     "ru": ("по-русски", "на русском"), "uk": ("українською",), "be": ("па-беларуску",),
     "zh-Hans": ("简体", "簡體", "简体版"), "zh-Hant": ("繁體", "繁体", "繁體版"),
+    "id": ("bahasa indonesia",), "ms": ("bahasa melayu",), "om": ("afaan oromoo",),
+    "so": ("soomaaliga",), "yo": ("yorùbá",), "jv": ("basa jawa",), "ny": ("chichewa",),
+    "qu": ("runa simi",), "sm": ("gagana samoa",), "mi": ("te reo māori",),
 }  # fmt: skip
 """Project code -> what switchers write for it that no name of it contains: the adverb "in X"
 (``Česky``, ``magyarul``, ``po polsku``, ``по-русски``) and the Chinese scripts' toggles
-(``繁體 | 简体``). A phrase around a name (``en français``, ``中文版``) needs none: the link
-features find the name in it word by word."""
+(``繁體 | 简体``); and the own names Wikipedia's list of languages gives where CLDR's lacks a
+word or has another (``Bahasa Indonesia``, ``Afaan Oromoo``, ``Soomaaliga``: CLDR says
+``Indonesia``, ``Oromoo``, ``Soomaali``), which a link's label must match whole
+(``links.features.labelled_language``). A phrase around a name (``en français``, ``中文版``)
+needs none: the link features find the name in it word by word."""
 MIN_LATIN_CHARS = 4
 
 

@@ -41,6 +41,26 @@ def test_a_switchers_in_this_language_names_the_language(label: str, language: s
     assert language_of_name(label) == language
 
 
+@pytest.mark.parametrize(
+    ("label", "language"),
+    [
+        ("Afaan Oromoo", "om"),  # CLDR: "Oromoo"
+        ("Bahasa Indonesia", "id"),  # CLDR: "Indonesia"
+        ("Bahasa Melayu", "ms"),
+        ("Soomaaliga", "so"),  # CLDR: "Soomaali"
+        ("Yorùbá", "yo"),  # CLDR: "Èdè Yorùbá"
+        ("Te Reo Māori", "mi"),
+    ],
+)
+def test_a_switchers_label_from_wikipedias_list_names_the_language(
+    label: str, language: str
+) -> None:
+    from bilingual_spider.links.features import labelled_language
+
+    assert language_of_name(label) == language
+    assert labelled_language(anchor=label) == language  # a link's whole label
+
+
 def test_names_stay_what_they_were() -> None:
     assert language_of_name("Čeština") == "cs"
     assert language_of_name("Dansk") == "da"  # the autonym wins over Norwegian's name for it
