@@ -23,7 +23,11 @@ from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
 from bilingual_spider.language.declared_language import BY_LINKS, resolve_language
-from bilingual_spider.language.page_language import LanguageBlock, resolved_blocks
+from bilingual_spider.language.page_language import (
+    LanguageBlock,
+    language_of_blocks,
+    resolved_blocks,
+)
 from bilingual_spider.patterns.alternates import (
     Alternate,
     alternate_pairs,
@@ -46,7 +50,11 @@ from bilingual_spider.patterns.discovery import ExternalSite, rank_external_site
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.pair_language import PairLanguageVerdict, check_pair_language
+from bilingual_spider.patterns.pair_language import (
+    MIN_LANGUAGE_SHARE,
+    PairLanguageVerdict,
+    check_pair_language,
+)
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import site_of, split_url
@@ -223,8 +231,11 @@ def linked_language_pages(
     page's own declaration: it wins when it is a close neighbour of the page's language, or one
     the identifier does not know (``knows``; None: every language is known) whose script the
     prose is written in. The page's own word comes first: a page whose URL names its language
-    is left as it is. A mixed page (each pair decides its language) has its blocks read so.
-    The signal says the links decided (``linked_close``, ``linked_unknown``)."""
+    is left as it is. A mixed page (each pair decides its language) has its blocks read so;
+    when one language then has ``MIN_LANGUAGE_SHARE`` of them, it was mixed only as the
+    identifier read it (Oromo read as Finnish, Dutch and Spanish stand-ins, block by block) and
+    is a page of that language. The signal says the links decided (``linked_close``,
+    ``linked_unknown``)."""
     known = knows or (lambda _: True)
     relabelled: dict[str, PageRecord] = {}
     for url, languages in linked_languages(pages.values()).items():
@@ -245,7 +256,16 @@ def linked_language_pages(
                     strict=True,
                 )
             ]
-            if blocks != list(page.mixed_blocks):
+            if blocks == list(page.mixed_blocks):
+                continue
+            read = language_of_blocks(blocks)
+            if not read.undetermined and read.score >= MIN_LANGUAGE_SHARE:
+                # mixed only as the identifier read it: stand-ins for a language it lacks
+                relabelled[url] = replace(
+                    page, language=read.lang, mixed_blocks=(), language_share=read.score,
+                    language_signal=str(read.signal),
+                )  # fmt: skip
+            else:
                 relabelled[url] = replace(page, mixed_blocks=tuple(blocks))
             continue
         if page.language is None:

@@ -143,3 +143,49 @@ def test_a_mixed_page_has_its_blocks_read_in_the_language_its_links_name(identif
         ("en", Signal.IDENTIFIER),  # the untranslated licence stays English
     ]
     assert linked[url].language is None  # each pair decides a mixed page's language
+
+
+def test_a_page_mixed_only_by_stand_ins_for_a_language_the_identifier_lacks_takes_it(identifier):
+    """Real Oromo (the declaration of ``sandbox/udhr.py``): lid.176 reads its paragraphs as
+    several stand-ins, none with ``MIN_LANGUAGE_SHARE`` of the text, so the page is mixed as
+    fetched. The links name it ``om``, every block reads so: an Oromo page, paired with its
+    English version, though an English copy served as Swedish names it too (a page the pages of
+    one language name twice offers no pair from their side)."""
+    from bilingual_spider.language.page_language import language_blocks, language_of_blocks
+    from bilingual_spider.patterns.pair_language import MIN_LANGUAGE_SHARE
+    from bilingual_spider.sandbox.udhr import declaration
+
+    oromo = [text for _, text in declaration("om")[4:7]]
+    english = " ".join(text for _, text in declaration("en")[4:7])
+    blocks = tuple(language_blocks(oromo, identifier=identifier))
+    as_read = language_of_blocks(list(blocks))
+    assert as_read.score < MIN_LANGUAGE_SHARE and len(as_read.shares) >= 2, as_read
+    om_url, en_url, copy_url = (f"{SITE}/p/{n}.html" for n in (300, 200, 400))
+    versions = {om_url: "om", en_url: "en", copy_url: "sv"}
+
+    def named(url: str) -> list[Alternate]:
+        return [
+            Alternate(other, lang, HREFLANG) for other, lang in versions.items() if other != url
+        ]
+
+    pages = {
+        om_url: PageRecord.of(om_url, None, " ".join(oromo), list(versions),
+                              alternates=named(om_url), mixed_blocks=blocks),
+        en_url: PageRecord.of(en_url, "en", english, list(versions), alternates=named(en_url)),
+        copy_url: PageRecord.of(copy_url, "en", english, list(versions),
+                                alternates=named(copy_url)),
+    }  # fmt: skip
+    linked = linked_language_pages(pages, identifier.knows)
+    page = linked[om_url]
+    assert (page.language, page.mixed_blocks, page.language_signal) == (
+        "om",
+        (),
+        Signal.LINKED_UNKNOWN,
+    )
+    crawled = CrawledSites()
+    for record in pages.values():
+        crawled.add(record)
+    found = pair_round(crawled, knows=identifier.knows)
+    assert [(p.source, p.target, p.source_language, p.target_language) for p in found.pairs] == [
+        (en_url, om_url, "en", "om")
+    ]
