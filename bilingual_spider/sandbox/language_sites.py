@@ -6,8 +6,9 @@ messages' ``msgstr``): Dzongkha (``dz``, which lid.176 has no label for: it says
 (its ``no``), Nynorsk, Galician with Spanish and Portuguese beside it. Some sites serve a
 language that is *not* translated: its pages are the English ones under that language's path
 and ``<html lang>`` (an untranslated "translation"; ``om`` has no catalogs here, so a catalog
-site's Oromo version is such a copy). Three sites are made of the Universal Declaration of Human
-Rights instead (:mod:`.udhr`), the real Oromo and Dzongkha of its translations. Every language's
+site's Oromo version is such a copy). Six sites are made of the Universal Declaration of Human
+Rights instead (:mod:`.udhr`), the real Oromo, Dzongkha, Bantu, West African and Polynesian
+languages of its translations, none of which lid.176 has a label for. Every language's
 index page carries a long untranslated English licence in its main text (not a footer), as
 documentation sites do.
 
@@ -91,9 +92,12 @@ class LanguageSite:
 NATIVE_NAMES = {
     "en": "English", "dz": "རྫོང་ཁ", "nb": "Norsk bokmål", "nn": "Norsk nynorsk",
     "gl": "Galego", "es": "Español", "pt": "Português", "om": "Afaan Oromoo", "da": "Dansk",
-    "sv": "Svenska",
+    "sv": "Svenska", "ha": "Hausa", "ig": "Igbo", "wo": "Wolof", "ee": "Eʋegbe",
+    "bm": "Bamanankan", "ti": "ትግርኛ", "mi": "Māori", "sm": "Gagana Samoa", "to": "Lea faka-Tonga",
+    "fj": "Na Vosa Vakaviti", "sg": "Sängö", "ay": "Aymar aru",
 }  # fmt: skip
-"""The switcher's label of each language on unmarked sites: its own name."""
+"""The switcher's label of each language on unmarked sites: its own name, as Wikipedia's list of
+languages writes it."""
 
 
 SITES = (
@@ -147,6 +151,18 @@ SITES = (
     LanguageSite(
         "oromo-hreflang.example", ("om",), (), ("sv",), marked=False, hreflang=True,
         texts="udhr",
+    ),
+    LanguageSite(
+        "bantu-udhr.example", ("rw", "sn", "ny", "st", "tn", "zu", "xh", "lg", "ln"), (),
+        ("sg",), texts="udhr",
+    ),
+    LanguageSite(
+        "west-africa-udhr.example", ("ha", "ig", "wo", "ee", "bm", "ti"), (), ("sg",),
+        marked=False, texts="udhr",
+    ),
+    LanguageSite(
+        "pacific-udhr.example", ("mi", "sm", "to", "fj"), (), ("ay",), marked=False,
+        hreflang=True, texts="udhr",
     ),
 )  # fmt: skip
 TUNED_ON = (
