@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,22 @@ def test_the_committed_table_is_what_the_script_generates() -> None:
 
     committed = Path(build.OUTPUT).read_text(encoding="utf-8")
     assert build.render(build.build()) == committed, "run build_language_names and commit"
+    scripts = Path(build.SCRIPTS_OUTPUT).read_text(encoding="utf-8")
+    assert build.render_scripts(build.build_scripts()) == scripts, "run build_language_names"
+
+
+def test_every_language_has_the_script_cldr_gives_it() -> None:
+    from bilingual_spider.language.language_scripts_table import SCRIPTS
+
+    assert SCRIPTS["rw"] == SCRIPTS["mi"] == SCRIPTS["om"] == "LATIN"  # no lid.176 label
+    assert (SCRIPTS["dz"], SCRIPTS["ti"], SCRIPTS["byn"]) == ("TIBETAN", "ETHIOPIC", "ETHIOPIC")
+    assert (SCRIPTS["ru"], SCRIPTS["zh"], SCRIPTS["ko"]) == ("CYRILLIC", "CJK", "HANGUL")
+    letters = {  # what script_of reads off a letter: the first word of its Unicode name
+        unicodedata.name(chr(point), "?").split(" ", 1)[0]
+        for point in range(0x30000)
+        if chr(point).isalpha()
+    }
+    assert set(SCRIPTS.values()) <= letters
 
 
 @pytest.mark.parametrize(
