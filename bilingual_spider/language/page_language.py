@@ -205,6 +205,8 @@ class LanguageBlock:
     none found."""
     signal: Signal = Signal.IDENTIFIER
     """Which signal decided ``lang``."""
+    score: float | None = None
+    """The identifier's probability for its guess (None: not known)."""
 
 
 def language_blocks(
@@ -220,12 +222,12 @@ def language_blocks(
     if not judged and blocks:  # a page of short blocks only: judge them together
         judged = [" ".join(blocks)]
     guessed = [
-        (block, guesses[0].lang if guesses else None)
+        LanguageBlock(block, guesses[0].lang, score=guesses[0].score)
+        if guesses
+        else LanguageBlock(block, None)
         for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
     ]
-    return resolved_blocks(
-        [LanguageBlock(block, lang) for block, lang in guessed], declared, identifier.knows
-    )
+    return resolved_blocks(guessed, declared, identifier.knows)
 
 
 def resolved_blocks(
@@ -233,16 +235,19 @@ def resolved_blocks(
 ) -> list[LanguageBlock]:
     """Blocks whose identified language the ``declared`` one overrules where
     :func:`~.declared_language.resolve_language` says so, each guess weighed with all the
-    blocks it names (one short block reads as no language)."""
+    blocks it names (one short block reads as no language), with the identifier's probability
+    for it over them (by characters; None where a block's is not known)."""
     if declared is None:
         return list(blocks)
-    by_guess: dict[str, list[str]] = {}
+    by_guess: dict[str, list[LanguageBlock]] = {}
     for block in blocks:
         if block.lang is not None:
-            by_guess.setdefault(block.lang, []).append(block.text)
+            by_guess.setdefault(block.lang, []).append(block)
     resolved = {
-        lang: resolve_language(lang, " ".join(texts), declared, knows)
-        for lang, texts in by_guess.items()
+        lang: resolve_language(
+            lang, " ".join(b.text for b in named), declared, knows, _confidence(named)
+        )
+        for lang, named in by_guess.items()
     }
     found = []
     for block in blocks:
@@ -250,8 +255,16 @@ def resolved_blocks(
         if decided is None or decided.signal is Signal.IDENTIFIER:
             found.append(block)
         else:
-            found.append(LanguageBlock(block.text, decided.lang, decided.signal))
+            found.append(LanguageBlock(block.text, decided.lang, decided.signal, block.score))
     return found
+
+
+def _confidence(blocks: Sequence[LanguageBlock]) -> float | None:
+    """The identifier's probability for the blocks' guess, weighted by their characters."""
+    if any(block.score is None for block in blocks):
+        return None
+    chars = sum(len(block.text) for block in blocks)
+    return sum(len(block.text) * (block.score or 0.0) for block in blocks) / max(1, chars)
 
 
 def blocks_language(

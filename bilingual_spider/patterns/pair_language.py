@@ -199,7 +199,7 @@ def text_language(text: str, identifier: LanguageIdentifier, declared: str | Non
     found = decide(identifier.identify(text), text, default_calibration())
     if found.undetermined:
         return UNDETERMINED
-    resolved = resolve_language(found.lang, text, declared, identifier.knows)
+    resolved = resolve_language(found.lang, text, declared, identifier.knows, found.score)
     return resolved.lang if resolved else UNDETERMINED
 
 

@@ -126,3 +126,32 @@ def test_a_dzongkha_page_is_dz_and_says_the_declared_code_decided(identifier):
     found = page_language(page(dzongkha), identifier, "dz")
     assert found.lang == "dz" and found.signal is Signal.DECLARED_UNKNOWN
     assert page_language(page(dzongkha), identifier).lang == "bo"
+
+
+def test_a_latin_script_language_the_identifier_lacks_wins_only_where_it_is_unsure() -> None:
+    """Kinyarwanda (the declaration of ``sandbox/udhr.py``): lid.176 has no label for it and
+    names a stand-in, unsure; every Latin-script language CLDR knows has its script now. English
+    UI strings behind a link that names a language (the generated world's ``Zhuang; Chuang``
+    trap) read as no language by their function words, but lid.176 is sure they are English."""
+    from bilingual_spider.language.declared_language import MAX_STAND_IN_CONFIDENCE
+    from bilingual_spider.sandbox.udhr import declaration
+
+    identifier = default_identifier()
+    kinyarwanda = " ".join(text for _, text in declaration("rw")[1:4])
+    found = page_language(f"<p>{kinyarwanda}</p>", identifier, declared="rw")
+    assert (found.lang, found.signal) == ("rw", Signal.DECLARED_UNKNOWN)
+    assert page_language(f"<p>{kinyarwanda}</p>", identifier).lang != "rw"  # a stand-in
+    trap = (
+        "Internal error: failed to create format string to display program interpreter. "
+        "Cannot start service on remote server. Options controlling key import and export."
+    )
+    guess = identifier.identify(trap)[0]
+    assert guess.lang == "en" and guess.score >= MAX_STAND_IN_CONFIDENCE
+    assert resolve_language("en", trap, "za", identifier.knows, guess.score) == (
+        "en",
+        Signal.IDENTIFIER,
+    )
+    assert resolve_language("en", trap, "za", identifier.knows, 0.2).lang == "za"  # were it unsure
+    assert (
+        resolve_language("bo", "\u0f66\u0f90\u0f51\u0f0b", "dz", identifier.knows, 1.0).lang == "dz"
+    )
