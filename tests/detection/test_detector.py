@@ -333,6 +333,52 @@ def test_an_english_copy_under_a_language_path_is_absent_after_two_pages() -> No
     assert verdict.evidence[2].reason == "its link named om, the page is en: not counted"
 
 
+OPAQUE_OM = "http://www.example.com/p/1.html"
+OPAQUE_OM_ARTICLE = "http://www.example.com/p/2.html"
+
+
+def opaque_index_links() -> list[LinkScore]:
+    """An index page at an opaque URL: a switcher (itself named too), the directory above it,
+    its table of contents, the home page."""
+    return [
+        LinkScore("http://www.example.com/p/0.html", 0.3, "en"),
+        LinkScore(OPAQUE_OM, 0.3, "om"),
+        LinkScore("http://www.example.com/p/", 0.2),
+        LinkScore(OPAQUE_OM_ARTICLE, 0.1),
+        LinkScore("http://www.example.com/p/3.html", 0.1),
+        LinkScore(HOME, 0.2),
+    ]
+
+
+def test_a_second_look_goes_down_the_table_of_contents_when_no_link_names_the_language() -> None:
+    """Opaque URLs, only the switcher names languages: the Oromo index page has too little
+    prose of its own (headings, an untranslated licence); its first article is Oromo."""
+    page_links = [LinkScore(OPAQUE_OM, 0.3, "om")]
+    probe_links = {OPAQUE_OM: opaque_index_links()}
+    pages: dict[str, Lang | str] = {OPAQUE_OM: Lang("und", 40), OPAQUE_OM_ARTICLE: Lang("om")}
+    verdict, asked = run(detector(langs=("en", "om")), Lang("en"), page_links, pages, probe_links)
+    assert verdict.bilingual and verdict.languages == ("en", "om")
+    assert asked == [OPAQUE_OM, OPAQUE_OM_ARTICLE]
+    assert verdict.evidence[2].via == SECOND_LOOK and verdict.evidence[2].hint == "om"
+    # an English copy behind the label: its article is English too, Oromo is absent
+    pages[OPAQUE_OM_ARTICLE] = Lang("en")
+    verdict, asked = run(detector(langs=("en", "om")), Lang("en"), page_links, pages, probe_links)
+    assert not verdict.bilingual and asked == [OPAQUE_OM, OPAQUE_OM_ARTICLE]
+    assert verdict.evidence[2].reason == "its link named om, the page is en: not counted"
+    # an index page with prose enough to show its language (English): no page below is asked
+    pages[OPAQUE_OM] = Lang("en", 800)
+    verdict, asked = run(detector(langs=("en", "om")), Lang("en"), page_links, pages, probe_links)
+    assert not verdict.bilingual and asked == [OPAQUE_OM]
+    pages[OPAQUE_OM] = Lang("und", 40)
+    # a link of the page naming the language still goes first
+    named = [*opaque_index_links(), LinkScore("http://www.example.com/p/9.html", 0.1, "om")]
+    pages["http://www.example.com/p/9.html"] = Lang("om")
+    verdict, asked = run(
+        detector(langs=("en", "om")), Lang("en"), page_links, pages, {OPAQUE_OM: named}
+    )
+    assert verdict.bilingual and asked == [OPAQUE_OM, "http://www.example.com/p/9.html"]
+
+
 def test_a_second_look_takes_another_link_of_the_page_naming_the_language_first() -> None:
     # two links naming Nynorsk below the minimum: the first mismatch no longer ends the tier
     page_links = [LinkScore(NN_INDEX, 0.1, "nn"), LinkScore(NN_APT, 0.05, "nn")]
