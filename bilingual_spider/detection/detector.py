@@ -36,9 +36,10 @@ Where the paper is silent, we chose (and :class:`DetectorConfig` makes each a se
   outweighs its table of contents, an English copy under X's path) and no other page of X was
   asked, one more page of X is probed within ``max_probes`` before X is called absent: another
   link naming X, else a link of that probe's own page naming X (``/nn/index.html`` ->
-  ``/nn/apt.html``), else, when that page has less text than a chooser, its first link naming
-  no language and no page above it (at opaque URLs, a table of contents' first entry). Two pages
-  of X in another language: X is absent.
+  ``/nn/apt.html``), else, when that page has less text than a chooser and counts for no
+  language or for one no other page showed, its first link naming no language and no page above
+  it (at opaque URLs, a table of contents' first entry). Two pages of X in another language: X
+  is absent.
 - **Failed probes** (HTTP errors, timeouts, redirects to another site, non-HTML answers) count
   for no language; the verdict is reached with what the other pages showed, and says why.
 - **Cost** is the first page plus every probe requested, failed ones included (redirect hops are
@@ -809,11 +810,12 @@ class BilingualSiteDetector:
         """The second page of the language ``probe`` named (:meth:`_second_look_due`): another
         link of the page naming it (queued or in the language-hint tier), else a link of the
         probe's own page naming it (``/nn/index.html`` -> ``/nn/apt.html``), else, when the
-        probe's page has less text than a chooser (``chooser_max_chars``), its first link that
-        names no language and is no page above it (at opaque URLs, where only the switcher names
-        languages, its table of contents' first entry: an index page of headings and an
-        untranslated licence has too little prose to show its language); None when there is
-        none, or none is due."""
+        probe's page has less text than a chooser (``chooser_max_chars``) and counts for no
+        language or for one no other page of the site showed (a stand-in's reading of X), its
+        first link that names no language and is no page above it (at opaque URLs, where only
+        the switcher names languages, its table of contents' first entry: an index page of
+        headings, a switcher's labels and an untranslated licence has too little prose to show
+        its language); None when there is none, or none is due."""
         if not self._second_look_due(state, probe, result, found):
             return None
         lang = probe.hint
@@ -823,7 +825,9 @@ class BilingualSiteDetector:
                 return replace(link, via=SECOND_LOOK)
         page_urls = [url for url in (result.url, result.final_url) if url]
         above = {_without_fragment(url) for url in ancestor_urls(page_urls[-1])}
-        thin = result.text_chars < self.config.chooser_max_chars  # too little prose to show X
+        # too little prose to count, or a language the site shows nowhere else: X misread?
+        unsure = not result.counted or not any(_same_language(result.counted, f) for f in found)
+        thin = unsure and result.text_chars < self.config.chooser_max_chars
         deeper = None
         for link in links:
             url = _without_fragment(link.url)

@@ -369,7 +369,15 @@ def test_a_second_look_goes_down_the_table_of_contents_when_no_link_names_the_la
     pages[OPAQUE_OM] = Lang("en", 800)
     verdict, asked = run(detector(langs=("en", "om")), Lang("en"), page_links, pages, probe_links)
     assert not verdict.bilingual and asked == [OPAQUE_OM]
-    pages[OPAQUE_OM] = Lang("und", 40)
+    # a short page in the first page's language (a menu word naming a language): none either;
+    # in a language no other page showed (a caps title read as Portuguese): X may be misread
+    pages[OPAQUE_OM] = Lang("en", 200)
+    verdict, asked = run(detector(langs=("en", "om")), Lang("en"), page_links, pages, probe_links)
+    assert not verdict.bilingual and asked == [OPAQUE_OM]
+    pages[OPAQUE_OM], pages[OPAQUE_OM_ARTICLE] = Lang("pt", 227), Lang("om")
+    verdict, asked = run(detector(langs=("en", "om")), Lang("en"), page_links, pages, probe_links)
+    assert verdict.bilingual and asked == [OPAQUE_OM, OPAQUE_OM_ARTICLE]
+    pages[OPAQUE_OM], pages[OPAQUE_OM_ARTICLE] = Lang("und", 40), Lang("en")
     # a link of the page naming the language still goes first
     named = [*opaque_index_links(), LinkScore("http://www.example.com/p/9.html", 0.1, "om")]
     pages["http://www.example.com/p/9.html"] = Lang("om")
