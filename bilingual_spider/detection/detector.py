@@ -38,8 +38,8 @@ Where the paper is silent, we chose (and :class:`DetectorConfig` makes each a se
   link naming X, else a link of that probe's own page naming X (``/nn/index.html`` ->
   ``/nn/apt.html``), else, when that page has less text than a chooser and counts for no
   language or for one no other page showed, its first link naming no language and no page above
-  it (at opaque URLs, a table of contents' first entry). Two pages of X in another language: X
-  is absent.
+  it, one in its own directory first (at opaque URLs, a table of contents' first entry). Two
+  pages of X in another language: X is absent.
 - **Failed probes** (HTTP errors, timeouts, redirects to another site, non-HTML answers) count
   for no language; the verdict is reached with what the other pages showed, and says why.
 - **Cost** is the first page plus every probe requested, failed ones included (redirect hops are
@@ -57,7 +57,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Protocol
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from bilingual_spider.detection.ladder import (
     ANCESTORS,
@@ -71,9 +71,10 @@ from bilingual_spider.detection.ladder import (
     url_siblings,
 )
 from bilingual_spider.language.codes import base_language, normalize_language_code
-from bilingual_spider.language.names import known_language, language_of_code
+from bilingual_spider.language.names import is_language_code, language_of_code
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language
+from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
 
 MODES = ("detector", "link_predictor")
 RULES = (
@@ -210,7 +211,7 @@ def parse_langs(text: str | Sequence[str] | None) -> tuple[str, ...]:
     langs: list[str] = []
     for item in items:
         code = normalize_language_code(item)
-        if code is None or not known_language(code):
+        if code is None or not is_language_code(code):
             raise ValueError(
                 f"not a language code: {item!r} (a BCP 47 code of a language: e.g. en,es, "
                 "zh-Hant,om, or any)"
@@ -429,6 +430,8 @@ def link_language_hint(
     'de'
     >>> link_language_hint("http://x/p", img_src="/img/flags/jp.gif")
     'ja'
+    >>> link_language_hint("http://x/index.php?lang=yua"), link_language_hint("http://x/yua/")
+    ('yua', '')
     """
     parts = urlsplit(url)
     name = parts.path.rsplit("/", 1)[-1]
@@ -437,6 +440,9 @@ def link_language_hint(
         anchor = ""  # <a href="os.html">OS</a>: a page named like its anchor, not a switcher
     if code := labelled_language(hreflang, anchor, img_alt, img_src):
         return code
+    for parameter, value in parse_qsl(parts.query):  # lang=yua: any language's code
+        if LANGUAGE_PARAMETER.fullmatch(parameter) and (code := language_of_unit(f"lang={value}")):
+            return code
     host_label = (parts.hostname or "").split(".", 1)[0]
     for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
         if token and token != stem and (code := language_of_code(token)):
@@ -812,10 +818,11 @@ class BilingualSiteDetector:
         probe's own page naming it (``/nn/index.html`` -> ``/nn/apt.html``), else, when the
         probe's page has less text than a chooser (``chooser_max_chars``) and counts for no
         language or for one no other page of the site showed (a stand-in's reading of X), its
-        first link that names no language and is no page above it (at opaque URLs, where only
-        the switcher names languages, its table of contents' first entry: an index page of
-        headings, a switcher's labels and an untranslated licence has too little prose to show
-        its language); None when there is none, or none is due."""
+        first link that names no language and is no page above it, one in its own directory
+        first (at opaque URLs, where only the switcher names languages, its table of contents'
+        first entry, not a bar's ``/about.html``: an index page of headings, a switcher's labels
+        and an untranslated licence has too little prose to show its language); None when
+        there is none, or none is due."""
         if not self._second_look_due(state, probe, result, found):
             return None
         lang = probe.hint
@@ -828,16 +835,20 @@ class BilingualSiteDetector:
         # too little prose to count, or a language the site shows nowhere else: X misread?
         unsure = not result.counted or not any(_same_language(result.counted, f) for f in found)
         thin = unsure and result.text_chars < self.config.chooser_max_chars
-        deeper = None
+        below: list[LinkScore] = []
         for link in links:
             url = _without_fragment(link.url)
             if url in asked or not probe_able_from(page_urls, link.url, self.config.hosts):
                 continue
             if link.hint and _same_language(link.hint, lang):
                 return LinkScore(url, link.score, lang, via=SECOND_LOOK)
-            if thin and deeper is None and not link.hint and url not in above:
-                deeper = LinkScore(url, link.score, lang, via=SECOND_LOOK)
-        return deeper
+            if thin and not link.hint and url not in above:
+                below.append(LinkScore(url, link.score, lang, via=SECOND_LOOK))
+        # its own directory's first: a table of contents, not the site's bar (/about.html)
+        here = _directory(page_urls[-1])
+        return next((link for link in below if _directory(link.url) == here), None) or next(
+            iter(below), None
+        )
 
     def fail_start(self, site: str, url: str, reason: str) -> SiteVerdict:
         """The verdict for a site whose first page could not be fetched."""
@@ -1130,6 +1141,12 @@ def _asked(state: DetectionState) -> set[str]:
     urls += [u for r in state.results for u in (r.url, r.final_url)]
     urls += [p.url for p in state.pending]
     return {_without_fragment(url) for url in urls if url}
+
+
+def _directory(url: str) -> str:
+    """``http://x.org/p/3.html`` -> ``http://x.org/p/``."""
+    parts = urlsplit(url)
+    return f"{parts.netloc.lower()}{parts.path.rsplit('/', 1)[0]}/"
 
 
 def _names_found(link: LinkScore, found: Sequence[str]) -> bool:

@@ -15,6 +15,8 @@ Sources and rule
   ``zh_Hant``) and Brazilian Portuguese, written in the project's codes.
 - Their names: each language's own name (its autonym), and its names in :data:`WEB_LANGUAGES`,
   the languages most used on the web (W3Techs' content-language ranking, order of magnitude).
+  The languages with a three-letter code only that CLDR has locale data for (``haw``, ``chr``,
+  ``tpi``, ``pap``: 153) are named by their own name and their English name.
 - A name is kept lower-cased (NFKC, casefold). Names in the Latin script of fewer than
   :data:`MIN_LATIN_CHARS` characters are left out (``Ido``, ``Ewe`` are also ordinary words);
   names in other scripts are kept from two characters on (``中文``, ``한국어``).
@@ -23,8 +25,9 @@ Sources and rule
 - Besides names, :data:`SWITCHER_PHRASES`: how switchers say "in this language" where CLDR has
   only the noun (LilyPond's switcher says ``Česky``, CLDR ``čeština``). They count as autonyms.
 - Scripts: CLDR's likely subtags (``rw`` -> ``rw_Latn_RW``) for every two-letter code, the
-  three-letter codes of the country table (``tld_table.py``) and every three-letter code of a
-  language written in another script than Latin (``byn``, ``tig``), the script named as
+  three-letter codes of the country table (``tld_table.py``) and of the languages CLDR has
+  locale data for (``haw``), and every three-letter code of a language written in another
+  script than Latin (``byn``, ``tig``), the script named as
   :func:`~bilingual_spider.language.declared_language.script_of` names a text's
   (:data:`SCRIPT_WORDS`: ``Latn`` -> ``LATIN``); scripts of no living language's are left out.
 """
@@ -70,7 +73,10 @@ SCRIPT_WORDS = {
     "Hebr": "HEBREW", "Khmr": "KHMER", "Knda": "KANNADA", "Kore": "HANGUL", "Laoo": "LAO",
     "Latn": "LATIN", "Mlym": "MALAYALAM", "Mymr": "MYANMAR", "Orya": "ORIYA", "Sinh": "SINHALA",
     "Syrc": "SYRIAC", "Taml": "TAMIL", "Telu": "TELUGU", "Tfng": "TIFINAGH", "Thaa": "THAANA",
-    "Thai": "THAI", "Tibt": "TIBETAN", "Vaii": "VAI", "Yiii": "YI",
+    "Thai": "THAI", "Tibt": "TIBETAN", "Vaii": "VAI", "Yiii": "YI", "Cher": "CHEROKEE",
+    "Nkoo": "NKO", "Olck": "OL", "Adlm": "ADLAM", "Mtei": "MEETEI", "Cakm": "CHAKMA",
+    "Java": "JAVANESE", "Bali": "BALINESE", "Sund": "SUNDANESE", "Mong": "MONGOLIAN",
+    "Copt": "COPTIC", "Osge": "OSAGE",
 }  # fmt: skip
 """ISO 15924 script -> the first word of the Unicode names of its letters (``LATIN SMALL LETTER
 A``), as :func:`~bilingual_spider.language.declared_language.script_of` reads a text's."""
@@ -82,6 +88,14 @@ def named_languages() -> list[str]:
 
     codes = {i for i in localedata.locale_identifiers() if len(i) == 2 and i.isalpha()}
     return sorted(codes | set(EXTRA_LANGUAGES))
+
+
+def three_letter_languages() -> list[str]:
+    """CLDR identifiers of the languages with a three-letter code only that CLDR has locale
+    data for (``haw``, ``chr``)."""
+    from babel import localedata
+
+    return sorted(i for i in localedata.locale_identifiers() if len(i) == 3 and i.isalpha())
 
 
 def name_key(name: str) -> str:
@@ -101,7 +115,8 @@ def build() -> dict[str, str]:
     languages = named_languages()
     autonyms: dict[str, str] = {}
     others: dict[str, set[str]] = {}
-    for cldr in languages:
+    three_letter = three_letter_languages()
+    for cldr in [*languages, *three_letter]:
         code = normalize_language_code(cldr)
         if code is None:
             continue
@@ -111,7 +126,7 @@ def build() -> dict[str, str]:
             own = None
         if own and keep_name(name_key(own)):
             autonyms.setdefault(name_key(own), code)
-        for written_in in WEB_LANGUAGES:
+        for written_in in ("en",) if cldr in three_letter else WEB_LANGUAGES:
             name = Locale.parse(written_in).languages.get(cldr)
             if name and keep_name(name_key(name)):
                 others.setdefault(name_key(name), set()).add(code)
@@ -157,13 +172,14 @@ def build_scripts() -> dict[str, str]:
 
     from bilingual_spider.language.tld_table import CCTLD_LANGUAGES
 
-    country_codes = {code for codes in CCTLD_LANGUAGES.values() for code in codes.split()}
+    named = {code for codes in CCTLD_LANGUAGES.values() for code in codes.split()}
+    named |= set(three_letter_languages())
     scripts: dict[str, str] = {}
     for key, likely in sorted(get_global("likely_subtags").items()):
         word = SCRIPT_WORDS.get(likely.split("_")[1])
         if not key.isalpha() or word is None:
             continue
-        if len(key) == 2 or key in country_codes or word != "LATIN":
+        if len(key) == 2 or key in named or word != "LATIN":
             code = normalize_language_code(key)
             if code is not None:
                 scripts.setdefault(code, word)

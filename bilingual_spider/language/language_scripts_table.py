@@ -20,9 +20,13 @@ _BY_SCRIPT: dict[str, str] = {
         "xkj xkp xvi ydg zba zdj zum"
     ),
     "ARMENIAN": "axm hy hyw rmi",
+    "BALINESE": "kaw",
     "BENGALI": "aot as bn bpy cdz ctg der grt kdq mni rah rkt sdr syl unr unx",
     "CANADIAN": "cr crj crk crl crm csw iu nsk oj ojs",
+    "CHAKMA": "ccp tnv",
+    "CHEROKEE": "chr",
     "CJK": "cdo cjy cnp csp czh gan hak hsn ltc lzh nan wuu yue zh",
+    "COPTIC": "cop",
     "CYRILLIC": (
         "ab ady agx akv alr alt ani aqc atv av ba be bg bhh bph bua bxm ce chm cji ckt clw "
         "crh cu cv dar ddo dlg dng enf enh eve evn gdo gin gld huz inh itl jct jdt kaa kap "
@@ -53,24 +57,34 @@ _BY_SCRIPT: dict[str, str] = {
     "GURMUKHI": "pa",
     "HANGUL": "ko",
     "HEBREW": "aij czk hbo he huy itk jbe ji jpa jpr jrb jye lad lsd trg yhd yi yih yud zrp",
+    "JAVANESE": "osi tes",
     "KANNADA": "brw kfa kfd kfg kn tcy vmd",
     "KHMER": "brb km krr krv okz pcb rka smu tpu xhm",
     "LAO": "alk brv kjg kuf lbo lo ncq ngt pho sct sqq sss tth tto",
     "LATIN": (
-        "aa af ak an ast ay az bar bi bm br bs ca ceb ch co crs cs cy da de dyo ee en eo es "
-        "et eu fan ff fi fil fj fo fr fy ga gaa gd gil gl gn gsw gv ha hil ho hr ht hu hz ia "
-        "id ie ig ik ilo io is it jam jv jw kea kg ki kj kl kri ku kw la lb lg li ln lt lu "
-        "lua lv mdh mfe mg mh mi mo ms mt na nb nd ng niu nl nn no nr nso nv ny oc om pag pap "
-        "pau pis pl pt qu quc rcf rm rn ro rw sav sc se sg sk sl sm sn so sq srn srr ss st su "
-        "sv sw tet tk tkl tl tn to tpi tr ts tsg tvl ty tzm uz ve vec vi vo wa war wls wo xh "
-        "yo za zu"
+        "aa af agq ak an ann arn asa ast ay az bar bas bem bew bez bi blo bm br bs bss ca cad "
+        "cch ceb cgg ch cho cic co crs cs cy da dav de dje dsb dua dyo ebu ee en eo es et eu "
+        "ewo fan ff fi fil fj fo fr frr fur fy ga gaa gd gil gl gn gsw guz gv ha haw hil ho "
+        "hr hsb ht hu hz ia id ie ig ik ilo io is it jam jbo jgo jmc jv jw kab kaj kam kcg "
+        "kde kea ken kg kgp khq ki kj kkj kl kln kpe kri ksb ksf ksh ku kw kxv la lag lb lg "
+        "li lij lkt lld lmo ln lt ltg lu lua luo luy lv mas mdh mer mfe mg mgh mgo mh mhn mi "
+        "mic mo moh ms mt mua mus na naq nb nd nds ng niu nl nmg nn nnh no nr nso nus nv ny "
+        "nyn oc om pag pap pau pcm pis pl prg pt qu quc rcf rif rm rn ro rof rw rwk saq sav "
+        "sbp sc scn se seh ses sg sid sk sl sm sma smj smn sms sn so sq srn srr ss ssy st su "
+        "sv sw szl teo tet tk tkl tl tn to tok tpi tr trv ts tsg tvl twq ty tzm uz ve vec vi "
+        "vmw vo vun wa wae war wbp wls wo xh xog yav yo yrl za zu"
     ),
     "MALAYALAM": "aaf all kev kfh mjq mjr mjv ml pcf pcg pkr udg yea",
+    "MEETEI": "omp",
+    "MONGOLIAN": "bxu mnc mvf",
     "MYANMAR": (
         "aio blk bwe csh dnu dnv hpo int jkm kht kjp ksu ksw kvq kvt kxf kxk mnw mwt my obr "
         "omx pce phk pll pwo pyx rbb rki rmz shn tco tjl tvn"
     ),
+    "NKO": "nqo",
+    "OL": "sat",
     "ORIYA": "bdv bfw dso dwk gaq gbj gdb jun juy or peg rei spv uki xis zrg",
+    "OSAGE": "osa",
     "SINHALA": "pi si",
     "SYRIAC": "aii amw bhn bjf hrt kqd lhs oar syc syn syr tmr",
     "TAMIL": "bfq ctt cty era iru kfe kfi muv ta tcx vaa xub xuj",

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.language_names_table import NAMES
+from bilingual_spider.language.language_scripts_table import SCRIPTS
 from bilingual_spider.language.tld_table import CCTLD_LANGUAGES, COMMUNITY_TLD_LANGUAGES
 
 KNOWN_LANGUAGES: frozenset[str] = frozenset(base_language(code) for code in NAMES.values())
@@ -24,26 +25,42 @@ _OTHER_CODE_FORMS = frozenset(
      "nld", "dut", "chi", "zho"}
 )  # fmt: skip
 _SCRIPTS = frozenset({"hans", "hant", "latn", "cyrl", "arab"})
+NOT_LANGUAGES = frozenset({"und", "mul", "zxx", "mis"})
+"""ISO 639's codes for no language: undetermined, multiple, no linguistic content, uncoded."""
 
 
-LANGUAGE_CODES: frozenset[str] = KNOWN_LANGUAGES | frozenset(
-    base_language(code)
-    for codes in (*CCTLD_LANGUAGES.values(), *COMMUNITY_TLD_LANGUAGES.values())
-    for code in codes.replace(",", " ").split()
+LANGUAGE_CODES: frozenset[str] = (
+    KNOWN_LANGUAGES
+    | frozenset(SCRIPTS)
+    | frozenset(
+        base_language(code)
+        for codes in (*CCTLD_LANGUAGES.values(), *COMMUNITY_TLD_LANGUAGES.values())
+        for code in codes.replace(",", " ").split()
+    )
 )
-"""Base codes of every language a table of the project names: the names table's and the
-languages of the countries (CLDR, ``tld_table.py``: ``fil``, ``yue``, ``ckb``)."""
+"""Base codes of every language a table of the project names: the names table's, the scripts
+table's and the languages of the countries (CLDR, ``tld_table.py``: ``fil``, ``yue``,
+``ckb``)."""
 
 
-def known_language(code: str) -> bool:
+def is_language_code(code: str) -> bool:
     """Whether a code normalized by
-    :func:`~bilingual_spider.language.codes.normalize_language_code` names a language the
-    project's tables know (``dz``, ``nn``, ``zh-Hant``, ``fil``: yes; ``xx``, ``yy``: no).
+    :func:`~bilingual_spider.language.codes.normalize_language_code` names a language: one the
+    project's tables know (``dz``, ``nn``, ``zh-Hant``, ``fil``, ``chr``), or any three-letter
+    code (ISO 639-3 has some 7,900 languages, more than any table here: ``yua``, ``quy``) but
+    its special ones (``und``, ``mul``, ``zxx``, ``mis``) and those for private use
+    (``qaa``-``qtz``); a two-letter code no table knows (``xx``) is no language.
 
-    >>> known_language("om"), known_language("zh-Hant"), known_language("xx")
+    >>> is_language_code("om"), is_language_code("yua"), is_language_code("xx")
     (True, True, False)
+    >>> is_language_code("und"), is_language_code("qaa")
+    (False, False)
     """
-    return base_language(code) in LANGUAGE_CODES
+    base = base_language(code)
+    if base in LANGUAGE_CODES:
+        return True
+    three = len(base) == 3 and base.isalpha() and base.isascii()
+    return three and base not in NOT_LANGUAGES and not "qaa" <= base <= "qtz"
 
 
 def name_key(text: str) -> str:

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bilingual_spider.language.codes import base_language
+from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.language_names_table import NAMES
-from bilingual_spider.language.names import language_of_code, language_of_name
+from bilingual_spider.language.names import is_language_code, language_of_code, language_of_name
 
 if TYPE_CHECKING:
     from bilingual_spider.patterns.mining import PairingPattern
@@ -78,9 +78,19 @@ def language_of_unit(unit: str) -> str | None:
 
     >>> [language_of_unit(u) for u in ("en", "English", "francais", "tc_chi", "lang=fr", "page1")]
     ['en', 'en', 'fr', 'zh-Hant', 'fr', None]
+
+    The value of a parameter whose name says "language" is any language's code, three letters
+    too: ``lang=yua`` (Yucatec Maya; a bare ``yua`` is as likely any word).
+
+    >>> language_of_unit("lang=yua"), language_of_unit("yua"), language_of_unit("lang=und")
+    ('yua', None, None)
     """
     if "=" in unit:
-        unit = unit.partition("=")[2]
+        name, _, unit = unit.partition("=")
+        if LANGUAGE_PARAMETER.fullmatch(name):
+            code = normalize_language_code(unit.strip())
+            if code is not None and is_language_code(code):
+                return code
     word = unit.strip().lower().removeprefix(INNER_MARKER)
     if not word or word.isdigit():
         return None

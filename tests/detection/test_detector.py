@@ -338,11 +338,12 @@ OPAQUE_OM_ARTICLE = "http://www.example.com/p/2.html"
 
 
 def opaque_index_links() -> list[LinkScore]:
-    """An index page at an opaque URL: a switcher (itself named too), the directory above it,
-    its table of contents, the home page."""
+    """An index page at an opaque URL: a switcher (itself named too), the site's bar (an
+    untranslated page), the directory above it, its table of contents, the home page."""
     return [
         LinkScore("http://www.example.com/p/0.html", 0.3, "en"),
         LinkScore(OPAQUE_OM, 0.3, "om"),
+        LinkScore("http://www.example.com/about.html", 0.2),
         LinkScore("http://www.example.com/p/", 0.2),
         LinkScore(OPAQUE_OM_ARTICLE, 0.1),
         LinkScore("http://www.example.com/p/3.html", 0.1),
@@ -539,6 +540,9 @@ def test_parse_langs() -> None:
     assert parse_langs("en,es") == ("en", "es")
     assert parse_langs(" any ") == parse_langs("") == parse_langs(None) == ()
     assert parse_langs("zh-tw,EN,en") == ("zh-Hant", "en")
+    # languages with a three-letter code only: in CLDR's tables (Hawaiian, Cherokee, Vai) or not
+    # (Yucatec Maya, Ayacucho Quechua): the held-out benchmark's languages were refused before
+    assert parse_langs("en,haw,chr,vai,yua,quy") == ("en", "haw", "chr", "vai", "yua", "quy")
     with pytest.raises(ValueError, match="two languages"):
         parse_langs("en")
     with pytest.raises(ValueError, match="not a language code"):
@@ -546,12 +550,12 @@ def test_parse_langs() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en", "english,es", "en,English"]
+    "text", ["xx,yy", "en,xx-nonsense", "en,qq", "und,en", "english,es", "en,English", "en,qab"]
 )
 def test_codes_that_name_no_language_are_refused(text: str) -> None:
     """Issues 49 and 52: ``-a langs=xx,yy`` crawled, in no language at all; a language's name
     is no code of it."""
-    pattern = "not a language code: '(xx|xx-nonsense|qq|und|english|English)'"
+    pattern = "not a language code: '(xx|xx-nonsense|qq|und|english|English|qab)'"
     with pytest.raises(ValueError, match=pattern):
         parse_langs(text)
 
