@@ -40,6 +40,10 @@ Where the paper is silent, we chose (and :class:`DetectorConfig` makes each a se
   language or for one no other page showed, its first link naming no language and no page above
   it, one in its own directory first (at opaque URLs, a table of contents' first entry). Two
   pages of X in another language: X is absent.
+- **A probed page's switcher.** When the first page's links name no language but those found
+  (a home that links its English documentation only) and the page behind a link naming a
+  language shows that language, that page's links naming other languages of interest are
+  probed as the first page's would be, once a site (``language_hints``).
 - **Failed probes** (HTTP errors, timeouts, redirects to another site, non-HTML answers) count
   for no language; the verdict is reached with what the other pages showed, and says why.
 - **Cost** is the first page plus every probe requested, failed ones included (redirect hops are
@@ -358,6 +362,9 @@ class DetectionState:
     siblings (:func:`~bilingual_spider.detection.ladder.site_codes`)."""
     second_looks: tuple[str, ...] = ()
     """The languages a second page was asked of (``second_look``), once each."""
+    switcher_read: bool = False
+    """Whether a probe's own switcher was read (:meth:`BilingualSiteDetector.record`), once a
+    site."""
     climb: bool = True
     """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
     alone: a backlink page fetched for its links)."""
@@ -750,6 +757,7 @@ class BilingualSiteDetector:
             named = f"its link named {result.hint}, the page is {result.counted}"
             result = replace(result, counted="", reason=f"{named}: not counted")
             state = replace(state, queue=())
+        switcher = self._switcher_due(state, probe, result, found)
         state = replace(state, pending=pending, results=(*state.results, result))
         if second is not None:  # one more page of the language before calling it absent
             state = replace(
@@ -758,7 +766,56 @@ class BilingualSiteDetector:
                 hinted=tuple(link for link in state.hinted if link.url != second.url),
                 second_looks=(*state.second_looks, second.hint),
             )
+        elif switcher and links is not None:
+            state = self._read_switcher(state, result, links)
         return self._advance(state)
+
+    def _switcher_due(
+        self, state: DetectionState, probe: LinkScore, result: ProbeResult, found: Sequence[str]
+    ) -> bool:
+        """A page's own switcher: the first page's links name no language but the ones found
+        (a home that links its English documentation only), and the probe behind its link
+        naming a language showed that language; its links naming other languages (its
+        switcher, its "Other languages:") are read, once a site, within the budget."""
+        if not (self.config.language_hints and self.config.mode == "detector"):
+            return False
+        if state.switcher_read or probe.via != "" or not probe.hint:
+            return False
+        if not (result.counted and _same_language(result.counted, probe.hint)):
+            return False
+        if decide((state.start, *state.results, result), self.config.langs)[0]:
+            return False  # bilingual already
+        shown = (*found, result.counted)
+        waiting = (*state.queue, *state.hinted, *state.pending)
+        if any(link.hint and not _names_found(link, shown) for link in waiting if link != probe):
+            return False
+        budget = self.config.max_probes
+        return budget is None or budget - state.probes_requested > 0
+
+    def _read_switcher(
+        self, state: DetectionState, result: ProbeResult, links: Iterable[LinkScore]
+    ) -> DetectionState:
+        """The links of a probe's page naming a language of interest not found yet join the
+        queue as links naming a language (:meth:`_switcher_due`)."""
+        found = languages_found((state.start, *state.results))
+        page_urls = [url for url in (result.url, result.final_url) if url]
+        asked = _asked(state) | {_without_fragment(link.url) for link in state.queue}
+        named: list[LinkScore] = []
+        for link in links:
+            url = _without_fragment(link.url)
+            if not link.hint or _names_found(link, found) or url in asked:
+                continue
+            if not interesting([link.hint], self.config.langs):
+                continue
+            if probe_able_from(page_urls, link.url, self.config.hosts):
+                named.append(LinkScore(url, link.score, link.hint))
+                asked.add(url)
+        return replace(
+            state,
+            queue=(*state.queue, *named),
+            switcher_read=True,
+            hints_used=state.hints_used or bool(named),
+        )
 
     def wants_links(self, state: DetectionState, result: ProbeResult) -> bool:
         """Whether :meth:`record` reads the links of this probe's page: an ancestor page of the
@@ -770,6 +827,8 @@ class BilingualSiteDetector:
         if probe.via == ANCESTORS:
             return True
         found = languages_found((state.start, *state.results))
+        if self._switcher_due(state, probe, result, found):
+            return True
         if not self._second_look_due(state, probe, result, found):
             return False
         return self._second_page(state, probe, result, found, ()) is None

@@ -388,6 +388,32 @@ def test_a_second_look_goes_down_the_table_of_contents_when_no_link_names_the_la
     assert verdict.bilingual and asked == [OPAQUE_OM, "http://www.example.com/p/9.html"]
 
 
+def test_a_probed_page_switcher_is_read_when_the_first_page_names_no_other_language() -> None:
+    """A home that links its English documentation only; the switcher is on that index."""
+    docs, docs_fr = "http://www.example.com/docs/index.html", "http://www.example.com/docs/fr/"
+    page_links = [LinkScore(docs, 0.1, "en"), LinkScore("http://www.example.com/news.html", 0.1)]
+    probe_links = {docs: [LinkScore(docs_fr, 0.2, "fr"), LinkScore(HOME, 0.1)]}
+    pages: dict[str, Lang | str] = {docs: Lang("en"), docs_fr: Lang("fr")}
+    verdict, asked = run(detector(langs=()), Lang("und", 30), page_links, pages, probe_links)
+    assert verdict.bilingual and verdict.languages == ("en", "fr")
+    assert asked == [docs, docs_fr] and verdict.rule == "language hints"
+    # only the languages of interest are followed there
+    verdict, asked = run(
+        detector(langs=("en", "de")), Lang("und", 30), page_links, pages, probe_links
+    )
+    assert not verdict.bilingual and asked == [docs]
+    # nor when the page the link named shows another language (a menu word), or the first page
+    # names another language still to probe
+    pages[docs] = Lang("de")
+    verdict, asked = run(detector(langs=()), Lang("und", 30), page_links, pages, probe_links)
+    assert asked == [docs]
+    pages[docs] = Lang("en")
+    with_es = [*page_links, LinkScore("http://www.example.com/es/", 0.05, "es")]
+    pages["http://www.example.com/es/"] = Lang("es")
+    verdict, asked = run(detector(langs=()), Lang("und", 30), with_es, pages, probe_links)
+    assert verdict.bilingual and docs_fr not in asked
+
+
 def test_a_second_look_takes_another_link_of_the_page_naming_the_language_first() -> None:
     # two links naming Nynorsk below the minimum: the first mismatch no longer ends the tier
     page_links = [LinkScore(NN_INDEX, 0.1, "nn"), LinkScore(NN_APT, 0.05, "nn")]
