@@ -7,10 +7,12 @@ requests never fetched: the same command then "resumes" a frontier that reads as
 every seed as seen, and ends at once, "finished", 0 pages, no warning.
 
 This extension marks a ``JOBDIR`` in use (``JOBDIR/RUNNING_MARKER``: the process id, host and
-start time) when the spider opens and removes the mark once the engine has stopped (the state is
-saved then). A crawl that finds the mark of a process that is gone refuses to start, in one line
-that says what happened and what to do; so does a crawl whose ``JOBDIR`` another live process
-uses. :func:`jobdir_problem` is also asked by ``scrapy crawl`` before anything starts.
+start time, and where Linux's ``/proc`` tells it, the process's own start) when the spider opens
+and removes the mark once the engine has stopped (the state is saved then). A crawl that finds
+the mark of a process that is gone refuses to start, in one line that says what happened and
+what to do; so does a crawl whose ``JOBDIR`` another live process uses (not a process that now
+has the dead crawl's number, nor a killed crawl not yet reaped). :func:`jobdir_problem` is also
+asked by ``scrapy crawl`` before anything starts.
 
 A ``JOBDIR`` holding a crash-safe frontier (``frontier.sqlite3``, written by
 :mod:`bilingual_spider.scheduler.leased_scheduler`, committed as it changes) is resumed after
@@ -58,7 +60,7 @@ def _mark_problem(jobdir: str | os.PathLike[str]) -> str | None:
         mark = {}
     pid, host = mark.get("pid"), mark.get("host")
     started = mark.get("started", "an unknown time")
-    if isinstance(pid, int) and host == socket.gethostname() and _alive(pid):
+    if isinstance(pid, int) and host == socket.gethostname() and _alive(pid, mark.get("ticks")):
         return f"JOBDIR {jobdir} is in use by a running crawl (pid {pid}, started {started})"
     if has_frontier(jobdir):  # committed as it changed: resumable whatever ended the crawl
         return None
@@ -70,14 +72,31 @@ def _mark_problem(jobdir: str | os.PathLike[str]) -> str | None:
     )
 
 
-def _alive(pid: int) -> bool:
+def _alive(pid: int, ticks: object = None) -> bool:
+    """Whether process ``pid`` runs: not when it is gone, nor when it was killed and not yet
+    reaped (a zombie), nor, where its mark says when it started (``ticks``), when another
+    process has its number since (a reboot, numbers wrapped around)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
+        pass
+    stat = _process_stat(pid)
+    if stat is None:  # no /proc: trust the number
         return True
-    return True
+    return stat[0] != "Z" and (not isinstance(ticks, int) or int(stat[19]) == ticks)
+
+
+def _process_stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command's name, from its state (field 3) on:
+    ``[19]`` is when it started, in clock ticks after boot; None where there is no such file."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return None
+    fields = text.rpartition(")")[2].split()
+    return fields if len(fields) > 19 else None
 
 
 class JobdirGuard:
@@ -102,10 +121,12 @@ class JobdirGuard:
 
     def spider_opened(self) -> None:
         self.marker.parent.mkdir(parents=True, exist_ok=True)
+        stat = _process_stat(os.getpid())
         mark = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
             "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "ticks": int(stat[19]) if stat else None,
         }
         self.marker.write_text(json.dumps(mark) + "\n", encoding="utf-8")
 

@@ -45,6 +45,25 @@ def test_the_mark_of_a_dead_crawl_or_of_a_live_one_is_a_problem(tmp_path: Path) 
     assert "ended without saving" in (jobdir_problem(tmp_path / "garbled") or "")
 
 
+def test_a_killed_crawl_not_yet_reaped_or_a_reused_number_is_no_crawl_running(tmp_path) -> None:
+    """Stop 69: a crawl killed and run again at once was refused, "in use by a running crawl":
+    the killed process was not reaped yet (the suite's fork server kills a fork whose client
+    died a moment later); a process that now has a dead crawl's number is no crawl either."""
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    wait_until(lambda: Path(f"/proc/{zombie.pid}/stat").read_text().split(") ")[1][0] == "Z", 30)
+    mark(tmp_path / "zombie", zombie.pid)
+    problem = jobdir_problem(tmp_path / "zombie")
+    assert problem and "ended without saving its state" in problem
+    zombie.wait()
+    ticks = int(Path("/proc/self/stat").read_text().rpartition(")")[2].split()[19])
+    for jobdir, started in ((tmp_path / "reused", ticks + 1), (tmp_path / "ours", ticks)):
+        mark(jobdir, os.getpid())
+        record = json.loads((jobdir / RUNNING_MARKER).read_text())
+        (jobdir / RUNNING_MARKER).write_text(json.dumps({**record, "ticks": started}))
+    assert "ended without saving" in (jobdir_problem(tmp_path / "reused") or "")
+    assert "in use by a running crawl" in (jobdir_problem(tmp_path / "ours") or "")
+
+
 def crawl_command(small_sandbox, jobdir: Path, out: Path, **settings: object) -> list[str]:
     return spider_command(
         "forward",
