@@ -82,3 +82,18 @@ def test_names_stay_what_they_were() -> None:
     assert language_of_name("Čeština") == "cs"
     assert language_of_name("Dansk") == "da"  # the autonym wins over Norwegian's name for it
     assert language_of_name("hotel") is None
+
+
+def test_languages_with_a_three_letter_code_are_named_by_their_own_and_english_names() -> None:
+    """Stop 69's held-out sites: `ʻŌlelo Hawaiʻi`, `Tok Pisin`, `Papiamentu`, `ᏣᎳᎩ` named no
+    language (CLDR's languages with a three-letter code only were left out)."""
+    from bilingual_spider.links.features import labelled_language
+
+    for label, language in [
+        ("ʻŌlelo Hawaiʻi", "haw"), ("Hawaiian", "haw"), ("Tok Pisin", "tpi"),
+        ("Papiamentu", "pap"), ("ᏣᎳᎩ", "chr"), ("Cherokee", "chr"), ("ꕙꔤ", "vai"),
+    ]:  # fmt: skip
+        assert language_of_name(label) == language, label
+        assert labelled_language(anchor=label) == language, label
+    # a label is matched whole: "Cherokee language" names none (menus' "Italian keyboard")
+    assert labelled_language(anchor="ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ") == ""
