@@ -29,7 +29,11 @@ Sources and rule
   locale data for (``haw``), and every three-letter code of a language written in another
   script than Latin (``byn``, ``tig``), the script named as
   :func:`~bilingual_spider.language.declared_language.script_of` names a text's
-  (:data:`SCRIPT_WORDS`: ``Latn`` -> ``LATIN``); scripts of no living language's are left out.
+  (:data:`SCRIPT_WORDS`: ``Latn`` -> ``LATIN``); a script without a word there is kept as its
+  ISO code (``XSUX``), which names no text's script: such a language is never taken over the
+  identifier, nor for a Latin one. So every three-letter code the table lacks is of a language
+  CLDR writes in the Latin script, or one CLDR does not know
+  (:func:`~bilingual_spider.language.declared_language.language_script`).
 """
 
 from __future__ import annotations
@@ -76,7 +80,10 @@ SCRIPT_WORDS = {
     "Thai": "THAI", "Tibt": "TIBETAN", "Vaii": "VAI", "Yiii": "YI", "Cher": "CHEROKEE",
     "Nkoo": "NKO", "Olck": "OL", "Adlm": "ADLAM", "Mtei": "MEETEI", "Cakm": "CHAKMA",
     "Java": "JAVANESE", "Bali": "BALINESE", "Sund": "SUNDANESE", "Mong": "MONGOLIAN",
-    "Copt": "COPTIC", "Osge": "OSAGE",
+    "Copt": "COPTIC", "Osge": "OSAGE", "Hani": "CJK", "Plrd": "MIAO", "Hmnp": "NYIAKENG",
+    "Kali": "KAYAH", "Lana": "TAI", "Tavt": "TAI", "Takr": "TAKRI", "Lisu": "LISU",
+    "Bamu": "BAMUM", "Cham": "CHAM", "Lepc": "LEPCHA", "Saur": "SAURASHTRA", "Batk": "BATAK",
+    "Kana": "KATAKANA", "Hang": "HANGUL", "Bopo": "BOPOMOFO",
 }  # fmt: skip
 """ISO 15924 script -> the first word of the Unicode names of its letters (``LATIN SMALL LETTER
 A``), as :func:`~bilingual_spider.language.declared_language.script_of` reads a text's."""
@@ -176,8 +183,9 @@ def build_scripts() -> dict[str, str]:
     named |= set(three_letter_languages())
     scripts: dict[str, str] = {}
     for key, likely in sorted(get_global("likely_subtags").items()):
-        word = SCRIPT_WORDS.get(likely.split("_")[1])
-        if not key.isalpha() or word is None:
+        script = likely.split("_")[1]
+        word = SCRIPT_WORDS.get(script, script.upper())
+        if not key.isalpha():
             continue
         if len(key) == 2 or key in named or word != "LATIN":
             code = normalize_language_code(key)

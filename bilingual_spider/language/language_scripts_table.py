@@ -7,6 +7,8 @@ build_language_names.py.
 
 # script (the first word of its letters' Unicode names) -> the languages written in it
 _BY_SCRIPT: dict[str, str] = {
+    "AGHB": "xag",
+    "AHOM": "aho",
     "ARABIC": (
         "aao abh abv acm acq acw acx adf aeb aec aee aeq afb aib aiq apc apd ar arq ars ary "
         "arz ask atn auj auz avd avl ayh ayl ayn ayp azb bal bdz bej bft bgn bgp bhe bhm bjm "
@@ -20,13 +22,27 @@ _BY_SCRIPT: dict[str, str] = {
         "xkj xkp xvi ydg zba zdj zum"
     ),
     "ARMENIAN": "axm hy hyw rmi",
+    "ARMI": "arc",
+    "AVST": "ae",
     "BALINESE": "kaw",
+    "BAMUM": "bax",
+    "BASS": "bsq",
+    "BATAK": "btd btm",
     "BENGALI": "aot as bn bpy cdz ctg der grt kdq mni rah rkt sdr syl unr unx",
+    "BOPOMOFO": "hmj hmq",
+    "BRAH": "kho pka pmh psu xtq",
     "CANADIAN": "cr crj crk crl crm csw iu nsk oj ojs",
+    "CARI": "xcr",
     "CHAKMA": "ccp tnv",
+    "CHAM": "cjm",
     "CHEROKEE": "chr",
-    "CJK": "cdo cjy cnp csp czh gan hak hsn ltc lzh nan wuu yue zh",
+    "CHRS": "xco",
+    "CJK": (
+        "cdo cjy cnp csp czh gan hak how hsn ltc lzh nan oko swi wuu yue zch zeh zgb zgm zgn "
+        "zh zhd zlj zln zlq zqe zyg zyn zzj"
+    ),
     "COPTIC": "cop",
+    "CPRT": "ecy",
     "CYRILLIC": (
         "ab ady agx akv alr alt ani aqc atv av ba be bg bhh bph bua bxm ce chm cji ckt clw "
         "crh cu cv dar ddo dlg dng enf enh eve evn gdo gin gld huz inh itl jct jdt kaa kap "
@@ -47,20 +63,35 @@ _BY_SCRIPT: dict[str, str] = {
         "taj tdb tdg tdh tge the thf thl thq thr ths tij tkb tkt ttz twm vah vas vav vay vjk "
         "wbr wme wtm xnr xsr ybh ybi"
     ),
+    "EGYP": "egy",
+    "ELYM": "xly",
     "ETHIOPIC": (
         "agj ahg alw am anu awn bcq bst byn dox drs gez gmv gof gru har hdy ior kqy ktb mdx "
         "mdy muz mvz mym sgw stv ti tig wal wle xan zwa"
     ),
     "GEORGIAN": "bbl jge ka oav sva xmf",
+    "GONG": "wsg",
+    "GONM": "esg",
+    "GOTH": "got",
+    "GRAN": "oty",
     "GREEK": "aat bgx cpg ecr el grc pnt scx tsd uum xpg yej",
     "GUJARATI": "cdi dhn dub gas gbl gu",
     "GURMUKHI": "pa",
-    "HANGUL": "ko",
+    "HANGUL": "jje ko okm",
     "HEBREW": "aij czk hbo he huy itk jbe ji jpa jpr jrb jye lad lsd trg yhd yi yih yud zrp",
+    "HLUW": "hlu",
+    "ITAL": "ett osc pgn xve",
     "JAVANESE": "osi tes",
+    "JPAN": "ams ja yoi",
     "KANNADA": "brw kfa kfd kfg kn tcy vmd",
+    "KATAKANA": "ain ryu",
+    "KAYAH": "eky kvy kyu",
+    "KHAR": "pgd pra",
     "KHMER": "brb km krr krv okz pcb rka smu tpu xhm",
+    "KITS": "zkt",
     "LAO": "alk brv kjg kuf lbo lo ncq ngt pho sct sqq sss tth tto",
+    "LATF": "gml",
+    "LATG": "mga",
     "LATIN": (
         "aa af agq ak an ann arn asa ast ay az bar bas bem bew bez bi blo bm br bs bss ca cad "
         "cch ceb cgg ch cho cic co crs cs cy da dav de dje dsb dua dyo ebu ee en eo es et eu "
@@ -74,20 +105,62 @@ _BY_SCRIPT: dict[str, str] = {
         "sv sw szl teo tet tk tkl tl tn to tok tpi tr trv ts tsg tvl twq ty tzm uz ve vec vi "
         "vmw vo vun wa wae war wbp wls wo xh xog yav yo yrl za zu"
     ),
+    "LEPCHA": "lep",
+    "LINA": "lab",
+    "LINB": "gmy",
+    "LISU": "lis",
+    "LYCI": "imy xlc",
+    "LYDI": "xld",
     "MALAYALAM": "aaf all kev kfh mjq mjr mjv ml pcf pcg pkr udg yea",
+    "MAND": "mid myz",
+    "MANI": "xmn",
+    "MARC": "xzh",
+    "MEDF": "dmf",
     "MEETEI": "omp",
+    "MERC": "xmr",
+    "MIAO": "hmd ktp lpo sfm ygp yna ysy ywq ywu",
+    "MODI": "omr",
     "MONGOLIAN": "bxu mnc mvf",
+    "MROO": "mro",
     "MYANMAR": (
         "aio blk bwe csh dnu dnv hpo int jkm kht kjp ksu ksw kvq kvt kxf kxk mnw mwt my obr "
         "omx pce phk pll pwo pyx rbb rki rmz shn tco tjl tvn"
     ),
+    "NARB": "xna",
+    "NEWA": "nwc",
     "NKO": "nqo",
+    "NSHU": "zhx",
+    "NYIAKENG": "hnj mww",
+    "OGAM": "pgl xpi",
     "OL": "sat",
     "ORIYA": "bdv bfw dso dwk gaq gbj gdb jun juy or peg rei spv uki xis zrg",
+    "ORKH": "otk",
     "OSAGE": "osa",
+    "OUGR": "oui",
+    "PAUC": "ctd",
+    "PHLI": "pal",
+    "PHNX": "obm phn",
+    "PRTI": "xpr",
+    "RJNG": "abl",
+    "ROHG": "rhg",
+    "RUNR": "non nrn sxu",
+    "SAMR": "sam smp",
+    "SARB": "xsa",
+    "SAURASHTRA": "saz",
+    "SGNW": "ase",
     "SINHALA": "pi si",
+    "SOGD": "sog",
+    "SORA": "srb",
+    "SOYO": "cmg",
+    "SUNU": "suz",
     "SYRIAC": "aii amw bhn bjf hrt kqd lhs oar syc syn syr tmr",
+    "TAGB": "tbk",
+    "TAI": "blt cuu kkh nod soa tyr",
+    "TAKRI": "hii jna scu",
+    "TALE": "tdd thi",
+    "TALU": "khb",
     "TAMIL": "bfq ctt cty era iru kfe kfi muv ta tcx vaa xub xuj",
+    "TANG": "txg",
     "TELUGU": "cde gau key kfc lmn mju nit ort pcj te wbq yeu",
     "THAANA": "dv",
     "THAI": (
@@ -99,7 +172,13 @@ _BY_SCRIPT: dict[str, str] = {
         "luk lya muk neh npb ole otb sbu sgt sip spt tcn tgf tsj xkf zau"
     ),
     "TIFINAGH": "gho shi tda zen zgh",
+    "TNSA": "nst",
+    "TOTO": "txo",
+    "UGAR": "uga",
     "VAI": "vai",
+    "WCHO": "nnp",
+    "XPEO": "peo",
+    "XSUX": "akk hit htx nei oht",
     "YI": "ii nos nsd nsf nsv nty smh yig yiv ysd ysn ysp",
 }
 SCRIPTS: dict[str, str] = {

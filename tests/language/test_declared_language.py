@@ -91,8 +91,25 @@ def test_without_a_declared_language_the_identifier_decides(identifier):
     text = " ".join(dzongkha)
     assert resolve_language("bo", text, None, identifier.knows) == ("bo", Signal.IDENTIFIER)
     assert resolve_language(None, text, "dz", identifier.knows) is None
-    # a language outside lid.176 without a known script is never taken over the identifier
-    assert resolve_language("en", "Some English text here.", "xyz", identifier.knows).lang == "en"
+    # a language outside lid.176 written in a script no text is read in (Akkadian: cuneiform,
+    # which script_of has no word for) is never taken over the identifier
+    assert resolve_language("en", "Some English text here.", "akk", identifier.knows).lang == "en"
+
+
+def test_a_three_letter_language_the_scripts_table_lacks_is_latin(identifier):
+    # Yucatec Maya: no CLDR locale data, so not in the table; lid.176 reads it as anything, unsure
+    yucatec = (
+        "Tuláakal wíinik ku síijil jáalkʼab yetel keet u tsiikul yetel u Najmalmajil; tumeen "
+        "yaan u naʼat yetel u tuukul, k‐kʼaʼabet u much tsʼaʼakoʼob bey yuumoʼobeʼ."
+    )
+    guess = identifier.identify(yucatec)[0]
+    assert guess.lang != "yua" and not identifier.knows("yua")
+    resolved = resolve_language(guess.lang, yucatec, "yua", identifier.knows, guess.score)
+    assert resolved == ("yua", Signal.DECLARED_UNKNOWN)
+    _, english = catalog_sentences("dz")
+    text = " ".join(english)  # an English copy under ?lang=yua reads as English
+    guess = identifier.identify(text)[0]
+    assert resolve_language(guess.lang, text, "yua", identifier.knows, guess.score).lang == "en"
 
 
 def test_a_known_language_far_from_the_guess_does_not_win(identifier):
