@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -158,14 +158,18 @@ def resolve_language(
     declared: str | None,
     knows: Callable[[str], bool],
     confidence: float | None = None,
+    offered: Collection[str] | None = None,
 ) -> ResolvedLanguage | None:
     """The language of ``text``: the identifier's guess ``identified`` (None: it found none),
     unless the site's ``declared`` language (its project code) is a close neighbour of the
     guess or a language the identifier does not know (``knows``) whose script the text is
     written in and which the text does not read as the guess (see the module's docstring); in
     the Latin script, which English copies share, only when the identifier's probability for
-    its guess (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`.
-    None when neither names a language."""
+    its guess (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`, or
+    the guess is in none of the languages the site ``offered`` (those it declares or shows for
+    its pages; None: not known). A copy copies a page of the site, so its language is one the
+    site has; a stand-in's need not be (lid.176 reads Faroese as Icelandic, sure of it, on a
+    site of English, Faroese and Sami). None when neither names a language."""
     if identified is None:
         return None
     declared = normalize_language_code(declared) if declared else None
@@ -179,7 +183,12 @@ def resolve_language(
         and not knows(declared)
         and script_of(text) == script
         and not reads_as(text, identified)
-        and (script != "LATIN" or confidence is None or confidence < MAX_STAND_IN_CONFIDENCE)
+        and (
+            script != "LATIN"
+            or confidence is None
+            or confidence < MAX_STAND_IN_CONFIDENCE
+            or (offered is not None and not any(same_language(identified, o) for o in offered))
+        )
     ):
         return ResolvedLanguage(declared, Signal.DECLARED_UNKNOWN)
     return ResolvedLanguage(identified, Signal.IDENTIFIER)

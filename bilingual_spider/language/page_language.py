@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -231,12 +231,16 @@ def language_blocks(
 
 
 def resolved_blocks(
-    blocks: Sequence[LanguageBlock], declared: str | None, knows: Callable[[str], bool]
+    blocks: Sequence[LanguageBlock],
+    declared: str | None,
+    knows: Callable[[str], bool],
+    offered: Collection[str] | None = None,
 ) -> list[LanguageBlock]:
     """Blocks whose identified language the ``declared`` one overrules where
     :func:`~.declared_language.resolve_language` says so, each guess weighed with all the
     blocks it names (one short block reads as no language), with the identifier's probability
-    for it over them (by characters; None where a block's is not known)."""
+    for it over them (by characters; None where a block's is not known); ``offered``: the
+    languages of the page's site, where known."""
     if declared is None:
         return list(blocks)
     by_guess: dict[str, list[LanguageBlock]] = {}
@@ -245,7 +249,7 @@ def resolved_blocks(
             by_guess.setdefault(block.lang, []).append(block)
     resolved = {
         lang: resolve_language(
-            lang, " ".join(b.text for b in named), declared, knows, _confidence(named)
+            lang, " ".join(b.text for b in named), declared, knows, _confidence(named), offered
         )
         for lang, named in by_guess.items()
     }

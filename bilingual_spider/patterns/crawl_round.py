@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapp
 from dataclasses import dataclass, field, replace
 
 from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
-from bilingual_spider.language.declared_language import BY_LINKS, resolve_language
+from bilingual_spider.language.declared_language import BY_LINKS, Signal, resolve_language
 from bilingual_spider.language.page_language import (
     LanguageBlock,
     language_of_blocks,
@@ -218,10 +218,26 @@ LanguageKnown = Callable[[str], bool]
 """Whether the identifier has a label for a language (``LanguageIdentifier.knows``)."""
 
 
+def languages_of_sites(
+    pages: Mapping[str, PageRecord], named: Mapping[str, set[str]]
+) -> dict[str, set[str]]:
+    """Site -> the languages it has pages in: each page's declared language (its URL's, else
+    the one every link naming it declares: ``named``, :func:`.alternates.linked_languages`),
+    else the one it is read in."""
+    found: dict[str, set[str]] = {}
+    for url, page in pages.items():
+        languages = named.get(url, ())
+        declared = declared_language(url) or (min(languages) if len(languages) == 1 else None)
+        language = declared or page.language
+        if language is not None:
+            found.setdefault(site_of(url), set()).add(base_language(language))
+    return found
+
+
 def linked_language_pages(
     pages: Mapping[str, PageRecord], knows: LanguageKnown | None = None
 ) -> dict[str, PageRecord]:
-    """The pages whose language the links naming them decide (issue 49), relabelled.
+    """The pages whose language their site decides (issue 49), relabelled.
 
     A site that marks a page's language nowhere on the page (an opaque URL, a template's
     ``<html lang="en">`` on every page) still names it in the links to it: their ``hreflang``, a
@@ -231,31 +247,39 @@ def linked_language_pages(
     page's own declaration: it wins when it is a close neighbour of the page's language, or one
     the identifier does not know (``knows``; None: every language is known) whose script the
     prose is written in. The page's own word comes first: a page whose URL names its language
-    is left as it is. A mixed page (each pair decides its language) has its blocks read so;
-    when one language then has ``MIN_LANGUAGE_SHARE`` of them, it was mixed only as the
-    identifier read it (Oromo read as Finnish, Dutch and Spanish stand-ins, block by block) and
-    is a page of that language. The signal says the links decided (``linked_close``,
-    ``linked_unknown``)."""
+    was read so when fetched, and is weighed again only where the identifier's guess is a
+    language the site has no page in (:func:`languages_of_sites`): a stand-in, however sure of
+    itself (Faroese read as Icelandic), since a copy's language is one of the site's. A mixed
+    page (each pair decides its language) has its blocks read so; when one language then has
+    ``MIN_LANGUAGE_SHARE`` of them, it was mixed only as the identifier read it (Oromo read as
+    Finnish, Dutch and Spanish stand-ins, block by block) and is a page of that language. The
+    signal says what decided (``linked_close``, ``linked_unknown`` for the links;
+    ``declared_unknown`` for the URL)."""
     known = knows or (lambda _: True)
+    named = linked_languages(pages.values())
+    offered = languages_of_sites(pages, named)
     relabelled: dict[str, PageRecord] = {}
-    for url, languages in linked_languages(pages.values()).items():
-        page = pages.get(url)
-        if (
-            page is None
-            or len({base_language(lang) for lang in languages}) != 1
-            or declared_language(url) is not None
-        ):
+    for url, page in pages.items():
+        declared = declared_language(url)
+        by_links = declared is None
+        if by_links:
+            languages = named.get(url, set())
+            if len({base_language(lang) for lang in languages}) != 1:
+                continue
+            declared = min(languages)
+        elif known(declared):  # read so when fetched; a stand-in is for a language lid lacks
             continue
-        linked = min(languages)
+        on_site = offered.get(site_of(url), set())
         if page.mixed:  # its blocks, as a page its URL names is read (each pair decides)
             blocks = [
-                block if block == before else replace(block, signal=BY_LINKS[block.signal])
+                block if block == before or not by_links
+                else replace(block, signal=BY_LINKS[block.signal])
                 for block, before in zip(
-                    resolved_blocks(page.mixed_blocks, linked, known),
+                    resolved_blocks(page.mixed_blocks, declared, known, on_site),
                     page.mixed_blocks,
                     strict=True,
                 )
-            ]
+            ]  # fmt: skip
             if blocks == list(page.mixed_blocks):
                 continue
             read = language_of_blocks(blocks)
@@ -268,13 +292,13 @@ def linked_language_pages(
             else:
                 relabelled[url] = replace(page, mixed_blocks=tuple(blocks))
             continue
-        if page.language is None:
+        if page.language is None or (not by_links and base_language(page.language) in on_site):
             continue
-        resolved = resolve_language(page.language, page.copy_text, linked, known)
-        if resolved is not None and resolved.signal in BY_LINKS and resolved.lang != page.language:
-            relabelled[url] = replace(
-                page, language=resolved.lang, language_signal=str(BY_LINKS[resolved.signal])
-            )
+        resolved = resolve_language(page.language, page.copy_text, declared, known, None, on_site)
+        if resolved is None or resolved.signal is Signal.IDENTIFIER:
+            continue
+        signal = BY_LINKS[resolved.signal] if by_links else resolved.signal
+        relabelled[url] = replace(page, language=resolved.lang, language_signal=str(signal))
     return relabelled
 
 

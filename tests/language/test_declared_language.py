@@ -172,3 +172,32 @@ def test_a_latin_script_language_the_identifier_lacks_wins_only_where_it_is_unsu
     assert (
         resolve_language("bo", "\u0f66\u0f90\u0f51\u0f0b", "dz", identifier.knows, 1.0).lang == "dz"
     )
+
+
+FAROESE = (
+    "Føroyar eru eitt oyggjaland í Norðuratlantshavinum. Har búgva umleið fimmti túsund fólk, og "
+    "flestu teirra tosa føroyskt dagliga. Høvuðsstaðurin er Tórshavn, har landsstýrið og "
+    "løgtingið hava sæti síni. Fiskiskapur hevur altíð verið týdningarmesta vinnan í landinum."
+)
+"""Faroese (written for this test), which lid.176 lacks and reads as Icelandic, sure of it."""
+
+
+def test_a_sure_stand_in_gives_way_where_the_site_has_no_page_in_its_language(identifier):
+    guess = identifier.identify(FAROESE)[0]
+    assert guess.lang == "is" and guess.score >= 0.5 and not identifier.knows("fo")
+    # sure of itself: taken for an Icelandic copy behind a Faroese label
+    sure = resolve_language(guess.lang, FAROESE, "fo", identifier.knows, guess.score)
+    assert sure == ("is", Signal.IDENTIFIER)
+    # but the site has no Icelandic page to copy: a stand-in
+    offered = {"en", "fo", "se"}
+    found = resolve_language(guess.lang, FAROESE, "fo", identifier.knows, guess.score, offered)
+    assert found == ("fo", Signal.DECLARED_UNKNOWN)
+    offered_is = {"en", "fo", "is"}
+    assert resolve_language("is", FAROESE, "fo", identifier.knows, 0.83, offered_is).lang == "is"
+    _, english = catalog_sentences("dz")
+    text = " ".join(english)  # an English copy on a site without English pages still reads as one
+    guess = identifier.identify(text)[0]
+    assert resolve_language(guess.lang, text, "fo", identifier.knows, guess.score, {"fo"}) == (
+        "en",
+        Signal.IDENTIFIER,
+    )

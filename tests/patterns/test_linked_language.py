@@ -189,3 +189,25 @@ def test_a_page_mixed_only_by_stand_ins_for_a_language_the_identifier_lacks_take
     assert [(p.source, p.target, p.source_language, p.target_language) for p in found.pairs] == [
         (en_url, om_url, "en", "om")
     ]
+
+
+def test_a_page_its_url_names_takes_it_over_a_sure_stand_in_the_site_has_no_page_in(identifier):
+    from tests.language.test_declared_language import FAROESE
+
+    _, english = catalog_sentences("dz")
+    en_text = " ".join(english[:10])
+    pages = {}
+    for lang, text in (("en", en_text), ("fo", FAROESE)):
+        url = f"{SITE}/{lang}/rights.html"
+        pages[url] = PageRecord.of(url, identifier.identify(text)[0].lang, text, [])
+    faroese = f"{SITE}/fo/rights.html"
+    assert pages[faroese].language == "is"
+    linked = linked_language_pages(pages, identifier.knows)
+    assert list(linked) == [faroese]
+    assert (linked[faroese].language, linked[faroese].language_signal) == (
+        "fo",
+        Signal.DECLARED_UNKNOWN,
+    )
+    icelandic = f"{SITE}/is/rights.html"  # the site has Icelandic pages: it may be their copy
+    pages[icelandic] = PageRecord.of(icelandic, "is", FAROESE, [])
+    assert faroese not in linked_language_pages(pages, identifier.knows)
