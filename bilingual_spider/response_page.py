@@ -41,6 +41,10 @@ LINKED_LANGUAGE_META = "linked_language"
 """``Request.meta`` key: the language the link a request follows names for its page (its
 ``hreflang``, a switcher's label: the detector's probes), weighed as the page's declared
 language where its URL names none (:func:`page_declared_language`)."""
+SITE_LANGUAGES_META = "site_languages"
+"""``Request.meta`` key: the languages the page's site is known to have (the detector's probes:
+those its first page shows), against which a sure guess of the identifier may be a stand-in
+(:func:`~bilingual_spider.language.declared_language.resolve_language`'s ``offered``)."""
 
 _parsed: weakref.WeakKeyDictionary[Response, ParsedPage] = weakref.WeakKeyDictionary()
 
@@ -61,7 +65,8 @@ def response_language(response: Response, identifier: LanguageIdentifier) -> Pag
     if isinstance(cached, PageLanguage):
         return cached
     page = response_page(response)
-    language = page_language(page, identifier, page_declared_language(response, page))
+    offered = response.meta.get(SITE_LANGUAGES_META) if _has_meta(response) else None
+    language = page_language(page, identifier, page_declared_language(response, page), offered)
     if _has_meta(response):
         response.meta[PAGE_LANGUAGE_META] = language
     return language

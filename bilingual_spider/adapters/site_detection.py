@@ -100,7 +100,7 @@ from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.middlewares.sitemaps import SITEMAP_META
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
-from bilingual_spider.response_page import LINKED_LANGUAGE_META
+from bilingual_spider.response_page import LINKED_LANGUAGE_META, SITE_LANGUAGES_META
 from bilingual_spider.state import CrawlState
 from bilingual_spider.state.request_meta import REDELIVERED_META
 
@@ -664,7 +664,7 @@ class SiteDetection:
         if state is not None:
             self._inc("detector/probes_reissued", len(state.pending))
             for probe in state.pending:
-                yield self._probe_request(site, probe)
+                yield self._probe_request(state, probe)
             return
         verdict = self.store.verdict(site)
         if verdict is None or self.store.written_by(site) not in (dead, None):
@@ -690,9 +690,9 @@ class SiteDetection:
                 self._inc("detector/second_looks")
             elif probe.via:
                 self._inc(f"detector/ladder/{probe.via.replace(' ', '_')}")
-            yield self._probe_request(step.state.site, probe)
+            yield self._probe_request(step.state, probe)
 
-    def _probe_request(self, site: str, probe: LinkScore) -> scrapy.Request:
+    def _probe_request(self, state: DetectionState, probe: LinkScore) -> scrapy.Request:
         return scrapy.Request(
             probe.url,
             callback=self.probe_callback,
@@ -701,11 +701,12 @@ class SiteDetection:
             dont_filter=True,  # the detector needs this page even if the crawl saw it
             meta={
                 "role": "probe",
-                "detector_site": site,
+                "detector_site": state.site,
                 "detector_probe": probe.url,
                 "detector_score": probe.score,
                 "detector_via": probe.via,
                 LINKED_LANGUAGE_META: probe.hint,  # the language its link names, if any
+                SITE_LANGUAGES_META: state.site_languages,
                 "download_timeout": self.probe_timeout,
                 "max_retry_times": self.probe_retries,
             },

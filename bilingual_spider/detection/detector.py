@@ -369,6 +369,16 @@ class DetectionState:
     """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
     alone: a backlink page fetched for its links)."""
 
+    @property
+    def site_languages(self) -> tuple[str, ...]:
+        """The languages the first page shows: its own and those its links name. A probe's
+        page read as another, however sure the identifier is, may be a stand-in for the
+        language its link or URL declares (lid.176 reads Faroese as Icelandic on a site that
+        names English, Faroese and Sami: the ``offered`` of
+        :func:`~bilingual_spider.language.declared_language.resolve_language`)."""
+        own = (self.start.lang,) if self.start.lang not in ("", "und") else ()
+        return tuple(dict.fromkeys((*own, *self.named)))
+
 
 @dataclass(frozen=True)
 class Step:

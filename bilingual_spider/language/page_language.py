@@ -178,20 +178,26 @@ def _blocks(
 
 
 def page_language(
-    page: str | bytes | ParsedPage, identifier: LanguageIdentifier, declared: str | None = None
+    page: str | bytes | ParsedPage,
+    identifier: LanguageIdentifier,
+    declared: str | None = None,
+    offered: Collection[str] | None = None,
 ) -> PageLanguage:
     """The language of a page's main text and the share of each language in it; ``declared``:
-    the language the site declares for it (:func:`language_blocks`). Prose before boilerplate:
+    the language the site declares for it, ``offered``: the languages of its site, where known
+    (:func:`language_blocks`). Prose before boilerplate:
     the page's prose decides (no navigation, legal notice or code: a long untranslated licence
     on a translated index page does not), its whole main text only when the prose is too
     short to judge."""
     page = as_parsed(page)
     prose, truncated = main_text_blocks(page, code=False, navigation=False)
     found = blocks_language(
-        language_prose(prose), truncated, identifier=identifier, declared=declared
+        language_prose(prose), truncated, identifier=identifier, declared=declared, offered=offered
     )
     if found.undetermined:
-        found = blocks_language(*main_text_blocks(page), identifier=identifier, declared=declared)
+        found = blocks_language(
+            *main_text_blocks(page), identifier=identifier, declared=declared, offered=offered
+        )
     return found
 
 
@@ -210,7 +216,11 @@ class LanguageBlock:
 
 
 def language_blocks(
-    blocks: list[str], *, identifier: LanguageIdentifier, declared: str | None = None
+    blocks: list[str],
+    *,
+    identifier: LanguageIdentifier,
+    declared: str | None = None,
+    offered: Collection[str] | None = None,
 ) -> list[LanguageBlock]:
     """The blocks long enough to judge (:data:`MIN_BLOCK_CHARS`; all of them together when
     none is), each with its language: the identifier's, or the ``declared`` language of the
@@ -227,7 +237,7 @@ def language_blocks(
         else LanguageBlock(block, None)
         for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
     ]
-    return resolved_blocks(guessed, declared, identifier.knows)
+    return resolved_blocks(guessed, declared, identifier.knows, offered)
 
 
 def resolved_blocks(
@@ -277,9 +287,10 @@ def blocks_language(
     *,
     identifier: LanguageIdentifier,
     declared: str | None = None,
+    offered: Collection[str] | None = None,
 ) -> PageLanguage:
     """:func:`page_language` of the main text blocks of a page (:func:`main_text_blocks`)."""
-    judged = language_blocks(blocks, identifier=identifier, declared=declared)
+    judged = language_blocks(blocks, identifier=identifier, declared=declared, offered=offered)
     return language_of_blocks(judged, truncated)
 
 

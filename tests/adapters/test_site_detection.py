@@ -24,6 +24,7 @@ from bilingual_spider.adapters.site_detection import (
 from bilingual_spider.detection.detector import BilingualSiteDetector, DetectorConfig
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.identification import default_identifier
+from bilingual_spider.response_page import SITE_LANGUAGES_META
 from tests.spiders.fake_scorer import FakeLinkScorer
 from tests.spiders.pages import ENGLISH, SPANISH, page
 
@@ -360,3 +361,34 @@ def test_a_restart_without_an_output_to_read_replays_nothing() -> None:
     assert spider.replayed_verdicts == []
     spider.worker_restarted(set())
     assert [item.site for item in spider.replayed_verdicts] == ["www.museo.example"]
+
+
+@pytest.mark.parametrize(
+    ("icelandic_too", "bilingual"), [(False, True), (True, False)], ids=["stand-in", "copy"]
+)
+def test_a_sure_stand_in_counts_for_the_language_its_link_named_on_a_site_without_it(
+    icelandic_too: bool, bilingual: bool
+) -> None:
+    """lid.176 reads Faroese as Icelandic, sure of it. Behind ``Føroyskt`` on a site whose home
+    names English, Faroese and Sami it is Faroese; on one that names Icelandic too, it may be a
+    copy of the Icelandic pages, and counts for Icelandic."""
+    from tests.language.test_declared_language import FAROESE
+
+    detection, _ = make_detection(langs=("en", "fo"))
+    links = [("/fo/", "Føroyskt"), ("/se/", "Davvisámegiella")]
+    if icelandic_too:
+        links.append(("/is/", "Íslenska"))
+    [probe, *_] = list(detection.examine(response(HOME, page("en", ENGLISH, *links))))
+    assert probe.url == "http://www.museo.example/fo/"
+    expected = ("en", "fo", "se", "is") if icelandic_too else ("en", "fo", "se")
+    assert probe.meta[SITE_LANGUAGES_META] == expected
+    faroese_page = page("en", FAROESE)  # a template's lang="en" on every page
+    [item] = [
+        found
+        for found in detection.probe_answered(response(probe.url, faroese_page, probe))
+        if isinstance(found, SiteVerdictItem)
+    ] or [None]
+    if bilingual:
+        assert item is not None and item.bilingual and item.languages == ["en", "fo"]
+    else:
+        assert item is None or not item.bilingual
