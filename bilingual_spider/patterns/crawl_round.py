@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import ChainMap, Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
 from bilingual_spider.language.declared_language import BY_LINKS, Signal, resolve_language
@@ -227,7 +228,7 @@ def languages_of_sites(
     found: dict[str, set[str]] = {}
     for url, page in pages.items():
         languages = named.get(url, ())
-        declared = declared_language(url) or (min(languages) if len(languages) == 1 else None)
+        declared = url_language(url) or (min(languages) if len(languages) == 1 else None)
         language = declared or page.language
         if language is not None:
             found.setdefault(site_of(url), set()).add(base_language(language))
@@ -260,7 +261,7 @@ def linked_language_pages(
     offered = languages_of_sites(pages, named)
     relabelled: dict[str, PageRecord] = {}
     for url, page in pages.items():
-        declared = declared_language(url)
+        declared = url_language(url)
         by_links = declared is None
         if by_links:
             languages = named.get(url, set())
@@ -401,12 +402,21 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
     ``.nn.html`` suffix, ``lang=gl``), else its ``<html lang>``; None when the URL names two
     languages or none and the page declares none. A claim, weighed against the text by
     :func:`~bilingual_spider.language.declared_language.resolve_language`."""
-    named = {language_of_unit(unit.value) for unit in split_url(url).units()} - {None}
-    if len(named) == 1:
-        return named.pop()
-    if not named and html_lang:
+    named = url_language(url)
+    if named is not None:
+        return named
+    if html_lang and not any(language_of_unit(unit.value) for unit in split_url(url).units()):
         return normalize_language_code(html_lang)
     return None
+
+
+@lru_cache(maxsize=65536)
+def url_language(url: str) -> str | None:
+    """The language ``url`` names (:func:`declared_language`'s first), None when it names none
+    or two; remembered, as each crawl stage asks it of every page
+    (:func:`linked_language_pages`)."""
+    named = {language_of_unit(unit.value) for unit in split_url(url).units()} - {None}
+    return named.pop() if len(named) == 1 else None
 
 
 def marked_language(url: str, shares: Mapping[str, float]) -> str | None:
