@@ -368,6 +368,9 @@ class DetectionState:
     climb: bool = True
     """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
     alone: a backlink page fetched for its links)."""
+    start_below: LinkScore | None = None
+    """One page down from a first page too thin to count (a chooser, an index of headings):
+    its second look at its own language, asked last (:meth:`BilingualSiteDetector._advance`)."""
 
     @property
     def site_languages(self) -> tuple[str, ...]:
@@ -731,6 +734,9 @@ class BilingualSiteDetector:
             codes=_site_codes(page_urls, links) if climb else (),
             linked_ancestors=_linked_ancestors(start, links) if climb else (),
             climb=climb,
+            start_below=self._page_below(page_urls, links, set(page_urls), start.lang)
+            if self.is_chooser(start) and self.config.mode == "detector"
+            else None,
         )
         if self.config.mode == "link_predictor":
             return Step(None, verdict=self._link_predictor_verdict(state))
@@ -900,24 +906,52 @@ class BilingualSiteDetector:
             if link.hint and _same_language(link.hint, lang) and link.url not in asked:
                 return replace(link, via=SECOND_LOOK)
         page_urls = [url for url in (result.url, result.final_url) if url]
-        above = {_without_fragment(url) for url in ancestor_urls(page_urls[-1])}
-        # too little prose to count, or a language the site shows nowhere else: X misread?
-        unsure = not result.counted or not any(_same_language(result.counted, f) for f in found)
-        thin = unsure and result.text_chars < self.config.chooser_max_chars
-        below: list[LinkScore] = []
+        links = list(links)
         for link in links:
             url = _without_fragment(link.url)
             if url in asked or not probe_able_from(page_urls, link.url, self.config.hosts):
                 continue
             if link.hint and _same_language(link.hint, lang):
                 return LinkScore(url, link.score, lang, via=SECOND_LOOK)
-            if thin and not link.hint and url not in above:
+        # too little prose to count, or a language the site shows nowhere else: X misread?
+        unsure = not result.counted or not any(_same_language(result.counted, f) for f in found)
+        if unsure and result.text_chars < self.config.chooser_max_chars:
+            return self._page_below(page_urls, links, asked, lang)
+        return None
+
+    def _page_below(
+        self, page_urls: Sequence[str], links: Iterable[LinkScore], asked: set[str], lang: str
+    ) -> LinkScore | None:
+        """A second look at ``lang`` one page down from a thin index page: its first link that
+        names no language and is no page above it, one in its own directory first (a table of
+        contents, not the site's bar: ``/about.html``)."""
+        above = {_without_fragment(url) for url in ancestor_urls(page_urls[-1])}
+        below: list[LinkScore] = []
+        for link in links:
+            url = _without_fragment(link.url)
+            if url in asked or url in above or link.hint:
+                continue
+            if probe_able_from(page_urls, link.url, self.config.hosts):
                 below.append(LinkScore(url, link.score, lang, via=SECOND_LOOK))
-        # its own directory's first: a table of contents, not the site's bar (/about.html)
         here = _directory(page_urls[-1])
         return next((link for link in below if _directory(link.url) == here), None) or next(
             iter(below), None
         )
+
+    def _home_second_look(self, state: DetectionState, found: Sequence[str]) -> LinkScore | None:
+        """The first page's own second look (:attr:`DetectionState.start_below`), due when
+        everything else is probed and one language of interest is missing for a bilingual
+        verdict: the first page's, which it has too little prose to show (a home that is an
+        index of headings, its version chooser naming only the translations)."""
+        look, lang = state.start_below, state.start.lang
+        if look is None or lang in ("", "und") or not self.config.second_look:
+            return None
+        if any(_same_language(lang, code) for code in (*found, *state.second_looks)):
+            return None
+        wanted = interesting([lang], self.config.langs)
+        if not wanted or len(interesting(found, self.config.langs)) != 1:
+            return None
+        return look
 
     def fail_start(self, site: str, url: str, reason: str) -> SiteVerdict:
         """The verdict for a site whose first page could not be fetched."""
@@ -958,6 +992,13 @@ class BilingualSiteDetector:
                     ),
                     probes=(step,),
                 )
+        if not state.queue and budget > 0 and (look := self._home_second_look(state, found)):
+            state = replace(
+                state,
+                queue=(look,),
+                start_below=None,
+                second_looks=(*state.second_looks, look.hint),
+            )
         if not state.queue or budget <= 0:
             return Step(None, verdict=self._final(state, False, found))
         missing = max(1, 2 - len(interesting(found, self.config.langs)))

@@ -392,3 +392,32 @@ def test_a_sure_stand_in_counts_for_the_language_its_link_named_on_a_site_withou
         assert item is not None and item.bilingual and item.languages == ["en", "fo"]
     else:
         assert item is None or not item.bilingual
+
+
+CONTENTS = "Table of contents: the museum, opening hours and guided tours"
+"""A home's headings: English, too little prose to count for it."""
+
+
+def test_a_home_of_headings_gets_its_own_second_look_when_its_language_is_the_one_missing() -> None:
+    """A home that is an index of headings (too little prose to count for English) whose
+    switcher names only the translation: after the Spanish page, the detector looks one page
+    down from the home, in its own directory first, before calling English absent."""
+    detection, stats = make_detection(langs=("en", "es"))
+    headings = page("en", CONTENTS, ("/es/", "Español"), ("/docs/museum.html", "The museum"))
+    [probe] = list(detection.examine(response(HOME, headings)))
+    assert probe.url == "http://www.museo.example/es/"
+    [look] = list(detection.probe_answered(response(probe.url, page("es", SPANISH), probe)))
+    assert isinstance(look, scrapy.Request)
+    assert look.url == "http://www.museo.example/docs/museum.html"
+    assert look.meta["detector_via"] == "second look"
+    [item] = list(detection.probe_answered(response(look.url, page("en", ENGLISH), look)))
+    assert item.bilingual and item.languages == ["es", "en"] and item.pages_downloaded == 3
+    assert stats.values["detector/second_looks"] == 1
+
+
+def test_a_home_of_headings_is_not_looked_below_when_no_other_language_was_found() -> None:
+    detection, _ = make_detection(langs=("en", "es"))
+    headings = page("en", CONTENTS, ("/es/", "Español"), ("/docs/museum.html", "The museum"))
+    [probe] = list(detection.examine(response(HOME, headings)))
+    [item] = list(detection.probe_answered(response(probe.url, page("en", ENGLISH), probe)))
+    assert isinstance(item, SiteVerdictItem) and not item.bilingual
