@@ -40,6 +40,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from stop_words import LANGUAGE_MAPPING, get_stop_words
 
 from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.declared_language import language_script, script_of
 from bilingual_spider.language.language_names_table import NAMES
 from bilingual_spider.language.names import language_of_code, language_of_name
 from bilingual_spider.language.tld import (
@@ -417,11 +418,20 @@ def _image_language(src: str) -> str:
 
 
 def _label_language(text: str) -> str:
-    """The language a link's label names, whole or by one of its bracketed or separated parts."""
+    """The language a link's label names, whole or by one of its bracketed or separated parts,
+    else by its first word where that is the language's name in its own script, not Latin, and
+    the whole label is in that script (Cherokee's ``ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ``, "Cherokee language"; a
+    Chinese menu's ``意大利语 键盘``, "Italian keyboard", names Italian in another script than
+    Italian's: no language)."""
     for part in (text, *_LABEL_PART.split(text)):
         part = part.strip()
         if part and (code := language_of_name(part) or language_of_code(part)):
             return code
+    first, _, rest = text.strip().partition(" ")
+    code = language_of_name(first) if rest else None
+    script = language_script(code) if code else None
+    if script and script != "LATIN" and script_of(first) == script == script_of(text):
+        return code or ""
     return ""
 
 

@@ -101,5 +101,15 @@ def test_languages_with_a_three_letter_code_are_named_by_their_own_and_english_n
     ]:  # fmt: skip
         assert language_of_name(label) == language, label
         assert labelled_language(anchor=label) == language, label
-    # a label is matched whole: "Cherokee language" names none (menus' "Italian keyboard")
-    assert labelled_language(anchor="ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ") == ""
+
+
+def test_a_label_in_a_script_other_than_latin_names_a_language_by_its_first_word_in_its_script():
+    from bilingual_spider.links.features import labelled_language
+
+    assert labelled_language(anchor="ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ") == "chr"  # "Cherokee language"
+    assert labelled_language(anchor="Українська мова") == "uk"
+    # a name in another script than the language's: a Chinese menu's "Italian keyboard"
+    assert labelled_language(anchor="意大利语 键盘") == ""
+    # in the Latin script a label is matched whole or by its separated parts only
+    assert labelled_language(anchor="English Premier League") == ""
+    assert labelled_language(anchor="Deutsch lernen") == ""
