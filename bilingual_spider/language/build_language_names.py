@@ -29,10 +29,10 @@ Sources and rule
   locale data for (``haw``), and every three-letter code of a language written in another
   script than Latin (``byn``, ``tig``), the script named as
   :func:`~bilingual_spider.language.declared_language.script_of` names a text's
-  (:data:`SCRIPT_WORDS`: ``Latn`` -> ``LATIN``); a script without a word there is kept as its
-  ISO code (``XSUX``), which names no text's script: such a language is never taken over the
-  identifier, nor for a Latin one. So every three-letter code the table lacks is of a language
-  CLDR writes in the Latin script, or one CLDR does not know
+  (:data:`SCRIPT_WORDS`: ``Latn`` -> ``LATIN``); a three-letter code's script without a word
+  there is kept as its ISO code (``XSUX``), which names no text's script: such a language is
+  never taken over the identifier, nor for a Latin one. So every three-letter code the table
+  lacks is of a language CLDR writes in the Latin script, or one CLDR does not know
   (:func:`~bilingual_spider.language.declared_language.language_script`).
 """
 
@@ -184,9 +184,10 @@ def build_scripts() -> dict[str, str]:
     scripts: dict[str, str] = {}
     for key, likely in sorted(get_global("likely_subtags").items()):
         script = likely.split("_")[1]
-        word = SCRIPT_WORDS.get(script, script.upper())
-        if not key.isalpha():
-            continue
+        word = SCRIPT_WORDS.get(script)
+        if not key.isalpha() or (word is None and len(key) == 2):
+            continue  # Japanese (Jpan: kanji and kana) and Avestan have no one word
+        word = word or script.upper()
         if len(key) == 2 or key in named or word != "LATIN":
             code = normalize_language_code(key)
             if code is not None:

@@ -163,8 +163,10 @@ def resolve_language(
     """The language of ``text``: the identifier's guess ``identified`` (None: it found none),
     unless the site's ``declared`` language (its project code) is a close neighbour of the
     guess or a language the identifier does not know (``knows``) whose script the text is
-    written in and which the text does not read as the guess (see the module's docstring); in
-    the Latin script, which English copies share, only when the identifier's probability for
+    written in, or whose guess is in another script than the text's (Fula in Adlam, which
+    lid.176 has no label in, read as Kannada; CLDR writes Fula in Latin), and which the text
+    does not read as the guess (see the module's docstring); in the Latin script, which
+    English copies share, only when the identifier's probability for
     its guess (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`, or
     the guess is in none of the languages the site ``offered`` (those it declares or shows for
     its pages; None: not known). A copy copies a page of the site, so its language is one the
@@ -177,14 +179,16 @@ def resolve_language(
         return ResolvedLanguage(identified, Signal.IDENTIFIER)
     if are_close(declared, identified):
         return ResolvedLanguage(declared, Signal.DECLARED_CLOSE)
-    script = language_script(declared)
+    script, written = language_script(declared), script_of(text)
+    # the guess's script is not the text's: no reading of it (Adlam Fula read as Kannada)
+    impossible = written is not None and language_script(identified) not in (None, written)
     if (
         script is not None
         and not knows(declared)
-        and script_of(text) == script
+        and (written == script or impossible)
         and not reads_as(text, identified)
         and (
-            script != "LATIN"
+            written != "LATIN"
             or confidence is None
             or confidence < MAX_STAND_IN_CONFIDENCE
             or (offered is not None and not any(same_language(identified, o) for o in offered))

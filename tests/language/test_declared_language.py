@@ -13,6 +13,7 @@ import pytest
 from bilingual_spider.language.declared_language import (
     Signal,
     are_close,
+    language_script,
     resolve_language,
     script_of,
 )
@@ -201,3 +202,21 @@ def test_a_sure_stand_in_gives_way_where_the_site_has_no_page_in_its_language(id
         "en",
         Signal.IDENTIFIER,
     )
+
+
+def test_a_guess_in_another_script_than_the_text_gives_way_whatever_the_declared_script(
+    identifier,
+):
+    """Fula written in Adlam, which lid.176 has no label in: its guess (Finnish here, Kannada on
+    a UDHR page) is in another script than the text, so no reading of it. CLDR writes Fula in
+    Latin, yet the declared ``fuf`` wins; an English copy under ``fuf`` is Latin and read so."""
+    adlam = "𞤀𞤣𞤤𞤢𞤥 𞤆𞤵𞤤𞤢𞤪 𞤫𞤲 𞤺𞤮𞤤𞥆𞤢𞤤 𞤸𞤢𞤳𞥆𞤫 𞤲𞤮𞤳𞤢𞤤 𞤸𞤭𞤲𞤣𞤫 𞤢𞤲𞤣𞤢𞤤 𞤫 𞤣𞤢𞤪𞤢𞤲𞤣𞤫"
+    guess = identifier.identify(adlam)[0]
+    assert language_script(guess.lang) != script_of(adlam) == "ADLAM"
+    assert language_script("fuf") == "LATIN" and not identifier.knows("fuf")
+    found = resolve_language(guess.lang, adlam, "fuf", identifier.knows, guess.score)
+    assert found == ("fuf", Signal.DECLARED_UNKNOWN)
+    _, english = catalog_sentences("dz")
+    text = " ".join(english)
+    guess = identifier.identify(text)[0]
+    assert resolve_language(guess.lang, text, "fuf", identifier.knows, guess.score).lang == "en"
