@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from urllib.parse import urlsplit
 
+from bilingual_spider.language.names import is_language_code
 from bilingual_spider.language.tld import registered_domain
 from bilingual_spider.patterns.markers import (
     INITIALS,
@@ -125,10 +126,15 @@ def site_of(url: str) -> str:
 def site_of_host(host_unit: str, host_rest: str) -> str:
     """The site of a host split by :func:`split_host`: the host without its subdomain unit when
     that unit is ``www`` or names a language (``en.example.com`` and ``fr.example.com`` are one
-    site, paired by the pattern <en, fr>), else the whole host. ``d-i.debian.org`` and
-    ``www.debian.org`` are two sites: pooled, one site's patterns would be judged on the other's
-    pages (a pattern credible on the small site is too rare on the pooled one)."""
+    site, paired by the pattern <en, fr>), else the whole host. As a host's first label, any
+    language's two-letter code names it, not only those of the languages the names table
+    names (``ch.example.org``: Chamorro, as Wikipedia's hosts say; in a path ``ch`` is as
+    likely a country or a chapter). ``d-i.debian.org`` and ``www.debian.org`` are two sites:
+    pooled, one site's patterns would be judged on the other's pages (a pattern credible on the
+    small site is too rare on the pooled one)."""
     if not host_unit or host_unit == "www" or language_of_unit(host_unit):
+        return host_rest
+    if len(host_unit) == 2 and is_language_code(host_unit):
         return host_rest
     return f"{host_unit}.{host_rest}"
 
