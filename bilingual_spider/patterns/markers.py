@@ -56,9 +56,12 @@ INITIALS = {"e": "en", "f": "fr"}
 Canadian sites, ``report.asp`` and ``report_f.asp`` (the other language left unmarked), and
 glued to a number, ``news123e.html`` and ``news123f.html``. Alone, a letter names no language:
 :func:`language_of_unit` gives None for it."""
-LANGUAGE_PARAMETER = re.compile(r"L|(?i:[a-z_]*(?:lang|lng|locale|sprache|langue|idioma)[a-z_]*)")
-"""Query parameter names that say "language": ``lang``, ``clang``, ``LangID``, ``locale``, and
-TYPO3's ``L`` (upper case only: a lower-case ``l`` is as often a limit or a list)."""
+LANGUAGE_PARAMETER = re.compile(
+    r"L|hl|(?i:[a-z_]*(?:lang|lng|locale|sprache|langue|idioma)[a-z_]*)"
+)
+"""Query parameter names that say "language": ``lang``, ``clang``, ``LangID``, ``locale``,
+TYPO3's ``L`` (upper case only: a lower-case ``l`` is as often a limit or a list) and Google's
+``hl`` ("host language", copied by many sites: ``?hl=nr``)."""
 _NUMERIC_VALUE = re.compile(r"[0-9]{1,2}")
 
 

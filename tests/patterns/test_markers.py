@@ -20,6 +20,8 @@ from bilingual_spider.patterns.mining import PairingPattern
         ("zh-tw+zh-tw", "zh-Hant"),
         ("is+de", None),  # two languages: no side of a language pattern
         ("lang=fr", "fr"),
+        ("hl=nr", "nr"),  # Google's "host language", any language's code (stop 70)
+        ("hl=bem", "bem"),
         ("page1", None),
         ("04", None),
         ("www", None),
