@@ -55,15 +55,13 @@ ARCHIVE = HERE / "data" / "udhr_fresh.tar.xz"
 sys.path.insert(0, str(HERE))  # held_out_language_sites, pupsniffer, language_sites
 
 from held_out_language_sites import (  # noqa: E402
-    SITE_BUDGET,
     World,
+    crawl_sites,
     detect,
     detect_totals,
     file_of,
     is_copy,
-    missed_pairs,
-    page_languages,
-    wrong_pairs,
+    print_results,
 )
 
 LANGUAGES = {
@@ -514,8 +512,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-crawl", action="store_true", help="no PupSniffer crawls")
     parser.add_argument("--reuse", action="store_true", help="score the crawls left in --work")
     args = parser.parse_args(argv)
-    from language_sites import pooled, site_scores
-    from pupsniffer import run_crawl
 
     world = build_world(args.work / "world")
     chosen = [s for s in SITES if not args.site or s.host in args.site]
@@ -560,49 +556,8 @@ def main(argv: list[str] | None = None) -> int:
             "seconds": round(time.monotonic() - started, 1),
         }
     if not args.no_crawl:
-        runs: dict[str, dict[str, Any]] = {}
-        for site in chosen:
-            started = time.monotonic()
-            crawl = run_crawl(
-                ["--config", str(world.config)], [f"http://{site.host}/"], args.work / site.host,
-                reuse=args.reuse, site_budget=SITE_BUDGET,
-            )  # fmt: skip
-            runs[site.host] = {
-                **site_scores(site, world.gold[site.host], crawl, world.languages),
-                "missed_fetched_gold": missed_pairs(
-                    world.gold[site.host], crawl, page_languages(args.work / site.host)
-                ),
-                "not_gold_pairs": wrong_pairs(site, world.gold[site.host], crawl, world),
-                "hosts_fetched": sorted(  # not the spider's own data: request
-                    {u.split("/")[2] for u in crawl.fetched if u.startswith("http")}
-                ),
-                "seconds": round(time.monotonic() - started, 1),
-            }
-            print(f"  crawled {site.host}: {runs[site.host]['pages_fetched']} pages", flush=True)
-        result["pupsniffer"] = {
-            "command": "scrapy crawl pupsniffer -a langs=any -a site_budget="
-            f"{SITE_BUDGET} (benchmarks/pupsniffer.py run_crawl)",
-            "sites": runs,
-            "pooled": pooled(runs),
-        }
-    if "detector" in result:
-        print("detector, per site: translated found, copies called bilingual, pages")
-        for host, t in result["detector"]["per_site"].items():
-            print(f"  {host:24} {t}")
-        print(f"  {'all':24} {result['detector']['totals']}")
-    if "pupsniffer" in result:
-        print("pupsniffer: site, language: recall of fetched (fetched), pairs, precision, codes")
-        for host, run in result["pupsniffer"]["sites"].items():
-            for lang, s in run["languages"].items():
-                print(
-                    f"  {host:24} {lang:4} {s['recall_of_fetched']!s:>7} "
-                    f"({s['gold_pairs_fetched']:3}) {s['pairs']:4} {s['precision']!s:>7} "
-                    f"{s['codes']}"
-                )
-            for lang, c in run["copies"].items():
-                print(f"  {host:24} {lang:4} copy: {c['pairs']} pairs {c['codes']}")
-        for lang, s in result["pupsniffer"]["pooled"].items():
-            print(f"  pooled {lang:10} {s}")
+        result["pupsniffer"] = crawl_sites(world, chosen, args.work, args.reuse)
+    print_results(result)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
     print(f"results in {args.out}")

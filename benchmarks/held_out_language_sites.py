@@ -567,8 +567,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-crawl", action="store_true", help="no PupSniffer crawls")
     parser.add_argument("--reuse", action="store_true", help="score the crawls left in --work")
     args = parser.parse_args(argv)
-    from language_sites import pooled, site_scores
-    from pupsniffer import run_crawl
 
     world = build_world(args.work / "world")
     chosen = [s for s in SITES if not args.site or s.host in args.site]
@@ -621,28 +619,49 @@ def main(argv: list[str] | None = None) -> int:
             "seconds": round(time.monotonic() - started, 1),
         }
     if not args.no_crawl:
-        runs: dict[str, dict[str, Any]] = {}
-        for site in chosen:
-            started = time.monotonic()
-            crawl = run_crawl(
-                ["--config", str(world.config)], [f"http://{site.host}/"], args.work / site.host,
-                reuse=args.reuse, site_budget=SITE_BUDGET,
-            )  # fmt: skip
-            runs[site.host] = {
-                **site_scores(site, world.gold[site.host], crawl, world.languages),
-                "missed_fetched_gold": missed_pairs(
-                    world.gold[site.host], crawl, page_languages(args.work / site.host)
-                ),
-                "not_gold_pairs": wrong_pairs(site, world.gold[site.host], crawl, world),
-                "seconds": round(time.monotonic() - started, 1),
-            }
-            print(f"  crawled {site.host}: {runs[site.host]['pages_fetched']} pages", flush=True)
-        result["pupsniffer"] = {
-            "command": "scrapy crawl pupsniffer -a langs=any -a site_budget="
-            f"{SITE_BUDGET} (benchmarks/pupsniffer.py run_crawl)",
-            "sites": runs,
-            "pooled": pooled(runs),
+        result["pupsniffer"] = crawl_sites(world, chosen, args.work, args.reuse)
+    print_results(result)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print(f"results in {args.out}")
+    return 0
+
+
+def crawl_sites(world: Any, sites: Any, work: Path, reuse: bool) -> dict[str, Any]:
+    """A PupSniffer crawl of each site from its home, scored (``sites`` of ``world``: each
+    with ``host``, ``languages`` and ``copies``, as :class:`Site`)."""
+    from language_sites import pooled, site_scores
+    from pupsniffer import run_crawl
+
+    runs: dict[str, dict[str, Any]] = {}
+    for site in sites:
+        started = time.monotonic()
+        crawl = run_crawl(
+            ["--config", str(world.config)], [f"http://{site.host}/"], work / site.host,
+            reuse=reuse, site_budget=SITE_BUDGET,
+        )  # fmt: skip
+        runs[site.host] = {
+            **site_scores(site, world.gold[site.host], crawl, world.languages),
+            "missed_fetched_gold": missed_pairs(
+                world.gold[site.host], crawl, page_languages(work / site.host)
+            ),
+            "not_gold_pairs": wrong_pairs(site, world.gold[site.host], crawl, world),
+            "hosts_fetched": sorted(  # not the spider's own data: request
+                {u.split("/")[2] for u in crawl.fetched if u.startswith("http")}
+            ),
+            "seconds": round(time.monotonic() - started, 1),
         }
+        print(f"  crawled {site.host}: {runs[site.host]['pages_fetched']} pages", flush=True)
+    return {
+        "command": "scrapy crawl pupsniffer -a langs=any -a site_budget="
+        f"{SITE_BUDGET} (benchmarks/pupsniffer.py run_crawl)",
+        "sites": runs,
+        "pooled": pooled(runs),
+    }
+
+
+def print_results(result: dict[str, Any]) -> None:
+    """The detector's and PupSniffer's figures of ``result``, site by site."""
     if "detector" in result:
         print("detector, per site: translated found, copies called bilingual, pages")
         for host, t in result["detector"]["per_site"].items():
@@ -661,10 +680,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {host:24} {lang:4} copy: {c['pairs']} pairs {c['codes']}")
         for lang, s in result["pupsniffer"]["pooled"].items():
             print(f"  pooled {lang:10} {s}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    print(f"results in {args.out}")
-    return 0
 
 
 if __name__ == "__main__":
