@@ -36,32 +36,24 @@ scores. ``--reuse``: score the crawls left in ``--work`` again.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import tarfile
-import time
 from dataclasses import dataclass
 from functools import cache
 from html import escape
 from pathlib import Path
-from typing import Any
-
-from lxml import html as lxml_html
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 ARCHIVE = HERE / "data" / "udhr_fresh.tar.xz"
 sys.path.insert(0, str(HERE))  # held_out_language_sites, pupsniffer, language_sites
 
+import held_out_language_sites as held_out  # noqa: E402
 from held_out_language_sites import (  # noqa: E402
     World,
-    crawl_sites,
-    detect,
-    detect_totals,
+    documents,
     file_of,
     is_copy,
-    print_results,
+    read_declaration,
 )
 
 LANGUAGES = {
@@ -179,29 +171,8 @@ SITES = (
 
 @cache
 def declaration(lang: str) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
-    """The declaration in ``lang``: its title and its 31 parts (preamble, articles 1-30), each
-    (heading, paragraphs)."""
-    with tarfile.open(ARCHIVE) as archive:
-        member = archive.extractfile(LANGUAGES[lang][0])
-        assert member is not None
-        root = lxml_html.fromstring(member.read().decode("utf-8"))
-    title = " ".join((root.findtext(".//h1") or "").split())
-    parts = []
-    for part in [root.find(".//header"), *root.iterfind(".//article")]:
-        heading = " ".join((part.findtext("h2") or title).split())
-        texts = tuple(
-            " ".join(e.text_content().split()) for e in part.iter("p") if e.text_content()
-        )
-        parts.append((heading, texts))
-    if len(parts) != 31:
-        raise ValueError(f"{lang}: {len(parts)} parts, not 31")
-    return title, tuple(parts)
-
-
-def documents(site: Site) -> list[list[int]]:
-    """The parts each document holds: the preamble, then articles in runs."""
-    n = site.articles_per_document
-    return [[0]] + [list(range(i, min(i + n, 31))) for i in range(1, 31, n)]
+    """The declaration in ``lang``: its title and its 31 parts (preamble, articles 1-30)."""
+    return read_declaration(ARCHIVE, LANGUAGES[lang][0])
 
 
 def text_language(site: Site, lang: str, doc: int | None) -> str:
@@ -504,64 +475,15 @@ def build_world(root: Path) -> World:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, default=Path("out/bench_fresh_language_sites"))
-    parser.add_argument("--site", action="append", help="only this site (repeatable)")
-    parser.add_argument("--out", type=Path, default=RESULTS / "fresh_language_sites.json")
-    parser.add_argument("--no-detect", action="store_true", help="no detector runs")
-    parser.add_argument("--no-crawl", action="store_true", help="no PupSniffer crawls")
-    parser.add_argument("--reuse", action="store_true", help="score the crawls left in --work")
-    args = parser.parse_args(argv)
-
-    world = build_world(args.work / "world")
-    chosen = [s for s in SITES if not args.site or s.host in args.site]
-    result: dict[str, Any] = {
-        "archive": str(ARCHIVE.relative_to(HERE.parent)),
-        "sites": {
-            s.host: {
-                "languages": s.languages,
-                "copies": s.copies,
-                "partial": s.partial,
-                "traits": s.traits,
-                "gold_pairs": len(world.gold[s.host]),
-                "translated_pages_left_out_as_copies": world.dropped[s.host],
-            }
-            for s in chosen
-        },
-    }
-    if not args.no_detect:
-        started = time.monotonic()
-        verdicts: dict[str, dict[str, Any]] = {}
-        for site in chosen:
-            for lang in (*site.languages, *site.copies):
-                v = verdicts[f"{site.host} en,{lang}"] = detect(world, site, lang)
-                kind = "translated" if v["translated"] else "copy"
-                print(
-                    f"  detect {site.host:24} en,{lang:4} {kind:10} bilingual={v['bilingual']!s:5}"
-                    f" {v['languages']} {v['pages']} pages {v['rule']}"
-                    + ("" if v["right"] else "  MISS"),
-                    flush=True,
-                )
-        result["detector"] = {
-            "command": "bilingual_spider.cli detect --langs en,X --sandbox-config <world> "
-            "http://SITE/ (cwd: a temp directory)",
-            "totals": detect_totals(verdicts),
-            "per_site": {
-                s.host: detect_totals(
-                    {k: v for k, v in verdicts.items() if k.startswith(s.host + " ")}
-                )
-                for s in chosen
-            },
-            "verdicts": verdicts,
-            "seconds": round(time.monotonic() - started, 1),
-        }
-    if not args.no_crawl:
-        result["pupsniffer"] = crawl_sites(world, chosen, args.work, args.reuse)
-    print_results(result)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    print(f"results in {args.out}")
-    return 0
+    return held_out.main(
+        argv,
+        name="fresh_language_sites",
+        description=__doc__.split("\n\n")[0],
+        sites=SITES,
+        build=build_world,
+        archive=ARCHIVE,
+        site_info=lambda site: {"partial": site.partial},
+    )
 
 
 if __name__ == "__main__":

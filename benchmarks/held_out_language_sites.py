@@ -177,8 +177,15 @@ SITES = (
 def declaration(lang: str) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
     """The declaration in ``lang``: its title and its 31 parts (preamble, articles 1-30), each
     (heading, paragraphs)."""
-    with tarfile.open(ARCHIVE) as archive:
-        member = archive.extractfile(LANGUAGES[lang][0])
+    return read_declaration(ARCHIVE, LANGUAGES[lang][0])
+
+
+def read_declaration(
+    archive_path: Path, name: str
+) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The declaration of the archive's file ``name``: its title and its 31 parts."""
+    with tarfile.open(archive_path) as archive:
+        member = archive.extractfile(name)
         assert member is not None
         root = lxml_html.fromstring(member.read().decode("utf-8"))
     title = " ".join((root.findtext(".//h1") or "").split())
@@ -190,7 +197,7 @@ def declaration(lang: str) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...]
         )
         parts.append((heading, texts))
     if len(parts) != 31:
-        raise ValueError(f"{lang}: {len(parts)} parts, not 31")
+        raise ValueError(f"{name}: {len(parts)} parts, not 31")
     return title, tuple(parts)
 
 
@@ -558,24 +565,37 @@ def wrong_pairs(site: Site, site_gold: list[tuple[str, str]], crawl: Any, world:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", type=Path, default=Path("out/bench_held_out_language_sites"))
+def main(
+    argv: list[str] | None = None,
+    *,
+    name: str = "held_out_language_sites",
+    description: str = __doc__.split("\n\n")[0],
+    sites: Any = SITES,
+    build: Any = None,
+    archive: Path = ARCHIVE,
+    site_info: Any = None,
+) -> int:
+    """Measure ``sites`` (:data:`SITES`) in the world ``build`` makes (:func:`build_world`);
+    ``site_info``: more of each site to report. Another held-out set runs through here too."""
+    build = build or build_world
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--work", type=Path, default=Path(f"out/bench_{name}"))
     parser.add_argument("--site", action="append", help="only this site (repeatable)")
-    parser.add_argument("--out", type=Path, default=RESULTS / "held_out_language_sites.json")
+    parser.add_argument("--out", type=Path, default=RESULTS / f"{name}.json")
     parser.add_argument("--no-detect", action="store_true", help="no detector runs")
     parser.add_argument("--no-crawl", action="store_true", help="no PupSniffer crawls")
     parser.add_argument("--reuse", action="store_true", help="score the crawls left in --work")
     args = parser.parse_args(argv)
 
-    world = build_world(args.work / "world")
-    chosen = [s for s in SITES if not args.site or s.host in args.site]
+    world = build(args.work / "world")
+    chosen = [s for s in sites if not args.site or s.host in args.site]
     result: dict[str, Any] = {
-        "archive": str(ARCHIVE.relative_to(HERE.parent)),
+        "archive": str(archive.relative_to(HERE.parent)),
         "sites": {
             s.host: {
                 "languages": s.languages,
                 "copies": s.copies,
+                **(site_info(s) if site_info else {}),
                 "traits": s.traits,
                 "gold_pairs": len(world.gold[s.host]),
                 "translated_pages_left_out_as_copies": world.dropped[s.host],
