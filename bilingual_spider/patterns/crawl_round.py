@@ -58,7 +58,7 @@ from bilingual_spider.patterns.pair_language import (
 )
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
-from bilingual_spider.patterns.units import site_of, split_url
+from bilingual_spider.patterns.units import HOST, host_language, site_of, split_url
 from bilingual_spider.patterns.url_list import mine_url_list
 from bilingual_spider.patterns.verification import PageContent, PairVerifier, content_signals
 
@@ -414,8 +414,12 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
 def url_language(url: str) -> str | None:
     """The language ``url`` names (:func:`declared_language`'s first), None when it names none
     or two; remembered, as each crawl stage asks it of every page
-    (:func:`linked_language_pages`)."""
-    named = {language_of_unit(unit.value) for unit in split_url(url).units()} - {None}
+    (:func:`linked_language_pages`). A host's first label names any language's two-letter
+    code (``ch.example.org``, :func:`~.units.host_language`)."""
+    named = {
+        host_language(unit.value) if unit.kind == HOST else language_of_unit(unit.value)
+        for unit in split_url(url).units()
+    } - {None}
     return named.pop() if len(named) == 1 else None
 
 

@@ -132,11 +132,18 @@ def site_of_host(host_unit: str, host_rest: str) -> str:
     likely a country or a chapter). ``d-i.debian.org`` and ``www.debian.org`` are two sites:
     pooled, one site's patterns would be judged on the other's pages (a pattern credible on the
     small site is too rare on the pooled one)."""
-    if not host_unit or host_unit == "www" or language_of_unit(host_unit):
-        return host_rest
-    if len(host_unit) == 2 and is_language_code(host_unit):
+    if not host_unit or host_unit == "www" or host_language(host_unit):
         return host_rest
     return f"{host_unit}.{host_rest}"
+
+
+def host_language(host_unit: str) -> str | None:
+    """The language a host's first label names: as any other unit's
+    (:func:`~.markers.language_of_unit`), or any language's two-letter code (``ch``)."""
+    found = language_of_unit(host_unit)
+    if found is None and len(host_unit) == 2 and is_language_code(host_unit):
+        return host_unit
+    return found
 
 
 def is_well_formed(url: str) -> bool:

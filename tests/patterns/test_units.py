@@ -2,12 +2,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bilingual_spider.patterns.crawl_round import url_language
 from bilingual_spider.patterns.units import (
     DIR,
     FILE,
     HOST,
     QUERY,
     Unit,
+    host_language,
     is_well_formed,
     site_of,
     split_file_name,
@@ -70,6 +72,9 @@ def test_any_two_letter_language_code_as_a_host_label_is_a_language_of_the_site(
         assert site_of(f"http://{label}.marianas.example/docs/") == "marianas.example"
     assert site_of("http://kbp.marianas.example/") == "kbp.marianas.example"  # 3 letters: a word
     assert site_of("http://js.example.com/") == "js.example.com"  # no language's code
+    assert (host_language("ch"), host_language("fr"), host_language("js")) == ("ch", "fr", None)
+    assert url_language("http://ch.marianas.example/docs/a.html") == "ch"  # its declaration
+    assert url_language("http://x.org/ch/docs/a.html") is None  # a path's ch: a chapter?
 
 
 def test_whole_directory_substituted_never_a_substring() -> None:
