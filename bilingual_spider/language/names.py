@@ -41,6 +41,18 @@ LANGUAGE_CODES: frozenset[str] = (
 """Base codes of every language a table of the project names: the names table's, the scripts
 table's and the languages of the countries (CLDR, ``tld_table.py``: ``fil``, ``yue``,
 ``ckb``)."""
+LOCALE_LANGUAGES: frozenset[str] = frozenset(
+    code
+    for code in KNOWN_LANGUAGES
+    | {
+        base_language(code)
+        for codes in (*CCTLD_LANGUAGES.values(), *COMMUNITY_TLD_LANGUAGES.values())
+        for code in codes.replace(",", " ").split()
+    }
+    if len(code) == 3
+)
+"""Three-letter codes a locale in a URL may start with (``tet-TL``): the names table's and the
+countries' languages (not the scripts table's, which holds Old Norse: ``non-us``)."""
 
 
 def is_language_code(code: str) -> bool:
@@ -86,15 +98,23 @@ def language_of_code(token: str) -> str | None:
     ('es', 'zh-Hant', 'en')
     >>> language_of_code("faq"), language_of_code("in"), language_of_code("de-luxe")
     (None, None, None)
+
+    A three-letter code is one with a region (``tet-TL``, ``fil-PH``), of a language a table
+    names (:data:`LOCALE_LANGUAGES`); bare, three letters are as often a word (``faq``).
+
+    >>> language_of_code("tet-TL"), language_of_code("tet"), language_of_code("non-us")
+    ('tet', None, None)
     """
     token = token.strip().lower().replace("_", "-")
     first, _, rest = token.partition("-")
-    if not (len(first) == 2 or first in _OTHER_CODE_FORMS) or first in ("in", "iw"):
+    locale = len(first) == 3 and len(rest) in (2, 3) and first in LOCALE_LANGUAGES
+    if not (len(first) == 2 or first in _OTHER_CODE_FORMS or locale) or first in ("in", "iw"):
         return None
     if rest and not _is_subtag(rest):
         return None
     code = normalize_language_code(token)
-    if code is None or base_language(code) not in KNOWN_LANGUAGES:
+    known = LOCALE_LANGUAGES if locale else KNOWN_LANGUAGES
+    if code is None or base_language(code) not in known:
         return None
     return code
 

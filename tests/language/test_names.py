@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bilingual_spider.language.names import language_of_name
+from bilingual_spider.language.names import language_of_code, language_of_name
 from tests.conftest import missing
 
 
@@ -113,3 +113,12 @@ def test_a_label_in_a_script_other_than_latin_names_a_language_by_its_first_word
     # in the Latin script a label is matched whole or by its separated parts only
     assert labelled_language(anchor="English Premier League") == ""
     assert labelled_language(anchor="Deutsch lernen") == ""
+
+
+def test_a_three_letter_code_with_a_region_is_a_locale() -> None:
+    """``/tet-TL/`` (Tetum, stop 70's second held-out set): a locale of a language a table names;
+    a bare three-letter word, or one of the scripts table's dead languages, is none."""
+    assert language_of_code("tet-TL") == "tet" and language_of_code("fil_PH") == "fil"
+    assert language_of_code("tet") is None  # bare: as often a word
+    assert language_of_code("non-US") is None  # Old Norse, in the scripts table only
+    assert language_of_code("pop-up") is None
