@@ -16,7 +16,12 @@ Sources and rule
 - Their names: each language's own name (its autonym), and its names in :data:`WEB_LANGUAGES`,
   the languages most used on the web (W3Techs' content-language ranking, order of magnitude).
   The languages with a three-letter code only that CLDR has locale data for (``haw``, ``chr``,
-  ``tpi``, ``pap``: 153) are named by their own name and their English name.
+  ``tpi``, ``pap``: 153) are named by their own name and their English name. Every other
+  language CLDR names in English (``ty`` Tahitian, ``mh`` Marshallese, ``hmn`` Hmong, ``tet``
+  Tetum: 328, none with locale data) by its English name alone (a site's "Language assistance"
+  list of Pacific or African languages names them so), but for :data:`NOT_NAMES`, names that
+  are as often an English word, a place or a person (``Slave``, ``Delaware``, ``Nauru``,
+  ``Iban``), and CLDR's names of no language (``und``, ``mul``, ``zxx``).
 - A name is kept lower-cased (NFKC, casefold). Names in the Latin script of fewer than
   :data:`MIN_LATIN_CHARS` characters are left out (``Ido``, ``Ewe`` are also ordinary words);
   names in other scripts are kept from two characters on (``中文``, ``한국어``).
@@ -70,6 +75,15 @@ word or has another (``Bahasa Indonesia``, ``Afaan Oromoo``, ``Soomaaliga``: CLD
 (``links.features.labelled_language``). A phrase around a name (``en français``, ``中文版``)
 needs none: the link features find the name in it word by word."""
 MIN_LATIN_CHARS = 4
+NOT_NAMES = frozenset(
+    {
+        "slave", "fang", "mongo", "gothic", "iban", "mari", "seri", "bini", "beja", "kawi",
+        "koro", "maba", "mafa", "susu", "delaware", "alabama", "dakota", "seneca", "cayuga",
+        "cheyenne", "okanagan", "nauru", "tuvalu", "tokelau",
+    }
+)  # fmt: skip
+"""English names of languages without CLDR locale data left out: as often a word (``slave``,
+``gothic``, ``iban``), a place (``delaware``, ``nauru``) or a person (``mari``)."""
 SCRIPT_WORDS = {
     "Arab": "ARABIC", "Armn": "ARMENIAN", "Beng": "BENGALI", "Cans": "CANADIAN",
     "Cyrl": "CYRILLIC", "Deva": "DEVANAGARI", "Ethi": "ETHIOPIC", "Geor": "GEORGIAN",
@@ -105,6 +119,17 @@ def three_letter_languages() -> list[str]:
     return sorted(i for i in localedata.locale_identifiers() if len(i) == 3 and i.isalpha())
 
 
+def english_named_languages(named: set[str]) -> list[str]:
+    """CLDR identifiers of the other languages CLDR names in English (``ty``, ``hmn``): no
+    locale data, no region or script subtag, a language."""
+    from babel import Locale
+
+    from bilingual_spider.language.names import NOT_LANGUAGES
+
+    english = Locale.parse("en").languages
+    return sorted(i for i in english if "_" not in i and i not in named | NOT_LANGUAGES)
+
+
 def name_key(name: str) -> str:
     """How a name is compared: NFKC, case-folded, spaces collapsed."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
@@ -137,6 +162,11 @@ def build() -> dict[str, str]:
             name = Locale.parse(written_in).languages.get(cldr)
             if name and keep_name(name_key(name)):
                 others.setdefault(name_key(name), set()).add(code)
+    english = Locale.parse("en").languages
+    for cldr in english_named_languages({*languages, *three_letter}):
+        code, key = normalize_language_code(cldr), name_key(english[cldr])
+        if code == cldr and keep_name(key) and key not in NOT_NAMES:  # kr: Kanuri, no Korean
+            others.setdefault(key, set()).add(code)
     for code, phrases in SWITCHER_PHRASES.items():
         for phrase in phrases:
             autonyms.setdefault(name_key(phrase), code)
@@ -145,6 +175,16 @@ def build() -> dict[str, str]:
         if key not in names and len(codes) == 1:
             names[key] = next(iter(codes))
     return dict(sorted(names.items()))
+
+
+def english_only(names: dict[str, str]) -> list[str]:
+    """The project codes of the languages ``names`` names in English alone (no CLDR locale
+    data, no switcher phrase): names, never codes (``/ch/``, ``/sh/``, ``/ae/`` in a URL are
+    Switzerland, shell scripts, the Emirates far more often than Chamorro, Serbo-Croatian,
+    Avestan)."""
+    with_data = set(named_languages()) | set(three_letter_languages())
+    tier = set(english_named_languages(with_data))
+    return sorted(set(names.values()) & tier - set(SWITCHER_PHRASES))
 
 
 def render(names: dict[str, str]) -> str:
@@ -161,7 +201,14 @@ def render(names: dict[str, str]) -> str:
         "NAMES: dict[str, str] = {",
     ]
     lines.extend(f"    {_quoted(key)}: {_quoted(code)}," for key, code in names.items())
-    lines.append("}")
+    lines += ["}", "_ENGLISH_ONLY = ("]
+    lines.extend(f'    "{chunk}"' for chunk in _wrapped(" ".join(english_only(names)), 84))
+    lines += [
+        ")",
+        "NAMED_IN_ENGLISH_ONLY: frozenset[str] = frozenset(_ENGLISH_ONLY.split())",
+        '"""The languages named in English alone: the table names them; as codes they are no',
+        'language\'s (see build_language_names.english_only)."""',
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -14,12 +14,16 @@ import unicodedata
 from functools import lru_cache
 
 from bilingual_spider.language.codes import base_language, normalize_language_code
-from bilingual_spider.language.language_names_table import NAMES
+from bilingual_spider.language.language_names_table import NAMED_IN_ENGLISH_ONLY, NAMES
 from bilingual_spider.language.language_scripts_table import SCRIPTS
 from bilingual_spider.language.tld_table import CCTLD_LANGUAGES, COMMUNITY_TLD_LANGUAGES
 
-KNOWN_LANGUAGES: frozenset[str] = frozenset(base_language(code) for code in NAMES.values())
-"""Base codes (``zh``, ``pt``) of every language the names table names."""
+KNOWN_LANGUAGES: frozenset[str] = frozenset(
+    base_language(code) for code in NAMES.values() if code not in NAMED_IN_ENGLISH_ONLY
+)
+"""Base codes (``zh``, ``pt``) of every language the names table names by more than its English
+name: a code in a URL or attribute names one of these (``/ch/`` is Switzerland's section far
+more often than Chamorro's; ``Chamorro`` names Chamorro)."""
 _OTHER_CODE_FORMS = frozenset(
     {"eng", "fra", "fre", "spa", "deu", "ger", "ita", "por", "jpn", "jp", "kor", "kr", "rus",
      "nld", "dut", "chi", "zho"}
