@@ -79,6 +79,7 @@ from bilingual_spider.language.names import is_language_code, language_of_code
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language
 from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
+from bilingual_spider.patterns.units import host_language, split_host
 
 MODES = ("detector", "link_predictor")
 RULES = (
@@ -424,7 +425,12 @@ def score_links(contexts: Sequence[Any], predictor: Predictor) -> list[LinkScore
 def context_hint(context: Any) -> str:
     """:func:`link_language_hint` of a ``LinkContext``."""
     return link_language_hint(
-        context.url, context.hreflang, context.anchor, context.img_alt, context.img_src
+        context.url,
+        context.hreflang,
+        context.anchor,
+        context.img_alt,
+        context.img_src,
+        context.lang,
     )
 
 
@@ -432,13 +438,22 @@ _URL_TOKEN = re.compile(r"[/._?=&+]")
 
 
 def link_language_hint(
-    url: str, hreflang: str = "", anchor: str = "", img_alt: str = "", img_src: str = ""
+    url: str,
+    hreflang: str = "",
+    anchor: str = "",
+    img_alt: str = "",
+    img_src: str = "",
+    lang: str = "",
 ) -> str:
     """The language a link names: its ``hreflang``, else its anchor text or image alt text when
     that (or a part of it between brackets, slashes or bars: ``français (fr)``) is a language's
-    name or code (``Español``, ``EN``), else a flag image's name (``flags/fr.png``), else a
-    language code among the URL's path and query tokens or its first host label
-    (``es.example.com``); "" when there is none. A file name's stem is no marker, nor an anchor
+    name or code (``Español``, ``EN``), else the ``lang`` its label is written in
+    (:func:`~bilingual_spider.links.features.labelled_language`), else a language parameter's
+    value (``?lang=yua``) or a language code as its host's first label (``es.example.com``,
+    any language's two-letter code: :func:`~bilingual_spider.patterns.units.host_language`),
+    else a flag image's name (``flags/fr.png``; a flag is a country's: ``flags/ch.gif`` on a
+    link to ``ch.example.org`` is Chamorro's, not Swiss German's), else a language code among
+    its path and query tokens; "" when there is none. A file name's stem is no marker, nor an anchor
     that only repeats it (``<a href="os.html">OS</a>``, ``id.html``: modules; of the 3,248 URLs
     of WMT16's gold pairs, none has a language code or name as its whole file stem).
 
@@ -458,13 +473,17 @@ def link_language_hint(
     stem = name.split(".", 1)[0].lower() if "." in name else ""
     if stem and anchor.strip().lower() == stem and not (hreflang or img_alt or img_src):
         anchor = ""  # <a href="os.html">OS</a>: a page named like its anchor, not a switcher
-    if code := labelled_language(hreflang, anchor, img_alt, img_src):
+    if code := labelled_language(hreflang, anchor, img_alt, lang=lang):
         return code
     for parameter, value in parse_qsl(parts.query):  # lang=yua: any language's code
         if LANGUAGE_PARAMETER.fullmatch(parameter) and (code := language_of_unit(f"lang={value}")):
             return code
-    host_label = (parts.hostname or "").split(".", 1)[0]
-    for token in [host_label, *_URL_TOKEN.split(f"{parts.path}?{parts.query}".lower())]:
+    host_unit = split_host(parts.netloc.rpartition("@")[2].lower())[0]
+    if host_unit and (code := host_language(host_unit)):  # ch.example.org: any language's code
+        return code
+    if code := labelled_language(img_src=img_src):  # a flag names a country (ch: Swiss German)
+        return code
+    for token in _URL_TOKEN.split(f"{parts.path}?{parts.query}".lower()):
         if token and token != stem and (code := language_of_code(token)):
             return code
     return ""

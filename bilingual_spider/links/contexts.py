@@ -55,7 +55,7 @@ from lxml import etree
 from w3lib.url import safe_url_string
 
 from bilingual_spider.html_page import ParsedPage, as_parsed
-from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.language.codes import normalize_language_code, same_language
 
 MAX_BLOCK_WORDS = 200
 """``block_text`` is cut to this many words around the link (a ``<body>`` can be the block)."""
@@ -146,6 +146,10 @@ class LinkContext:
     directory entry's description, its languages), not its neighbours'."""
     toggle: bool = False
     """The link is a language toggle by its markup (:func:`is_toggle`), labelled or not."""
+    lang: str = ""
+    """Project code of the link's own ``lang`` attribute, the language its label is written in,
+    when other than the page's ``<html lang>``: a switcher's ``<a href="/ty/" lang="ty">Reo
+    Tahiti</a>`` (``""`` if none)."""
 
 
 @dataclass
@@ -169,6 +173,7 @@ class _Link:
     from_text: bool = True
     """The anchor is the element's text (False: a secondary attribute such as ``lang-href``)."""
     toggle: bool = False
+    lang: str = ""
 
 
 def extract_link_contexts(
@@ -338,7 +343,7 @@ def _open_links(
     if not targets:
         return
     title = element.get("title")
-    hreflang = element.get("hreflang")
+    hreflang, lang = element.get("hreflang"), element.get("lang")
     block = open_blocks[-1] if open_blocks else None
     for url, from_text in targets:
         link = _Link(
@@ -350,6 +355,7 @@ def _open_links(
             hreflang=_language(hreflang) if hreflang else "",
             from_text=from_text,
             toggle=is_toggle(element, url, base),
+            lang=_language(lang) if lang else "",
         )
         if element.tag == "area":
             _add_image(element, base, link, src=False)
@@ -501,6 +507,7 @@ def _context(
         page_lang=page_lang,
         block_around=block_around,
         toggle=link.toggle,
+        lang="" if same_language(link.lang, page_lang) else link.lang,
     )
 
 

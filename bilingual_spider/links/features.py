@@ -42,7 +42,7 @@ from stop_words import LANGUAGE_MAPPING, get_stop_words
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.declared_language import language_script, script_of
 from bilingual_spider.language.language_names_table import NAMES
-from bilingual_spider.language.names import language_of_code, language_of_name
+from bilingual_spider.language.names import is_language_code, language_of_code, language_of_name
 from bilingual_spider.language.tld import (
     CCTLD_LANGUAGES,
     host_of,
@@ -384,12 +384,14 @@ def flag_language(word: str) -> str | None:
 
 
 def labelled_language(
-    hreflang: str = "", anchor: str = "", img_alt: str = "", img_src: str = ""
+    hreflang: str = "", anchor: str = "", img_alt: str = "", img_src: str = "", lang: str = ""
 ) -> str:
     """The language a link's own label names: its ``hreflang``, else its anchor text or image
     alt text when that (or a part of it between brackets, slashes or bars: ``français (fr)``)
-    is a language's name or code, else a flag image's name (``flags/fr.png``); "" when none.
-    Its URL is not asked: ``/es/faq.html`` is a Spanish page, not a link that offers Spanish.
+    is a language's name or code, else the ``lang`` its label is written in (a switcher's
+    ``<a lang="ty">Reo Tahiti</a>``: an own name no table knows), else a flag image's name
+    (``flags/fr.png``); "" when none. Its URL is not asked: ``/es/faq.html`` is a Spanish page,
+    not a link that offers Spanish.
     """
     if hreflang:
         code = normalize_language_code(hreflang)
@@ -398,6 +400,8 @@ def labelled_language(
     for text in (anchor, img_alt):
         if text and (code := _label_language(text)):
             return code
+    if lang and (code := normalize_language_code(lang)) and is_language_code(code):
+        return code
     for src in img_src.split():
         if code := _image_language(src):
             return code

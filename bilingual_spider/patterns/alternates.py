@@ -86,7 +86,7 @@ def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
         if context.url == context.page_url:
             continue
         language = labelled_language(
-            context.hreflang, context.anchor, context.img_alt, context.img_src
+            context.hreflang, context.anchor, context.img_alt, context.img_src, context.lang
         )
         if language:
             via = HREFLANG if context.hreflang else SWITCHER

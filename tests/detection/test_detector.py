@@ -98,6 +98,18 @@ def test_links_name_languages_by_label_flag_or_code() -> None:
     assert link_language_hint("http://x/a", img_src="/static/fr.png") == "fr"
     assert link_language_hint("http://x/a", img_src="/static/py.png") == ""  # a logo
     assert link_language_hint("http://x/a", anchor="About us") == ""
+    assert link_language_hint("http://x/a", anchor="Reo Tahiti", lang="ty") == "ty"
+
+
+def test_a_host_label_says_more_than_a_flag() -> None:
+    """A flag is a country's: on a link to ``ch.`` and ``mh.`` hosts (Chamorro, Marshallese, the
+    second held-out set) ``flags/ch.gif`` read Swiss German, ``flags/mh.gif`` English, and the
+    Marshallese link was never probed (English was found)."""
+    flag = "/flags/mh.gif"
+    assert link_language_hint("http://mh.islands.example/", img_src=flag) == "mh"
+    assert link_language_hint("http://ch.islands.example/", img_src="/flags/ch.gif") == "ch"
+    assert link_language_hint("http://islands.example/docs/", img_src=flag) == "en"
+    assert link_language_hint("http://islands.example/?lang=mh", img_src="/flags/us.gif") == "mh"
 
 
 def test_both_languages_of_interest_make_a_bilingual_site() -> None:
@@ -552,6 +564,7 @@ def test_score_links_reads_column_one_of_the_predictor() -> None:
         anchor: str = ""
         img_alt: str = ""
         img_src: str = ""
+        lang: str = ""
 
     class Predictor:
         def predict_proba(self, contexts: list[Context]) -> list[list[float]]:

@@ -39,6 +39,18 @@ def test_hreflang_and_switcher_links_name_the_page_translations():
     }  # the page's own hreflang link and the link that names no language are not alternates
 
 
+def test_a_switchers_lang_attribute_names_a_language_its_label_does_not():
+    """An own name no table knows (``Reo Tahiti``, Pular in Adlam) is named by the language its
+    ``lang`` says the label is in; a ``lang`` the page has itself says nothing."""
+    html = """<html lang="en"><body><aside>
+      <a href="/ty/about" lang="ty">Reo Tahiti</a> <a href="/fuf/about" lang="fuf">𞤆𞤵𞤤𞤢𞤪</a>
+      <a href="/en/history" lang="en-US">History</a></aside></body></html>"""
+    assert alternates_of(html) == {
+        Alternate(f"{SITE}/ty/about", "ty", SWITCHER),
+        Alternate(f"{SITE}/fuf/about", "fuf", SWITCHER),
+    }
+
+
 def test_a_language_named_for_two_urls_names_no_translation():
     html = """<ul><li><a href="/books/1">English</a></li><li><a href="/books/2">English</a></li>
       <li><a href="/fr/a-propos" hreflang="fr">FR</a></li></ul>"""
