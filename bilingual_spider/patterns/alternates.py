@@ -119,7 +119,7 @@ def with_sitemap(
     return (*alternates, *added)
 
 
-def _as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> bool:
+def as_declared(page: PageWithAlternates, declared: Mapping[str, set[str]]) -> bool:
     """Whether the page is in a language other pages' links declare for it, if they declare
     one: a page that ``/en/x.html`` names for ``es`` but whose text is English is an
     untranslated fallback (the Apache manual's), and Debian's ``en/bind.html``, named ``en``,
@@ -153,26 +153,44 @@ def declared_versions(pages: Iterable[PageWithAlternates]) -> dict[str, set[str]
     return versions
 
 
+def lists_versions(page: PageWithAlternates) -> bool:
+    """Whether the page lists a document's versions rather than offering its own (a separate
+    "other languages" page per document): its links name two languages or more, and another
+    URL for its own language, or it has no language of its own."""
+    languages = {alternate.language for alternate in page.alternates if alternate.language}
+    if len(languages) < 2:
+        return False
+    return page.language is None or any(same_language(lang, page.language) for lang in languages)
+
+
 def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
-    """The pairs of fetched pages that one of them names as the other's version.
+    """The pairs of fetched pages that one of them names as the other's version, or that a page
+    listing versions names both (:func:`lists_versions`).
 
     A page of identified language L pairs with the fetched page it names for a language M other
     than L (a toggle: the target's identified language), unless pages of language L name that
     target more than once (a language's home page in a switcher), or either page is not in a
-    language that the links naming it declare. Unordered pairs count once: ``method`` is the
-    surest way either page names the other (:data:`DECLARED_METHODS`); the source is the page
-    whose language the pattern ``<L, M>`` names first; its credibility says whether both pages
-    name each other (:data:`RECIPROCAL_CREDIBILITY`) or one does, until the site's own
-    evidence replaces it (:func:`.declarations.with_site_credibility`).
+    language that the links naming it declare. A list of versions pairs with none of them; its
+    versions in two languages pair with each other when no other page names either (a site's
+    list of its languages' home pages is no document's). Unordered pairs count once:
+    ``method`` is the surest way a page names them (:data:`DECLARED_METHODS`); the source is
+    the page whose language the pattern ``<L, M>`` names first; its credibility says whether
+    both pages name each other (:data:`RECIPROCAL_CREDIBILITY`) or one page does, until the
+    site's own evidence replaces it (:func:`.declarations.with_site_credibility`).
     """
     named: Counter[tuple[str, str]] = Counter()
+    namers: Counter[str] = Counter()
     for page in pages.values():
+        namers.update({alternate.url for alternate in page.alternates})
         if page.language is not None:
             for alternate in page.alternates:
                 named[alternate.url, page.language] += 1
     declared = linked_languages(pages.values())
     offers: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for page in pages.values():
+        if lists_versions(page):
+            _offer_versions(page, pages, namers, declared, offers)
+            continue
         if page.language is None:
             continue
         for alternate in page.alternates:
@@ -184,8 +202,8 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
                 not offered
                 or same_language(offered, page.language)
                 or named[alternate.url, page.language] > 1
-                or not _as_declared(page, declared)
-                or not _as_declared(target, declared)
+                or not as_declared(page, declared)
+                or not as_declared(target, declared)
             ):
                 continue
             key = (min(page.url, target.url), max(page.url, target.url))
@@ -201,3 +219,27 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
         method = next(via for via in DECLARED_METHODS if via in vias)
         pairs.append(UrlPair(source.url, target.url, pattern, credibility, credibility, method))
     return pairs
+
+
+def _offer_versions(
+    page: PageWithAlternates,
+    pages: Mapping[str, PageWithAlternates],
+    namers: Counter[str],
+    declared: Mapping[str, set[str]],
+    offers: dict[tuple[str, str], set[tuple[str, str]]],
+) -> None:
+    """The pairs a list of versions offers (:func:`alternate_pairs`): its fetched versions,
+    named by no other page and in the language they are named for, two by two."""
+    listed = [
+        (pages[alternate.url], alternate.via)
+        for alternate in page.alternates
+        if alternate.language and alternate.url in pages and namers[alternate.url] == 1
+    ]
+    for n, (a, via_a) in enumerate(listed):
+        for b, via_b in listed[n + 1 :]:
+            if a.language is None or b.language is None or same_language(a.language, b.language):
+                continue
+            if not (as_declared(a, declared) and as_declared(b, declared)):
+                continue
+            via = next(via for via in DECLARED_METHODS if via in (via_a, via_b))
+            offers.setdefault((min(a.url, b.url), max(a.url, b.url)), set()).add((page.url, via))

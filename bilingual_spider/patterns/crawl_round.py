@@ -32,6 +32,7 @@ from bilingual_spider.language.page_language import (
 from bilingual_spider.patterns.alternates import (
     Alternate,
     alternate_pairs,
+    as_declared,
     declared_versions,
     linked_languages,
 )
@@ -71,6 +72,10 @@ SIMILARITY_PATTERNS = 30
 NO_SHARED_LINKS = "no_shared_links"
 NOT_AS_MARKED = "not_as_marked"
 """A page whose identified language is not the one its URL unit names."""
+NOT_AS_NAMED = "not_as_named"
+"""A page whose identified language is none of those the links naming it declare: an
+untranslated fallback (an English copy at the URL a hub names for Assyrian), no translation of
+any page (:func:`.alternates.as_declared`, as a declared pair's pages are judged)."""
 SUPERSEDED = "superseded"
 """A pair one of whose pages has a better attested partner in the other's language
 (:func:`.declarations.evidence`): a pattern pair against the page's verified hreflang, or a
@@ -205,7 +210,7 @@ class RoundPairs:
     pairs: tuple[UrlPair, ...]
     rejected: Mapping[str, int]
     """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
-    ``not_as_marked``, ``no_shared_links``, ``not_translation``."""
+    ``not_as_marked``, ``not_as_named``, ``no_shared_links``, ``not_translation``."""
     credibility: Credibility
     declarations: Mapping[str, DeclarationTally] = field(default_factory=dict)
     """Each site's declared pairs: judged, verified, rescued, overruled (:mod:`.declarations`)."""
@@ -453,8 +458,10 @@ def pair_round(
     other is dropped (``superseded``); a pair found both ways is kept once, as the pattern's.
     A page judged the copy of another (:func:`copy_side`) is in no pair of the round
     (``copy_of_another``): half left untranslated, it is no translation of a third page
-    either. ``knows``: whether the identifier has a label for a language; pages whose language
-    the links naming them decide are relabelled first (:func:`linked_language_pages`)."""
+    either; nor is a page in none of the languages the links naming it declare
+    (``not_as_named``). ``knows``: whether the identifier has a label for a language; pages
+    whose language the links naming them decide are relabelled first
+    (:func:`linked_language_pages`)."""
     linked = linked_language_pages(crawled.pages, knows)
     if linked:
         crawled = replace(crawled, pages=ChainMap(linked, crawled.pages))
@@ -469,8 +476,12 @@ def pair_round(
         if rejected_pair is not None:
             rejected_pair(pair, why)
 
+    named_languages = linked_languages(crawled.pages.values())
+
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
+        if not all(page.mixed or as_declared(page, named_languages) for page in (source, target)):
+            return None, NOT_AS_NAMED
         # a declared pair has no pattern to match its pages' links: their declared versions do
         named = versions if is_declared(pair) else None
         found, why = judge_pair(pair, source, target, weights, verifier, threshold, named)

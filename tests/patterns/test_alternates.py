@@ -11,7 +11,13 @@ from bilingual_spider.patterns.alternates import (
     page_alternates,
     with_sitemap,
 )
-from bilingual_spider.patterns.crawl_round import SUPERSEDED, CrawledSites, PageRecord, pair_round
+from bilingual_spider.patterns.crawl_round import (
+    NOT_AS_NAMED,
+    SUPERSEDED,
+    CrawledSites,
+    PageRecord,
+    pair_round,
+)
 from bilingual_spider.patterns.mining import PairingPattern
 
 ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
@@ -156,3 +162,45 @@ def test_a_sitemap_alternate_in_another_language_than_named_makes_no_pair():
         fr: record(fr, "en", ENGLISH + " again"),  # an untranslated copy under a French URL
     }
     assert alternate_pairs(pages) == []
+
+
+def test_a_page_listing_versions_pairs_them_with_one_another_not_with_itself():
+    """A separate "other languages" page per document (the second held-out set's
+    ``/languages/article-02.html``): it names the English version too, so it is no version
+    itself; its versions pair two by two, one way, unless another page names one of them too
+    (a site's list of its languages' home pages)."""
+    hub, en, ty, fuf = (f"{SITE}/{path}" for path in ("langs/a2", "a2", "ty/a2", "fuf/a2"))
+    listed = (Alternate(en, "en", SWITCHER), Alternate(ty, "ty", SWITCHER))
+    pages = {
+        hub: record(hub, "en", "Article 4", *listed, Alternate(fuf, "fuf", HREFLANG)),
+        en: record(en, "en", ENGLISH),
+        ty: record(ty, "ty", "Te fare vairaa taoâ"),
+        fuf: record(fuf, "fuf", "𞤆𞤵𞤤𞤢𞤪"),
+    }
+    pairs = {(p.source, p.target): p for p in alternate_pairs(pages)}
+    assert set(pairs) == {(en, fuf), (en, ty), (fuf, ty)}
+    assert pairs[en, fuf].method == HREFLANG and pairs[en, ty].method == SWITCHER
+    assert {p.local_credibility for p in pairs.values()} == {0.5}
+    pages[hub] = record(hub, None, "", *listed)  # no language of its own: a list too
+    assert {(p.source, p.target) for p in alternate_pairs(pages)} == {(en, ty)}
+    pages[ty] = record(ty, "ty", "Te fare", Alternate(f"{SITE}/fr/", "fr", SWITCHER))
+    pages[f"{SITE}/home"] = record(f"{SITE}/home", "fr", FRENCH, Alternate(ty, "ty", SWITCHER))
+    got = {(p.source, p.target) for p in alternate_pairs(pages)}
+    assert (en, ty) not in got  # the Tahitian page is named twice: no one document's
+
+
+def test_a_fallback_at_the_url_links_name_for_another_language_is_in_no_pair():
+    """``/aii/pN`` holds the English text (an untranslated fallback) where a switcher names
+    Assyrian: a pattern pairs it with the French page as English, and it took the French page's
+    place beside its real English version; as in a declared pair, it is in none."""
+    crawled = CrawledSites()
+    for i in range(3):
+        en, fr, aii = (f"{SITE}/{lang}/p{i}.html" for lang in ("en", "fr", "aii"))
+        crawled.add(record(en, "en", f"{ENGLISH} {i}", Alternate(aii, "aii", SWITCHER)))
+        crawled.add(record(fr, "fr", f"{FRENCH} {i}"))
+        crawled.add(record(aii, "en", f"{ENGLISH} {i}"))
+    result = pair_round(crawled)
+    assert {(p.source.split("/")[3], p.target.split("/")[3]) for p in result.pairs} == {
+        ("en", "fr")
+    }
+    assert result.rejected[NOT_AS_NAMED] == 3
