@@ -77,7 +77,7 @@ from bilingual_spider.detection.ladder import (
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.names import is_language_code, language_of_code
 from bilingual_spider.language.tld import domain_parts, host_of
-from bilingual_spider.links.features import labelled_language
+from bilingual_spider.links.features import labelled_language, leads_to_languages
 from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
 from bilingual_spider.patterns.units import host_language, split_host
 
@@ -240,6 +240,9 @@ class LinkScore:
     via: str = ""
     """"" for a link of a page; the ladder's rung that made the URL (``url siblings``,
     ``ancestors``)."""
+    languages_page: bool = False
+    """The link's label says it leads to the site's languages (``Translations``, ``🌐``:
+    :func:`~bilingual_spider.links.features.leads_to_languages`)."""
 
 
 @dataclass(frozen=True)
@@ -372,6 +375,10 @@ class DetectionState:
     start_below: LinkScore | None = None
     """One page down from a first page too thin to count (a chooser, an index of headings):
     its second look at its own language, asked last (:meth:`BilingualSiteDetector._advance`)."""
+    languages_pages: tuple[str, ...] = ()
+    """The pages the first page links as its site's languages (``Translations``): climbed to
+    before the pages above it, each judged as a first page (a home whose links name no
+    language, its translations listed one page down)."""
 
     @property
     def site_languages(self) -> tuple[str, ...]:
@@ -417,7 +424,12 @@ def score_links(contexts: Sequence[Any], predictor: Predictor) -> list[LinkScore
         return []
     probabilities = predictor.predict_proba(list(contexts))
     return [
-        LinkScore(context.url, float(row[1]), context_hint(context))
+        LinkScore(
+            context.url,
+            float(row[1]),
+            context_hint(context),
+            languages_page=leads_to_languages(context.anchor, context.img_alt, context.title),
+        )
         for context, row in zip(contexts, probabilities, strict=True)
     ]
 
@@ -752,6 +764,7 @@ class BilingualSiteDetector:
             named=named_languages(probe_able.values()),
             codes=_site_codes(page_urls, links) if climb else (),
             linked_ancestors=_linked_ancestors(start, links) if climb else (),
+            languages_pages=_languages_pages(page_urls, links, self.config) if climb else (),
             climb=climb,
             start_below=self._page_below(page_urls, links, set(page_urls), start.lang)
             if self.is_chooser(start) and self.config.mode == "detector"
@@ -1119,13 +1132,14 @@ class BilingualSiteDetector:
 
     @staticmethod
     def _ancestors_left(state: DetectionState, url: str, marker: str) -> list[str]:
-        """The ancestors to ask, in order (:func:`ancestor_urls`); once the home page failed,
-        only the first of the climb (the neutral root, the section above, when a link to the
-        home page put it first): the others are the page's own language's, and failing ones
-        would spend the whole probe budget."""
+        """The ancestors to ask, in order (:func:`ancestor_urls`), after the pages the first
+        page links as its languages (:attr:`DetectionState.languages_pages`); once the home
+        page failed, only the first of the climb (the neutral root, the section above, when a
+        link to the home page put it first): the others are the page's own language's, and
+        failing ones would spend the whole probe budget."""
         ordered = ancestor_urls(url, marker, state.linked_ancestors)
         if not any(r.via == ANCESTORS and urlsplit(r.url).path == "/" for r in state.results):
-            return ordered
+            return list(dict.fromkeys((*state.languages_pages, *ordered)))
         return ancestor_urls(url, marker)[:1]
 
     def _climbed(
@@ -1241,6 +1255,19 @@ def _site_codes(page_urls: Sequence[str], links: Iterable[LinkScore]) -> tuple[s
     """The language units of the page's URLs and of its links to its own site."""
     same = [link.url for link in links if probe_able_from(page_urls, link.url)]
     return site_codes([*page_urls, *same])
+
+
+def _languages_pages(
+    page_urls: Sequence[str], links: Iterable[LinkScore], config: DetectorConfig
+) -> tuple[str, ...]:
+    """The probe-able pages the first page links as its site's languages, once each."""
+    return tuple(
+        dict.fromkeys(
+            _without_fragment(link.url)
+            for link in links
+            if link.languages_page and probe_able_from(page_urls, link.url, config.hosts)
+        )
+    )
 
 
 def _linked_ancestors(start: ProbeResult, links: Iterable[LinkScore]) -> tuple[str, ...]:

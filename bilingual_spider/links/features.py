@@ -408,6 +408,44 @@ def labelled_language(
     return ""
 
 
+LANGUAGES_PAGE_LABELS = frozenset(
+    {
+        "languages", "language", "translations", "other languages", "in other languages",
+        "available languages", "select language", "select your language", "choose language",
+        "choose your language", "change language", "language selection", "switch language",
+        "read in your language", "langues", "langue", "traductions", "autres langues",
+        "idiomas", "idioma", "traducciones", "otros idiomas", "línguas", "traduções",
+        "outros idiomas", "sprachen", "sprache", "übersetzungen", "andere sprachen", "lingue",
+        "lingua", "traduzioni", "altre lingue", "talen", "taal", "vertalingen", "andere talen",
+        "języki", "tłumaczenia", "diller", "çeviriler", "языки", "язык", "переводы",
+        "другие языки", "语言", "語言", "翻译", "翻譯", "其他语言", "其他語言", "言語", "翻訳",
+        "他の言語", "언어", "번역", "اللغات", "اللغة", "ترجمات",
+    }
+)  # fmt: skip
+"""What a link to a site's languages says (a home's "Translations", an article's "🌐 Languages"),
+in the languages most used on the web."""
+_GLOBE = "\U0001f310"
+
+
+def leads_to_languages(anchor: str = "", img_alt: str = "", title: str = "") -> bool:
+    """Whether a link's label says it leads to the site's languages, not to one of them: a
+    globe (🌐), or a label of :data:`LANGUAGES_PAGE_LABELS` (``Translations``, ``Other
+    languages:``, ``Sprachen``), its case, spaces and punctuation aside.
+
+    >>> leads_to_languages("🌐 Languages"), leads_to_languages("Translations")
+    (True, True)
+    >>> leads_to_languages("Other languages:"), leads_to_languages("Français")
+    (True, False)
+    """
+    for text in (anchor, img_alt, title):
+        if _GLOBE in text:
+            return True
+        words = "".join(ch if ch.isalnum() else " " for ch in text.casefold()).split()
+        if words and " ".join(words) in LANGUAGES_PAGE_LABELS:
+            return True
+    return False
+
+
 def _image_language(src: str) -> str:
     """The language an image's file names: a language code (``en.png``), or a country's when
     the image is a flag (``flags/jp.gif``, ``flag_br.svg``); ``py.png`` is a logo, not

@@ -565,6 +565,7 @@ def test_score_links_reads_column_one_of_the_predictor() -> None:
         img_alt: str = ""
         img_src: str = ""
         lang: str = ""
+        title: str = ""
 
     class Predictor:
         def predict_proba(self, contexts: list[Context]) -> list[list[float]]:
@@ -573,6 +574,8 @@ def test_score_links_reads_column_one_of_the_predictor() -> None:
     scored = score_links([Context("http://x.org/es/"), Context("http://x.org/a")], Predictor())
     assert scored == [LinkScore("http://x.org/es/", 0.75, "es"), LinkScore("http://x.org/a", 0.1)]
     assert score_links([], Predictor()) == []
+    [listing] = score_links([Context("http://x.org/intl/", anchor="Translations")], Predictor())
+    assert listing.languages_page and not scored[1].languages_page
 
 
 def test_parse_langs() -> None:
@@ -774,3 +777,20 @@ def test_step_of_a_verdict_has_no_state() -> None:
     step = detector().begin(SITE, ProbeResult(HOME, None, False, reason="HTTP 500"), [])
     assert isinstance(step, Step) and step.state is None and step.verdict is not None
     assert step.verdict.reason == "first page failed: HTTP 500"
+
+
+def test_a_home_whose_links_name_no_language_climbs_to_the_page_it_links_as_its_languages():
+    """The second held-out set's copperbelt site: an English home links "Read the declaration"
+    and "Translations", the translations' list one page down (each link labelled only by its
+    ``lang``); the home's links name no language, so nothing was probed."""
+    listing, docs = f"{HOME}intl/", f"{HOME}docs/"
+    bem, kg = f"{HOME}intl/bem/docs/", f"{HOME}intl/kg/docs/"
+    home_links = [LinkScore(docs, 0.01), LinkScore(listing, 0.02, languages_page=True)]
+    listed = {listing: [LinkScore(bem, 0.3, "bem"), LinkScore(kg, 0.3, "kg")]}
+    pages: dict[str, Lang | str] = {listing: Lang("und", chars=40), bem: Lang("bem")}
+    verdict, asked = run(detector(langs=("en", "bem")), Lang("en"), home_links, pages, listed)
+    assert verdict.bilingual and asked == [listing, bem]
+    # without the label the home said nothing to climb by: the paper's verdict
+    home_links[1] = LinkScore(listing, 0.02)
+    verdict, asked = run(detector(langs=("en", "bem")), Lang("en"), home_links, pages, listed)
+    assert not verdict.bilingual and asked == []
