@@ -147,9 +147,10 @@ class LinkContext:
     toggle: bool = False
     """The link is a language toggle by its markup (:func:`is_toggle`), labelled or not."""
     lang: str = ""
-    """Project code of the link's own ``lang`` attribute, the language its label is written in,
-    when other than the page's ``<html lang>``: a switcher's ``<a href="/ty/" lang="ty">Reo
-    Tahiti</a>`` (``""`` if none)."""
+    """Project code of an ``<a>``'s own ``lang`` attribute, the language its label is written
+    in, when other than the page's ``<html lang>``: a switcher's ``<a href="/ty/" lang="ty">Reo
+    Tahiti</a>`` (``""`` if none; a design system's ``<gcds-header lang="en" lang-href>`` says
+    its page's language, not its link's)."""
 
 
 @dataclass
@@ -343,7 +344,9 @@ def _open_links(
     if not targets:
         return
     title = element.get("title")
-    hreflang, lang = element.get("hreflang"), element.get("lang")
+    hreflang = element.get("hreflang")
+    # an <a>'s lang is its label's language; a component's (<gcds-header lang>) its page's
+    lang = element.get("lang") if element.tag == "a" else None
     block = open_blocks[-1] if open_blocks else None
     for url, from_text in targets:
         link = _Link(

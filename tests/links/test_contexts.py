@@ -326,3 +326,16 @@ def test_the_plain_join_shortcut_answers_as_urljoin_does():
                 shortcuts += 1
                 assert joined == urljoin(base, href).split("#", 1)[0], (base, href)
     assert shortcuts > 2_000
+
+
+def test_an_anchors_lang_is_its_labels_language_a_components_is_its_pages():
+    """``<a lang="ty">Reo Tahiti</a>``: the label is Tahitian, so is the page it offers; a design
+    system's ``<gcds-header lang="fr" lang-href>`` on a page without ``<html lang>`` says the
+    page's own language (the toggle leads to the other: the published sites' toggles)."""
+    html = """<body><gcds-header lang="fr" lang-href="/en/a.html"></gcds-header>
+      <a href="/ty/a.html" lang="ty">Reo Tahiti</a>
+      <a href="/fr/b.html" lang="fr">Suite</a></body>"""
+    got = {link.url.rsplit("/", 2)[1]: link.lang for link in links(html)}
+    assert got == {"en": "", "ty": "ty", "fr": "fr"}
+    in_french = links(f'<html lang="fr-CA">{html}</html>')
+    assert {link.url.rsplit("/", 2)[1]: link.lang for link in in_french}["fr"] == ""
