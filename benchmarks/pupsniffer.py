@@ -365,7 +365,7 @@ class Crawl:
     """The language the crawl identified for each page (the spider's DEBUG lines)."""
 
 
-_CRAWLED = re.compile(r"Crawled \(200\) <GET (\S+)>")
+_CRAWLED = re.compile(r"Crawled \(200\) <GET (https?://\S+)>")  # not the spider's own data: URL
 _REJECTED = re.compile(r"pupsniffer rejected (\S+) (\S+) (\S+) (\S+)")
 _LANGUAGE = re.compile(r"pupsniffer page language (\S+) (\S+)")
 
