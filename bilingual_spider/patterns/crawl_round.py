@@ -73,9 +73,9 @@ NO_SHARED_LINKS = "no_shared_links"
 NOT_AS_MARKED = "not_as_marked"
 """A page whose identified language is not the one its URL unit names."""
 NOT_AS_NAMED = "not_as_named"
-"""A page whose identified language is none of those the links naming it declare: an
-untranslated fallback (an English copy at the URL a hub names for Assyrian), no translation of
-any page (:func:`.alternates.as_declared`, as a declared pair's pages are judged)."""
+"""A page whose URL names no language, identified in none of those the links naming it declare:
+an untranslated fallback (an English copy at the URL a list names for Assyrian), no translation
+of any page (:func:`as_named`)."""
 SUPERSEDED = "superseded"
 """A pair one of whose pages has a better attested partner in the other's language
 (:func:`.declarations.evidence`): a pattern pair against the page's verified hreflang, or a
@@ -428,6 +428,15 @@ def url_language(url: str) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
+def as_named(page: PageRecord, named: Mapping[str, set[str]]) -> bool:
+    """Whether a page may be in a pattern pair as the links naming it declare (``named``,
+    :func:`.alternates.linked_languages`): a mixed page (each pair decides) and a page whose URL
+    names its language (its own word first: ``?hl=nr`` linked as ``isiNdebele``, North
+    Ndebele's own name too; a flag's country) may; another must be in a language they declare
+    (:func:`.alternates.as_declared`, as a declared pair's pages are judged)."""
+    return page.mixed or url_language(page.url) is not None or as_declared(page, named)
+
+
 def marked_language(url: str, shares: Mapping[str, float]) -> str | None:
     """The language a mixed page is mined in: of the languages of its text (``shares``), the
     one its URL names (a ``de`` directory, a ``.fr.html`` suffix, ``lang=ja``), the largest
@@ -480,7 +489,7 @@ def pair_round(
 
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
-        if not all(page.mixed or as_declared(page, named_languages) for page in (source, target)):
+        if not all(as_named(page, named_languages) for page in (source, target)):
             return None, NOT_AS_NAMED
         # a declared pair has no pattern to match its pages' links: their declared versions do
         named = versions if is_declared(pair) else None

@@ -204,3 +204,16 @@ def test_a_fallback_at_the_url_links_name_for_another_language_is_in_no_pair():
         ("en", "fr")
     }
     assert result.rejected[NOT_AS_NAMED] == 3
+
+
+def test_a_page_whose_url_names_its_language_keeps_it_whatever_a_label_says():
+    """``read.php?hl=nr`` linked as ``isiNdebele`` (North Ndebele's own name too, so ``nd``),
+    ``ch.example.org`` behind a flag ``ch.gif`` (Switzerland's: German): the URL's word wins,
+    the page stays in its pattern pairs (the second held-out set's Ndebele and Chamorro)."""
+    crawled = CrawledSites()
+    for i in range(3):
+        en, nr = f"{SITE}/read.php?doc={i}", f"{SITE}/read.php?doc={i}&hl=nr"
+        crawled.add(record(en, "en", f"{ENGLISH} {i}", Alternate(nr, "nd", SWITCHER)))
+        ndebele = "Bonke abantu bazalwa bakhululekile njalo balingana ngesithunzi lamalungelo."
+        crawled.add(record(nr, "nr", f"{ndebele} {i}"))
+    assert len(pair_round(crawled).pairs) == 3
