@@ -153,14 +153,22 @@ def declared_versions(pages: Iterable[PageWithAlternates]) -> dict[str, set[str]
     return versions
 
 
-def lists_versions(page: PageWithAlternates) -> bool:
+def lists_versions(page: PageWithAlternates, namers: Mapping[str, int]) -> bool:
     """Whether the page lists a document's versions rather than offering its own (a separate
-    "other languages" page per document): its links name two languages or more, and another
-    URL for its own language, or it has no language of its own."""
+    "other languages" page per document): its links name two languages or more, and it has no
+    language of its own, or names for its own language another URL that no other page names
+    (``namers``: how many pages name each URL; a switcher whose "English" leads every page to
+    the English home is a page's own)."""
     languages = {alternate.language for alternate in page.alternates if alternate.language}
     if len(languages) < 2:
         return False
-    return page.language is None or any(same_language(lang, page.language) for lang in languages)
+    if page.language is None:
+        return True
+    return any(
+        same_language(alternate.language, page.language) and namers[alternate.url] == 1
+        for alternate in page.alternates
+        if alternate.language
+    )
 
 
 def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
@@ -188,7 +196,7 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
     declared = linked_languages(pages.values())
     offers: dict[tuple[str, str], set[tuple[str, str]]] = {}
     for page in pages.values():
-        if lists_versions(page):
+        if lists_versions(page, namers):
             _offer_versions(page, pages, namers, declared, offers)
             continue
         if page.language is None:
@@ -213,8 +221,8 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
         a, b = pages[first], pages[second]
         pattern = PairingPattern.of(a.language or "", b.language or "")
         source, target = (a, b) if (a.language or "") == pattern.first else (b, a)
-        namers = {url for url, _ in offered_by}
-        credibility = RECIPROCAL_CREDIBILITY if len(namers) == 2 else ONE_WAY_CREDIBILITY
+        naming = {url for url, _ in offered_by}
+        credibility = RECIPROCAL_CREDIBILITY if len(naming) == 2 else ONE_WAY_CREDIBILITY
         vias = {via for _, via in offered_by}
         method = next(via for via in DECLARED_METHODS if via in vias)
         pairs.append(UrlPair(source.url, target.url, pattern, credibility, credibility, method))
@@ -224,7 +232,7 @@ def alternate_pairs(pages: Mapping[str, PageWithAlternates]) -> list[UrlPair]:
 def _offer_versions(
     page: PageWithAlternates,
     pages: Mapping[str, PageWithAlternates],
-    namers: Counter[str],
+    namers: Mapping[str, int],
     declared: Mapping[str, set[str]],
     offers: dict[tuple[str, str], set[tuple[str, str]]],
 ) -> None:

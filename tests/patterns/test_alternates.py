@@ -189,6 +189,20 @@ def test_a_page_listing_versions_pairs_them_with_one_another_not_with_itself():
     assert (en, ty) not in got  # the Tahitian page is named twice: no one document's
 
 
+def test_a_switcher_whose_own_language_leads_to_the_language_home_is_the_pages_own():
+    """The first held-out set's syllabaries site: every article's switcher says ``English`` for
+    the English index, named so by every page; the article is no list of versions and pairs
+    with the translations it names."""
+    home, ii, chr_ = f"{SITE}/index.html", f"{SITE}/a3.ii.html", f"{SITE}/a3.chr.html"
+    pages = {f"{SITE}/a{i}.html": record(
+        f"{SITE}/a{i}.html", "en", f"{ENGLISH} {i}", Alternate(home, "en", SWITCHER),
+        *([Alternate(ii, "ii", SWITCHER), Alternate(chr_, "chr", SWITCHER)] if i == 3 else []),
+    ) for i in range(3, 5)}  # fmt: skip
+    pages |= {ii: record(ii, "ii", "ꆈꌠꉙ"), chr_: record(chr_, "chr", "ᏣᎳᎩ")}
+    got = {(p.source, p.target) for p in alternate_pairs(pages)}
+    assert got == {(f"{SITE}/a3.html", ii), (chr_, f"{SITE}/a3.html")}
+
+
 def test_a_fallback_at_the_url_links_name_for_another_language_is_in_no_pair():
     """``/aii/pN`` holds the English text (an untranslated fallback) where a switcher names
     Assyrian: a pattern pairs it with the French page as English, and it took the French page's
