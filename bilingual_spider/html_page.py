@@ -93,10 +93,14 @@ def _parser() -> etree.HTMLParser:
 
 
 def html_lang(page: ParsedPage) -> str | None:
-    """The language the page declares on its root element (``<html lang>`` or ``xml:lang``),
-    None when it declares none."""
+    """The language the page declares on its root element (``<html lang>`` or ``xml:lang``,
+    as the HTML parser keeps it, ``xml:lang``, or as an XML parser does, namespaced: an XHTML
+    1.0 page may declare it there alone), None when it declares none."""
     if page.root is None:
         return None
     root = page.root.getroottree().getroot()
-    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    lang = root.get("lang") or root.get("xml:lang") or root.get(_XML_LANG)
     return lang.strip() or None if lang else None
+
+
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

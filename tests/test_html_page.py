@@ -53,3 +53,15 @@ def test_a_parsed_page_is_not_parsed_again() -> None:
     page = parse_html("<p>x</p>")
     assert as_parsed(page) is page
     assert as_parsed("<p>x</p>") is not page
+
+
+def test_a_page_declares_its_language_in_lang_or_xml_lang_alone():
+    """An XHTML 1.0 page may say ``xml:lang`` alone (the third held-out set's Tai Tham pages,
+    read as Japanese where the page said ``kkh``): the HTML parser keeps the attribute's name as
+    written."""
+    from bilingual_spider.html_page import as_parsed, html_lang
+
+    xhtml = '<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="kkh"><body><p>x</p></body></html>'
+    assert html_lang(as_parsed(xhtml)) == "kkh"
+    assert html_lang(as_parsed('<html lang=" nr "><p>x</p></html>')) == "nr"
+    assert html_lang(as_parsed("<p>no root language</p>")) is None

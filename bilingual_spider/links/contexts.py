@@ -54,7 +54,7 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 from w3lib.url import safe_url_string
 
-from bilingual_spider.html_page import ParsedPage, as_parsed
+from bilingual_spider.html_page import ParsedPage, as_parsed, html_lang
 from bilingual_spider.language.codes import normalize_language_code, same_language
 
 MAX_BLOCK_WORDS = 200
@@ -116,7 +116,6 @@ _WORD = re.compile(rf"[{_UNSPACED}]|[^\s{_UNSPACED}]+")
 """A word: a run of non-space characters, or one character of a script written without spaces
 (so ``around`` counts Chinese and Japanese by characters, not by sentences)."""
 _IS_UNSPACED = re.compile(rf"[{_UNSPACED}]")
-_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 
 @dataclass(frozen=True)
@@ -189,11 +188,12 @@ def extract_link_contexts(
     :func:`~bilingual_spider.html_page.parse_html`, unless it is given parsed already. Malformed
     HTML is read as browsers read it; a page lxml cannot read at all gives no links.
     """
-    root = as_parsed(html).root
+    parsed = as_parsed(html)
+    root = parsed.root
     if root is None:
         return []
     base = _base_url(root, page_url)
-    page_lang = _language(root.get("lang") or root.get(_XML_LANG) or "")
+    page_lang = _language(html_lang(parsed) or "")
     words: list[str] = []
     links = _walk(root, base, words)
     # most pages have no Chinese or Japanese word: plain spaces, without a search per join
