@@ -452,9 +452,8 @@ def run_detect(world: World, site: Site, langs: str) -> dict[str, Any] | str:
     (a code it does not accept)."""
     command = [sys.executable, "-m", "bilingual_spider.cli", "detect", "--langs", langs]
     command += ["--sandbox-config", str(world.config.resolve()), f"http://{site.host}/"]
-    done = subprocess.run(
-        command, capture_output=True, text=True, check=False, cwd=tempfile.gettempdir()
-    )
+    with tempfile.TemporaryDirectory() as empty:  # python -m runs what its cwd holds first
+        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=empty)
     if done.returncode != 0:
         return (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
     return json.loads(done.stdout.splitlines()[0])

@@ -124,13 +124,14 @@ def detect_verdicts(world: Any, sites: list[Any], settings: list[str]) -> dict[s
             command = [sys.executable, "-m", "bilingual_spider.cli", "detect", "--langs"]
             command += [f"en,{lang}", "--sandbox-config", str(world.config.resolve())]
             command += [arg for setting in settings for arg in ("-s", setting)]
-            done = subprocess.run(
-                [*command, f"http://{site.host}/"],
-                capture_output=True,
-                text=True,
-                check=True,
-                cwd=tempfile.gettempdir(),  # not this checkout: PYTHONPATH's package runs
-            )
+            with tempfile.TemporaryDirectory() as empty:  # PYTHONPATH's package runs, not
+                done = subprocess.run(  # this checkout's nor a package left in the cwd
+                    [*command, f"http://{site.host}/"],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    cwd=empty,
+                )
             verdict = json.loads(done.stdout.splitlines()[0])
             verdicts[f"{site.host} en,{lang}"] = {
                 "translated": lang in site.languages,
