@@ -75,7 +75,7 @@ from bilingual_spider.detection.ladder import (
     url_siblings,
 )
 from bilingual_spider.language.codes import base_language, normalize_language_code
-from bilingual_spider.language.names import is_language_code, language_of_code
+from bilingual_spider.language.names import language_of_code, names_a_language
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language, leads_to_languages
 from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
@@ -216,7 +216,7 @@ def parse_langs(text: str | Sequence[str] | None) -> tuple[str, ...]:
     langs: list[str] = []
     for item in items:
         code = normalize_language_code(item)
-        if code is None or not is_language_code(code):
+        if code is None or not names_a_language(code):
             raise ValueError(
                 f"not a language code: {item!r} (a BCP 47 code of a language: e.g. en,es, "
                 "zh-Hant,om, or any)"

@@ -177,14 +177,16 @@ def build() -> dict[str, str]:
     return dict(sorted(names.items()))
 
 
-def english_only(names: dict[str, str]) -> list[str]:
-    """The project codes of the languages ``names`` names in English alone (no CLDR locale
-    data, no switcher phrase): names, never codes (``/ch/``, ``/sh/``, ``/ae/`` in a URL are
-    Switzerland, shell scripts, the Emirates far more often than Chamorro, Serbo-Croatian,
-    Avestan)."""
+def english_only() -> list[str]:
+    """The project codes of the languages CLDR names in English alone (no locale data, no
+    switcher phrase), their names kept or not (``Twi`` is too short): named, never coded in a
+    URL (``/ch/``, ``/sh/``, ``/ae/`` are Switzerland, shell scripts, the Emirates far more often
+    than Chamorro, Serbo-Croatian, Avestan, a ``tw.`` host Taiwan's), taken by ``--langs``."""
     with_data = set(named_languages()) | set(three_letter_languages())
-    tier = set(english_named_languages(with_data))
-    return sorted(set(names.values()) & tier - set(SWITCHER_PHRASES))
+    tier = {
+        cldr for cldr in english_named_languages(with_data) if normalize_language_code(cldr) == cldr
+    }
+    return sorted(tier - set(SWITCHER_PHRASES))
 
 
 def render(names: dict[str, str]) -> str:
@@ -202,12 +204,12 @@ def render(names: dict[str, str]) -> str:
     ]
     lines.extend(f"    {_quoted(key)}: {_quoted(code)}," for key, code in names.items())
     lines += ["}", "_ENGLISH_ONLY = ("]
-    lines.extend(f'    "{chunk}"' for chunk in _wrapped(" ".join(english_only(names)), 84))
+    lines.extend(f'    "{chunk}"' for chunk in _wrapped(" ".join(english_only()), 84))
     lines += [
         ")",
         "NAMED_IN_ENGLISH_ONLY: frozenset[str] = frozenset(_ENGLISH_ONLY.split())",
-        '"""The languages named in English alone: the table names them; as codes they are no',
-        'language\'s (see build_language_names.english_only)."""',
+        '"""The languages CLDR names in English alone: named, never coded in a URL; ``--langs``',
+        'takes them (see build_language_names.english_only)."""',
     ]
     return "\n".join(lines) + "\n"
 

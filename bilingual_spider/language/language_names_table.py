@@ -6111,21 +6111,23 @@ NAMES: dict[str, str] = {
     "𞄀𞄄𞄰𞄩𞄍𞄜𞄰": "hnj",
 }
 _ENGLISH_ONLY = (
-    "ace ach ada ady ae aeb afh ain akk ale aln alt ang anp arc aro arp arq ars arw ary "
-    "arz ase atj av avk awa ban bar bax bbc bbj bfd bfq bi bik bjn bla bpy bqi bra brh "
-    "bua bug bum byv car ch chb chg chk chn chp clc cps cr crg crh crj crk crl crm crr "
-    "crs csb dar dgr din dtp dum dyu dzg efi egl egy eka elx enm esu ext fat fit frc frm "
-    "fro frp frs gag gan gay gba gbz gil glk gmh goh gon gor grb grc guc gur gwi hai hak "
-    "hax hif hil hit hmn ho hsn hup hur hz ibb ik ikt ilo inh izh jam jpr jrb jut kac kbd "
-    "kbl kg kha kho khw kiu kj kmb koi kos krc kri krj krl kru kum kut kv kwk lad lah lam "
-    "lez lfn li lil liv lou loz lsm lua lui lun lus lzh mad mag mak man mdr men mga mh "
-    "min mnc moe mos mrj mwl mwr mwv mye nan nap new ng nia niu njo nog non nov nwc nym "
-    "nyo nzi oj ojb ojc ojs ojw ota pag pal pam pau pcd pdc pdt peo pfl phn pi pms pnt "
-    "pon pqm pro qug rap rar rgn rom rtm rue rug rup sad sam sas saz sba sco sdc sel sga "
-    "sgs sh shu slh sli sly snk sog srn srr stq str suk sux swb syc tce tcy tem ter tet "
-    "tgx tht tkr tl tlh tli tly tmh tog tru tsd tsi ttm ttt tum ty udm uga umb vep vls "
-    "vmf vot vro war was wuu xal xmf yap ybb zap zbl zea zen zun zza"
+    "ace ach ada ady ae aeb afh ain akk akz ale aln alt ang anp arc aro arp arq ars arw "
+    "ary arz ase atj av avk awa ban bar bax bbc bbj bej bfd bfq bi bik bin bjn bkm bla "
+    "bpy bqi bra brh bua bug bum byv car cay ch chb chg chk chm chn chp chy clc cps cr "
+    "crg crh crj crk crl crm crr crs csb dak dar del den dgr din dtp dum dyu dzg efi egl "
+    "egy eka elx enm esu ext fan fat fit fon frc frm fro frp frs gag gan gay gba gbz gil "
+    "glk gmh goh gon gor got grb grc guc gur gwi hai hak hax hif hil hit hmn ho hsn hup "
+    "hur hz iba ibb ik ikt ilo inh izh jam jpr jrb jut kac kaw kbd kbl kfo kg kha kho khw "
+    "kiu kj kmb koi kos krc kri krj krl kru kum kut kv kwk lad lah lam lez lfn li lil liv "
+    "lol lou loz lsm lua lui lun lus lzh lzz mad maf mag mak man mde mdr men mga mh min "
+    "mnc moe mos mrj mwl mwr mwv mye na nan nap new ng nia niu njo nog non nov nwc nym "
+    "nyo nzi oj ojb ojc ojs ojw oka ota pag pal pam pau pcd pdc pdt peo pfl phn pi pms "
+    "pnt pon pqm pro qug rap rar rgn rom rtm rue rug rup sad sam sas saz sba sco sdc see "
+    "sei sel sga sgs sh shu slh sli sly snk sog srn srr stq str suk sus sux swb syc tce "
+    "tcy tem ter tet tgx tht tiv tkl tkr tl tlh tli tly tmh tog tru tsd tsi ttm ttt tum "
+    "tvl tw ty udm uga umb vep vls vmf vot vro war was wuu xal xmf yao yap ybb zap zbl "
+    "zea zen zun zza"
 )
 NAMED_IN_ENGLISH_ONLY: frozenset[str] = frozenset(_ENGLISH_ONLY.split())
-"""The languages named in English alone: the table names them; as codes they are no
-language's (see build_language_names.english_only)."""
+"""The languages CLDR names in English alone: named, never coded in a URL; ``--langs``
+takes them (see build_language_names.english_only)."""

@@ -79,6 +79,17 @@ def is_language_code(code: str) -> bool:
     return three and base not in NOT_LANGUAGES and not "qaa" <= base <= "qtz"
 
 
+def names_a_language(code: str) -> bool:
+    """Whether a code a user gives (``--langs``) names a language: every code
+    :func:`is_language_code` takes, and those of the languages CLDR names in English alone
+    (``NAMED_IN_ENGLISH_ONLY``: Twi's ``tw``, which as a host's first label is Taiwan's).
+
+    >>> names_a_language("tw"), is_language_code("tw"), names_a_language("xx")
+    (True, False, False)
+    """
+    return is_language_code(code) or base_language(code) in NAMED_IN_ENGLISH_ONLY
+
+
 def name_key(text: str) -> str:
     """How names are compared: NFKC, case-folded, spaces collapsed."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())

@@ -42,7 +42,11 @@ from stop_words import LANGUAGE_MAPPING, get_stop_words
 from bilingual_spider.language.codes import base_language, normalize_language_code
 from bilingual_spider.language.declared_language import language_script, script_of
 from bilingual_spider.language.language_names_table import NAMES
-from bilingual_spider.language.names import is_language_code, language_of_code, language_of_name
+from bilingual_spider.language.names import (
+    language_of_code,
+    language_of_name,
+    names_a_language,
+)
 from bilingual_spider.language.tld import (
     CCTLD_LANGUAGES,
     host_of,
@@ -400,7 +404,7 @@ def labelled_language(
     for text in (anchor, img_alt):
         if text and (code := _label_language(text)):
             return code
-    if lang and (code := normalize_language_code(lang)) and is_language_code(code):
+    if lang and (code := normalize_language_code(lang)) and names_a_language(code):
         return code
     for src in img_src.split():
         if code := _image_language(src):

@@ -585,6 +585,10 @@ def test_parse_langs() -> None:
     # languages with a three-letter code only: in CLDR's tables (Hawaiian, Cherokee, Vai) or not
     # (Yucatec Maya, Ayacucho Quechua): the held-out benchmark's languages were refused before
     assert parse_langs("en,haw,chr,vai,yua,quy") == ("en", "haw", "chr", "vai", "yua", "quy")
+    # Twi's tw, which no table of the project held (the third held-out set's --langs en,tw)
+    assert parse_langs("en,tw,ty") == ("en", "tw", "ty")
+    with pytest.raises(ValueError, match="not a language code"):
+        parse_langs("en,xx")
     with pytest.raises(ValueError, match="two languages"):
         parse_langs("en")
     with pytest.raises(ValueError, match="not a language code"):

@@ -144,3 +144,13 @@ def test_a_language_named_in_english_only_is_no_code() -> None:
     for code in ("ch", "sh", "ae", "tl", "li", "ty"):
         assert language_of_code(code) is None, code
     assert language_of_code("sm") == "sm"  # named by a switcher's phrase too: a code
+
+
+def test_a_user_may_name_a_language_no_url_codes() -> None:
+    """``--langs en,tw`` (Twi) was refused; a ``tw.`` host is still Taiwan's, not Twi's."""
+    from bilingual_spider.language.names import is_language_code, names_a_language
+    from bilingual_spider.patterns.units import host_language
+
+    assert names_a_language("tw") and names_a_language("ae") and not is_language_code("tw")
+    assert host_language("tw") is None and host_language("ch") == "ch"
+    assert not names_a_language("xx") and not names_a_language("und")
