@@ -52,7 +52,6 @@ from held_out_language_sites import (  # noqa: E402
     World,
     documents,
     file_of,
-    is_copy,
     read_declaration,
 )
 
@@ -208,11 +207,6 @@ def location(site: Site, lang: str, doc: int | None) -> tuple[str, str]:
             return site.host, "/" if lang == "en" else f"/{lang}/"
         return site.host, f"/docs/{name}/" if lang == "en" else f"/docs/{name}/{lang}/"
     raise ValueError(site.urls)
-
-
-def absolute(site: Site, lang: str, doc: int | None) -> str:
-    host, path = location(site, lang, doc)
-    return f"http://{host}{path}"
 
 
 def href(site: Site, here: str, lang: str, doc: int | None) -> str:
@@ -406,7 +400,6 @@ def write_site(site: Site, root: Path) -> tuple[list[tuple[str, str]], dict[str,
     and the translated pages left out of the gold as copies by the rule."""
     shown = ("en", *site.languages, *site.copies)
     served: dict[str, str] = {}
-    gold, dropped = [], []
     slots: list[int | None] = [None, *range(len(documents(site)))]
 
     def put(host: str, path: str, text: str | bytes, lang: str | None = "en") -> None:
@@ -446,32 +439,12 @@ def write_site(site: Site, root: Path) -> tuple[list[tuple[str, str]], dict[str,
         for host in {location(site, o, None)[0] for o in shown}:
             for o in shown:
                 put(host, f"/flags/{o}.gif", FLAG, None)
-    for lang in site.languages:
-        for doc in slots:
-            english, translated = location(site, "en", doc), location(site, lang, doc)
-            if is_copy(
-                file_of(root / english[0], english[1]), file_of(root / translated[0], translated[1])
-            ):
-                dropped.append(absolute(site, lang, doc))
-            else:
-                gold.append((absolute(site, "en", doc), absolute(site, lang, doc)))
+    gold, dropped = held_out.located_gold(root, site, location, lambda lang: slots)
     return gold, served, dropped
 
 
 def build_world(root: Path) -> World:
-    from bilingual_spider.sandbox.config import render_sandbox_toml
-
-    gold, languages, dropped, hosts = {}, {}, {}, []
-    for site in SITES:
-        gold[site.host], served, dropped[site.host] = write_site(site, root)
-        languages.update(served)
-        for lang in ("en", *site.languages, *site.copies):
-            if (host := location(site, lang, None)[0]) not in hosts:
-                hosts.append(host)
-    mounts = [(host, "/", [(root / host).resolve()]) for host in hosts]
-    config = root / "sandbox.toml"
-    config.write_text(render_sandbox_toml(mounts), encoding="utf-8")
-    return World(config, gold, languages, dropped)
+    return held_out.located_world(root, SITES, write_site, location)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,6 +44,7 @@ import tempfile
 import time
 import unicodedata
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -394,7 +395,6 @@ def write_site(site: Site, out: Path) -> tuple[list[tuple[str, str]], dict[str, 
     the translated pages left out of the gold as copies by the rule."""
     shown = ("en", *site.languages, *site.copies)
     served: dict[str, str] = {}
-    gold, dropped = [], []
     slots: list[int | None] = [None, *range(len(documents(site)))]
 
     def url(path: str) -> str:
@@ -415,14 +415,89 @@ def write_site(site: Site, out: Path) -> tuple[list[tuple[str, str]], dict[str, 
         for name, (title, text) in ENGLISH_PAGES.items():
             (out / f"{name}.html").write_text(render_english_page(title, text), encoding="utf-8")
             served[url(f"/{name}.html")] = "en"
-    for lang in site.languages:
-        for doc in slots:
-            english, translated = page_url(site, "en", doc), page_url(site, lang, doc)
-            if is_copy(file_of(out, english), file_of(out, translated)):
-                dropped.append(url(translated))
-            else:
-                gold.append((url(english), url(translated)))
+    gold, dropped = gold_pairs(
+        (file_of(out, english), file_of(out, translated), url(english), url(translated))
+        for lang in site.languages
+        for doc in slots
+        for english, translated in [(page_url(site, "en", doc), page_url(site, lang, doc))]
+    )
     return gold, served, dropped
+
+
+def gold_pairs(
+    pages: Iterable[tuple[Path, Path, str, str]],
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Of (English file, translated file, English URL, translated URL): the gold pairs, (English
+    URL, translated URL) of the pages :func:`is_copy` tells apart, and the translated URLs of
+    the others (left out as copies)."""
+    gold: list[tuple[str, str]] = []
+    dropped: list[str] = []
+    for english, translated, english_url, translated_url in pages:
+        if is_copy(english, translated):
+            dropped.append(translated_url)
+        else:
+            gold.append((english_url, translated_url))
+    return gold, dropped
+
+
+def located_gold(
+    root: Path,
+    site: Any,
+    location: Callable[[Any, str, int | None], tuple[str, str]],
+    slots_of: Callable[[str], Iterable[int | None]],
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """:func:`gold_pairs` of a site whose pages may live on several hosts:
+    ``location(site, lang, doc)`` is a page's (host, path), written under ``root/HOST``;
+    ``slots_of(lang)`` the documents of a language."""
+
+    def url(lang: str, doc: int | None) -> str:
+        return "http://{}{}".format(*location(site, lang, doc))
+
+    def file(lang: str, doc: int | None) -> Path:
+        host, path = location(site, lang, doc)
+        return file_of(root / host, path)
+
+    return gold_pairs(
+        (file("en", doc), file(lang, doc), url("en", doc), url(lang, doc))
+        for lang in site.languages
+        for doc in slots_of(lang)
+    )
+
+
+def located_world(
+    root: Path,
+    sites: Iterable[Any],
+    write_site: Callable[[Any, Path], tuple[list, dict, list]],
+    location: Callable[[Any, str, int | None], tuple[str, str]],
+) -> World:
+    """:func:`mounted_world` of sites whose languages' hosts ``location`` tells."""
+
+    def hosts_of(site: Any) -> list[str]:
+        return [location(site, lang, None)[0] for lang in ("en", *site.languages, *site.copies)]
+
+    return mounted_world(root, sites, write_site, hosts_of)
+
+
+def mounted_world(
+    root: Path,
+    sites: Iterable[Any],
+    write_site: Callable[[Any, Path], tuple[list, dict, list]],
+    hosts_of: Callable[[Any], Iterable[str]],
+) -> World:
+    """``sites`` written under ``root`` by ``write_site`` (gold pairs, the URLs' languages,
+    translated URLs left out as copies) and a sandbox config mounting each host of theirs
+    (``hosts_of``) from ``root/HOST``."""
+    from bilingual_spider.sandbox.config import render_sandbox_toml
+
+    gold, languages, dropped, hosts = {}, {}, {}, []
+    for site in sites:
+        gold[site.host], served, dropped[site.host] = write_site(site, root)
+        languages.update(served)
+        hosts += [host for host in dict.fromkeys(hosts_of(site)) if host not in hosts]
+    mounts = [(host, "/", [(root / host).resolve()]) for host in hosts]
+    config = root / "sandbox.toml"
+    config.write_text(render_sandbox_toml(mounts), encoding="utf-8")
+    return World(config, gold, languages, dropped)
 
 
 @dataclass(frozen=True)
@@ -434,17 +509,9 @@ class World:
 
 
 def build_world(root: Path) -> World:
-    from bilingual_spider.sandbox.config import render_sandbox_toml
-
-    gold, languages, dropped, mounts = {}, {}, {}, []
-    for site in SITES:
-        directory = root / site.host
-        gold[site.host], served, dropped[site.host] = write_site(site, directory)
-        languages.update(served)
-        mounts.append((site.host, "/", [directory.resolve()]))
-    config = root / "sandbox.toml"
-    config.write_text(render_sandbox_toml(mounts), encoding="utf-8")
-    return World(config, gold, languages, dropped)
+    return mounted_world(
+        root, SITES, lambda site, out: write_site(site, out / site.host), lambda s: [s.host]
+    )
 
 
 def run_detect(world: World, site: Site, langs: str) -> dict[str, Any] | str:

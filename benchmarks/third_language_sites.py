@@ -62,7 +62,6 @@ from held_out_language_sites import (  # noqa: E402
     ascii_slug,
     documents,
     file_of,
-    is_copy,
     read_declaration,
 )
 
@@ -288,11 +287,6 @@ def location(site: Site, lang: str, doc: int | None) -> tuple[str, str]:
         section, names = slugs(site, lang)
         return site.host, f"/{section}/" if doc is None else f"/{section}/{names[doc]}/"
     raise ValueError(site.urls)
-
-
-def absolute(site: Site, lang: str, doc: int | None) -> str:
-    host, path = location(site, lang, doc)
-    return f"http://{host}{path}"
 
 
 def relative(source: str, target: str) -> str:
@@ -586,7 +580,6 @@ def write_site(site: Site, root: Path) -> tuple[list[tuple[str, str]], dict[str,
     and the translated pages left out of the gold as copies by the rule."""
     shown = ("en", *site.languages, *site.copies)
     languages: dict[str, str] = {}
-    gold, dropped = [], []
     written: set[str] = set()
 
     def slots(lang: str) -> list[int | None]:
@@ -611,32 +604,12 @@ def write_site(site: Site, root: Path) -> tuple[list[tuple[str, str]], dict[str,
         put(site.host, "/publications/", render_catalogue(site, shown))
     if site.switcher == "languages-page":
         put(site.host, "/udhr/Pages/Languages.aspx", render_languages(site, shown))
-    for lang in site.languages:
-        for doc in slots(lang):
-            english, translated = location(site, "en", doc), location(site, lang, doc)
-            if is_copy(
-                file_of(root / english[0], english[1]), file_of(root / translated[0], translated[1])
-            ):
-                dropped.append(absolute(site, lang, doc))
-            else:
-                gold.append((absolute(site, "en", doc), absolute(site, lang, doc)))
+    gold, dropped = held_out.located_gold(root, site, location, slots)
     return gold, languages, dropped
 
 
 def build_world(root: Path) -> World:
-    from bilingual_spider.sandbox.config import render_sandbox_toml
-
-    gold, languages, dropped, hosts = {}, {}, {}, []
-    for site in SITES:
-        gold[site.host], served_as, dropped[site.host] = write_site(site, root)
-        languages.update(served_as)
-        for lang in ("en", *site.languages, *site.copies):
-            if (host := location(site, lang, None)[0]) not in hosts:
-                hosts.append(host)
-    mounts = [(host, "/", [(root / host).resolve()]) for host in hosts]
-    config = root / "sandbox.toml"
-    config.write_text(render_sandbox_toml(mounts), encoding="utf-8")
-    return World(config, gold, languages, dropped)
+    return held_out.located_world(root, SITES, write_site, location)
 
 
 def main(argv: list[str] | None = None) -> int:
