@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
+from bilingual_spider.html_page import html_lang
 from bilingual_spider.language.declared_language import Signal
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import (
@@ -85,9 +86,10 @@ def page_record(
     """The page as pair discovery needs it; its shape and own text when pairs are verified by
     content (``with_content``)."""
     content = page_content(response_page(response)) if with_content else None
+    own = html_lang(response_page(response)) if is_html(response) else None
     return PageRecord.of(
         response.url, page.language, page.text, links.urls, content, links.alternates,
-        page.mixed_blocks, page.language_share, page.prose, page.signal or "identifier",
+        page.mixed_blocks, page.language_share, page.prose, page.signal or "identifier", own,
     )  # fmt: skip
 
 

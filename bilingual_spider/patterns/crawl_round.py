@@ -72,6 +72,10 @@ SIMILARITY_PATTERNS = 30
 NO_SHARED_LINKS = "no_shared_links"
 NOT_AS_MARKED = "not_as_marked"
 """A page whose identified language is not the one its URL unit names."""
+NOT_AS_DECLARED = "not_as_declared"
+"""A page its own ``<html lang>`` declares in another language than it is read in, on a site
+whose pages declare several (no template's): an untranslated fallback (an English copy that
+says ``xml:lang="lua"``), no translation of any page (:func:`own_word_overruled`)."""
 NOT_AS_NAMED = "not_as_named"
 """A page whose URL names no language, identified in none of those the links naming it declare:
 an untranslated fallback (an English copy at the URL a list names for Assyrian), no translation
@@ -125,6 +129,8 @@ class PageRecord:
     """Which signal decided ``language``: the identifier, or the language the site declares
     (``declared_close``, ``declared_unknown``: :mod:`~bilingual_spider.language.declared_language`
     )."""
+    html_lang: str | None = None
+    """The language its ``<html lang>`` (or ``xml:lang``) declares; None when none."""
 
     @property
     def copy_text(self) -> str:
@@ -147,6 +153,7 @@ class PageRecord:
         language_share: float = 1.0,
         prose: str = "",
         language_signal: str = "identifier",
+        html_lang: str | None = None,
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -176,6 +183,7 @@ class PageRecord:
             language_share,
             prose[:MAX_TEXT_CHARS],
             language_signal,
+            normalize_language_code(html_lang) if html_lang else None,
         )
 
 
@@ -210,7 +218,8 @@ class RoundPairs:
     pairs: tuple[UrlPair, ...]
     rejected: Mapping[str, int]
     """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
-    ``not_as_marked``, ``not_as_named``, ``no_shared_links``, ``not_translation``."""
+    ``not_as_marked``, ``not_as_named``, ``not_as_declared``, ``no_shared_links``,
+    ``not_translation``."""
     credibility: Credibility
     declarations: Mapping[str, DeclarationTally] = field(default_factory=dict)
     """Each site's declared pairs: judged, verified, rescued, overruled (:mod:`.declarations`)."""
@@ -437,6 +446,30 @@ def as_named(page: PageRecord, named: Mapping[str, set[str]]) -> bool:
     return page.mixed or url_language(page.url) is not None or as_declared(page, named)
 
 
+def sites_declaring_several(pages: Iterable[PageRecord]) -> set[str]:
+    """The sites whose pages' ``<html lang>`` declare two languages or more (a template's
+    ``lang="en"`` on every page declares one)."""
+    declared: dict[str, set[str]] = {}
+    for page in pages:
+        if page.html_lang:
+            declared.setdefault(site_of(page.url), set()).add(base_language(page.html_lang))
+    return {site for site, languages in declared.items() if len(languages) > 1}
+
+
+def own_word_overruled(page: PageRecord, declaring: Collection[str]) -> bool:
+    """Whether the page is an untranslated fallback by its own word: its ``<html lang>``
+    declares a language, on a site whose pages declare several (``declaring``:
+    :func:`sites_declaring_several`), that the identifier overruled, reading it surely as
+    another (a close neighbour or a language it lacks would have been taken at its word:
+    :func:`~bilingual_spider.language.declared_language.resolve_language`); a page whose URL
+    names its language is judged by that (``not_as_marked``)."""
+    if not page.html_lang or page.language is None or page.mixed:
+        return False
+    if page.language_signal != "identifier" or same_language(page.html_lang, page.language):
+        return False
+    return site_of(page.url) in declaring and url_language(page.url) is None
+
+
 def marked_language(url: str, shares: Mapping[str, float]) -> str | None:
     """The language a mixed page is mined in: of the languages of its text (``shares``), the
     one its URL names (a ``de`` directory, a ``.fr.html`` suffix, ``lang=ja``), the largest
@@ -468,9 +501,10 @@ def pair_round(
     A page judged the copy of another (:func:`copy_side`) is in no pair of the round
     (``copy_of_another``): half left untranslated, it is no translation of a third page
     either; nor is a page in none of the languages the links naming it declare
-    (``not_as_named``). ``knows``: whether the identifier has a label for a language; pages
-    whose language the links naming them decide are relabelled first
-    (:func:`linked_language_pages`)."""
+    (``not_as_named``), nor one whose own ``<html lang>`` the identifier overruled on a site
+    whose pages declare several languages (``not_as_declared``). ``knows``: whether the
+    identifier has a label for a language; pages whose language the links naming them decide
+    are relabelled first (:func:`linked_language_pages`)."""
     linked = linked_language_pages(crawled.pages, knows)
     if linked:
         crawled = replace(crawled, pages=ChainMap(linked, crawled.pages))
@@ -486,11 +520,14 @@ def pair_round(
             rejected_pair(pair, why)
 
     named_languages = linked_languages(crawled.pages.values())
+    declaring = sites_declaring_several(crawled.pages.values())
 
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
         if not all(as_named(page, named_languages) for page in (source, target)):
             return None, NOT_AS_NAMED
+        if any(own_word_overruled(page, declaring) for page in (source, target)):
+            return None, NOT_AS_DECLARED
         # a declared pair has no pattern to match its pages' links: their declared versions do
         named = versions if is_declared(pair) else None
         found, why = judge_pair(pair, source, target, weights, verifier, threshold, named)

@@ -1,6 +1,8 @@
 """Pairs a page names itself: hreflang alternates and language switchers, for pages whose URLs
 no pattern pairs (translated slugs)."""
 
+from dataclasses import replace
+
 from bilingual_spider.links.contexts import extract_link_contexts
 from bilingual_spider.patterns.alternates import (
     HREFLANG,
@@ -12,6 +14,7 @@ from bilingual_spider.patterns.alternates import (
     with_sitemap,
 )
 from bilingual_spider.patterns.crawl_round import (
+    NOT_AS_DECLARED,
     NOT_AS_NAMED,
     SUPERSEDED,
     CrawledSites,
@@ -231,3 +234,24 @@ def test_a_page_whose_url_names_its_language_keeps_it_whatever_a_label_says():
         ndebele = "Bonke abantu bazalwa bakhululekile njalo balingana ngesithunzi lamalungelo."
         crawled.add(record(nr, "nr", f"{ndebele} {i}"))
     assert len(pair_round(crawled).pairs) == 3
+
+
+def test_a_page_whose_own_lang_the_identifier_overrules_is_a_fallback_on_a_site_declaring_several():
+    """The third held-out set's English copy at ``article-N-lua.html`` says
+    ``xml:lang="lua"``; read surely as English, a pattern paired it as English with each
+    translation. A template's ``lang="en"`` on every page says nothing of a translation."""
+    crawled = CrawledSites()
+    for i in range(3):
+        en, fr, lua = (f"{SITE}/docs/p{i}-{lang}.html" for lang in ("en", "fr", "lua"))
+        for url, lang, text in ((en, "en", ENGLISH), (fr, "fr", FRENCH), (lua, "en", ENGLISH)):
+            declared = url.rsplit("-", 1)[1].split(".")[0]
+            crawled.add(replace(record(url, lang, f"{text} {i}"), html_lang=declared))
+    result = pair_round(crawled)
+    assert {(p.source[-10:], p.target[-10:]) for p in result.pairs} == {
+        (f"p{i}-en.html", f"p{i}-fr.html") for i in range(3)
+    }
+    assert result.rejected[NOT_AS_DECLARED] >= 3
+    template = CrawledSites()  # every page says lang="en": a template's
+    for page in crawled.pages.values():
+        template.add(replace(page, html_lang="en"))
+    assert result.rejected[NOT_AS_DECLARED] and NOT_AS_DECLARED not in pair_round(template).rejected
