@@ -11,7 +11,12 @@ page whose site declares its language (a URL marker, ``hreflang``, ``<html lang>
   words (:func:`~.badness.badness`: an English page served under ``/om/`` reads as English and
   stays English; a Latin-script English copy under ``/dz/`` fails the script test);
 - the guess and the declared language are *close neighbours* (:data:`CLOSE_GROUPS`: Galician
-  read as Spanish, Nynorsk as Norwegian): the declared member of the group wins.
+  read as Spanish, Nynorsk as Norwegian): the declared member of the group wins;
+- the guess is a language the site has no page in, and the declared one is among its languages,
+  in the text's script: a regional language read as its national neighbour (Corsican as Italian,
+  Asturian as Spanish: their function words are the neighbour's too) on a site with no Italian
+  or Spanish. An untranslated fallback copies a page of the site, so its language is one the
+  site has (an English copy under ``/co/`` stays English).
 
 Anywhere else the identifier decides: an English licence block on a Galician page stays English.
 The answer says which signal decided (:class:`Signal`).
@@ -80,16 +85,21 @@ class Signal(StrEnum):
     """The declared language, a close neighbour of the identifier's guess."""
     DECLARED_UNKNOWN = "declared_unknown"
     """The declared language, which the identifier has no label for; the script fits."""
+    DECLARED_ON_SITE = "declared_on_site"
+    """The declared language, one of the site's, over a guess the site has no page in."""
     LINKED_CLOSE = "linked_close"
     """As ``declared_close``, the language declared by the links naming the page (their
     ``hreflang``, a switcher's label), where the page itself declares none that decided."""
     LINKED_UNKNOWN = "linked_unknown"
     """As ``declared_unknown``, the language declared by the links naming the page."""
+    LINKED_ON_SITE = "linked_on_site"
+    """As ``declared_on_site``, the language declared by the links naming the page."""
 
 
 BY_LINKS = {
     Signal.DECLARED_CLOSE: Signal.LINKED_CLOSE,
     Signal.DECLARED_UNKNOWN: Signal.LINKED_UNKNOWN,
+    Signal.DECLARED_ON_SITE: Signal.LINKED_ON_SITE,
 }
 """The signal of a language the links naming a page declared, by the rule that took it."""
 
@@ -161,17 +171,23 @@ def resolve_language(
     offered: Collection[str] | None = None,
 ) -> ResolvedLanguage | None:
     """The language of ``text``: the identifier's guess ``identified`` (None: it found none),
-    unless the site's ``declared`` language (its project code) is a close neighbour of the
-    guess or a language the identifier does not know (``knows``) whose script the text is
-    written in, or whose guess is in another script than the text's (Fula in Adlam, which
-    lid.176 has no label in, read as Kannada; CLDR writes Fula in Latin), and which the text
-    does not read as the guess (see the module's docstring); in the Latin script, which
-    English copies share, only when the identifier's probability for
-    its guess (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`, or
-    the guess is in none of the languages the site ``offered`` (those it declares or shows for
-    its pages; None: not known). A copy copies a page of the site, so its language is one the
-    site has; a stand-in's need not be (lid.176 reads Faroese as Icelandic, sure of it, on a
-    site of English, Faroese and Sami). None when neither names a language."""
+    unless the site's ``declared`` language (its project code)
+
+    - is a close neighbour of the guess (:data:`CLOSE_GROUPS`);
+    - or is one of the languages the site ``offered`` (those it declares or shows for its
+      pages; None: not known), the guess is in none of them, and the text is written in the
+      declared language's script. A copy copies a page of the site, so its language is one the
+      site has; a stand-in's need not be (lid.176 reads Faroese as Icelandic, sure of it, on a
+      site of English, Faroese and Sami; Corsican as Italian on a site of English, Corsican and
+      Friulian);
+    - or is a language the identifier does not know (``knows``) whose script the text is
+      written in, or whose guess is in another script than the text's (Fula in Adlam, which
+      lid.176 has no label in, read as Kannada; CLDR writes Fula in Latin), and which the text
+      does not read as the guess (see the module's docstring); in the Latin script, which
+      English copies share, only when the identifier's probability for its guess
+      (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`.
+
+    None when neither names a language."""
     if identified is None:
         return None
     declared = normalize_language_code(declared) if declared else None
@@ -180,6 +196,14 @@ def resolve_language(
     if are_close(declared, identified):
         return ResolvedLanguage(declared, Signal.DECLARED_CLOSE)
     script, written = language_script(declared), script_of(text)
+    if (
+        offered is not None
+        and written is not None
+        and written == script
+        and any(same_language(declared, o) for o in offered)
+        and not any(same_language(identified, o) for o in offered)
+    ):
+        return ResolvedLanguage(declared, Signal.DECLARED_ON_SITE)
     # the guess's script is not the text's: no reading of it (Adlam Fula read as Kannada)
     impossible = written is not None and language_script(identified) not in (None, written)
     if (
@@ -187,12 +211,7 @@ def resolve_language(
         and not knows(declared)
         and (written == script or impossible)
         and not reads_as(text, identified)
-        and (
-            written != "LATIN"
-            or confidence is None
-            or confidence < MAX_STAND_IN_CONFIDENCE
-            or (offered is not None and not any(same_language(identified, o) for o in offered))
-        )
+        and (written != "LATIN" or confidence is None or confidence < MAX_STAND_IN_CONFIDENCE)
     ):
         return ResolvedLanguage(declared, Signal.DECLARED_UNKNOWN)
     return ResolvedLanguage(identified, Signal.IDENTIFIER)

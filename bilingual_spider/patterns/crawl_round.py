@@ -233,16 +233,32 @@ LanguageKnown = Callable[[str], bool]
 """Whether the identifier has a label for a language (``LanguageIdentifier.knows``)."""
 
 
+def page_declaration(
+    url: str, page: PageRecord, named: Mapping[str, set[str]], declaring: Collection[str]
+) -> tuple[str | None, bool]:
+    """The language the site declares for a page, and whether the links naming it declared it:
+    its URL's, else the one every link naming it declares (``named``,
+    :func:`.alternates.linked_languages`), else its own ``<html lang>`` on a site whose pages
+    declare several (``declaring``, :func:`sites_declaring_several`); None when none does."""
+    declared = url_language(url)
+    if declared is not None:
+        return declared, False
+    languages = named.get(url, ())
+    if len({base_language(lang) for lang in languages}) == 1:
+        return min(languages), True
+    if page.html_lang and site_of(url) in declaring:
+        return page.html_lang, False
+    return None, False
+
+
 def languages_of_sites(
-    pages: Mapping[str, PageRecord], named: Mapping[str, set[str]]
+    pages: Mapping[str, PageRecord], named: Mapping[str, set[str]], declaring: Collection[str]
 ) -> dict[str, set[str]]:
-    """Site -> the languages it has pages in: each page's declared language (its URL's, else
-    the one every link naming it declares: ``named``, :func:`.alternates.linked_languages`),
-    else the one it is read in."""
+    """Site -> the languages it has pages in: each page's declared language
+    (:func:`page_declaration`), else the one it is read in."""
     found: dict[str, set[str]] = {}
     for url, page in pages.items():
-        languages = named.get(url, ())
-        declared = url_language(url) or (min(languages) if len(languages) == 1 else None)
+        declared, _ = page_declaration(url, page, named, declaring)
         language = declared or page.language
         if language is not None:
             found.setdefault(site_of(url), set()).add(base_language(language))
@@ -262,29 +278,27 @@ def linked_language_pages(
     page's own declaration: it wins when it is a close neighbour of the page's language, or one
     the identifier does not know (``knows``; None: every language is known) whose script the
     prose is written in. The page's own word comes first: a page whose URL names its language
-    was read so when fetched, and is weighed again only where the identifier's guess is a
-    language the site has no page in (:func:`languages_of_sites`): a stand-in, however sure of
-    itself (Faroese read as Icelandic), since a copy's language is one of the site's. A mixed
+    (or whose ``<html lang>`` does, on a site whose pages declare several) is weighed again
+    only where the identifier's guess is a language the site has no page in
+    (:func:`languages_of_sites`): a stand-in, however sure of itself (Faroese read as
+    Icelandic, Corsican as Italian), since a copy's language is one of the site's. A mixed
     page (each pair decides its language) has its blocks read so; when one language then has
     ``MIN_LANGUAGE_SHARE`` of them, it was mixed only as the identifier read it (Oromo read as
     Finnish, Dutch and Spanish stand-ins, block by block) and is a page of that language. The
-    signal says what decided (``linked_close``, ``linked_unknown`` for the links;
-    ``declared_unknown`` for the URL)."""
+    signal says what decided (``linked_close``, ``linked_unknown``, ``linked_on_site`` for the
+    links; ``declared_unknown``, ``declared_on_site`` for the page's own word)."""
     known = knows or (lambda _: True)
     named = linked_languages(pages.values())
-    offered = languages_of_sites(pages, named)
+    declaring = sites_declaring_several(pages.values())
+    offered = languages_of_sites(pages, named, declaring)
     relabelled: dict[str, PageRecord] = {}
     for url, page in pages.items():
-        declared = url_language(url)
-        by_links = declared is None
-        if by_links:
-            languages = named.get(url, set())
-            if len({base_language(lang) for lang in languages}) != 1:
-                continue
-            declared = min(languages)
-        elif known(declared):  # read so when fetched; a stand-in is for a language lid lacks
+        declared, by_links = page_declaration(url, page, named, declaring)
+        if declared is None:
             continue
         on_site = offered.get(site_of(url), set())
+        if page.mixed and not by_links and known(declared):  # read so when fetched
+            continue
         if page.mixed:  # its blocks, as a page its URL names is read (each pair decides)
             blocks = [
                 block if block == before or not by_links

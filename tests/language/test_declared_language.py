@@ -192,16 +192,46 @@ def test_a_sure_stand_in_gives_way_where_the_site_has_no_page_in_its_language(id
     # but the site has no Icelandic page to copy: a stand-in
     offered = {"en", "fo", "se"}
     found = resolve_language(guess.lang, FAROESE, "fo", identifier.knows, guess.score, offered)
-    assert found == ("fo", Signal.DECLARED_UNKNOWN)
+    assert found == ("fo", Signal.DECLARED_ON_SITE)
     offered_is = {"en", "fo", "is"}
     assert resolve_language("is", FAROESE, "fo", identifier.knows, 0.83, offered_is).lang == "is"
     _, english = catalog_sentences("dz")
-    text = " ".join(english)  # an English copy on a site without English pages still reads as one
+    text = " ".join(english)  # an English copy on a site with English pages still reads as one
     guess = identifier.identify(text)[0]
-    assert resolve_language(guess.lang, text, "fo", identifier.knows, guess.score, {"fo"}) == (
+    on_site = {"fo", "en"}
+    assert resolve_language(guess.lang, text, "fo", identifier.knows, guess.score, on_site) == (
         "en",
         Signal.IDENTIFIER,
     )
+
+
+def test_a_regional_language_read_as_its_neighbour_is_declared_where_the_site_has_no_neighbour(
+    identifier,
+):
+    """Asturian, which lid.176 knows, read surely as Spanish (its function words are Spanish's
+    too): the declaration wins on a site with no Spanish page, not on one with Spanish pages
+    (there it may be an untranslated Spanish fallback), nor for a text in another script."""
+    asturian, english = catalog_sentences("ast")
+    read_as_spanish = [
+        (text, guess)
+        for text in chunks(asturian)
+        if (guess := identifier.identify(text)[0]).lang == "es" and guess.score >= 0.8
+    ]
+    assert read_as_spanish and identifier.knows("ast")
+    for text, guess in read_as_spanish:
+        found = resolve_language("es", text, "ast", identifier.knows, guess.score, {"en", "ast"})
+        assert found == ("ast", Signal.DECLARED_ON_SITE)
+        with_spanish = {"en", "ast", "es"}
+        assert resolve_language("es", text, "ast", identifier.knows, guess.score, with_spanish) == (
+            "es",
+            Signal.IDENTIFIER,
+        )
+        assert resolve_language("es", text, "ast", identifier.knows, guess.score) == (
+            "es",
+            Signal.IDENTIFIER,
+        )  # the site's languages not known
+    greek = "Όλοι οι άνθρωποι γεννιούνται ελεύθεροι και ίσοι στην αξιοπρέπεια και τα δικαιώματα."
+    assert resolve_language("el", greek, "ast", identifier.knows, 0.99, {"en", "ast"}).lang == "el"
 
 
 def test_a_guess_in_another_script_than_the_text_gives_way_whatever_the_declared_script(

@@ -25,6 +25,7 @@ from bilingual_spider.patterns.mining import PairingPattern
 
 ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
 FRENCH = "Le musée ouvre tous les jours de neuf heures du matin à six heures du soir."
+SPANISH = "El museo abre todos los días desde las nueve de la mañana hasta las seis de la tarde."
 SITE = "http://www.museum.example"
 
 
@@ -255,3 +256,34 @@ def test_a_page_whose_own_lang_the_identifier_overrules_is_a_fallback_on_a_site_
     for page in crawled.pages.values():
         template.add(replace(page, html_lang="en"))
     assert result.rejected[NOT_AS_DECLARED] and NOT_AS_DECLARED not in pair_round(template).rejected
+
+
+def test_a_regional_language_read_as_a_neighbour_the_site_lacks_is_paired_as_it_declares():
+    """TYPO3's ``index.php?id=N&L=K`` names no language; each page's ``<html lang>`` does. Pages
+    declaring Asturian, read surely as Spanish, pair with their English versions as Asturian
+    where the site has no Spanish page; where it has Spanish pages they may be untranslated
+    Spanish fallbacks, in no pair (``not_as_declared``)."""
+    from bilingual_spider.language.identification import default_identifier
+    from tests.language.test_declared_language import catalog_sentences
+
+    identifier = default_identifier()
+    asturian, english = catalog_sentences("ast", count=60)
+    read_as_spanish = [
+        text for text in (" ".join(asturian[i : i + 5]) for i in range(0, 60, 5))
+        if identifier.identify(text)[0].lang == "es"
+    ][:3]  # fmt: skip
+    assert len(read_as_spanish) == 3
+    crawled = CrawledSites()
+    for i, text in enumerate(read_as_spanish):
+        en, ast = f"{SITE}/index.php?id={i + 10}", f"{SITE}/index.php?id={i + 10}&L=2"
+        crawled.add(replace(record(en, "en", f"{ENGLISH} {english[i]}"), html_lang="en"))
+        crawled.add(replace(record(ast, "es", text), html_lang="ast"))
+    result = pair_round(crawled)
+    assert {(p.source_language, p.target_language) for p in result.pairs} == {("en", "ast")}
+    assert len(result.pairs) == 3 and NOT_AS_DECLARED not in result.rejected
+    for i in range(3):  # Spanish pages too: an Asturian page read as Spanish may copy one
+        es = f"{SITE}/index.php?id={i + 10}&L=1"
+        crawled.add(replace(record(es, "es", f"{SPANISH} {i}"), html_lang="es"))
+    result = pair_round(crawled)
+    assert not any("ast" in (p.source_language, p.target_language) for p in result.pairs)
+    assert result.rejected[NOT_AS_DECLARED] >= 3

@@ -57,10 +57,10 @@ def test_a_page_in_a_language_the_identifier_lacks_takes_the_one_its_links_name(
     linked = linked_language_pages(pages, identifier.knows)
     assert sorted(linked) == [f"{SITE}/p/30{n}.html" for n in range(3)]  # English: as it was
     assert {(page.language, page.language_signal) for page in linked.values()} == {
-        ("dz", Signal.LINKED_UNKNOWN)
+        ("dz", Signal.LINKED_ON_SITE)  # the site has no page in Tibetan: bo is a stand-in
     }
-    # without the identifier's label set, a language it lacks is not known to be lacking
-    assert linked_language_pages(pages) == {}
+    # without the identifier's label set too: the site's languages say so
+    assert linked_language_pages(pages) == linked
 
 
 def test_a_close_neighbour_gives_way_to_the_language_the_links_name(identifier):
@@ -87,7 +87,8 @@ def test_a_page_its_url_or_two_languages_name_is_left_as_it_is(identifier):
                       for a in page.alternates]  # fmt: skip
         marked[moved] = PageRecord.of(moved, page.language, page.text, page.links,
                                       alternates=alternates)  # fmt: skip
-    assert linked_language_pages(marked) == {}  # its URL says da: the links do not decide
+    # its URL says da: the links do not decide (the URL does: Norwegian is not on the site)
+    assert {page.language for page in linked_language_pages(marked).values()} == {"da"}
     english = f"{SITE}/p/200.html"
     twice = dict(pages)
     twice[f"{SITE}/p/100.html"] = PageRecord.of(
@@ -106,13 +107,11 @@ def test_a_round_pairs_a_page_in_the_language_its_links_name_and_says_so(identif
     crawled = CrawledSites()
     for page in site(identifier, "dz", "dz").values():
         crawled.add(page)
-    before = pair_round(crawled)  # no label set: the Tibetan pages are bo
-    assert {pair.target_language for pair in before.pairs} <= {"bo"}
     found = pair_round(crawled, knows=identifier.knows)
     assert len(found.pairs) == 3
     for pair in found.pairs:
         assert (pair.source_language, pair.target_language) == ("en", "dz")
-        assert pair.language_signals == ("identifier", "linked_unknown")
+        assert pair.language_signals == ("identifier", "linked_on_site")
     assert len(found.linked) == 3
     linked = {url: (language, signal) for url, language, signal in found.linked}
     page = crawled.pages[f"{SITE}/p/300.html"]
@@ -180,7 +179,7 @@ def test_a_page_mixed_only_by_stand_ins_for_a_language_the_identifier_lacks_take
     assert (page.language, page.mixed_blocks, page.language_signal) == (
         "om",
         (),
-        Signal.LINKED_UNKNOWN,
+        Signal.LINKED_ON_SITE,
     )
     crawled = CrawledSites()
     for record in pages.values():
@@ -206,7 +205,7 @@ def test_a_page_its_url_names_takes_it_over_a_sure_stand_in_the_site_has_no_page
     assert list(linked) == [faroese]
     assert (linked[faroese].language, linked[faroese].language_signal) == (
         "fo",
-        Signal.DECLARED_UNKNOWN,
+        Signal.DECLARED_ON_SITE,
     )
     icelandic = f"{SITE}/is/rights.html"  # the site has Icelandic pages: it may be their copy
     pages[icelandic] = PageRecord.of(icelandic, "is", FAROESE, [])
