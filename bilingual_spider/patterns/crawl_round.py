@@ -255,13 +255,16 @@ def languages_of_sites(
     pages: Mapping[str, PageRecord], named: Mapping[str, set[str]], declaring: Collection[str]
 ) -> dict[str, set[str]]:
     """Site -> the languages it has pages in: each page's declared language
-    (:func:`page_declaration`), else the one it is read in."""
+    (:func:`page_declaration`), else the one it is read in; and every language the links to
+    its pages name, fetched or not (a switcher's ``pt-br`` before any Portuguese page is)."""
     found: dict[str, set[str]] = {}
     for url, page in pages.items():
         declared, _ = page_declaration(url, page, named, declaring)
         language = declared or page.language
         if language is not None:
             found.setdefault(site_of(url), set()).add(base_language(language))
+    for url, languages in named.items():
+        found.setdefault(site_of(url), set()).update(base_language(lang) for lang in languages)
     return found
 
 
