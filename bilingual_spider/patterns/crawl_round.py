@@ -23,7 +23,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
-from bilingual_spider.language.declared_language import BY_LINKS, Signal, resolve_language
+from bilingual_spider.language.declared_language import (
+    BY_LINKS,
+    Signal,
+    language_script,
+    resolve_language,
+    script_of,
+)
 from bilingual_spider.language.page_language import (
     LanguageBlock,
     language_of_blocks,
@@ -36,6 +42,7 @@ from bilingual_spider.patterns.alternates import (
     declared_versions,
     linked_languages,
 )
+from bilingual_spider.patterns.copied_prose import mutual_copied_share
 from bilingual_spider.patterns.credibility import Credibility
 from bilingual_spider.patterns.declarations import (
     BORDERLINE_PROBABILITY,
@@ -53,9 +60,11 @@ from bilingual_spider.patterns.groups import TranslationGroup, build_groups, imp
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pair_language import (
+    MAX_COPIED_SHARE,
     MIN_LANGUAGE_SHARE,
     PairLanguageVerdict,
     check_pair_language,
+    prose_blocks,
 )
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
@@ -76,6 +85,9 @@ NOT_AS_DECLARED = "not_as_declared"
 """A page its own ``<html lang>`` declares in another language than it is read in, on a site
 whose pages declare several (no template's): an untranslated fallback (an English copy that
 says ``xml:lang="lua"``), no translation of any page (:func:`own_word_overruled`)."""
+DECLARED_APART = "declared_apart"
+"""The signal of a page a version of its document shows to be in its declared language
+(:func:`versions_apart`)."""
 NOT_AS_NAMED = "not_as_named"
 """A page whose URL names no language, identified in none of those the links naming it declare:
 an untranslated fallback (an English copy at the URL a list names for Assyrian), no translation
@@ -334,6 +346,64 @@ def linked_language_pages(
     return relabelled
 
 
+def versions_apart(
+    pages: Mapping[str, PageRecord], config: PairingConfig | None = None
+) -> dict[str, PageRecord]:
+    """The pages a version of their document shows to be in the language their site declares
+    for them, though read in another, relabelled (signal ``declared_apart``).
+
+    A regional language is read as its national neighbour (Walloon as French, Scots as
+    English) on a site that has the neighbour too, so the site's languages cannot tell it from
+    an untranslated fallback (:func:`linked_language_pages`). Its document's other version
+    can: a page the site declares in L (:func:`page_declaration`) and that is read in X, in
+    L's script, is mined as L; where a pattern or a declaration pairs it with a page read in X
+    (and not declared otherwise) whose prose it does not copy (under
+    :data:`~.pair_language.MAX_COPIED_SHARE`, the copy rule), the two are one document in two
+    languages, and it is L. A fallback copies its X version: it stays X, as does a page that
+    copies any version, or that no version of X confirms."""
+    named = linked_languages(pages.values())
+    declaring = sites_declaring_several(pages.values())
+    declared: dict[str, str] = {}
+    for url, page in pages.items():
+        if page.language is None or page.mixed:
+            continue
+        language, _ = page_declaration(url, page, named, declaring)
+        if (
+            language is not None
+            and not same_language(language, page.language)
+            and script_of(page.copy_text) == language_script(language)
+        ):
+            declared[url] = language
+    if not declared:
+        return {}
+    as_declared_pages = ChainMap(
+        {url: replace(pages[url], language=language) for url, language in declared.items()},
+        pages,
+    )
+    languages = {url: page.language for url, page in as_declared_pages.items() if page.language}
+    candidates = [
+        *mine_url_list(pages, languages, config).pairs,
+        *alternate_pairs(as_declared_pages),
+    ]
+    confirmed: set[str] = set()
+    copying: set[str] = set()
+    for pair in candidates:
+        for url, other_url in ((pair.source, pair.target), (pair.target, pair.source)):
+            page, other = pages[url], pages[other_url]
+            if url not in declared or other_url in declared or other.language is None:
+                continue
+            if not same_language(page.language, other.language):
+                continue
+            copied = mutual_copied_share(
+                prose_blocks(page.copy_text), prose_blocks(other.copy_text)
+            )
+            (copying if copied >= MAX_COPIED_SHARE else confirmed).add(url)
+    return {
+        url: replace(pages[url], language=declared[url], language_signal=DECLARED_APART)
+        for url in sorted(confirmed - copying)
+    }
+
+
 def relabelled(page: PageRecord | None, linked: Mapping[str, tuple[str, str]]) -> PageRecord | None:
     """``page`` with the language and signal ``linked`` gives its URL (url -> (language,
     signal), :attr:`RoundPairs.linked`), if any."""
@@ -525,6 +595,10 @@ def pair_round(
     linked = linked_language_pages(crawled.pages, knows)
     if linked:
         crawled = replace(crawled, pages=ChainMap(linked, crawled.pages))
+    apart = versions_apart(crawled.pages, config)
+    if apart:
+        linked = {**linked, **apart}
+        crawled = replace(crawled, pages=ChainMap(apart, crawled.pages))
     languages = {url: page.language for url, page in crawled.pages.items() if page.language}
     result = mine_url_list(crawled.pages, languages, config)
     weights = unit_weights(result.top_patterns(SIMILARITY_PATTERNS))

@@ -1,6 +1,7 @@
 """Pairs a page names itself: hreflang alternates and language switchers, for pages whose URLs
 no pattern pairs (translated slugs)."""
 
+from collections import Counter
 from dataclasses import replace
 
 from bilingual_spider.links.contexts import extract_link_contexts
@@ -258,11 +259,13 @@ def test_a_page_whose_own_lang_the_identifier_overrules_is_a_fallback_on_a_site_
     assert result.rejected[NOT_AS_DECLARED] and NOT_AS_DECLARED not in pair_round(template).rejected
 
 
-def test_a_regional_language_read_as_a_neighbour_the_site_lacks_is_paired_as_it_declares():
+def test_a_regional_language_read_as_its_neighbour_is_paired_as_it_declares():
     """TYPO3's ``index.php?id=N&L=K`` names no language; each page's ``<html lang>`` does. Pages
     declaring Asturian, read surely as Spanish, pair with their English versions as Asturian
-    where the site has no Spanish page; where it has Spanish pages they may be untranslated
-    Spanish fallbacks, in no pair (``not_as_declared``)."""
+    where the site has no Spanish page (a stand-in: the site's languages say so); where it has
+    Spanish pages, with their Spanish versions too, which they do not copy (one document in two
+    languages: ``declared_apart``). A page at an Asturian URL that copies its Spanish version is
+    an untranslated fallback, in no pair."""
     from bilingual_spider.language.identification import default_identifier
     from tests.language.test_declared_language import catalog_sentences
 
@@ -281,9 +284,14 @@ def test_a_regional_language_read_as_a_neighbour_the_site_lacks_is_paired_as_it_
     result = pair_round(crawled)
     assert {(p.source_language, p.target_language) for p in result.pairs} == {("en", "ast")}
     assert len(result.pairs) == 3 and NOT_AS_DECLARED not in result.rejected
-    for i in range(3):  # Spanish pages too: an Asturian page read as Spanish may copy one
+    for i in range(4):  # Spanish pages too, and a fourth document whose Asturian page copies it
         es = f"{SITE}/index.php?id={i + 10}&L=1"
         crawled.add(replace(record(es, "es", f"{SPANISH} {i}"), html_lang="es"))
+    en, fallback = f"{SITE}/index.php?id=13", f"{SITE}/index.php?id=13&L=2"
+    crawled.add(replace(record(en, "en", f"{ENGLISH} {english[3]}"), html_lang="en"))
+    crawled.add(replace(record(fallback, "es", f"{SPANISH} 3"), html_lang="ast"))
     result = pair_round(crawled)
-    assert not any("ast" in (p.source_language, p.target_language) for p in result.pairs)
-    assert result.rejected[NOT_AS_DECLARED] >= 3
+    languages = Counter(tuple(sorted((p.source_language, p.target_language))) for p in result.pairs)
+    assert languages == {("ast", "en"): 3, ("ast", "es"): 3, ("en", "es"): 4}
+    assert not any(fallback in (p.source, p.target) for p in result.pairs)
+    assert {s for p in result.pairs for s in p.language_signals or ()} >= {"declared_apart"}
