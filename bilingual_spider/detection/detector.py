@@ -79,7 +79,7 @@ from bilingual_spider.language.names import language_of_code, names_a_language
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language, leads_to_languages
 from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
-from bilingual_spider.patterns.units import host_language, split_host
+from bilingual_spider.patterns.units import url_host_language
 
 MODES = ("detector", "link_predictor")
 RULES = (
@@ -490,8 +490,7 @@ def link_language_hint(
     for parameter, value in parse_qsl(parts.query):  # lang=yua: any language's code
         if LANGUAGE_PARAMETER.fullmatch(parameter) and (code := language_of_unit(f"lang={value}")):
             return code
-    host_unit = split_host(parts.netloc.rpartition("@")[2].lower())[0]
-    if host_unit and (code := host_language(host_unit)):  # ch.example.org: any language's code
+    if code := url_host_language(url):  # ch.example.org: any language's code
         return code
     if code := labelled_language(img_src=img_src):  # a flag names a country (ch: Swiss German)
         return code

@@ -35,6 +35,7 @@ from bilingual_spider.links.contexts import LinkContext
 from bilingual_spider.links.features import labelled_language
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pairing import UrlPair
+from bilingual_spider.patterns.units import url_host_language
 
 HREFLANG = "hreflang"
 SWITCHER = "switcher"
@@ -71,6 +72,14 @@ class PageWithAlternates(Protocol):
     def alternates(self) -> Sequence[Alternate]: ...
 
 
+def flag_language(context: LinkContext) -> str:
+    """The language a link's flag image names (``flags/fr.png``), "" when none. A flag is a
+    country's: on a link whose host's first label names a language, that language
+    (``flags/ch.gif`` on a link to ``ch.example.org`` is Chamorro's, not Swiss German's)."""
+    flag = labelled_language(img_src=context.img_src)
+    return (url_host_language(context.url) or flag) if flag else ""
+
+
 def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
     """The page's alternates: its links that name a language, one per language and kind
     (``hreflang``, switcher), and its unlabelled language toggles.
@@ -86,8 +95,8 @@ def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
         if context.url == context.page_url:
             continue
         language = labelled_language(
-            context.hreflang, context.anchor, context.img_alt, context.img_src, context.lang
-        )
+            context.hreflang, context.anchor, context.img_alt, lang=context.lang
+        ) or flag_language(context)
         if language:
             via = HREFLANG if context.hreflang else SWITCHER
             by_language.setdefault(language, {}).setdefault(via, set()).add(context.url)

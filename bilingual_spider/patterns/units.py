@@ -146,6 +146,14 @@ def host_language(host_unit: str) -> str | None:
     return found
 
 
+def url_host_language(url: str) -> str | None:
+    """The language the first label of ``url``'s host names (:func:`host_language`:
+    ``ch.example.org`` is Chamorro's), None when it names none or the host has no subdomain."""
+    netloc = urlsplit(url).netloc.rpartition("@")[2].lower()
+    host_unit = split_host(netloc)[0]
+    return host_language(host_unit) if host_unit else None
+
+
 def is_well_formed(url: str) -> bool:
     """Whether ``urlsplit`` reads ``url``: not, for instance, when a bracket of an IPv6 host is
     left open (``http://[::1/x``) or the host normalises into a delimiter. Such a URL still has

