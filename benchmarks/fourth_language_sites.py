@@ -80,6 +80,7 @@ from held_out_language_sites import (  # noqa: E402
     file_of,
     read_declaration,
 )
+from language_sites import figures  # noqa: E402
 
 LANGUAGES = {
     "en": ("eng.html", "English", "English"),
@@ -814,17 +815,9 @@ def pooled_kinds(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
                 counts = groups.setdefault(name, Counter())
                 for key in ("gold_pairs_fetched", "found_fetched", "correct", "false", "pairs"):
                     counts[key] += s[key]
-    out = {}
-    for name, c in sorted(groups.items(), key=lambda kv: (" " in kv[0], kv[0])):
-        judged = c["correct"] + c["false"]
-        out[name] = {
-            "gold_pairs_fetched": c["gold_pairs_fetched"],
-            "recall_of_fetched": round(c["found_fetched"] / c["gold_pairs_fetched"], 4)
-            if c["gold_pairs_fetched"]
-            else None,
-            "pairs": c["pairs"],
-            "precision": round(c["correct"] / judged, 4) if judged else None,
-        }
+    out = {
+        name: figures(c) for name, c in sorted(groups.items(), key=lambda kv: (" " in kv[0], kv[0]))
+    }
     out["pairs_with_a_fallback"] = sum(len(r["pairs_with_a_fallback"]) for r in runs.values())
     return out
 

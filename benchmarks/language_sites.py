@@ -91,6 +91,19 @@ def site_scores(
     return {"languages": languages, "copies": copies, "pages_fetched": len(crawl.fetched)}
 
 
+def figures(counts: Counter[str]) -> dict[str, Any]:
+    """Recall of fetched gold pairs and precision from summed counts (``gold_pairs_fetched``,
+    ``found_fetched``, ``correct``, ``false``, ``pairs``)."""
+    judged = counts["correct"] + counts["false"]
+    fetched = counts["gold_pairs_fetched"]
+    return {
+        "gold_pairs_fetched": fetched,
+        "recall_of_fetched": round(counts["found_fetched"] / fetched, 4) if fetched else None,
+        "pairs": counts["pairs"],
+        "precision": round(counts["correct"] / judged, 4) if judged else None,
+    }
+
+
 def pooled(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Recall of fetched and precision pooled over sites, per language and all together."""
     by_lang: dict[str, Counter[str]] = {}
@@ -100,17 +113,7 @@ def pooled(runs: dict[str, dict[str, Any]]) -> dict[str, Any]:
             for key in ("gold_pairs_fetched", "found_fetched", "correct", "false", "pairs"):
                 counts[key] += s[key]
     total: Counter[str] = sum(by_lang.values(), Counter())
-    out = {}
-    for lang, c in [*sorted(by_lang.items()), ("all", total)]:
-        judged = c["correct"] + c["false"]
-        out[lang] = {
-            "gold_pairs_fetched": c["gold_pairs_fetched"],
-            "recall_of_fetched": round(c["found_fetched"] / c["gold_pairs_fetched"], 4)
-            if c["gold_pairs_fetched"]
-            else None,
-            "pairs": c["pairs"],
-            "precision": round(c["correct"] / judged, 4) if judged else None,
-        }
+    out = {lang: figures(c) for lang, c in [*sorted(by_lang.items()), ("all", total)]}
     out["copy_pairs"] = sum(c["pairs"] for r in runs.values() for c in r["copies"].values())
     return out
 
