@@ -107,9 +107,9 @@ another (a page 93 % Danish judged copied is a translation with a shared list, n
 MAX_APART_COPIED_SHARE = 0.1
 """A page read in its neighbour's language is confirmed in its declared one by a version it
 copies at most this share of (:func:`versions_apart`). The fourth held-out set's 44 regional
-pages share 0.0 of their prose with their national versions, its fallbacks 1.0; Debian's
-Spanish ``mod/core.html`` of Apache, translated in part and read as English, 0.39 of its
-first 20,000 characters with the English page."""
+pages share 0.0 of their prose with their national versions (untranslated chrome and all),
+its fallbacks 0.94-1.0; Debian's Spanish ``mod/core.html`` of Apache, translated in part and
+read as English, 0.39 of its first 20,000 characters with the English page."""
 PAGE_NOT_KEPT = "page_not_kept"
 """A group's page whose record is gone (a lost store): its implied pairs cannot be judged."""
 
@@ -361,12 +361,13 @@ def versions_apart(
     English) on a site that has the neighbour too, so the site's languages cannot tell it from
     an untranslated fallback (:func:`linked_language_pages`). Its document's other version
     can: a page the site declares in L (:func:`page_declaration`) and that is read in X, in
-    L's script and written in one language (:data:`PURE_LANGUAGE_SHARE`: a page read a fifth
-    in another is translated in part), is mined as L; where a pattern or a declaration pairs
-    it with a page read in X (and not declared otherwise) whose prose it copies next to
-    nothing of (:data:`MAX_APART_COPIED_SHARE`), the two are one document in two languages,
-    and it is L. A fallback copies its X version: it stays X, as does a page that copies more
-    of any version, or that no version of X confirms."""
+    L's script, is mined as L; where a pattern or a declaration pairs it with a page read in X
+    (and not declared otherwise) whose prose it copies next to nothing of
+    (:data:`MAX_APART_COPIED_SHARE`), the two are one document in two languages, and it is L.
+    A fallback copies its X version: it stays X, as does a page that copies more of any
+    version, or that no version of X confirms. The copy check sees a page's first
+    :data:`MAX_TEXT_CHARS` characters only: a longer page, or a version longer, confirms
+    nothing (lilypond's big pages, translated in their first part, read as English)."""
     named = linked_languages(pages.values())
     declaring = sites_declaring_several(pages.values())
     declared: dict[str, str] = {}
@@ -377,7 +378,7 @@ def versions_apart(
         if (
             language is not None
             and not same_language(language, page.language)
-            and page.language_share >= PURE_LANGUAGE_SHARE
+            and len(page.copy_text) < MAX_TEXT_CHARS
             and script_of(page.copy_text) == language_script(language)
         ):
             declared[url] = language
@@ -400,6 +401,8 @@ def versions_apart(
             if url not in declared or other_url in declared or other.language is None:
                 continue
             if not same_language(page.language, other.language):
+                continue
+            if len(other.copy_text) >= MAX_TEXT_CHARS:  # what it copies may be past the kept
                 continue
             copied = mutual_copied_share(
                 prose_blocks(page.copy_text), prose_blocks(other.copy_text)

@@ -310,3 +310,24 @@ def test_a_flag_on_a_link_to_a_host_named_for_a_language_names_that_language():
         ("http://ch.rights.example/a.html", "ch"),
         ("http://rights.example/fr/a.html", "fr"),
     }
+
+
+def test_a_page_too_long_to_check_for_copies_is_not_confirmed_by_its_version():
+    """The copy check reads a page's first ``MAX_TEXT_CHARS`` characters: a long page read as
+    its neighbour may copy it past them (a manual translated in its first part), so no version
+    confirms it in its declared language."""
+    from bilingual_spider.patterns.crawl_round import MAX_TEXT_CHARS, versions_apart
+
+    crawled = CrawledSites()
+    short = (
+        "Los museos abren cada día a las nueve. Las colecciones permanentes ocupan tres plantas "
+        "del edificio histórico, y las exposiciones temporales cambian cada estación del año. "
+    )
+    texts = [f"{short} {i}" for i in range(3)] + [short * (MAX_TEXT_CHARS // len(short) + 1)]
+    for i, text in enumerate(texts):
+        es, ast = f"{SITE}/index.php?id={i}&L=1", f"{SITE}/index.php?id={i}&L=2"
+        crawled.add(replace(record(es, "es", f"{SPANISH} {i}"), html_lang="es"))
+        crawled.add(replace(record(ast, "es", text), html_lang="ast"))
+    apart = versions_apart(crawled.pages)
+    assert sorted(apart) == [f"{SITE}/index.php?id={i}&L=2" for i in range(3)]
+    assert {page.language for page in apart.values()} == {"ast"}
