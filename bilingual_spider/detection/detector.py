@@ -79,7 +79,7 @@ from bilingual_spider.language.names import language_of_code, names_a_language
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language, leads_to_languages
 from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
-from bilingual_spider.patterns.units import url_host_language
+from bilingual_spider.patterns.units import host_code_label, url_host_language
 
 MODES = ("detector", "link_predictor")
 RULES = (
@@ -485,7 +485,9 @@ def link_language_hint(
     stem = name.split(".", 1)[0].lower() if "." in name else ""
     if stem and anchor.strip().lower() == stem and not (hreflang or img_alt or img_src):
         anchor = ""  # <a href="os.html">OS</a>: a page named like its anchor, not a switcher
-    if code := labelled_language(hreflang, anchor, img_alt, lang=lang):
+    if code := labelled_language(hreflang, anchor, img_alt, lang=lang) or host_code_label(
+        anchor, url
+    ):
         return code
     for parameter, value in parse_qsl(parts.query):  # lang=yua: any language's code
         if LANGUAGE_PARAMETER.fullmatch(parameter) and (code := language_of_unit(f"lang={value}")):

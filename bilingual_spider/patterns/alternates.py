@@ -35,7 +35,7 @@ from bilingual_spider.links.contexts import LinkContext
 from bilingual_spider.links.features import labelled_language
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pairing import UrlPair
-from bilingual_spider.patterns.units import url_host_language
+from bilingual_spider.patterns.units import host_code_label, url_host_language
 
 HREFLANG = "hreflang"
 SWITCHER = "switcher"
@@ -94,9 +94,11 @@ def page_alternates(contexts: Iterable[LinkContext]) -> tuple[Alternate, ...]:
     for context in contexts:
         if context.url == context.page_url:
             continue
-        language = labelled_language(
-            context.hreflang, context.anchor, context.img_alt, lang=context.lang
-        ) or flag_language(context)
+        language = (
+            labelled_language(context.hreflang, context.anchor, context.img_alt, lang=context.lang)
+            or host_code_label(context.anchor, context.url)
+            or flag_language(context)
+        )
         if language:
             via = HREFLANG if context.hreflang else SWITCHER
             by_language.setdefault(language, {}).setdefault(via, set()).add(context.url)

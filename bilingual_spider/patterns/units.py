@@ -27,7 +27,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from bilingual_spider.language.names import is_language_code
+from bilingual_spider.language.names import (
+    KNOWN_LANGUAGES,
+    NAMED_IN_ENGLISH_ONLY,
+    is_language_code,
+)
 from bilingual_spider.language.tld import registered_domain
 from bilingual_spider.patterns.markers import (
     INITIALS,
@@ -152,6 +156,22 @@ def url_host_language(url: str) -> str | None:
     netloc = urlsplit(url).netloc.rpartition("@")[2].lower()
     host_unit = split_host(netloc)[0]
     return host_language(host_unit) if host_unit else None
+
+
+def host_code_label(label: str, url: str) -> str | None:
+    """The language a link's whole label names as a three-letter code its host repeats as its
+    first label (``PCD`` to ``pcd.example.org``: Picard), of a language CLDR names; None
+    otherwise. Bare, three letters are as often a word (``FAQ``, ``NEW``: Newari's code): a
+    host named so is a language's."""
+    code = label.strip().lower()
+    if len(code) != 3 or not code.isalpha() or code not in CLDR_CODES:
+        return None
+    netloc = urlsplit(url).netloc.rpartition("@")[2].lower()
+    return code if split_host(netloc)[0] == code else None
+
+
+CLDR_CODES = KNOWN_LANGUAGES | NAMED_IN_ENGLISH_ONLY
+"""The languages CLDR names: those it has locale data for and those it names in English."""
 
 
 def is_well_formed(url: str) -> bool:

@@ -331,3 +331,17 @@ def test_a_page_too_long_to_check_for_copies_is_not_confirmed_by_its_version():
     apart = versions_apart(crawled.pages)
     assert sorted(apart) == [f"{SITE}/index.php?id={i}&L=2" for i in range(3)]
     assert {page.language for page in apart.values()} == {"ast"}
+
+
+def test_a_three_letter_code_names_a_language_where_the_link_host_repeats_it():
+    """A switcher of codes, ``FR · WA · PCD``, to subdomains: ``PCD`` alone could be a word, as
+    ``FAQ`` and ``NEW`` are (Newari's code); a link to ``pcd.`` says it is Picard."""
+    html = """<html><body><nav>
+    <a href="http://wa.langues.example/">WA</a> · <a href="http://pcd.langues.example/">PCD</a>
+    <a href="http://faq.langues.example/">FAQ</a> <a href="http://www.langues.example/new/">NEW</a>
+    </nav></body></html>"""
+    found = alternates_of(html, "http://www.langues.example/")
+    assert {(a.url, a.language) for a in found} == {
+        ("http://wa.langues.example/", "wa"),
+        ("http://pcd.langues.example/", "pcd"),
+    }
