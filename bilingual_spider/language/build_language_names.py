@@ -1,5 +1,6 @@
 """Generate ``language_names_table.py``: the names of languages, in many languages, from CLDR;
-and ``language_scripts_table.py``: the script each language is written in.
+``language_scripts_table.py``: the script each language is written in; and
+``language_aliases_table.py``: the two-letter code of a language written with three letters.
 
     python -m bilingual_spider.language.build_language_names   # needs babel (a dev dependency)
 
@@ -39,17 +40,29 @@ Sources and rule
   never taken over the identifier, nor for a Latin one. So every three-letter code the table
   lacks is of a language CLDR writes in the Latin script, or one CLDR does not know
   (:func:`~bilingual_spider.language.declared_language.language_script`).
+- Aliases: CLDR's language aliases from a three-letter code to a two-letter one, the ISO 639-2
+  and 639-3 codes of a language ISO 639-1 names (``ger``, ``deu`` -> ``de``; ``lug`` -> ``lg``)
+  and of a member of a macrolanguage it names (``swh`` -> ``sw``, ``zsm`` -> ``ms``, as lid.176
+  labels them), but for :data:`ALIAS_EXCEPTIONS`. So one language reaches a corpus under one
+  code whether a site writes ``lg`` or ``lug``. The aliases are built first: the names and
+  scripts are keyed by the codes they make.
 """
 
 from __future__ import annotations
 
+import importlib
 import unicodedata
 from pathlib import Path
 
-from bilingual_spider.language.codes import normalize_language_code
+from bilingual_spider.language import codes as language_codes
 
 OUTPUT = Path(__file__).with_name("language_names_table.py")
 SCRIPTS_OUTPUT = Path(__file__).with_name("language_scripts_table.py")
+ALIASES_OUTPUT = Path(__file__).with_name("language_aliases_table.py")
+ALIAS_EXCEPTIONS = {"als": None, "twi": "tw", "tgl": "tl"}
+"""CLDR's aliases not taken: ``als`` is lid.176's label of Alemannic (Wikipedia's code; ISO's
+Tosk Albanian, CLDR ``sq``); ``twi`` is ISO 639-1's ``tw`` (CLDR: ``ak``, its macrolanguage,
+while ``tw`` stays), ``tgl`` is lid.176's ``tl`` (CLDR: ``fil``)."""
 WEB_LANGUAGES = (
     "en", "es", "de", "ja", "fr", "ru", "pt", "it", "nl", "pl", "tr", "fa", "zh", "zh_Hant",
     "vi", "id", "cs", "ko", "uk", "ar", "sv", "el", "hu", "ro", "da", "fi", "he", "nb", "sk",
@@ -149,7 +162,7 @@ def build() -> dict[str, str]:
     others: dict[str, set[str]] = {}
     three_letter = three_letter_languages()
     for cldr in [*languages, *three_letter]:
-        code = normalize_language_code(cldr)
+        code = language_codes.normalize_language_code(cldr)
         if code is None:
             continue
         try:
@@ -164,8 +177,9 @@ def build() -> dict[str, str]:
                 others.setdefault(name_key(name), set()).add(code)
     english = Locale.parse("en").languages
     for cldr in english_named_languages({*languages, *three_letter}):
-        code, key = normalize_language_code(cldr), name_key(english[cldr])
-        if code == cldr and keep_name(key) and key not in NOT_NAMES:  # kr: Kanuri, no Korean
+        code, key = language_codes.normalize_language_code(cldr), name_key(english[cldr])
+        aliased = cldr in language_codes.ALIASES  # fat: Fanti, Akan
+        if (code == cldr or aliased) and keep_name(key) and key not in NOT_NAMES:  # kr: Kanuri
             others.setdefault(key, set()).add(code)
     for code, phrases in SWITCHER_PHRASES.items():
         for phrase in phrases:
@@ -183,9 +197,8 @@ def english_only() -> list[str]:
     URL (``/ch/``, ``/sh/``, ``/ae/`` are Switzerland, shell scripts, the Emirates far more often
     than Chamorro, Serbo-Croatian, Avestan, a ``tw.`` host Taiwan's), taken by ``--langs``."""
     with_data = set(named_languages()) | set(three_letter_languages())
-    tier = {
-        cldr for cldr in english_named_languages(with_data) if normalize_language_code(cldr) == cldr
-    }
+    normalized = language_codes.normalize_language_code
+    tier = {cldr for cldr in english_named_languages(with_data) if normalized(cldr) == cldr}
     return sorted(tier - set(SWITCHER_PHRASES))
 
 
@@ -228,7 +241,7 @@ def build_scripts() -> dict[str, str]:
 
     from bilingual_spider.language.tld_table import CCTLD_LANGUAGES
 
-    named = {code for codes in CCTLD_LANGUAGES.values() for code in codes.split()}
+    named = {code for listed in CCTLD_LANGUAGES.values() for code in listed.split()}
     named |= set(three_letter_languages())
     scripts: dict[str, str] = {}
     for key, likely in sorted(get_global("likely_subtags").items()):
@@ -238,43 +251,78 @@ def build_scripts() -> dict[str, str]:
             continue  # Japanese (Jpan: kanji and kana) and Avestan have no one word
         word = word or script.upper()
         if len(key) == 2 or key in named or word != "LATIN":
-            code = normalize_language_code(key)
+            code = language_codes.normalize_language_code(key)
             if code is not None:
                 scripts.setdefault(code, word)
     return scripts
 
 
+def build_aliases() -> dict[str, str]:
+    """Three-letter code -> two-letter code (see the module docstring)."""
+    from babel.core import get_global
+
+    aliases = {
+        code: alias
+        for code, alias in get_global("language_aliases").items()
+        if len(code) == 3 and code.isalpha() and len(alias) == 2
+    }
+    aliases.update(ALIAS_EXCEPTIONS)
+    return {code: alias for code, alias in sorted(aliases.items()) if alias}
+
+
 def render_scripts(scripts: dict[str, str]) -> str:
+    return _render_grouped(
+        "Scripts of languages",
+        "CLDR's likely subtags",
+        "script (the first word of its letters' Unicode names) -> the languages written in it",
+        scripts,
+        "SCRIPTS",
+        "Project language code -> its script (``rw``: ``LATIN``, ``ti``: ``ETHIOPIC``).",
+    )
+
+
+def render_aliases(aliases: dict[str, str]) -> str:
+    return _render_grouped(
+        "Two-letter codes of languages written with three letters",
+        "CLDR's language aliases",
+        "two-letter code -> the three-letter codes of its language",
+        aliases,
+        "ALIASES",
+        "Three-letter code -> its language's two-letter code (``ger``: ``de``, ``lug``: ``lg``).",
+    )
+
+
+def _render_grouped(title: str, source: str, comment: str, table: dict, name: str, doc: str):
+    """A generated module of ``table`` (key -> value), written as value -> its keys."""
     import babel
 
-    by_script: dict[str, list[str]] = {}
-    for code, word in sorted(scripts.items()):
-        by_script.setdefault(word, []).append(code)
+    by_value: dict[str, list[str]] = {}
+    for key, value in sorted(table.items()):
+        by_value.setdefault(value, []).append(key)
     lines = [
-        '"""Scripts of languages: GENERATED by',
+        f'"""{title}: GENERATED by',
         "``python -m bilingual_spider.language.build_language_names``; do not edit.",
         "",
-        f"Source: CLDR's likely subtags (babel {babel.__version__}); rule: see",
+        f"Source: {source} (babel {babel.__version__}); rule: see",
         "build_language_names.py.",
         '"""',
         "",
-        "# script (the first word of its letters' Unicode names) -> the languages written in it",
-        "_BY_SCRIPT: dict[str, str] = {",
+        f"# {comment}",
+        "_GROUPED: dict[str, str] = {",
     ]
-    for word, codes in sorted(by_script.items()):
-        chunks = _wrapped(" ".join(codes), 84)
+    for value, keys in sorted(by_value.items()):
+        chunks = _wrapped(" ".join(keys), 84)
         if len(chunks) == 1:
-            lines.append(f'    "{word}": "{chunks[0]}",')
+            lines.append(f'    "{value}": "{chunks[0]}",')
         else:
-            lines.append(f'    "{word}": (')
+            lines.append(f'    "{value}": (')
             lines.extend(f'        "{chunk}"' for chunk in chunks)
             lines.append("    ),")
     lines += [
         "}",
-        "SCRIPTS: dict[str, str] = {",
-        "    code: script for script, codes in _BY_SCRIPT.items() for code in codes.split()",
-        "}",
-        '"""Project language code -> its script (``rw``: ``LATIN``, ``ti``: ``ETHIOPIC``)."""',
+        f"{name}: dict[str, str] = "
+        "{key: value for value, keys in _GROUPED.items() for key in keys.split()}",
+        f'"""{doc}"""',
     ]
     return "\n".join(lines) + "\n"
 
@@ -293,6 +341,13 @@ def _wrapped(text: str, width: int) -> list[str]:
 
 
 def main() -> None:
+    from bilingual_spider.language import language_aliases_table
+
+    aliases = build_aliases()
+    ALIASES_OUTPUT.write_text(render_aliases(aliases), encoding="utf-8")
+    print(f"wrote {ALIASES_OUTPUT}: {len(aliases)} three-letter codes")
+    importlib.reload(language_aliases_table)
+    importlib.reload(language_codes)  # names and scripts are keyed by the codes aliases make
     names = build()
     OUTPUT.write_text(render(names), encoding="utf-8")
     print(f"wrote {OUTPUT}: {len(names)} names of {len(set(names.values()))} languages")

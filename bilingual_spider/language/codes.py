@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from bilingual_spider.language.language_aliases_table import ALIASES
+
 _CHINESE_BY_REGION = {
     "cn": "zh-Hans",
     "sg": "zh-Hans",
@@ -21,33 +23,9 @@ _CHINESE_BY_REGION = {
     "hant": "zh-Hant",
     "cht": "zh-Hant",
 }
-# Three-letter and legacy codes that occur in the wild for languages with a two-letter code.
-_ALIASES = {
-    "eng": "en",
-    "fra": "fr",
-    "fre": "fr",
-    "spa": "es",
-    "deu": "de",
-    "ger": "de",
-    "ita": "it",
-    "por": "pt",
-    "jpn": "ja",
-    "jp": "ja",
-    "kor": "ko",
-    "kr": "ko",
-    "rus": "ru",
-    "nld": "nl",
-    "dut": "nl",
-    "chi": "zh",
-    "zho": "zh",
-    "iw": "he",
-    "in": "id",
-    "orm": "om",  # Oromo, and West Central Oromo, the language of most of its speakers
-    "gaz": "om",
-    "nno": "nn",
-    "nob": "nb",
-    "dzo": "dz",
-}
+_ALIASES = {**ALIASES, "jp": "ja", "kr": "ko", "iw": "he", "in": "id"}
+"""Codes that occur in the wild for a language with a two-letter code: the three-letter ones
+CLDR knows (``build_language_names``), country codes written for a language, legacy codes."""
 # Regions kept because the variety is a target of its own.
 _KEPT_REGIONS = {("pt", "br"), ("pt", "pt"), ("en", "gb"), ("en", "us")}
 _SPLIT = re.compile(r"[-_]")

@@ -6,7 +6,7 @@ build_language_names.py.
 """
 
 # script (the first word of its letters' Unicode names) -> the languages written in it
-_BY_SCRIPT: dict[str, str] = {
+_GROUPED: dict[str, str] = {
     "AGHB": "xag",
     "AHOM": "aho",
     "ARABIC": (
@@ -180,7 +180,5 @@ _BY_SCRIPT: dict[str, str] = {
     "XSUX": "akk hit htx nei oht",
     "YI": "ii nos nsd nsf nsv nty smh yig yiv ysd ysn ysp",
 }
-SCRIPTS: dict[str, str] = {
-    code: script for script, codes in _BY_SCRIPT.items() for code in codes.split()
-}
+SCRIPTS: dict[str, str] = {key: value for value, keys in _GROUPED.items() for key in keys.split()}
 """Project language code -> its script (``rw``: ``LATIN``, ``ti``: ``ETHIOPIC``)."""

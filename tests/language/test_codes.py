@@ -23,6 +23,14 @@ from bilingual_spider.language.identification import (
         ("zh", "zh"),
         ("eng", "en"),
         ("jp", "ja"),
+        ("ger", "de"),
+        ("lug", "lg"),  # every ISO 639-2 and 639-3 code of a language ISO 639-1 names
+        ("ssw", "ss"),
+        ("swh", "sw"),  # a member of a macrolanguage lid.176 labels by the macrolanguage
+        ("twi", "tw"),  # ISO 639-1's Twi, not CLDR's Akan
+        ("tgl", "tl"),  # lid.176's Tagalog, not CLDR's Filipino
+        ("als", "als"),  # lid.176's Alemannic, not ISO's Tosk Albanian
+        ("haw", "haw"),
         ("", None),
         ("x", None),
         ("english", None),

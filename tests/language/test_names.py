@@ -22,6 +22,8 @@ def test_the_committed_table_is_what_the_script_generates() -> None:
     assert build.render(build.build()) == committed, "run build_language_names and commit"
     scripts = Path(build.SCRIPTS_OUTPUT).read_text(encoding="utf-8")
     assert build.render_scripts(build.build_scripts()) == scripts, "run build_language_names"
+    aliases = Path(build.ALIASES_OUTPUT).read_text(encoding="utf-8")
+    assert build.render_aliases(build.build_aliases()) == aliases, "run build_language_names"
 
 
 def test_every_language_has_the_script_cldr_gives_it() -> None:
