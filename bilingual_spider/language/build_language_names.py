@@ -43,9 +43,11 @@ Sources and rule
 - Aliases: CLDR's language aliases from a three-letter code to a two-letter one, the ISO 639-2
   and 639-3 codes of a language ISO 639-1 names (``ger``, ``deu`` -> ``de``; ``lug`` -> ``lg``)
   and of a member of a macrolanguage it names (``swh`` -> ``sw``, ``zsm`` -> ``ms``, as lid.176
-  labels them), but for :data:`ALIAS_EXCEPTIONS`. So one language reaches a corpus under one
-  code whether a site writes ``lg`` or ``lug``. The aliases are built first: the names and
-  scripts are keyed by the codes they make.
+  labels them; ``twi`` -> ``ak``, Akan, as ``tw`` is Taiwan's in a URL), but for
+  :data:`ALIAS_EXCEPTIONS` and those to a two-letter code the project takes for no language
+  (:func:`~bilingual_spider.language.names.is_language_code`: ``kr``, ``ae``). So one
+  language reaches a corpus under one code whether a site writes ``lg`` or ``lug``. The aliases
+  are built first: the names and scripts are keyed by the codes they make.
 """
 
 from __future__ import annotations
@@ -59,10 +61,9 @@ from bilingual_spider.language import codes as language_codes
 OUTPUT = Path(__file__).with_name("language_names_table.py")
 SCRIPTS_OUTPUT = Path(__file__).with_name("language_scripts_table.py")
 ALIASES_OUTPUT = Path(__file__).with_name("language_aliases_table.py")
-ALIAS_EXCEPTIONS = {"als": None, "twi": "tw", "tgl": "tl"}
+ALIAS_EXCEPTIONS = {"als": None, "tgl": "tl"}
 """CLDR's aliases not taken: ``als`` is lid.176's label of Alemannic (Wikipedia's code; ISO's
-Tosk Albanian, CLDR ``sq``); ``twi`` is ISO 639-1's ``tw`` (CLDR: ``ak``, its macrolanguage,
-while ``tw`` stays), ``tgl`` is lid.176's ``tl`` (CLDR: ``fil``)."""
+Tosk Albanian, CLDR ``sq``); ``tgl`` is lid.176's ``tl`` (CLDR: ``fil``)."""
 WEB_LANGUAGES = (
     "en", "es", "de", "ja", "fr", "ru", "pt", "it", "nl", "pl", "tr", "fa", "zh", "zh_Hant",
     "vi", "id", "cs", "ko", "uk", "ar", "sv", "el", "hu", "ro", "da", "fi", "he", "nb", "sk",
@@ -261,11 +262,13 @@ def build_aliases() -> dict[str, str]:
     """Three-letter code -> two-letter code (see the module docstring)."""
     from babel.core import get_global
 
+    from bilingual_spider.language.names import is_language_code
+
     aliases = {
         code: alias
         for code, alias in get_global("language_aliases").items()
-        if len(code) == 3 and code.isalpha() and len(alias) == 2
-    }
+        if len(code) == 3 and code.isalpha() and len(alias) == 2 and is_language_code(alias)
+    }  # not Kanuri's kr (Korea's), Avestan's ae (the Emirates'): the three letters stay
     aliases.update(ALIAS_EXCEPTIONS)
     return {code: alias for code, alias in sorted(aliases.items()) if alias}
 

@@ -27,7 +27,8 @@ from bilingual_spider.language.identification import (
         ("lug", "lg"),  # every ISO 639-2 and 639-3 code of a language ISO 639-1 names
         ("ssw", "ss"),
         ("swh", "sw"),  # a member of a macrolanguage lid.176 labels by the macrolanguage
-        ("twi", "tw"),  # ISO 639-1's Twi, not CLDR's Akan
+        ("twi", "ak"),  # CLDR's Akan: Twi's tw is Taiwan's in a URL, no language code here
+        ("knc", "knc"),  # not Kanuri's kr, which is Korea's
         ("tgl", "tl"),  # lid.176's Tagalog, not CLDR's Filipino
         ("als", "als"),  # lid.176's Alemannic, not ISO's Tosk Albanian
         ("haw", "haw"),
