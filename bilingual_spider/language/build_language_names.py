@@ -57,6 +57,7 @@ import unicodedata
 from pathlib import Path
 
 from bilingual_spider.language import codes as language_codes
+from bilingual_spider.language.codes import SCRIPT_WORDS
 
 OUTPUT = Path(__file__).with_name("language_names_table.py")
 SCRIPTS_OUTPUT = Path(__file__).with_name("language_scripts_table.py")
@@ -98,23 +99,6 @@ NOT_NAMES = frozenset(
 )  # fmt: skip
 """English names of languages without CLDR locale data left out: as often a word (``slave``,
 ``gothic``, ``iban``), a place (``delaware``, ``nauru``) or a person (``mari``)."""
-SCRIPT_WORDS = {
-    "Arab": "ARABIC", "Armn": "ARMENIAN", "Beng": "BENGALI", "Cans": "CANADIAN",
-    "Cyrl": "CYRILLIC", "Deva": "DEVANAGARI", "Ethi": "ETHIOPIC", "Geor": "GEORGIAN",
-    "Grek": "GREEK", "Gujr": "GUJARATI", "Guru": "GURMUKHI", "Hans": "CJK", "Hant": "CJK",
-    "Hebr": "HEBREW", "Khmr": "KHMER", "Knda": "KANNADA", "Kore": "HANGUL", "Laoo": "LAO",
-    "Latn": "LATIN", "Mlym": "MALAYALAM", "Mymr": "MYANMAR", "Orya": "ORIYA", "Sinh": "SINHALA",
-    "Syrc": "SYRIAC", "Taml": "TAMIL", "Telu": "TELUGU", "Tfng": "TIFINAGH", "Thaa": "THAANA",
-    "Thai": "THAI", "Tibt": "TIBETAN", "Vaii": "VAI", "Yiii": "YI", "Cher": "CHEROKEE",
-    "Nkoo": "NKO", "Olck": "OL", "Adlm": "ADLAM", "Mtei": "MEETEI", "Cakm": "CHAKMA",
-    "Java": "JAVANESE", "Bali": "BALINESE", "Sund": "SUNDANESE", "Mong": "MONGOLIAN",
-    "Copt": "COPTIC", "Osge": "OSAGE", "Hani": "CJK", "Plrd": "MIAO", "Hmnp": "NYIAKENG",
-    "Kali": "KAYAH", "Lana": "TAI", "Tavt": "TAI", "Takr": "TAKRI", "Lisu": "LISU",
-    "Bamu": "BAMUM", "Cham": "CHAM", "Lepc": "LEPCHA", "Saur": "SAURASHTRA", "Batk": "BATAK",
-    "Kana": "KATAKANA", "Hang": "HANGUL", "Bopo": "BOPOMOFO",
-}  # fmt: skip
-"""ISO 15924 script -> the first word of the Unicode names of its letters (``LATIN SMALL LETTER
-A``), as :func:`~bilingual_spider.language.declared_language.script_of` reads a text's."""
 
 
 def named_languages() -> list[str]:

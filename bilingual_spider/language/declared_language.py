@@ -31,7 +31,13 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from bilingual_spider.language.badness import badness, default_profiles, profile_code
-from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
+from bilingual_spider.language.codes import (
+    SCRIPT_WORDS,
+    base_language,
+    normalize_language_code,
+    same_language,
+    script_subtag,
+)
 from bilingual_spider.language.language_scripts_table import SCRIPTS
 from bilingual_spider.language.names import is_language_code
 
@@ -123,14 +129,20 @@ def script_of(text: str) -> str | None:
 
 
 def language_script(lang: str) -> str | None:
-    """The script ``lang`` is written in (:data:`DECLARED_SCRIPTS`): a three-letter language
+    """The script ``lang`` is written in: its script subtag's (``sr-Latn``), else its
+    language's (:data:`DECLARED_SCRIPTS`): a three-letter language
     code the table lacks is Latin (CLDR's likely subtags write 6,070 of their 7,009
     three-letter languages in the Latin script, and the table holds all the others); None for
     a code of no language.
 
     >>> language_script("chr"), language_script("yua"), language_script("und")
     ('CHEROKEE', 'LATIN', None)
+    >>> language_script("sr"), language_script("sr-Latn")
+    ('CYRILLIC', 'LATIN')
     """
+    subtag = script_subtag(lang)
+    if subtag in SCRIPT_WORDS:
+        return SCRIPT_WORDS[subtag]
     base = base_language(lang)
     found = DECLARED_SCRIPTS.get(base)
     if found is None and len(base) == 3 and is_language_code(base):
@@ -192,6 +204,10 @@ def resolve_language(
         return None
     declared = normalize_language_code(declared) if declared else None
     if declared is None or same_language(identified, declared):
+        # a guess of no script takes the declared one the text is in (sr, sr-Latn: sr-Latn)
+        scripted = declared and script_subtag(declared) and not script_subtag(identified)
+        if scripted and language_script(declared) == script_of(text):
+            return ResolvedLanguage(declared, Signal.IDENTIFIER)
         return ResolvedLanguage(identified, Signal.IDENTIFIER)
     if are_close(declared, identified):
         return ResolvedLanguage(declared, Signal.DECLARED_CLOSE)

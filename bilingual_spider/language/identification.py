@@ -21,7 +21,7 @@ from bilingual_spider.language.close_languages import (
     combine,
     default_close_language_classifier,
 )
-from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.codes import base_language, normalize_language_code, script_subtag
 
 DEFAULT_MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "lid.176.ftz"
 MODEL_ENV_VAR = "BILINGUAL_LID_MODEL"
@@ -129,8 +129,14 @@ class LanguageIdentifier:
 
     def knows(self, lang: str) -> bool:
         """Whether the model has a label for ``lang`` (its base language: ``pt-BR`` is ``pt``).
-        lid.176 has none for Dzongkha or Oromo; its ``no`` is Bokmål (:data:`LABEL_COVERS`)."""
-        return base_language(normalize_language_code(lang) or lang) in self.languages
+        lid.176 has none for Dzongkha or Oromo; its ``no`` is Bokmål (:data:`LABEL_COVERS`).
+        A language in another script than its usual one (``uz-Cyrl``, ``sr-Latn``) it does not
+        know: its Wikipedia training text is in the usual one (it reads Cyrillic Uzbek as Tajik,
+        Latin Serbian as Croatian); Chinese's two scripts it knows."""
+        code = normalize_language_code(lang) or lang
+        if script_subtag(code) is not None and base_language(code) != "zh":
+            return False
+        return base_language(code) in self.languages
 
     def identify(self, text: str, k: int = 1) -> list[LanguageGuess]:
         """The ``k`` most likely languages of ``text`` (empty list for text with no letters)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.codes import SCRIPT_SUBTAGS, base_language, normalize_language_code
 from bilingual_spider.language.language_names_table import NAMED_IN_ENGLISH_ONLY, NAMES
 from bilingual_spider.language.language_scripts_table import SCRIPTS
 from bilingual_spider.language.tld_table import CCTLD_LANGUAGES, COMMUNITY_TLD_LANGUAGES
@@ -28,7 +28,6 @@ _OTHER_CODE_FORMS = frozenset(
     {"eng", "fra", "fre", "spa", "deu", "ger", "ita", "por", "jpn", "jp", "kor", "kr", "rus",
      "nld", "dut", "chi", "zho"}
 )  # fmt: skip
-_SCRIPTS = frozenset({"hans", "hant", "latn", "cyrl", "arab"})
 NOT_LANGUAGES = frozenset({"und", "mul", "zxx", "mis"})
 """ISO 639's codes for no language: undetermined, multiple, no linguistic content, uncoded."""
 
@@ -140,4 +139,4 @@ def _is_subtag(text: str) -> bool:
         return text.isalpha()
     if len(text) == 3:
         return text.isdigit()
-    return text in _SCRIPTS
+    return text in SCRIPT_SUBTAGS

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bilingual_spider.language.codes import base_language, normalize_language_code
+from bilingual_spider.language.codes import SCRIPT_SUBTAGS, base_language, normalize_language_code
 from bilingual_spider.language.language_names_table import NAMES
 from bilingual_spider.language.names import is_language_code, language_of_code, language_of_name
 
@@ -34,8 +34,6 @@ INNER_MARKER = "~"
 substitution makes one."""
 _LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}", re.IGNORECASE)
 _REGION = re.compile(r"[a-z]{2}", re.IGNORECASE)
-SCRIPT_SUBTAGS = frozenset({"hans", "hant", "latn", "cyrl", "arab", "deva", "beng", "guru"})
-"""ISO 15924 script subtags seen in web language tags (``zh-Hant``, ``sr-Latn``, ``pa-Guru``)."""
 
 URL_MARKERS = {
     "tc": "zh-Hant",

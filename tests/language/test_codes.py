@@ -32,6 +32,14 @@ from bilingual_spider.language.identification import (
         ("tgl", "tl"),  # lid.176's Tagalog, not CLDR's Filipino
         ("als", "als"),  # lid.176's Alemannic, not ISO's Tosk Albanian
         ("haw", "haw"),
+        ("sr-Latn", "sr-Latn"),  # a script other than the language's usual one is kept
+        ("SR_latn-RS", "sr-Latn"),
+        ("sr-Cyrl", "sr"),
+        ("uz-Cyrl", "uz-Cyrl"),
+        ("uz-Latn", "uz"),
+        ("pa-Arab", "pnb"),  # lid.176's label of Punjabi in Shahmukhi, Western Panjabi
+        ("pa-Guru", "pa"),
+        ("en-Latn", "en"),
         ("", None),
         ("x", None),
         ("english", None),

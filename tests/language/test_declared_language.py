@@ -250,3 +250,54 @@ def test_a_guess_in_another_script_than_the_text_gives_way_whatever_the_declared
     text = " ".join(english)
     guess = identifier.identify(text)[0]
     assert resolve_language(guess.lang, text, "fuf", identifier.knows, guess.score).lang == "en"
+
+
+# Article 1 of the UDHR (the UDHR in Unicode project's texts), in a language's two scripts.
+LATIN_SERBIAN = (
+    "Sva ljudska bića rađaju se slobodna i jednaka u dostojanstvu i pravima. Ona su obdarena "
+    "razumom i sviješću i treba da jedna prema drugima postupaju u duhu bratstva. Svakom "
+    "pripadaju sva prava i slobode proglašene u ovoj deklaraciji bez ikakvih razlika u pogledu "
+    "rase, boje, pola, jezika, veroispovesti, političkog ili drugog mišljenja."
+)
+CYRILLIC_SERBIAN = (
+    "Сва људска бића рађају се слободна и једнака у достојанству и правима. Она су обдарена "
+    "разумом и свешћу и треба једни према другима да поступају у духу братства. Свакоме "
+    "припадају сва права и слободе проглашене у овој Декларацији без икаквих разлика у "
+    "погледу расе, боје, пола, језика, вероисповести, политичког или другог мишљења."
+)
+CYRILLIC_UZBEK = (
+    "Барча одамлар эркин, қадр-қиммат ва ҳуқуқларда тенг бўлиб туғиладилар. Улар ақл ва "
+    "виждон соҳибидирлар ва бир-бирлари ила биродарларча муомала қилишлари зарур. Ҳар бир "
+    "инсон ирқи, терисининг ранги, жинси, тили, дини, сиёсий ва бошқа эътиқодидан қатъий назар."
+)
+CYRILLIC_AZERBAIJANI = (
+    "Бүтүн инсанлар ләјагәт вә һүгугларына көрә азад вә бәрабәр доғулурлар. Онларын шүурлары "
+    "вә виҹданлары вар вә бир-бирләринә мүнасибәтдә гардашлыг руһунда давранмалыдырлар."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "declared", "lang"),
+    [
+        (LATIN_SERBIAN, "sr-Latn", "sr-Latn"),  # lid.176: Croatian
+        (CYRILLIC_SERBIAN, "sr-Cyrl", "sr"),  # Serbian's usual script names no script
+        (CYRILLIC_UZBEK, "uz-Cyrl", "uz-Cyrl"),  # lid.176: Tajik
+        (CYRILLIC_AZERBAIJANI, "az-Cyrl", "az-Cyrl"),  # lid.176: Tatar
+        (CYRILLIC_SERBIAN, "sr-Latn", "sr"),  # declared in one script, written in the other
+    ],
+)
+def test_a_declared_script_other_than_the_languages_usual_one_is_its_own_code(
+    identifier, text: str, declared: str, lang: str
+) -> None:
+    found = page_language(page([text]), identifier, declared=declared)
+    assert found.lang == lang
+    assert identifier.knows("uz") and not identifier.knows("uz-Cyrl")
+
+
+def test_an_english_copy_declared_in_another_script_is_english(identifier) -> None:
+    english = (
+        "All human beings are born free and equal in dignity and rights. They are endowed with "
+        "reason and conscience and should act towards one another in a spirit of brotherhood."
+    )
+    assert page_language(page([english]), identifier, declared="uz-Cyrl").lang == "en"
+    assert language_script("uz-Cyrl") == "CYRILLIC" and language_script("uz") == "LATIN"
