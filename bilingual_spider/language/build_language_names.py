@@ -62,9 +62,10 @@ from bilingual_spider.language.codes import SCRIPT_WORDS
 OUTPUT = Path(__file__).with_name("language_names_table.py")
 SCRIPTS_OUTPUT = Path(__file__).with_name("language_scripts_table.py")
 ALIASES_OUTPUT = Path(__file__).with_name("language_aliases_table.py")
-ALIAS_EXCEPTIONS = {"als": None, "tgl": "tl"}
-"""CLDR's aliases not taken: ``als`` is lid.176's label of Alemannic (Wikipedia's code; ISO's
-Tosk Albanian, CLDR ``sq``); ``tgl`` is lid.176's ``tl`` (CLDR: ``fil``)."""
+ALIAS_EXCEPTIONS = {"als": "gsw", "tgl": "tl"}
+"""CLDR's aliases not taken: ``als`` is Alemannic, ``gsw``, in lid.176's labels and Wikipedia's
+codes (ISO's Tosk Albanian, CLDR ``sq``, whose sites write ``sq``); ``tgl`` is lid.176's ``tl``
+(CLDR: ``fil``)."""
 WEB_LANGUAGES = (
     "en", "es", "de", "ja", "fr", "ru", "pt", "it", "nl", "pl", "tr", "fa", "zh", "zh_Hant",
     "vi", "id", "cs", "ko", "uk", "ar", "sv", "el", "hu", "ro", "da", "fi", "he", "nb", "sk",

@@ -27,7 +27,9 @@ _CHINESE_BY_REGION = {
     "hant": "zh-Hant",
     "cht": "zh-Hant",
 }
-_ALIASES = {**ALIASES, "jp": "ja", "kr": "ko", "iw": "he", "in": "id"}
+LEGACY_CODES = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"}
+"""ISO 639-1's withdrawn codes (Java's locales still write ``iw``, ``in``, ``ji``)."""
+_ALIASES = {**ALIASES, **LEGACY_CODES, "jp": "ja", "kr": "ko"}
 """Codes that occur in the wild for a language with a two-letter code: the three-letter ones
 CLDR knows (``build_language_names``), country codes written for a language, legacy codes."""
 SCRIPT_WORDS = {
@@ -69,6 +71,8 @@ def normalize_language_code(code: str) -> str | None:
     base = _ALIASES.get(parts[0], parts[0])
     if not (2 <= len(base) <= 3 and base.isalpha()):
         return None
+    if len(parts) > 1 and len(parts[1]) == 3 and parts[1].isalpha():  # an extended language
+        return normalize_language_code("-".join(parts[1:]))  # zh-yue: Cantonese, yue
     if base == "zh":
         for part in parts[1:]:
             if part in _CHINESE_BY_REGION:

@@ -88,7 +88,8 @@ class Signal(StrEnum):
 
     IDENTIFIER = "identifier"
     DECLARED_CLOSE = "declared_close"
-    """The declared language, a close neighbour of the identifier's guess."""
+    """The declared language, a close neighbour of the identifier's guess, or the guess in the
+    script the page declares (``sr``, declared ``sr-Latn``)."""
     DECLARED_UNKNOWN = "declared_unknown"
     """The declared language, which the identifier has no label for; the script fits."""
     DECLARED_ON_SITE = "declared_on_site"
@@ -174,6 +175,21 @@ def reads_as(text: str, lang: str) -> bool:
     return badness(text, profile) <= READS_AS_BADNESS_SHARE * profile.max_badness
 
 
+def names_the_variety(
+    identified: str, declared: str, text: str, offered: Collection[str] | None = None
+) -> bool:
+    """Whether the ``declared`` code names which variety of the ``identified`` language (a
+    guess of no script or region) ``text`` is in: its script, when the text is in that script
+    (``sr``, declared ``sr-Latn``); its region, when the site has another region of the
+    language (``pt``, declared ``pt-PT``, on a site of ``pt-PT`` and ``pt-BR``: ``offered``)."""
+    if identified == declared or identified != base_language(declared):
+        return False
+    if script_subtag(declared) is not None:
+        return language_script(declared) == script_of(text)
+    others = (o for o in offered or () if o not in (declared, identified))
+    return any(same_language(other, declared) for other in others)
+
+
 def resolve_language(
     identified: str | None,
     text: str,
@@ -199,15 +215,14 @@ def resolve_language(
       English copies share, only when the identifier's probability for its guess
       (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`.
 
-    None when neither names a language."""
+    A guess of the declared language without its script or region takes them where they name
+    its variety (:func:`names_the_variety`). None when neither names a language."""
     if identified is None:
         return None
     declared = normalize_language_code(declared) if declared else None
     if declared is None or same_language(identified, declared):
-        # a guess of no script takes the declared one the text is in (sr, sr-Latn: sr-Latn)
-        scripted = declared and script_subtag(declared) and not script_subtag(identified)
-        if scripted and language_script(declared) == script_of(text):
-            return ResolvedLanguage(declared, Signal.IDENTIFIER)
+        if declared is not None and names_the_variety(identified, declared, text, offered):
+            return ResolvedLanguage(declared, Signal.DECLARED_CLOSE)
         return ResolvedLanguage(identified, Signal.IDENTIFIER)
     if are_close(declared, identified):
         return ResolvedLanguage(declared, Signal.DECLARED_CLOSE)

@@ -58,6 +58,7 @@ _GROUPED: dict[str, str] = {
     "gd": "gla",
     "gl": "glg",
     "gn": "grn gug",
+    "gsw": "als",
     "gu": "guj prp",
     "gv": "glv",
     "ha": "hau",

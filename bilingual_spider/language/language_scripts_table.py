@@ -77,7 +77,7 @@ _GROUPED: dict[str, str] = {
     "GUJARATI": "cdi dhn dub gas gbl gu",
     "GURMUKHI": "pa",
     "HANGUL": "jje ko okm",
-    "HEBREW": "aij czk hbo he huy itk jbe ji jpa jpr jrb jye lad lsd trg yhd yi yih yud zrp",
+    "HEBREW": "aij czk hbo he huy itk jbe jpa jpr jrb jye lad lsd trg yhd yi yih yud zrp",
     "HLUW": "hlu",
     "ITAL": "ett osc pgn xve",
     "JAVANESE": "osi tes",
@@ -95,14 +95,14 @@ _GROUPED: dict[str, str] = {
         "aa af agq ak an ann arn asa ast ay az bar bas bem bew bez bi blo bm br bs bss ca cad "
         "cch ceb cgg ch cho cic co crs cs cy da dav de dje dsb dua dyo ebu ee en eo es et eu "
         "ewo fan ff fi fil fj fo fr frr fur fy ga gaa gd gil gl gn gsw guz gv ha haw hil ho "
-        "hr hsb ht hu hz ia id ie ig ik ilo io is it jam jbo jgo jmc jv jw kab kaj kam kcg "
-        "kde kea ken kg kgp khq ki kj kkj kl kln kpe kri ksb ksf ksh ku kw kxv la lag lb lg "
-        "li lij lkt lld lmo ln lt ltg lu lua luo luy lv mas mdh mer mfe mg mgh mgo mh mhn mi "
-        "mic mo moh ms mt mua mus na naq nb nd nds ng niu nl nmg nn nnh no nr nso nus nv ny "
-        "nyn oc om pag pap pau pcm pis pl prg pt qu quc rcf rif rm rn ro rof rw rwk saq sav "
-        "sbp sc scn se seh ses sg sid sk sl sm sma smj smn sms sn so sq srn srr ss ssy st su "
-        "sv sw szl teo tet tk tkl tl tn to tok tpi tr trv ts tsg tvl twq ty tzm uz ve vec vi "
-        "vmw vo vun wa wae war wbp wls wo xh xog yav yo yrl za zu"
+        "hr hsb ht hu hz ia id ie ig ik ilo io is it jam jbo jgo jmc jv kab kaj kam kcg kde "
+        "kea ken kg kgp khq ki kj kkj kl kln kpe kri ksb ksf ksh ku kw kxv la lag lb lg li "
+        "lij lkt lld lmo ln lt ltg lu lua luo luy lv mas mdh mer mfe mg mgh mgo mh mhn mi mic "
+        "moh ms mt mua mus na naq nb nd nds ng niu nl nmg nn nnh no nr nso nus nv ny nyn oc "
+        "om pag pap pau pcm pis pl prg pt qu quc rcf rif rm rn ro rof rw rwk saq sav sbp sc "
+        "scn se seh ses sg sid sk sl sm sma smj smn sms sn so sq srn srr ss ssy st su sv sw "
+        "szl teo tet tk tkl tl tn to tok tpi tr trv ts tsg tvl twq ty tzm uz ve vec vi vmw vo "
+        "vun wa wae war wbp wls wo xh xog yav yo yrl za zu"
     ),
     "LEPCHA": "lep",
     "LINA": "lab",

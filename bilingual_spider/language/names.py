@@ -13,7 +13,12 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from bilingual_spider.language.codes import SCRIPT_SUBTAGS, base_language, normalize_language_code
+from bilingual_spider.language.codes import (
+    LEGACY_CODES,
+    SCRIPT_SUBTAGS,
+    base_language,
+    normalize_language_code,
+)
 from bilingual_spider.language.language_names_table import NAMED_IN_ENGLISH_ONLY, NAMES
 from bilingual_spider.language.language_scripts_table import SCRIPTS
 from bilingual_spider.language.tld_table import CCTLD_LANGUAGES, COMMUNITY_TLD_LANGUAGES
@@ -122,7 +127,7 @@ def language_of_code(token: str) -> str | None:
     token = token.strip().lower().replace("_", "-")
     first, _, rest = token.partition("-")
     locale = len(first) == 3 and len(rest) in (2, 3) and first in LOCALE_LANGUAGES
-    if not (len(first) == 2 or first in _OTHER_CODE_FORMS or locale) or first in ("in", "iw"):
+    if not (len(first) == 2 or first in _OTHER_CODE_FORMS or locale) or first in LEGACY_CODES:
         return None
     if rest and not _is_subtag(rest):
         return None

@@ -30,7 +30,10 @@ from bilingual_spider.language.identification import (
         ("twi", "ak"),  # CLDR's Akan: Twi's tw is Taiwan's in a URL, no language code here
         ("knc", "knc"),  # not Kanuri's kr, which is Korea's
         ("tgl", "tl"),  # lid.176's Tagalog, not CLDR's Filipino
-        ("als", "als"),  # lid.176's Alemannic, not ISO's Tosk Albanian
+        ("als", "gsw"),  # lid.176's and Wikipedia's Alemannic, not ISO's Tosk Albanian
+        ("ji", "yi"),  # withdrawn, still Java's
+        ("zh-yue", "yue"),  # an extended language subtag is the language
+        ("zh-cmn-Hant", "zh-Hant"),
         ("haw", "haw"),
         ("sr-Latn", "sr-Latn"),  # a script other than the language's usual one is kept
         ("SR_latn-RS", "sr-Latn"),

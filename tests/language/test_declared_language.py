@@ -301,3 +301,23 @@ def test_an_english_copy_declared_in_another_script_is_english(identifier) -> No
     )
     assert page_language(page([english]), identifier, declared="uz-Cyrl").lang == "en"
     assert language_script("uz-Cyrl") == "CYRILLIC" and language_script("uz") == "LATIN"
+
+
+def test_a_guess_of_the_language_takes_the_script_the_page_declares(identifier) -> None:
+    """lid.176 reads some Latin Serbian as Serbian, some as Croatian: both are ``sr-Latn``."""
+    guessed = resolve_language("sr", LATIN_SERBIAN, "sr-Latn", identifier.knows)
+    assert guessed == ("sr-Latn", Signal.DECLARED_CLOSE)
+    assert resolve_language("sr", CYRILLIC_SERBIAN, "sr-Latn", identifier.knows).lang == "sr"
+    blocks = [LATIN_SERBIAN[:150], LATIN_SERBIAN[150:]]
+    assert page_language(page(blocks), identifier, declared="sr-Latn").shares == {"sr-Latn": 1.0}
+
+
+def test_a_guess_takes_the_declared_region_where_the_site_has_another() -> None:
+    european = "Todos os seres humanos nascem livres e iguais em dignidade e em direitos."
+    both = {"en", "pt-PT", "pt-BR"}
+    assert resolve_language("pt", european, "pt-PT", lambda _: True, offered=both).lang == "pt-PT"
+    assert resolve_language("pt", european, "pt-PT", lambda _: True, offered={"en", "pt-PT"}) == (
+        "pt",
+        Signal.IDENTIFIER,
+    )
+    assert resolve_language("pt", european, "pt-PT", lambda _: True).lang == "pt"
