@@ -22,7 +22,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapp
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from bilingual_spider.language.codes import base_language, normalize_language_code, same_language
+from bilingual_spider.language.codes import (
+    base_language,
+    normalize_language_code,
+    same_language,
+    script_subtag,
+)
 from bilingual_spider.language.declared_language import (
     BY_LINKS,
     Signal,
@@ -259,7 +264,7 @@ def page_declaration(
     declare several (``declaring``, :func:`sites_declaring_several`); None when none does."""
     declared = url_language(url)
     if declared is not None:
-        return declared, False
+        return in_declared_script(declared, page.html_lang), False
     languages = named.get(url, ())
     if len({base_language(lang) for lang in languages}) == 1:
         return min(languages), True
@@ -515,10 +520,19 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
     :func:`~bilingual_spider.language.declared_language.resolve_language`."""
     named = url_language(url)
     if named is not None:
-        return named
+        return in_declared_script(named, html_lang)
     if html_lang and not any(language_of_unit(unit.value) for unit in split_url(url).units()):
         return normalize_language_code(html_lang)
     return None
+
+
+def in_declared_script(language: str, html_lang: str | None) -> str:
+    """The language a URL names, in the script the page's ``<html lang>`` names for it
+    (``/serbian/lat/``, ``lang="sr-Latn"``: ``sr-Latn``)."""
+    own = normalize_language_code(html_lang) if html_lang else None
+    if own is not None and script_subtag(own) is not None and base_language(own) == language:
+        return own
+    return language
 
 
 @lru_cache(maxsize=65536)

@@ -304,3 +304,11 @@ def test_the_copy_check_compares_the_pages_prose_not_their_shared_commands_and_t
         result = pair_round(crawled)
         assert len(result.pairs) == (2 if prose else 0)
         assert result.rejected.get("copied", 0) == (0 if prose else 2)
+
+
+def test_a_url_naming_the_language_takes_the_script_its_page_declares() -> None:
+    from bilingual_spider.patterns.crawl_round import declared_language
+
+    assert declared_language("http://news.example/serbian/lat/a/", "sr-Latn") == "sr-Latn"
+    assert declared_language("http://news.example/serbian/cyr/a/", "sr-Cyrl") == "sr"
+    assert declared_language("http://news.example/serbian/lat/a/", "en-Latn") == "sr"
