@@ -175,12 +175,19 @@ def reads_as(text: str, lang: str) -> bool:
     return badness(text, profile) <= READS_AS_BADNESS_SHARE * profile.max_badness
 
 
-def names_the_script(identified: str, declared: str, text: str) -> bool:
-    """Whether the ``declared`` code names the script of ``text``, in the ``identified``
-    language, that the guess does not name (``sr``, declared ``sr-Latn``, Latin text)."""
+def names_the_variety(
+    identified: str, declared: str, text: str, offered: Collection[str] | None = None
+) -> bool:
+    """Whether the ``declared`` code names which variety of the ``identified`` language (a
+    guess of no script or region) ``text`` is in: its script, when the text is in that script
+    (``sr``, declared ``sr-Latn``); its region, when the site has another region of the
+    language (``pt``, declared ``pt-PT``, on a site of ``pt-PT`` and ``pt-BR``: ``offered``)."""
     if identified == declared or identified != base_language(declared):
         return False
-    return script_subtag(declared) is not None and language_script(declared) == script_of(text)
+    if script_subtag(declared) is not None:
+        return language_script(declared) == script_of(text)
+    others = (o for o in offered or () if o not in (declared, identified))
+    return any(same_language(other, declared) for other in others)
 
 
 def resolve_language(
@@ -208,13 +215,13 @@ def resolve_language(
       English copies share, only when the identifier's probability for its guess
       (``confidence``, None: not known) is below :data:`MAX_STAND_IN_CONFIDENCE`.
 
-    A guess of the declared language without its script takes it where the text is in it
-    (:func:`names_the_script`). None when neither names a language."""
+    A guess of the declared language without its script or region takes them where they name
+    its variety (:func:`names_the_variety`). None when neither names a language."""
     if identified is None:
         return None
     declared = normalize_language_code(declared) if declared else None
     if declared is None or same_language(identified, declared):
-        if declared is not None and names_the_script(identified, declared, text):
+        if declared is not None and names_the_variety(identified, declared, text, offered):
             return ResolvedLanguage(declared, Signal.DECLARED_CLOSE)
         return ResolvedLanguage(identified, Signal.IDENTIFIER)
     if are_close(declared, identified):

@@ -310,3 +310,14 @@ def test_a_guess_of_the_language_takes_the_script_the_page_declares(identifier) 
     assert resolve_language("sr", CYRILLIC_SERBIAN, "sr-Latn", identifier.knows).lang == "sr"
     blocks = [LATIN_SERBIAN[:150], LATIN_SERBIAN[150:]]
     assert page_language(page(blocks), identifier, declared="sr-Latn").shares == {"sr-Latn": 1.0}
+
+
+def test_a_guess_takes_the_declared_region_where_the_site_has_another() -> None:
+    european = "Todos os seres humanos nascem livres e iguais em dignidade e em direitos."
+    both = {"en", "pt-PT", "pt-BR"}
+    assert resolve_language("pt", european, "pt-PT", lambda _: True, offered=both).lang == "pt-PT"
+    assert resolve_language("pt", european, "pt-PT", lambda _: True, offered={"en", "pt-PT"}) == (
+        "pt",
+        Signal.IDENTIFIER,
+    )
+    assert resolve_language("pt", european, "pt-PT", lambda _: True).lang == "pt"
