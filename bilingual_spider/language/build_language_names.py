@@ -276,7 +276,7 @@ def render_aliases(aliases: dict[str, str]) -> str:
         "two-letter code -> the three-letter codes of its language",
         aliases,
         "ALIASES",
-        "Three-letter code -> its language's two-letter code (``ger``: ``de``, ``lug``: ``lg``).",
+        "Three-letter code -> its language's code (``ger``: ``de``, ``als``: ``gsw``).",
     )
 
 

@@ -190,4 +190,4 @@ _GROUPED: dict[str, str] = {
     "zu": "zul",
 }
 ALIASES: dict[str, str] = {key: value for value, keys in _GROUPED.items() for key in keys.split()}
-"""Three-letter code -> its language's two-letter code (``ger``: ``de``, ``lug``: ``lg``)."""
+"""Three-letter code -> its language's code (``ger``: ``de``, ``als``: ``gsw``)."""
