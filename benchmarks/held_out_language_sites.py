@@ -750,7 +750,7 @@ def print_results(result: dict[str, Any]) -> None:
     """The detector's and PupSniffer's figures of ``result``, site by site."""
     if "detector" in result:
         print("detector, per site: translated found, copies called bilingual, pages")
-        for host, t in result["detector"]["per_site"].items():
+        for host, t in result["detector"].get("per_site", {}).items():  # the fourth set: none
             print(f"  {host:24} {t}")
         print(f"  {'all':24} {result['detector']['totals']}")
     if "pupsniffer" in result:
