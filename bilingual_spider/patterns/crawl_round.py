@@ -32,6 +32,7 @@ from bilingual_spider.language.declared_language import (
     BY_LINKS,
     Signal,
     language_script,
+    names_the_variety,
     resolve_language,
     script_of,
 )
@@ -316,9 +317,14 @@ def linked_language_pages(
     named = linked_languages(pages.values())
     declaring = sites_declaring_several(pages.values())
     offered = languages_of_sites(pages, named, declaring)
+    declarations = {url: page_declaration(url, p, named, declaring) for url, p in pages.items()}
+    varieties: dict[str, set[str]] = {}  # site -> the codes its pages declare (pt-PT, pt-BR)
+    for url, (declared, _) in declarations.items():
+        if declared is not None:
+            varieties.setdefault(site_of(url), set()).add(declared)
     relabelled: dict[str, PageRecord] = {}
     for url, page in pages.items():
-        declared, by_links = page_declaration(url, page, named, declaring)
+        declared, by_links = declarations[url]
         if declared is None:
             continue
         on_site = offered.get(site_of(url), set())
@@ -345,6 +351,12 @@ def linked_language_pages(
                 )  # fmt: skip
             else:
                 relabelled[url] = replace(page, mixed_blocks=tuple(blocks))
+            continue
+        if page.language is not None and names_the_variety(
+            page.language, declared, page.copy_text, varieties[site_of(url)]
+        ):  # pt, declared pt-PT on a site of pt-PT and pt-BR
+            signal = Signal.LINKED_CLOSE if by_links else Signal.DECLARED_CLOSE
+            relabelled[url] = replace(page, language=declared, language_signal=str(signal))
             continue
         if page.language is None or (not by_links and base_language(page.language) in on_site):
             continue

@@ -210,3 +210,19 @@ def test_a_page_its_url_names_takes_it_over_a_sure_stand_in_the_site_has_no_page
     icelandic = f"{SITE}/is/rights.html"  # the site has Icelandic pages: it may be their copy
     pages[icelandic] = PageRecord.of(icelandic, "is", FAROESE, [])
     assert faroese not in linked_language_pages(pages, identifier.knows)
+
+
+def test_a_page_read_as_its_language_takes_the_variety_its_url_declares_beside_another():
+    """``?lang=pt-pt`` and ``?lang=pt-br`` pages, both read ``pt``: each its own variety, so
+    that an English page pairs with both; on a site of one Portuguese, ``pt`` stays."""
+    european = "Todos os seres humanos nascem livres e iguais em dignidade e em direitos."
+    brazilian = "Todos os seres humanos nascem livres e iguais em dignidade e direitos."
+    pages = {
+        f"{SITE}/?p=1&lang={code}": PageRecord.of(f"{SITE}/?p=1&lang={code}", "pt", text, [])
+        for code, text in (("pt-pt", european), ("pt-br", brazilian))
+    }
+    linked = linked_language_pages(pages)
+    assert {page.language for page in linked.values()} == {"pt-PT", "pt-BR"}
+    assert {page.language_signal for page in linked.values()} == {Signal.DECLARED_CLOSE}
+    alone = {url: page for url, page in pages.items() if url.endswith("pt-br")}
+    assert linked_language_pages(alone) == {}
