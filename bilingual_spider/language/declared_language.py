@@ -180,14 +180,15 @@ def names_the_variety(
 ) -> bool:
     """Whether the ``declared`` code names which variety of the ``identified`` language (a
     guess of no script or region) ``text`` is in: its script, when the text is in that script
-    (``sr``, declared ``sr-Latn``); its region, when the site has another variety of the
-    language (``pt``, declared ``pt-PT``, on a site of ``pt-PT`` and ``pt-BR``, or of ``pt``
-    and ``pt-BR``: ``offered``)."""
+    (``sr``, declared ``sr-Latn``); its region, when the site has another region of the
+    language (``pt``, declared ``pt-PT``, on a site of ``pt-PT`` and ``pt-BR``: ``offered``;
+    a bare ``en`` beside ``en-US`` is one template's word against another's, no variety)."""
     if identified == declared or identified != base_language(declared):
         return False
     if script_subtag(declared) is not None:
         return language_script(declared) == script_of(text)
-    return any(same_language(other, declared) for other in offered or () if other != declared)
+    others = (o for o in offered or () if o not in (declared, identified))
+    return any(same_language(other, declared) for other in others)
 
 
 def resolve_language(

@@ -354,7 +354,7 @@ def linked_language_pages(
             continue
         if page.language is not None and names_the_variety(
             page.language, declared, page.copy_text, varieties[site_of(url)]
-        ):  # pt, declared pt-PT on a site of pt-PT and pt-BR
+        ):  # pt, declared pt-PT on a site whose pages declare pt-PT and pt-BR
             signal = Signal.LINKED_CLOSE if by_links else Signal.DECLARED_CLOSE
             relabelled[url] = replace(page, language=declared, language_signal=str(signal))
             continue

@@ -226,3 +226,6 @@ def test_a_page_read_as_its_language_takes_the_variety_its_url_declares_beside_a
     assert {page.language_signal for page in linked.values()} == {Signal.DECLARED_CLOSE}
     alone = {url: page for url, page in pages.items() if url.endswith("pt-br")}
     assert linked_language_pages(alone) == {}
+    bare = f"{SITE}/?p=1&lang=pt"  # a bare pt beside pt-br: one template's word, no variety
+    beside = {**alone, bare: PageRecord.of(bare, "pt", european, [])}
+    assert linked_language_pages(beside) == {}
