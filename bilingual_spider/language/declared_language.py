@@ -175,18 +175,27 @@ def reads_as(text: str, lang: str) -> bool:
     return badness(text, profile) <= READS_AS_BADNESS_SHARE * profile.max_badness
 
 
+REGIONS_APART = frozenset({"pt"})
+"""Languages whose declared region is always the page's code: Brazilian and European
+Portuguese differ in spelling and vocabulary, and corpora keep them apart; a site's ``en-US``
+is as often a template's word as a variety."""
+
+
 def names_the_variety(
     identified: str, declared: str, text: str, offered: Collection[str] | None = None
 ) -> bool:
     """Whether the ``declared`` code names which variety of the ``identified`` language (a
     guess of no script or region) ``text`` is in: its script, when the text is in that script
-    (``sr``, declared ``sr-Latn``); its region, when the site has another region of the
-    language (``pt``, declared ``pt-PT``, on a site of ``pt-PT`` and ``pt-BR``: ``offered``;
-    a bare ``en`` beside ``en-US`` is one template's word against another's, no variety)."""
+    (``sr``, declared ``sr-Latn``); its region, for a language of :data:`REGIONS_APART`
+    (``pt``, declared ``pt-BR``) or when the site has another region of the language (``en``,
+    declared ``en-GB``, on a site of ``en-GB`` and ``en-US``: ``offered``; a bare ``en``
+    beside ``en-US`` is one template's word against another's, no variety)."""
     if identified == declared or identified != base_language(declared):
         return False
     if script_subtag(declared) is not None:
         return language_script(declared) == script_of(text)
+    if identified in REGIONS_APART:
+        return True
     others = (o for o in offered or () if o not in (declared, identified))
     return any(same_language(other, declared) for other in others)
 

@@ -313,11 +313,21 @@ def test_a_guess_of_the_language_takes_the_script_the_page_declares(identifier) 
 
 
 def test_a_guess_takes_the_declared_region_where_the_site_has_another() -> None:
-    european = "Todos os seres humanos nascem livres e iguais em dignidade e em direitos."
-    both = {"en", "pt-PT", "pt-BR"}
-    assert resolve_language("pt", european, "pt-PT", lambda _: True, offered=both).lang == "pt-PT"
-    assert resolve_language("pt", european, "pt-PT", lambda _: True, offered={"en", "pt-PT"}) == (
-        "pt",
+    british = "All human beings are born free and equal in dignity and rights."
+    both = {"fr", "en-GB", "en-US"}
+    assert resolve_language("en", british, "en-GB", lambda _: True, offered=both).lang == "en-GB"
+    assert resolve_language("en", british, "en-GB", lambda _: True, offered={"en", "en-GB"}) == (
+        "en",
         Signal.IDENTIFIER,
     )
-    assert resolve_language("pt", european, "pt-PT", lambda _: True).lang == "pt"
+    assert resolve_language("en", british, "en-GB", lambda _: True).lang == "en"
+
+
+def test_a_declared_brazilian_or_european_portuguese_is_the_pages_code() -> None:
+    brazilian = "Todos os seres humanos nascem livres e iguais em dignidade e direitos."
+    assert resolve_language("pt", brazilian, "pt_BR", lambda _: True) == (
+        "pt-BR",
+        Signal.DECLARED_CLOSE,
+    )
+    english = "All human beings are born free and equal in dignity and rights."
+    assert resolve_language("en", english, "en-US", lambda _: True) == ("en", Signal.IDENTIFIER)

@@ -214,7 +214,7 @@ def test_a_page_its_url_names_takes_it_over_a_sure_stand_in_the_site_has_no_page
 
 def test_a_page_read_as_its_language_takes_the_variety_its_url_declares_beside_another():
     """``?lang=pt-pt`` and ``?lang=pt-br`` pages, both read ``pt``: each its own variety, so
-    that an English page pairs with both; on a site of one Portuguese, ``pt`` stays."""
+    that an English page pairs with both (a declared Portuguese region is always taken)."""
     european = "Todos os seres humanos nascem livres e iguais em dignidade e em direitos."
     brazilian = "Todos os seres humanos nascem livres e iguais em dignidade e direitos."
     pages = {
@@ -225,7 +225,10 @@ def test_a_page_read_as_its_language_takes_the_variety_its_url_declares_beside_a
     assert {page.language for page in linked.values()} == {"pt-PT", "pt-BR"}
     assert {page.language_signal for page in linked.values()} == {Signal.DECLARED_CLOSE}
     alone = {url: page for url, page in pages.items() if url.endswith("pt-br")}
-    assert linked_language_pages(alone) == {}
-    bare = f"{SITE}/?p=1&lang=pt"  # a bare pt beside pt-br: one template's word, no variety
-    beside = {**alone, bare: PageRecord.of(bare, "pt", european, [])}
-    assert linked_language_pages(beside) == {}
+    assert [page.language for page in linked_language_pages(alone).values()] == ["pt-BR"]
+    english = "All human beings are born free and equal in dignity and rights."
+    bare = {  # a bare en beside en-us: one template's word against another's, no variety
+        f"{SITE}/?p=2&lang={code}": PageRecord.of(f"{SITE}/?p=2&lang={code}", "en", english, [])
+        for code in ("en", "en-us")
+    }
+    assert linked_language_pages(bare) == {}
