@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -276,10 +277,28 @@ _TOKEN = re.compile(
 )
 
 
+_ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+
+
+def number_value(token: str) -> str:
+    """A number as ASCII digits, however the page writes it: a Roman numeral (a Brazilian
+    ``Artigo VII`` translates ``Article 7``) by its value, other scripts' digits (``٣``,
+    ``३``, ``３``) by theirs; any other token as it is. A token read as a numeral that is an
+    acronym (``CD``) reads so on both pages of a pair, so the two still share it."""
+    if _ROMAN.fullmatch(token) and len(token) > 1:
+        values = [_ROMAN_VALUES[c] for c in token]
+        following = [*values[1:], 0]
+        return str(sum(-v if v < after else v for v, after in zip(values, following, strict=True)))
+    if token.isascii():
+        return token
+    return "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in token)
+
+
 def untranslatable_tokens(text: str) -> frozenset[str]:
     """Tokens a translation keeps as they are: URLs, e-mail addresses, options, numbers and
-    dates, dotted names and paths, code identifiers, acronyms."""
-    return frozenset(_TOKEN.findall(text))
+    dates (:func:`number_value`), dotted names and paths, code identifiers, acronyms."""
+    return frozenset(number_value(token) for token in _TOKEN.findall(text))
 
 
 def script_class(text: str) -> str:

@@ -15,6 +15,7 @@ from bilingual_spider.patterns.verification import (
     align_shapes,
     content_signals,
     element_references,
+    number_value,
     page_content,
     page_shape,
     pair_signals,
@@ -89,6 +90,17 @@ def test_untranslatable_tokens_are_numbers_urls_paths_and_identifiers() -> None:
     assert {"--verbose", "foo_bar", "getValue", "https://x.org/a,", "RFC", "2616"} <= tokens
     assert "2024-01-31" in tokens and "etc/foo.conf" in tokens
     assert untranslatable_tokens("Nothing to keep here.") == frozenset()
+
+
+def test_numbers_are_shared_however_a_page_writes_them() -> None:
+    english = untranslatable_tokens("Article 7. Article 19. Article 44, see 1994.")
+    brazilian = untranslatable_tokens("Artigo VII. Artigo XIX. Artigo XLIV, ver MCMXCIV.")
+    arabic = untranslatable_tokens("المادة ٧ المادة ١٩ المادة ٤٤ ١٩٩٤")
+    assert english == brazilian == arabic == {"7", "19", "44", "1994"}
+    assert number_value("３.５") == "3.5" and number_value("３.５") == number_value("3.5")
+    # an acronym that spells a numeral reads the same on both pages; others stay words
+    assert number_value("CD") == "400" and number_value("ABC") == "ABC"
+    assert number_value("I") == "I"
 
 
 def test_script_class() -> None:
