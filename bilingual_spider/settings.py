@@ -320,6 +320,12 @@ BILINGUAL_PUPSNIFFER_VERIFIER = "default"
 two pages' markup, length ratio, shared untranslatable tokens, copy share): ``default`` (the
 shipped ``models/pair_verifier.json``), a model file of ``bilingual-spider train pair-verifier``,
 or ``""`` for none (pairs checked by language and links only)."""
+BILINGUAL_PUPSNIFFER_VERSION_SITES = 20
+"""Other sites a page names as holding its versions (hreflang, a switcher, a toggle) that the
+crawl takes up in the same round, per page (0: none): a site's translations may live on other
+hosts (ccTLD siblings ``NAME.com`` and ``NAME.de``, ``parks-NAME.ca`` and ``parcs-NAME.ca``,
+``NAME-fr.org``). Each is a site of its own budget, found by ``versions of SITE``; its pages pair
+with the site's by what they declare (``patterns/pair_first.py``)."""
 BILINGUAL_PUPSNIFFER_PAIR_FIRST = True
 """Pair-first crawling (``patterns/crawl_order.py``; on: at 500 pages per site on the real sites
 it fetched 703 true pairs in 1,522 pages against 728 in 2,608 breadth-first, 1.65x the pairs per

@@ -28,6 +28,9 @@ from bilingual_spider.patterns.units import site_of
 
 PAIR_FIRST_PRIORITY = 10
 """Priority of a fetched page's counterparts and named translations: asked before new pages."""
+VERSION_SITES = 20
+"""Other sites a page names as holding its versions that a crawl takes up, per page
+(:meth:`PairFirstOrder.version_sites`)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,9 @@ class PairFirstOrder:
         The crawl's languages (empty: any): a translation a page names in another language is
         not asked for first (it stays one of the page's links). A 10-language manual's menu
         otherwise spent an en-fr crawl's budget on its other eight languages.
+    version_sites:
+        Other sites a page names as holding its versions that are taken up, per page
+        (:meth:`version_sites`; 0: none).
     """
 
     def __init__(
@@ -80,8 +86,10 @@ class PairFirstOrder:
         monolingual_after: int = MONOLINGUAL_AFTER,
         count: Callable[[str], None] = _no_count,
         languages: Sequence[str] = (),
+        version_sites: int = VERSION_SITES,
     ) -> None:
         self.store = store
+        self.max_version_sites = version_sites
         self.languages = tuple(languages)
         self.site_budget = site_budget
         self.pair_first = pair_first
@@ -133,6 +141,30 @@ class PairFirstOrder:
             if other in self.progress:  # named versions on another site crawled already
                 yield from self._released(self.progress[other])
         yield from self.next_pages(site)
+
+    def version_sites(
+        self, site: str, language: str | None, alternates: Sequence[Alternate]
+    ) -> list[str]:
+        """The URL a page of ``site`` in ``language`` names first on each other site not known
+        to the crawl yet as its version in another of the crawl's languages (or in a language
+        the page does not say: a toggle), at most :attr:`max_version_sites` sites. A site's
+        translations may live on other hosts: ccTLD siblings (``NAME.com``, ``NAME.de``),
+        differently named domains (``parks-NAME.ca``, ``parcs-NAME.ca``), ``NAME-fr.org``. Its
+        pages say so; crawled as sites of their own, their pages pair with the site's by what
+        the pages declare."""
+        urls: dict[str, str] = {}
+        for alternate in alternates:
+            other = site_of(alternate.url)
+            if (
+                other in ("", site)
+                or other in urls
+                or not self.wanted(alternate.language)
+                or (language and alternate.language and same_language(alternate.language, language))
+                or self.store.found_by(other)
+            ):
+                continue
+            urls[other] = alternate.url
+        return list(urls.values())[: self.max_version_sites]
 
     def _named(self, site: str, urls: dict[str, str]) -> Iterator[PageAsk]:
         """The versions of a page on ``site`` its page names (URL -> language), asked for

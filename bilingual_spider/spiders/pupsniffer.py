@@ -169,6 +169,7 @@ class PupSnifferSpider(scrapy.Spider):
             settings.getint("BILINGUAL_PUPSNIFFER_MONOLINGUAL_AFTER"),
             count=lambda key: crawler.stats.inc_value(f"pupsniffer/{key}"),
             languages=self.langs,
+            version_sites=settings.getint("BILINGUAL_PUPSNIFFER_VERSION_SITES"),
         )
         self.sitemaps = SitemapPages(self.order)
         self.driver = RoundDriver(
@@ -258,6 +259,9 @@ class PupSnifferSpider(scrapy.Spider):
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             inside = [url for url in links.urls if site_of(url) == site]
             yield from self.requests.requested_again(site, inside)
+        for url in self.order.version_sites(site, language, links.alternates):
+            self.crawler.stats.inc_value("pupsniffer/version_sites")
+            yield from self.requests.site(url, f"versions of {site}")
         asks = self.order.page_came(site, response.url, language, links.urls, links.alternates)
         yield from self.requests.pages(asks)
         yield from self.requests.pages(self.sitemaps.asks(site, response))  # BILINGUAL_SITEMAPS

@@ -209,3 +209,31 @@ def test_counterparts_held_back_are_not_asked_once_their_pattern_fails_on_the_si
     pages.answered(SITE, pattern, True, section="guide")  # 1 of 5 on the site: it fails
     assert len(asks) == 1 and list(pages.next_pages(SITE)) == []
     assert pages.counted["counterparts_not_asked"] == len(guide) - 1
+
+
+def test_a_pages_versions_on_sites_not_known_yet_are_taken_up_once_each():
+    """ccTLD siblings, a differently named domain and a toggle to one: each site a page names
+    its versions on is taken up once, by its first URL; not the site itself, a site known
+    already, a version in the page's own language or in a language the crawl does not want."""
+    pages = PairFirstOrder(InMemoryRoundStore(), 1000, languages=("en", "de", "fr"))
+    named = [
+        Alternate("http://www.kestrel.de/a.html", "de", "hreflang"),
+        Alternate("http://www.kestrel.de/b.html", "de", "switcher"),
+        Alternate("http://www.kestrel.fr/a.html", "fr", "hreflang"),
+        Alternate("http://www.kestrel.co.uk/a.html", "en", "hreflang"),
+        Alternate("http://www.kestrel.it/a.html", "it", "hreflang"),
+        Alternate("http://www.parcs-kestrel.ca/", "", "toggle"),
+        Alternate("http://www.museum.example/de/a.html", "de", "hreflang"),
+        Alternate("http://www.known.example/a.html", "fr", "hreflang"),
+    ]
+    pages.store.first_sight("known.example", "seed")
+    found = pages.version_sites(SITE, "en", named)
+    assert found == [
+        "http://www.kestrel.de/a.html",
+        "http://www.kestrel.fr/a.html",
+        "http://www.parcs-kestrel.ca/",
+    ]
+    pages.max_version_sites = 1
+    assert pages.version_sites(SITE, "en", named) == found[:1]
+    pages.store.first_sight("kestrel.de", f"versions of {SITE}")
+    assert pages.version_sites(SITE, "en", named)[0] == "http://www.kestrel.fr/a.html"
