@@ -448,6 +448,7 @@ def judge_pair(
     verifier: PairVerifier | None = None,
     threshold: float | None = None,
     declared: Mapping[str, Collection[str]] | None = None,
+    named_languages: Mapping[str, Collection[str]] | None = None,
 ) -> tuple[UrlPair | None, str]:
     """The pair with its languages and similarity, or ``None`` and why it was dropped.
     ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
@@ -455,7 +456,10 @@ def judge_pair(
     translation by content (:mod:`.verification`), its probability at least ``threshold`` (the
     verifier's own by default); its signals go on the pair. ``declared``: the versions pages
     name of each URL, whose link pairs count in the similarity as a pattern's
-    (:func:`.alternates.declared_versions`)."""
+    (:func:`.alternates.declared_versions`). ``named_languages``: the languages the links naming
+    each URL declare (:func:`.alternates.linked_languages`); a page they name in its language
+    is marked so, whatever its URL's units say (``uk.example.com``, a British site its
+    switcher names English, is not Ukrainian)."""
     check = check_pair_language(
         None if source.mixed else source.language,
         None if target.mixed else target.language,
@@ -467,9 +471,14 @@ def judge_pair(
     )
     if not check.accepted:
         return None, check.verdict.value
-    if not (
-        as_marked(source.url, pair.pattern, check.source_language)
-        and as_marked(target.url, pair.pattern, check.target_language)
+    named = named_languages or {}
+    if not all(
+        as_marked(url, pair.pattern, language)
+        or any(same_language(language, said) for said in named.get(url, ()))
+        for url, language in (
+            (source.url, check.source_language),
+            (target.url, check.target_language),
+        )
     ):
         return None, NOT_AS_MARKED
     # the pair's own pattern counts too: a site in 19 languages has 171 language-pair
@@ -503,11 +512,17 @@ def copy_side(first: PageRecord, second: PageRecord) -> str | None:
     """The URL of the page of a pair judged ``copied`` that is the copy: the page with a fifth
     of its text or more in other languages (:data:`COPY_LANGUAGE_SHARE`), when the other is
     written in one language (:data:`PURE_LANGUAGE_SHARE`). A translation left half in English
-    has English text beside its own; the English page has no other. Two translations that
-    share untranslated paragraphs of a third page are neither's copy (``None``)."""
+    has English text beside its own; the English page has no other. When both are written in
+    one language, the copy is the page whose language its text did not decide (its
+    declaration or the links naming it did: a fallback, the English page at a ``.pl`` URL that a
+    switcher names Polish), next to a page whose text did. Two translations that share
+    untranslated paragraphs of a third page are neither's copy (``None``)."""
     low, high = sorted((first, second), key=lambda page: page.language_share)
     if high.language_share >= PURE_LANGUAGE_SHARE and low.language_share <= COPY_LANGUAGE_SHARE:
         return low.url
+    told = [page for page in (first, second) if page.language_signal != Signal.IDENTIFIER]
+    if len(told) == 1 and low.language_share >= PURE_LANGUAGE_SHARE:
+        return told[0].url
     return None
 
 
@@ -657,7 +672,9 @@ def pair_round(
             return None, NOT_AS_DECLARED
         # a declared pair has no pattern to match its pages' links: their declared versions do
         named = versions if is_declared(pair) else None
-        found, why = judge_pair(pair, source, target, weights, verifier, threshold, named)
+        found, why = judge_pair(
+            pair, source, target, weights, verifier, threshold, named, named_languages
+        )
         if why == PairLanguageVerdict.COPIED and (copy := copy_side(source, target)):
             copies.add(copy)
         return found, why

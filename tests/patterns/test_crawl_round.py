@@ -74,6 +74,34 @@ def test_a_page_that_is_not_in_the_language_its_url_names_is_an_untranslated_fal
     assert result.rejected.get(NOT_AS_MARKED, 0) >= 1
 
 
+def test_a_page_its_links_name_in_its_language_is_marked_so_whatever_its_url_says():
+    """``uk.`` is the British site, ``ua.`` the Ukrainian one: each names the other (hreflang
+    en-GB, uk-UA). The host's ``uk`` says Ukrainian; the links naming the page say English."""
+    from dataclasses import replace
+
+    from bilingual_spider.patterns.alternates import (
+        Alternate,
+        declared_versions,
+        linked_languages,
+    )
+    from bilingual_spider.patterns.crawl_round import judge_pair
+    from bilingual_spider.patterns.pairing import UrlPair
+
+    british, ukrainian = "http://uk.freight.example/a.html", "http://ua.freight.example/a.html"
+    source = PageRecord.of(british, "en", ENGLISH, [ukrainian])
+    source = replace(source, alternates=(Alternate(ukrainian, "uk", "hreflang"),))
+    target = PageRecord.of(ukrainian, "uk", "Музей відкритий щодня з дев'ятої ранку.", [british])
+    target = replace(target, alternates=(Alternate(british, "en", "hreflang"),))
+    pair = UrlPair(british, ukrainian, PairingPattern("en", "uk"), 1.0, 1.0, "hreflang")
+    assert judge_pair(pair, source, target, {})[1] == NOT_AS_MARKED
+    named, versions = linked_languages([source, target]), declared_versions([source, target])
+    kept, why = judge_pair(pair, source, target, {}, declared=versions, named_languages=named)
+    assert why == "kept" and kept is not None and kept.source_language == "en"
+    crawled = CrawledSites()
+    crawled.add(source), crawled.add(target)
+    assert [(p.source, p.target) for p in pair_round(crawled).pairs] == [(british, ukrainian)]
+
+
 def test_pages_that_share_no_link_are_not_a_pair():
     crawled = CrawledSites()
     for i in range(3):
@@ -283,6 +311,15 @@ def test_the_copy_is_the_page_with_text_besides_its_language_next_to_a_page_in_o
     assert copy_side(half, other) is None  # two translations sharing a third page's English
     danish = PageRecord.of("http://x/da/a.html", "da", "", (), language_share=0.93)
     assert copy_side(english, danish) is None  # a translation with a shared list, not a copy
+    # English text at a .pl URL, which a switcher names Polish: the page its text did not name
+    fallback = PageRecord.of(
+        "http://x.pl/a.html", "pl", "", (), language_share=0.98, language_signal="linked_on_site"
+    )
+    assert copy_side(english, fallback) == copy_side(fallback, english) == "http://x.pl/a.html"
+    declared = PageRecord.of(
+        "http://x/nb/a.html", "nb", "", (), language_share=0.98, language_signal="declared_close"
+    )
+    assert copy_side(fallback, declared) is None  # neither's language is its text's
 
 
 def test_the_copy_check_compares_the_pages_prose_not_their_shared_commands_and_tables():
