@@ -180,8 +180,11 @@ def pairs_of(stats: dict[str, Any]) -> int:
 
 
 def found_by_kind(found_by: str) -> str:
-    """``seed``, ``forward link``, ``backlink``, ``round N``, ``search`` or ``other``."""
+    """``seed``, ``forward link``, ``backlink``, ``round N``, ``search``, ``versions of a site``
+    (PupSniffer's sites its pages name their versions on) or ``other``."""
     text = found_by.lower()
+    if text.startswith("versions of "):
+        return "versions of a site"
     for kind in ("seed", "backlink", "forward", "search"):
         if text.startswith(kind) or f" {kind}" in text:
             return "forward link" if kind == "forward" else kind

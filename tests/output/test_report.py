@@ -110,6 +110,7 @@ def test_runs_are_read_with_their_items_and_history(tmp_path: Path) -> None:
     assert counts == (2, 2, 1, 1) and len(run.history) == 7
     assert [found_by_kind(s["found_by"]) for s in run.sites] == ["seed", "backlink"]
     assert found_by_kind("forward link of http://hub/") == "forward link"
+    assert found_by_kind("versions of kestrel.com") == "versions of a site"
     assert found_by_kind("round 2: WPR 0.3 from 4 site(s)") == "round 2"
     assert pages_of(run.stats) == 700  # the budget's pages, not the 730 HTTP responses
     assert pattern_label("<en,es>") == "en ↔ es" and pattern_label("<,zh-cn>") == "(none) ↔ zh-cn"
