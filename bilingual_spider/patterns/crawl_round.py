@@ -263,7 +263,7 @@ def page_declaration(
     its URL's, else the one every link naming it declares (``named``,
     :func:`.alternates.linked_languages`), else its own ``<html lang>`` on a site whose pages
     declare several (``declaring``, :func:`sites_declaring_several`); None when none does."""
-    declared = url_language(url)
+    declared = url_language(url, page.html_lang)
     if declared is not None:
         return in_declared_script(declared, page.html_lang), False
     languages = named.get(url, ())
@@ -545,10 +545,14 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
     ``.nn.html`` suffix, ``lang=gl``), else its ``<html lang>``; None when the URL names two
     languages or none and the page declares none. A claim, weighed against the text by
     :func:`~bilingual_spider.language.declared_language.resolve_language`."""
-    named = url_language(url)
+    named = url_language(url, html_lang)
     if named is not None:
         return in_declared_script(named, html_lang)
-    if html_lang and not any(language_of_unit(unit.value) for unit in split_url(url).units()):
+    if html_lang and not any(
+        language_of_unit(unit.value)
+        for unit in split_url(url).units()
+        if not (unit.kind == HOST and country_host(unit.value, html_lang))
+    ):
         return normalize_language_code(html_lang)
     return None
 
@@ -563,16 +567,27 @@ def in_declared_script(language: str, html_lang: str | None) -> str:
 
 
 @lru_cache(maxsize=65536)
-def url_language(url: str) -> str | None:
+def url_language(url: str, html_lang: str | None = None) -> str | None:
     """The language ``url`` names (:func:`declared_language`'s first), None when it names none
     or two; remembered, as each crawl stage asks it of every page
     (:func:`linked_language_pages`). A host's first label names any language's two-letter
-    code (``ch.example.org``, :func:`~.units.host_language`)."""
+    code (``ch.example.org``, :func:`~.units.host_language`), unless it is the country the
+    page's ``<html lang>`` names (:func:`country_host`)."""
     named = {
         host_language(unit.value) if unit.kind == HOST else language_of_unit(unit.value)
         for unit in split_url(url).units()
+        if not (unit.kind == HOST and country_host(unit.value, html_lang))
     } - {None}
     return named.pop() if len(named) == 1 else None
+
+
+def country_host(label: str, html_lang: str | None) -> bool:
+    """Whether a host's first label is the country whose region the page's ``<html lang>``
+    names, not a language: ``br.`` declaring ``pt-BR`` is Brazil's site, not Breton's; ``uk.``
+    declaring ``en-GB`` the United Kingdom's (ISO 3166 reserves ``UK`` for it), not
+    Ukrainian's."""
+    region = html_lang.rpartition("-")[2].lower() if html_lang and "-" in html_lang else ""
+    return len(region) == 2 and {"uk": "gb"}.get(label, label) == region
 
 
 def as_named(page: PageRecord, named: Mapping[str, set[str]]) -> bool:
@@ -581,7 +596,9 @@ def as_named(page: PageRecord, named: Mapping[str, set[str]]) -> bool:
     names its language (its own word first: ``?hl=nr`` linked as ``isiNdebele``, North
     Ndebele's own name too; a flag's country) may; another must be in a language they declare
     (:func:`.alternates.as_declared`, as a declared pair's pages are judged)."""
-    return page.mixed or url_language(page.url) is not None or as_declared(page, named)
+    return (
+        page.mixed or url_language(page.url, page.html_lang) is not None or as_declared(page, named)
+    )
 
 
 def sites_declaring_several(pages: Iterable[PageRecord]) -> set[str]:
@@ -605,7 +622,7 @@ def own_word_overruled(page: PageRecord, declaring: Collection[str]) -> bool:
         return False
     if page.language_signal != "identifier" or same_language(page.html_lang, page.language):
         return False
-    return site_of(page.url) in declaring and url_language(page.url) is None
+    return site_of(page.url) in declaring and url_language(page.url, page.html_lang) is None
 
 
 def marked_language(url: str, shares: Mapping[str, float]) -> str | None:

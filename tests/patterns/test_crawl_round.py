@@ -349,3 +349,18 @@ def test_a_url_naming_the_language_takes_the_script_its_page_declares() -> None:
     assert declared_language("http://news.example/serbian/lat/a/", "sr-Latn") == "sr-Latn"
     assert declared_language("http://news.example/serbian/cyr/a/", "sr-Cyrl") == "sr"
     assert declared_language("http://news.example/serbian/lat/a/", "en-Latn") == "sr"
+
+
+def test_a_host_label_that_is_the_country_the_page_declares_names_no_language() -> None:
+    """``br.`` declaring ``pt-BR`` is Brazil's site, ``uk.`` declaring ``en-GB`` the United
+    Kingdom's; ``br.`` and ``uk.`` declaring no region, or their own language, stay Breton's and
+    Ukrainian's (Wikipedia's hosts)."""
+    from bilingual_spider.patterns.crawl_round import declared_language, url_language
+
+    assert declared_language("http://br.outdoor.example/a", "pt-BR") == "pt-BR"
+    assert declared_language("http://uk.freight.example/", "en-GB") == "en-GB"
+    assert url_language("http://uk.freight.example/", "en-GB") is None
+    assert declared_language("http://ca.outdoor.example/fr/a", "fr-CA") == "fr"
+    assert declared_language("http://br.wiki.example/a", None) == "br"
+    assert declared_language("http://uk.wiki.example/a", "uk") == "uk"
+    assert declared_language("http://br.wiki.example/a", "en-US") == "br"
