@@ -321,7 +321,7 @@ two pages' markup, length ratio, shared untranslatable tokens, copy share): ``de
 shipped ``models/pair_verifier.json``), a model file of ``bilingual-spider train pair-verifier``,
 or ``""`` for none (pairs checked by language and links only)."""
 BILINGUAL_PUPSNIFFER_VERSION_SITES = 20
-"""Other sites a page names as holding its versions (hreflang, a switcher, a toggle) that the
+"""Other sites a page names as holding its versions in a language (hreflang, a switcher) that the
 crawl takes up in the same round, per page (0: none): a site's translations may live on other
 hosts (ccTLD siblings ``NAME.com`` and ``NAME.de``, ``parks-NAME.ca`` and ``parcs-NAME.ca``,
 ``NAME-fr.org``). Each is a site of its own budget, found by ``versions of SITE``; its pages pair

@@ -146,20 +146,23 @@ class PairFirstOrder:
         self, site: str, language: str | None, alternates: Sequence[Alternate]
     ) -> list[str]:
         """The URL a page of ``site`` in ``language`` names first on each other site not known
-        to the crawl yet as its version in another of the crawl's languages (or in a language
-        the page does not say: a toggle), at most :attr:`max_version_sites` sites. A site's
-        translations may live on other hosts: ccTLD siblings (``NAME.com``, ``NAME.de``),
-        differently named domains (``parks-NAME.ca``, ``parcs-NAME.ca``), ``NAME-fr.org``. Its
-        pages say so; crawled as sites of their own, their pages pair with the site's by what
-        the pages declare."""
+        to the crawl yet as its version in another of the crawl's languages, at most
+        :attr:`max_version_sites` sites. A site's translations may live on other hosts: ccTLD
+        siblings (``NAME.com``, ``NAME.de``), differently named domains (``parks-NAME.ca``,
+        ``parcs-NAME.ca``), ``NAME-fr.org``. Its pages say so; crawled as sites of their own,
+        their pages pair with the site's by what the pages declare. A link that names no
+        language (a toggle, ``FON``: a word as much as Fon's code) takes up no site: a sibling
+        site that copies the site's English (a country's site in a language not translated
+        yet) would pair its copies with the site's translations."""
         urls: dict[str, str] = {}
         for alternate in alternates:
             other = site_of(alternate.url)
             if (
                 other in ("", site)
                 or other in urls
+                or not alternate.language
                 or not self.wanted(alternate.language)
-                or (language and alternate.language and same_language(alternate.language, language))
+                or (language and same_language(alternate.language, language))
                 or self.store.found_by(other)
             ):
                 continue

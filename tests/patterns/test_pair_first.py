@@ -212,9 +212,9 @@ def test_counterparts_held_back_are_not_asked_once_their_pattern_fails_on_the_si
 
 
 def test_a_pages_versions_on_sites_not_known_yet_are_taken_up_once_each():
-    """ccTLD siblings, a differently named domain and a toggle to one: each site a page names
-    its versions on is taken up once, by its first URL; not the site itself, a site known
-    already, a version in the page's own language or in a language the crawl does not want."""
+    """ccTLD siblings and a differently named domain: each site a page names its versions on is
+    taken up once, by its first URL; not the site itself, a site known already, a version in
+    the page's own language, in a language the crawl does not want or in none (a toggle)."""
     pages = PairFirstOrder(InMemoryRoundStore(), 1000, languages=("en", "de", "fr"))
     named = [
         Alternate("http://www.kestrel.de/a.html", "de", "hreflang"),
@@ -222,7 +222,8 @@ def test_a_pages_versions_on_sites_not_known_yet_are_taken_up_once_each():
         Alternate("http://www.kestrel.fr/a.html", "fr", "hreflang"),
         Alternate("http://www.kestrel.co.uk/a.html", "en", "hreflang"),
         Alternate("http://www.kestrel.it/a.html", "it", "hreflang"),
-        Alternate("http://www.parcs-kestrel.ca/", "", "toggle"),
+        Alternate("http://www.parcs-kestrel.ca/", "fr", "switcher"),
+        Alternate("http://www.kestrel.bj/", "", "toggle"),
         Alternate("http://www.museum.example/de/a.html", "de", "hreflang"),
         Alternate("http://www.known.example/a.html", "fr", "hreflang"),
     ]
