@@ -65,6 +65,7 @@ from bilingual_spider.patterns.discovery import ExternalSite, rank_external_site
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.numbered import numbered_pairs
 from bilingual_spider.patterns.pair_language import (
     MIN_LANGUAGE_SHARE,
     PairLanguageVerdict,
@@ -590,6 +591,15 @@ def country_host(label: str, html_lang: str | None) -> bool:
     return len(region) == 2 and {"uk": "gb"}.get(label, label) == region
 
 
+def marked_otherwise(page: PageRecord) -> bool:
+    """Whether the page's URL names another language than the page's: an untranslated fallback
+    (German text at a ``/RM/`` URL), or a page the URL does not decide (no language)."""
+    marked = url_language(page.url, page.html_lang)
+    return page.language is None or (
+        marked is not None and not same_language(marked, page.language)
+    )
+
+
 def as_named(page: PageRecord, named: Mapping[str, set[str]]) -> bool:
     """Whether a page may be in a pattern pair as the links naming it declare (``named``,
     :func:`.alternates.linked_languages`): a mixed page (each pair decides) and a page whose URL
@@ -699,6 +709,16 @@ def pair_round(
     declared = alternate_pairs(crawled.pages)
     versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
+    paired = [(found.source, found.target) for _, found, _ in verdicts if found is not None]
+    judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
+    numbered = numbered_pairs(
+        {url: page for url, page in crawled.pages.items() if not marked_otherwise(page)}, paired
+    )
+    verdicts += [
+        (pair, *judge(pair))
+        for pair in numbered
+        if frozenset((pair.source, pair.target)) not in judged
+    ]
     pattern_pairs = {frozenset((pair.source, pair.target)) for pair in result.pairs}
     tallies = tally_declarations(((pair, why) for pair, _, why in verdicts), pattern_pairs)
     candidates: list[UrlPair] = []

@@ -31,6 +31,7 @@ from bilingual_spider.patterns.declarations import (
 )
 from bilingual_spider.patterns.groups import strongest_first
 from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.numbered import NUMBERED
 from bilingual_spider.patterns.pairing import LOCAL, UrlPair
 from bilingual_spider.patterns.verification import page_content
 
@@ -114,9 +115,15 @@ def pairs_of(result) -> set[tuple[str, str]]:
 def test_a_declared_pair_is_judged_on_its_content_and_the_site_tallied():
     crawled = slug_site(12, mixed=((2, 3), (6, 7)))  # a third mixed up, both ways
     result = pair_round(crawled, verifier=ScriptedVerifier())
-    # every right declaration is kept; the four mixed-up pairs are rejected
+    # every right declaration is kept; the four mixed-up pairs are rejected, and the documents
+    # they mixed up are paired by their URLs' shared numbers (patterns/numbered.py)
     right = (0, 1, 4, 5, 8, 9, 10, 11)
-    assert pairs_of(result) == {(f"doc-{i}", f"texte-{i}") for i in right}
+    assert pairs_of(result) == {(f"doc-{i}", f"texte-{i}") for i in range(12)}
+    by_numbers = {p.source.rsplit("-", 1)[1] for p in result.pairs if p.method == NUMBERED}
+    assert by_numbers == {"2", "3", "6", "7"}
+    assert {p.source.rsplit("-", 1)[1] for p in result.pairs} - by_numbers == {
+        str(i) for i in right
+    }
     assert result.rejected == {NOT_TRANSLATION: 4}
     tally = result.declarations["museum.example"]
     assert (tally.judged, tally.verified, tally.overruled) == (12, 8, 4)

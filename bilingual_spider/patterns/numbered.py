@@ -1,0 +1,100 @@
+"""Pairs of pages whose URLs share their numbers and their shape, and nothing else: translated
+slugs.
+
+A site that translates its folder and file names (``/EN/publications/human-rights/
+article-03.html``, ``/DE/publikationen/menschenrechte/artikel-03.html``, ``/RM/publicaziuns/
+dretgs-umans/artitgel-03.html``) and links no page to its translation leaves PupSniffer's URL
+patterns nothing to read: every unit differs, so no pattern of one or two units pairs them
+(:mod:`.mining`). What a translation keeps of a URL is what it keeps of a text
+(:func:`.verification.untranslatable_tokens`): its numbers (an article's, a chapter's, a news
+item's id, a date) and its shape. So each URL is reduced to its *skeleton*: its path and query,
+each run of words (letters, and the hyphens, dots and underscores between them) one ``*``, its
+digits and the rest kept: ``/*/*/*/*-03.*``. Two pages of a site in two languages whose URLs have
+one skeleton with a number in it pair when each is its language's only page with that skeleton
+(a date shared by a month's documents pairs none). The content verifier judges each such pair as
+it judges any other (:func:`.crawl_round.judge_pair`); a page some other method pairs with a
+page of that language is left to that method.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from itertools import combinations
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+from bilingual_spider.language.codes import same_language
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import UrlPair
+from bilingual_spider.patterns.units import site_of
+
+NUMBERED = "numbered"
+"""The method of a pair of pages whose URLs share their skeleton (:func:`numbered_pairs`)."""
+NUMBERED_CREDIBILITY = 0.25
+"""The credibility of a numbered pair: under a declaration's (a page says so) and a credible
+pattern's; in a conflict, content decides (:func:`.declarations.evidence`)."""
+
+_WORDS = re.compile(r"[^\W\d_]+(?:[-_.+~ ]+[^\W\d_]+)*")
+
+
+class LanguagePage(Protocol):
+    """What :func:`numbered_pairs` needs of a fetched page (``crawl_round.PageRecord``)."""
+
+    @property
+    def language(self) -> str | None: ...
+    @property
+    def mixed(self) -> bool: ...
+
+
+@lru_cache(maxsize=65536)
+def url_skeleton(url: str) -> str | None:
+    """The URL's path and query, each run of words one ``*`` (``/en/news/10234-rights-for-all``
+    -> ``/*/*/10234-*``), None when no digit is left: a skeleton of words alone is every
+    page's of that depth.
+
+    >>> url_skeleton("http://x/EN/guide/article-03.html"), url_skeleton("http://x/de/a-b/")
+    ('/*/*/*-03.*', None)
+    """
+    parts = urlsplit(url)
+    text = unquote(parts.path) + (f"?{unquote(parts.query)}" if parts.query else "")
+    skeleton = _WORDS.sub("*", text)
+    return skeleton if any(char.isdigit() for char in skeleton) else None
+
+
+def numbered_pairs(
+    pages: Mapping[str, LanguagePage], paired: Iterable[tuple[str, str]] = ()
+) -> list[UrlPair]:
+    """The pairs of fetched ``pages`` of one site in two languages whose URLs have one skeleton
+    (:func:`url_skeleton`), each the only page of its language with it; not those one of whose
+    pages is in a pair of ``paired`` (another method's candidates) with a page of the other's
+    language."""
+    partners: dict[str, list[str]] = defaultdict(list)
+    for a, b in paired:
+        for url, other in ((a, b), (b, a)):
+            if (page := pages.get(other)) is not None and page.language:
+                partners[url].append(page.language)
+    groups: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for url, page in pages.items():
+        if page.language and not page.mixed and (skeleton := url_skeleton(url)) is not None:
+            groups[site_of(url), skeleton][page.language].append(url)
+    pairs = []
+    for by_language in groups.values():
+        unique = sorted((lang, urls[0]) for lang, urls in by_language.items() if len(urls) == 1)
+        for (lang_a, url_a), (lang_b, url_b) in combinations(unique, 2):
+            if same_language(lang_a, lang_b) or any(
+                same_language(lang, other)
+                for url, other in ((url_a, lang_b), (url_b, lang_a))
+                for lang in partners.get(url, ())
+            ):
+                continue
+            pattern = PairingPattern.of(lang_a, lang_b)
+            source, target = (url_a, url_b) if pattern.first == lang_a else (url_b, url_a)
+            pairs.append(
+                UrlPair(
+                    source, target, pattern, NUMBERED_CREDIBILITY, NUMBERED_CREDIBILITY, NUMBERED
+                )  # fmt: skip
+            )
+    return pairs
