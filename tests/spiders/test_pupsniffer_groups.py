@@ -1,8 +1,9 @@
 """Translation groups in a PupSniffer crawl through the sandbox: a manual in four languages whose
 German pages name their three translations (hreflang) and each translation names only the German
-page, under translated file names (no URL pattern pairs them). The crawl finds a star of three
-pairs per chapter (de-en, de-fr, de-it); each chapter is one group of four and six verified
-pairs, and ``langs=en,fr`` gets the en-fr pairs that only the groups give."""
+page, under translated file names without numbers (neither a URL pattern nor shared numbers pair
+them). The crawl finds a star of three pairs per chapter (de-en, de-fr, de-it); each chapter is
+one group of four and six verified pairs, and ``langs=en,fr`` gets the en-fr pairs that only the
+groups give."""
 
 from __future__ import annotations
 
@@ -65,8 +66,20 @@ PARAGRAPHS = {
 }
 
 
+ORDINALS = {
+    "de": ("eins", "zwei", "drei", "vier", "fuenf"),
+    "en": ("one", "two", "three", "four", "five"),
+    "fr": ("un", "deux", "trois", "quatre", "cinq"),
+    "it": ("uno", "due", "tre", "quattro", "cinque"),
+}
+
+
+def chapter_name(language: str, chapter: int) -> str:
+    return f"{SLUGS[language]}-{ORDINALS[language][chapter]}.html"
+
+
 def chapter_url(language: str, chapter: int) -> str:
-    return f"http://{HOST}/{language}/{SLUGS[language]}-{chapter}.html"
+    return f"http://{HOST}/{language}/{chapter_name(language, chapter)}"
 
 
 def chapter_page(language: str, chapter: int) -> str:
@@ -108,7 +121,7 @@ def write_site(root: Path) -> None:
     for language in SLUGS:
         (root / language).mkdir()
         for chapter in range(CHAPTERS):
-            path = root / language / f"{SLUGS[language]}-{chapter}.html"
+            path = root / language / chapter_name(language, chapter)
             path.write_text(chapter_page(language, chapter), encoding="utf-8")
 
 
