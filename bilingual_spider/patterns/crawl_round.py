@@ -65,7 +65,7 @@ from bilingual_spider.patterns.discovery import ExternalSite, rank_external_site
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
-from bilingual_spider.patterns.numbered import numbered_pairs
+from bilingual_spider.patterns.numbered import NUMBERED, numbered_pairs
 from bilingual_spider.patterns.pair_language import (
     MIN_LANGUAGE_SHARE,
     PairLanguageVerdict,
@@ -709,7 +709,7 @@ def pair_round(
     declared = alternate_pairs(crawled.pages)
     versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
-    paired = [(found.source, found.target) for _, found, _ in verdicts if found is not None]
+    paired = [found for _, found, _ in verdicts if found is not None]
     judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
     numbered = numbered_pairs(
         {url: page for url, page in crawled.pages.items() if not marked_otherwise(page)}, paired
@@ -758,11 +758,13 @@ def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:
     declaration, the pattern's, which the declaration corroborates), with whether it holds
     against the other candidate partners of its pages in each other's languages: the better
     attested first (:func:`.declarations.evidence`, ties to the first given) takes its pages'
-    places, and a declared or corroborated pair that comes later to one of them, or any pair
-    that comes to such a pair's, is outweighed. Two pattern pairs of one page that no page
-    declares both hold (two URLs of one translation)."""
+    places, and a declared, corroborated or numbered pair (one number is one document's:
+    :mod:`.numbered`) that comes later to one of them, or any pair that comes to such a
+    pair's, is outweighed. Two pattern pairs of one page that no page declares both hold (two
+    URLs of one translation)."""
     unique: dict[frozenset[str], UrlPair] = {}
     declared = {frozenset((p.source, p.target)) for p in pairs if is_declared(p)}
+    sole = declared | {frozenset((p.source, p.target)) for p in pairs if p.method == NUMBERED}
     for pair in sorted(pairs, key=is_declared):  # the patterns' first
         unique.setdefault(frozenset((pair.source, pair.target)), pair)
 
@@ -776,10 +778,11 @@ def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:
     holds: set[frozenset[str]] = set()
     for pair in sorted(unique.values(), key=lambda p: -attested(p)):
         ends = [(pair.source, pair.target_language), (pair.target, pair.source_language)]
-        if any(end in places and (named(pair) or places[end]) for end in ends):
+        key = frozenset((pair.source, pair.target))
+        if any(end in places and (key in sole or places[end]) for end in ends):
             continue
         for end in ends:
-            places[end] = places.get(end, False) or named(pair)
+            places[end] = places.get(end, False) or key in sole
         holds.add(frozenset((pair.source, pair.target)))
     return [
         (pair, frozenset((pair.source, pair.target)) in holds)

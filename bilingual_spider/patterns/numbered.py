@@ -10,10 +10,12 @@ patterns nothing to read: every unit differs, so no pattern of one or two units 
 item's id, a date) and its shape. So each URL is reduced to its *skeleton*: its path and query,
 each run of words (letters, and the hyphens, dots and underscores between them) one ``*``, its
 digits and the rest kept: ``/*/*/*/*-03.*``. Two pages of a site in two languages whose URLs have
-one skeleton with a number in it pair when each is its language's only page with that skeleton
-(a date shared by a month's documents pairs none). The content verifier judges each such pair as
-it judges any other (:func:`.crawl_round.judge_pair`); a page some other method pairs with a
-page of that language is left to that method.
+one skeleton with a number in it are a candidate pair. A skeleton a few pages of a language
+share (a date: a month's documents) makes each of them a candidate with each of the other
+language's, and of a page's candidates in a language the best verified holds
+(:func:`.crawl_round._best_attested`); a skeleton more pages share makes none. The content
+verifier judges each pair as it judges any other (:func:`.crawl_round.judge_pair`); a page some
+other method pairs with a page of that language is left to that method.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ NUMBERED = "numbered"
 NUMBERED_CREDIBILITY = 0.25
 """The credibility of a numbered pair: under a declaration's (a page says so) and a credible
 pattern's; in a conflict, content decides (:func:`.declarations.evidence`)."""
+
+MAX_SHARING = 3
+"""Pages of one language sharing a skeleton beyond which it pairs none: each candidate pair is
+verified, a group of n in each language n * n times."""
 
 _WORDS = re.compile(r"[^\W\d_]+(?:[-_.+~ ]+[^\W\d_]+)*")
 
@@ -65,25 +71,29 @@ def url_skeleton(url: str) -> str | None:
 
 
 def numbered_pairs(
-    pages: Mapping[str, LanguagePage], paired: Iterable[tuple[str, str]] = ()
+    pages: Mapping[str, LanguagePage], paired: Iterable[UrlPair] = ()
 ) -> list[UrlPair]:
-    """The pairs of fetched ``pages`` of one site in two languages whose URLs have one skeleton
-    (:func:`url_skeleton`), each the only page of its language with it; not those one of whose
-    pages is in a pair of ``paired`` (another method's candidates) with a page of the other's
-    language."""
+    """The candidate pairs of fetched ``pages`` of one site in two languages whose URLs have one
+    skeleton (:func:`url_skeleton`) that at most :data:`MAX_SHARING` pages of each language
+    have; not those one of whose pages is in a pair of ``paired`` (another method's, judged:
+    its languages known) with a page of the other's language."""
     partners: dict[str, list[str]] = defaultdict(list)
-    for a, b in paired:
-        for url, other in ((a, b), (b, a)):
-            if (page := pages.get(other)) is not None and page.language:
-                partners[url].append(page.language)
+    for pair in paired:
+        partners[pair.source].append(pair.target_language or "")
+        partners[pair.target].append(pair.source_language or "")
     groups: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for url, page in pages.items():
         if page.language and not page.mixed and (skeleton := url_skeleton(url)) is not None:
             groups[site_of(url), skeleton][page.language].append(url)
     pairs = []
     for by_language in groups.values():
-        unique = sorted((lang, urls[0]) for lang, urls in by_language.items() if len(urls) == 1)
-        for (lang_a, url_a), (lang_b, url_b) in combinations(unique, 2):
+        few = sorted(
+            (lang, url)
+            for lang, urls in by_language.items()
+            if len(urls) <= MAX_SHARING
+            for url in urls
+        )
+        for (lang_a, url_a), (lang_b, url_b) in combinations(few, 2):
             if same_language(lang_a, lang_b) or any(
                 same_language(lang, other)
                 for url, other in ((url_a, lang_b), (url_b, lang_a))
@@ -92,9 +102,6 @@ def numbered_pairs(
                 continue
             pattern = PairingPattern.of(lang_a, lang_b)
             source, target = (url_a, url_b) if pattern.first == lang_a else (url_b, url_a)
-            pairs.append(
-                UrlPair(
-                    source, target, pattern, NUMBERED_CREDIBILITY, NUMBERED_CREDIBILITY, NUMBERED
-                )  # fmt: skip
-            )
+            credibility = NUMBERED_CREDIBILITY
+            pairs.append(UrlPair(source, target, pattern, credibility, credibility, NUMBERED))
     return pairs

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, pair_round
+from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.numbered import NUMBERED, numbered_pairs, url_skeleton
+from bilingual_spider.patterns.pairing import UrlPair
 
 ENGLISH = "The museum opens every day from nine in the morning until six in the evening."
 GERMAN = "Das Museum ist täglich von neun Uhr morgens bis sechs Uhr abends geöffnet."
@@ -27,28 +31,30 @@ def records(*pages: tuple[str, str, str]) -> dict[str, PageRecord]:
     return {url: PageRecord.of(url, lang, text, ()) for url, lang, text in pages}
 
 
-def test_the_only_pages_of_two_languages_with_one_skeleton_pair():
+def test_pages_of_two_languages_with_one_skeleton_are_candidates_unless_many_share_it():
     pages = records(
         ("http://x.example/en/report/2023/05/annual-report", "en", ENGLISH),
         ("http://x.example/de/bericht/2023/05/jahresbericht", "de", GERMAN),
-        ("http://x.example/en/doc/7-rights", "en", ENGLISH),
-        ("http://x.example/de/dok/7-rechte", "de", GERMAN),
-        ("http://x.example/de/dok/7-pflichten", "de", GERMAN),  # two German pages: ambiguous
+        ("http://x.example/de/bericht/2023/05/quartalsbericht", "de", GERMAN),  # a month's two
+        ("http://y.example/fr/rapport/2023/05/rapport", "fr", FRENCH),  # another site
         ("http://x.example/fr/doc/7-droits", "fr", FRENCH),
-        ("http://y.example/fr/report/2023/05/rapport", "fr", FRENCH),  # another site
-        ("http://x.example/en/doc/8-a", "en", ENGLISH),
-        ("http://x.example/en/doc/8-b", "en", ENGLISH),
+        *((f"http://x.example/en/doc/7-{word}", "en", ENGLISH) for word in "abcd"),  # four
+        ("http://x.example/fr/doc/8-droits", "fr", FRENCH),
+        ("http://x.example/en/doc/8-rights", "en", ENGLISH),
+        ("http://x.example/en/doc/9-rights", "en", ENGLISH),  # no French page with 9
     )
-    pairs = {(p.source, p.target, p.method) for p in numbered_pairs(pages)}
-    assert pairs == {
-        ("http://x.example/de/bericht/2023/05/jahresbericht",
-         "http://x.example/en/report/2023/05/annual-report", NUMBERED),
-        ("http://x.example/en/doc/7-rights", "http://x.example/fr/doc/7-droits", NUMBERED),
-    }  # fmt: skip
-    # a page another method pairs with a French page is left to it
-    paired = [("http://x.example/en/doc/7-rights", "http://x.example/fr/doc/other")]
-    pages.update(records(("http://x.example/fr/doc/other", "fr", FRENCH)))
-    assert len(numbered_pairs(pages, paired)) == 1
+    report = "http://x.example/en/report/2023/05/annual-report"
+    assert {(p.source, p.target, p.method) for p in numbered_pairs(pages)} == {
+        ("http://x.example/de/bericht/2023/05/jahresbericht", report, NUMBERED),
+        ("http://x.example/de/bericht/2023/05/quartalsbericht", report, NUMBERED),
+        ("http://x.example/en/doc/8-rights", "http://x.example/fr/doc/8-droits", NUMBERED),
+    }
+    # a page another method paired with a German page is left to it
+    other = UrlPair(report, "http://x.example/de/x", PairingPattern.of("en", "de"), 1, 1, "local")
+    judged = replace(other, source_language="en", target_language="de")
+    assert {p.target for p in numbered_pairs(pages, [judged])} == {
+        "http://x.example/fr/doc/8-droits"
+    }
 
 
 def test_a_round_pairs_translated_slugs_by_their_numbers_past_a_fallback():
@@ -71,5 +77,22 @@ def test_a_round_pairs_translated_slugs_by_their_numbers_past_a_fallback():
         for p in pair_round(crawled).pairs
         if p.method == NUMBERED
     }
-    assert {(a, b) for a, b, n in pairs if n == "22"} == {("DE", "EN")}
-    assert {(a, b) for a, b, n in pairs if n == "07"} == {("DE", "EN"), ("DE", "RM"), ("EN", "RM")}
+    assert {(a, b) for a, b, n in pairs if n == "22"} == {("DE", "EN")}  # not the fallback
+    assert {("DE", "EN"), ("EN", "RM")} <= {(a, b) for a, b, n in pairs if n == "07"}
+
+
+def test_of_a_pages_numbered_candidates_in_a_language_the_best_verified_holds():
+    """A month's two German reports share the English report's skeleton: the one the content
+    verifier finds the better translation takes the English page's German place."""
+    from bilingual_spider.patterns.crawl_round import _best_attested
+
+    report = "http://x.example/en/report/2023/05/annual-report"
+    de = PairingPattern.of("de", "en")
+
+    def candidate(url: str, probability: float) -> UrlPair:
+        return UrlPair(url, report, de, 0.25, 0.25, NUMBERED, "de", "en",
+                       verification={"probability": probability})  # fmt: skip
+
+    worse = candidate("http://x.example/de/bericht/2023/05/quartalsbericht", 0.6)
+    better = candidate("http://x.example/de/bericht/2023/05/jahresbericht", 0.9)
+    assert _best_attested([worse, better]) == [(worse, False), (better, True)]
