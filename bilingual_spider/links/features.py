@@ -401,7 +401,8 @@ def labelled_language(
         code = normalize_language_code(hreflang)
         if code and code != "x":
             return code
-    for text in (anchor, img_alt):
+    words, flag = label_symbols(anchor)
+    for text in (words, img_alt):
         if text and (code := _label_language(text)):
             return code
     if lang and (code := normalize_language_code(lang)) and names_a_language(code):
@@ -409,7 +410,24 @@ def labelled_language(
     for src in img_src.split():
         if code := _image_language(src):
             return code
-    return ""
+    return flag_language(flag) or "" if flag else ""
+
+
+_REGIONAL_INDICATOR_A = 0x1F1E6
+
+
+@lru_cache(maxsize=4096)
+def label_symbols(label: str) -> tuple[str, str]:
+    """A label's words without its symbols (an emoji flag, an arrow: ``🇳🇱 Nederlands ▾`` ->
+    ``Nederlands``), and the country code its emoji flag spells (``nl``; "" when none): two
+    regional indicator letters, as a flag image's name is a country's."""
+    flag = "".join(
+        chr(ord("a") + ord(char) - _REGIONAL_INDICATOR_A)
+        for char in label
+        if 0 <= ord(char) - _REGIONAL_INDICATOR_A < 26
+    )
+    words = "".join(" " if unicodedata.category(char)[0] == "S" else char for char in label)
+    return " ".join(words.split()), flag if len(flag) == 2 else ""
 
 
 LANGUAGES_PAGE_LABELS = frozenset(

@@ -117,6 +117,17 @@ def test_a_label_in_a_script_other_than_latin_names_a_language_by_its_first_word
     assert labelled_language(anchor="Deutsch lernen") == ""
 
 
+def test_a_labels_symbols_are_no_part_of_its_name_and_an_emoji_flag_names_a_country():
+    from bilingual_spider.links.features import label_symbols, labelled_language
+
+    assert label_symbols("🇳🇱 Nederlands ▾") == ("Nederlands", "nl")
+    assert labelled_language(anchor="🇳🇱 Nederlands") == "nl"
+    assert labelled_language(anchor="🇩🇰 Dansk") == "da"
+    assert labelled_language(anchor="Français ▾") == "fr"
+    assert labelled_language(anchor="🇯🇵") == "ja"  # a flag alone: its country's language
+    assert labelled_language(anchor="🌐 Languages") == ""
+
+
 def test_a_three_letter_code_with_a_region_is_a_locale() -> None:
     """``/tet-TL/`` (Tetum, stop 70's second held-out set): a locale of a language a table names;
     a bare three-letter word, or one of the scripts table's dead languages, is none."""
