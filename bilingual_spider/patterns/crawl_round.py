@@ -63,6 +63,7 @@ from bilingual_spider.patterns.declarations import (
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
+from bilingual_spider.patterns.listed import LISTED, listed_pairs
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.numbered import NUMBERED, numbered_pairs
@@ -129,7 +130,9 @@ class PageRecord:
     language: str | None
     """Language of its main text from language ID; ``None``: undetermined."""
     text: str = ""
-    links: frozenset[str] = frozenset()
+    links: tuple[str, ...] = ()
+    """Its links, each once, in the page's order (a translated index lists its documents in the
+    order its original does: :mod:`.listed`)."""
     content: PageContent | None = None
     """Its shape and own text for content verification (:mod:`.verification`); ``None`` when
     not kept."""
@@ -200,7 +203,7 @@ class PageRecord:
             url,
             language,
             text[:MAX_TEXT_CHARS],
-            frozenset(kept),
+            tuple(kept),
             content,
             tuple(alternates),
             tuple(blocks),
@@ -709,16 +712,18 @@ def pair_round(
     declared = alternate_pairs(crawled.pages)
     versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
-    paired = [found for _, found, _ in verdicts if found is not None]
-    judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
-    numbered = numbered_pairs(
-        {url: page for url, page in crawled.pages.items() if not marked_otherwise(page)}, paired
-    )
-    verdicts += [
-        (pair, *judge(pair))
-        for pair in numbered
-        if frozenset((pair.source, pair.target)) not in judged
-    ]
+    unmarked = {url: page for url, page in crawled.pages.items() if not marked_otherwise(page)}
+    for more in (  # for the pages no pair before joins with a page of the other's language
+        lambda paired: numbered_pairs(unmarked, paired),  # their URLs' numbers
+        lambda paired: listed_pairs(unmarked, paired),  # their places in paired lists
+    ):
+        judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
+        paired = [found for _, found, _ in verdicts if found is not None]
+        verdicts += [
+            (pair, *judge(pair))
+            for pair in more(paired)
+            if frozenset((pair.source, pair.target)) not in judged
+        ]
     pattern_pairs = {frozenset((pair.source, pair.target)) for pair in result.pairs}
     tallies = tally_declarations(((pair, why) for pair, _, why in verdicts), pattern_pairs)
     candidates: list[UrlPair] = []
@@ -758,13 +763,15 @@ def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:
     declaration, the pattern's, which the declaration corroborates), with whether it holds
     against the other candidate partners of its pages in each other's languages: the better
     attested first (:func:`.declarations.evidence`, ties to the first given) takes its pages'
-    places, and a declared, corroborated or numbered pair (one number is one document's:
-    :mod:`.numbered`) that comes later to one of them, or any pair that comes to such a
-    pair's, is outweighed. Two pattern pairs of one page that no page declares both hold (two
-    URLs of one translation)."""
+    places, and a declared, corroborated, numbered or listed pair (one number, one place in a
+    list, is one document's: :mod:`.numbered`, :mod:`.listed`) that comes later to one of
+    them, or any pair that comes to such a pair's, is outweighed. Two pattern pairs of one page
+    that no page declares both hold (two URLs of one translation)."""
     unique: dict[frozenset[str], UrlPair] = {}
     declared = {frozenset((p.source, p.target)) for p in pairs if is_declared(p)}
-    sole = declared | {frozenset((p.source, p.target)) for p in pairs if p.method == NUMBERED}
+    sole = declared | {
+        frozenset((p.source, p.target)) for p in pairs if p.method in (NUMBERED, LISTED)
+    }
     for pair in sorted(pairs, key=is_declared):  # the patterns' first
         unique.setdefault(frozenset((pair.source, pair.target)), pair)
 

@@ -1,0 +1,68 @@
+"""Pairs of pages two paired translated lists name in the same place."""
+
+from __future__ import annotations
+
+from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, pair_round
+from bilingual_spider.patterns.listed import LISTED, listed_pairs
+from bilingual_spider.patterns.mining import PairingPattern
+from bilingual_spider.patterns.pairing import UrlPair
+
+SITE = "http://www.vilanova.example"
+DOCS = {
+    "es": ["servicios", "agenda", "historia", "playas"],
+    "ca": ["serveis", "agenda-ca", "historia-ca", "platges"],
+}
+TEXTS = {
+    "es": "El ayuntamiento abre todos los días de nueve de la mañana a seis de la tarde.",
+    "ca": "L'ajuntament obre cada dia de nou del matí a sis de la tarda.",
+}
+
+
+def municipal(skip: str = "") -> dict[str, PageRecord]:
+    """Each language's index lists its documents in one order (the home and a contact page
+    too), under translated slugs with no number; ``skip``: a Catalan document not written."""
+    pages = {}
+    for lang, docs in DOCS.items():
+        urls = [f"{SITE}/{lang}/{doc}/" for doc in docs if doc != skip]
+        index = f"{SITE}/{lang}/"
+        links = [f"{SITE}/", *urls, f"{SITE}/contact/"]
+        pages[index] = PageRecord.of(index, lang, TEXTS[lang], links)
+        for n, url in enumerate(urls):
+            pages[url] = PageRecord.of(url, lang, f"{TEXTS[lang]} {n}", [index, f"{SITE}/"])
+    pages[f"{SITE}/"] = PageRecord.of(f"{SITE}/", "es", TEXTS["es"], [])
+    return pages
+
+
+INDEXES = UrlPair(
+    f"{SITE}/ca/", f"{SITE}/es/", PairingPattern.of("ca", "es"), 1.0, 1.0, "switcher", "ca", "es"
+)
+
+
+def test_two_paired_indexes_pair_their_documents_in_order():
+    pairs = {
+        (p.source.split("/")[-2], p.target.split("/")[-2])
+        for p in listed_pairs(municipal(), [INDEXES])
+    }
+    assert pairs == set(zip(DOCS["ca"], DOCS["es"], strict=True))
+    assert {p.method for p in listed_pairs(municipal(), [INDEXES])} == {LISTED}
+
+
+def test_lists_of_different_lengths_or_pages_paired_already_pair_nothing_more():
+    assert listed_pairs(municipal(skip="agenda-ca"), [INDEXES]) == []
+    known = UrlPair(f"{SITE}/ca/serveis/", f"{SITE}/es/servicios/", INDEXES.pattern, 1.0, 1.0,
+                    "local", "ca", "es")  # fmt: skip
+    pairs = listed_pairs(municipal(), [INDEXES, known])
+    assert len(pairs) == 3 and all("serveis" not in p.source for p in pairs)
+
+
+def test_a_round_pairs_the_documents_of_indexes_a_pattern_pairs():
+    crawled = CrawledSites()
+    for page in municipal().values():
+        crawled.add(page)
+    result = pair_round(crawled)  # /ca/ and /es/: the pattern <ca,es>
+    listed = {
+        (p.source.split("/")[-2], p.target.split("/")[-2])
+        for p in result.pairs
+        if p.method == LISTED
+    }
+    assert listed == set(zip(DOCS["ca"], DOCS["es"], strict=True))
