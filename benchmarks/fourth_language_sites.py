@@ -875,32 +875,14 @@ def site_info(site: Site) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """``held_out_language_sites.main`` (the world, the crawls, the per-language scoring; its
     ``en,X`` detector runs left out), then this set's detector runs and scoring by kind."""
-    import argparse
-
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--work", type=Path, default=Path(f"out/bench_{NAME}"))
-    parser.add_argument("--site", action="append")
-    parser.add_argument("--out", type=Path, default=RESULTS / f"{NAME}.json")
-    parser.add_argument("--no-detect", action="store_true")
-    parser.add_argument("--no-crawl", action="store_true")
-    parser.add_argument("--reuse", action="store_true")
-    args, _ = parser.parse_known_args(argv)
-    given = list(sys.argv[1:] if argv is None else argv)
-    shared = given if "--no-detect" in given else [*given, "--no-detect"]
-    done = held_out.main(
-        shared,
-        name=NAME,
-        description=__doc__.split("\n\n")[0],
-        sites=SITES,
-        build=build_world,
-        archive=ARCHIVE,
-        site_info=site_info,
-    )
-    if done:
-        return done
+    begun = held_out.main_before_detector(
+        argv, name=NAME, description=__doc__.split("\n\n")[0], sites=SITES, build=build_world,
+        archive=ARCHIVE, site_info=site_info,
+    )  # fmt: skip
+    if isinstance(begun, int):
+        return begun
+    args, result, chosen = begun
     world = _built["world"]
-    chosen = [s for s in SITES if not args.site or s.host in args.site]
-    result = json.loads(args.out.read_text())
     if not args.no_detect:
         started = time.monotonic()
         verdicts = {}

@@ -631,6 +631,38 @@ def wrong_pairs(site: Site, site_gold: list[tuple[str, str]], crawl: Any, world:
     return out
 
 
+def main_before_detector(
+    argv: list[str] | None,
+    *,
+    name: str,
+    description: str,
+    sites: Any,
+    build: Any,
+    archive: Path,
+    site_info: Any = None,
+) -> tuple[argparse.Namespace, dict[str, Any], list[Any]] | int:
+    """:func:`main` for a later held-out set that runs the detector its own way (its ``en,X``
+    runs left out): the set's arguments (``--work``, ``--out``, ``--site``, ``--no-detect``,
+    ``--no-crawl``, ``--reuse``), the result written so far and the sites chosen; or
+    :func:`main`'s exit code when it ended the run."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(add_help=False)
+    for flag in ("--no-detect", "--no-crawl", "--reuse"):
+        parser.add_argument(flag, action="store_true")
+    parser.add_argument("--site", action="append")
+    parser.add_argument("--work", type=Path, default=Path(f"out/bench_{name}"))
+    parser.add_argument("--out", type=Path, default=RESULTS / f"{name}.json")
+    args, _ = parser.parse_known_args(given)
+    done = main(
+        given if args.no_detect else [*given, "--no-detect"], name=name,
+        description=description, sites=sites, build=build, archive=archive, site_info=site_info,
+    )  # fmt: skip
+    if done:
+        return done
+    chosen = [s for s in sites if not args.site or s.host in args.site]
+    return args, json.loads(args.out.read_text()), chosen
+
+
 def main(
     argv: list[str] | None = None,
     *,

@@ -65,7 +65,6 @@ fragment (``4711`` in ``47110``). ``--reuse``: score the crawls left in ``--work
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -85,7 +84,7 @@ import fifth_language_sites as fifth  # noqa: E402
 import fourth_language_sites as fourth  # noqa: E402
 import held_out_language_sites as held_out  # noqa: E402
 import sixth_language_sites as sixth  # noqa: E402
-from fourth_language_sites import HERE, RESULTS, text_language  # noqa: E402
+from fourth_language_sites import HERE, text_language  # noqa: E402
 from held_out_language_sites import World, ascii_slug, documents, file_of  # noqa: E402
 
 ARCHIVE = HERE / "data" / "udhr_seventh.tar.xz"
@@ -674,23 +673,13 @@ def main(argv: list[str] | None = None) -> int:
     """``held_out_language_sites.main`` (the world, the crawls, the per-language scoring; its
     ``en,X`` detector runs left out), then the detector and the scores by kind and split."""
     started = time.monotonic()
-    given = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(add_help=False)
-    for flag in ("--no-detect", "--no-crawl"):
-        parser.add_argument(flag, action="store_true")
-    parser.add_argument("--site", action="append")
-    parser.add_argument("--work", type=Path, default=Path(f"out/bench_{NAME}"))
-    parser.add_argument("--out", type=Path, default=RESULTS / f"{NAME}.json")
-    args, _ = parser.parse_known_args(given)
-    done = held_out.main(
-        given if args.no_detect else [*given, "--no-detect"], name=NAME,
-        description=__doc__.split("\n\n")[0], sites=SITES, build=build_world, archive=ARCHIVE,
-        site_info=site_info,
+    begun = held_out.main_before_detector(
+        argv, name=NAME, description=__doc__.split("\n\n")[0], sites=SITES, build=build_world,
+        archive=ARCHIVE, site_info=site_info,
     )  # fmt: skip
-    if done:
-        return done
-    result = json.loads(args.out.read_text())
-    chosen = [s for s in SITES if not args.site or s.host in args.site]
+    if isinstance(begun, int):
+        return begun
+    args, result, chosen = begun
     world = _built["world"]
     if not args.no_detect:
         result["detector"] = detect(world, chosen)

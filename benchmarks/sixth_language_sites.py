@@ -61,7 +61,6 @@ detector's verdicts of ``--out``).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -80,7 +79,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # fifth_language_sites
 import fifth_language_sites as fifth  # noqa: E402
 import fourth_language_sites as fourth  # noqa: E402
 import held_out_language_sites as held_out  # noqa: E402
-from fourth_language_sites import HERE, RESULTS, slots, status, text_language  # noqa: E402
+from fourth_language_sites import HERE, slots, status, text_language  # noqa: E402
 from held_out_language_sites import World, ascii_slug, documents, file_of  # noqa: E402
 from language_sites import figures  # noqa: E402
 
@@ -778,23 +777,13 @@ def main(argv: list[str] | None = None) -> int:
     ``en,X`` detector runs left out), then the detector on gold codes and the scores by kind and
     place."""
     started = time.monotonic()
-    given = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(add_help=False)
-    for flag in ("--no-detect", "--no-crawl"):
-        parser.add_argument(flag, action="store_true")
-    parser.add_argument("--site", action="append")
-    parser.add_argument("--work", type=Path, default=Path(f"out/bench_{NAME}"))
-    parser.add_argument("--out", type=Path, default=RESULTS / f"{NAME}.json")
-    args, _ = parser.parse_known_args(given)
-    done = held_out.main(
-        given if args.no_detect else [*given, "--no-detect"], name=NAME,
-        description=__doc__.split("\n\n")[0], sites=SITES, build=build_world, archive=ARCHIVE,
-        site_info=site_info,
+    begun = held_out.main_before_detector(
+        argv, name=NAME, description=__doc__.split("\n\n")[0], sites=SITES, build=build_world,
+        archive=ARCHIVE, site_info=site_info,
     )  # fmt: skip
-    if done:
-        return done
-    result = json.loads(args.out.read_text())
-    chosen = [s for s in SITES if not args.site or s.host in args.site]
+    if isinstance(begun, int):
+        return begun
+    args, result, chosen = begun
     world = _built["world"]
     if not args.no_detect:
         result["detector"] = detect(world, chosen)
