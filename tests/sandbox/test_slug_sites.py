@@ -58,5 +58,7 @@ def test_a_pupsniffer_crawl_pairs_the_translated_slugs(sites, tmp_path):
     pairs, right = crawl_slug_pairs(sites, tmp_path)
     assert len(right) >= 40, [(p["source_url"], p["method"]) for p in pairs][:20]
     assert len(right) >= 0.95 * len(pairs)
-    assert {p["method"] for p in right} == {"switcher"}
+    # the switchers pair them; a page whose switcher pair failed is in its index's list
+    methods = {p["method"] for p in right}
+    assert "switcher" in methods and methods <= {"switcher", "listed"}
     assert all(p["verification"] for p in right)  # verified by content like every pair
