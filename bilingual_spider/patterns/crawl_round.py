@@ -594,12 +594,16 @@ def country_host(label: str, html_lang: str | None) -> bool:
     return len(region) == 2 and {"uk": "gb"}.get(label, label) == region
 
 
-def marked_otherwise(page: PageRecord) -> bool:
-    """Whether the page's URL names another language than the page's: an untranslated fallback
-    (German text at a ``/RM/`` URL), or a page the URL does not decide (no language)."""
+def marked_otherwise(page: PageRecord, site_languages: Collection[str] | None = None) -> bool:
+    """Whether the page's URL names another language than the page's, one of
+    ``site_languages`` (the base languages of its site's pages; None: any): an untranslated
+    fallback (German text at a ``/RM/`` URL; a Finnish slug's last word ``-ja``, "and", names
+    Japanese, which a Finnish site has no page in), or a page of no language."""
     marked = url_language(page.url, page.html_lang)
     return page.language is None or (
-        marked is not None and not same_language(marked, page.language)
+        marked is not None
+        and not same_language(marked, page.language)
+        and (site_languages is None or base_language(marked) in site_languages)
     )
 
 
@@ -712,7 +716,15 @@ def pair_round(
     declared = alternate_pairs(crawled.pages)
     versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
-    unmarked = {url: page for url, page in crawled.pages.items() if not marked_otherwise(page)}
+    site_languages: dict[str, set[str]] = {}
+    for url, page in crawled.pages.items():
+        if page.language:
+            site_languages.setdefault(site_of(url), set()).add(base_language(page.language))
+    unmarked = {
+        url: page
+        for url, page in crawled.pages.items()
+        if not marked_otherwise(page, site_languages.get(site_of(url), set()))
+    }
     for more in (  # for the pages no pair before joins with a page of the other's language
         lambda paired: numbered_pairs(unmarked, paired),  # their URLs' numbers
         lambda paired: listed_pairs(unmarked, paired),  # their places in paired lists

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from bilingual_spider.patterns.crawl_round import CrawledSites, PageRecord, pair_round
+from bilingual_spider.patterns.crawl_round import (
+    CrawledSites,
+    PageRecord,
+    marked_otherwise,
+    pair_round,
+)
 from bilingual_spider.patterns.listed import LISTED, listed_pairs
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.pairing import UrlPair
@@ -66,3 +71,21 @@ def test_a_round_pairs_the_documents_of_indexes_a_pattern_pairs():
         if p.method == LISTED
     }
     assert listed == set(zip(DOCS["ca"], DOCS["es"], strict=True))
+
+
+def test_a_slugs_last_word_that_spells_a_language_the_site_has_no_page_in_marks_nothing():
+    """Merikoski's Finnish slugs end in ``-ja`` ("and"): no Japanese on the site, so no page is
+    a fallback and the lists stay as long."""
+    crawled = CrawledSites()
+    texts = {"fi": "Kaikki ihmiset syntyvät vapaina ja tasavertaisina.", "sv": TEXTS["ca"]}
+    slugs = {"fi": ["kaikki-ovat-ja", "jokaisella-on"], "sv": ["alla-ar", "envar-har"]}
+    for lang, folder in (("fi", "kaupunki"), ("sv", "stad")):
+        urls = [f"{SITE}/{folder}/{slug}" for slug in slugs[lang]]
+        crawled.add(PageRecord.of(f"{SITE}/{folder}/", lang, texts[lang], urls))
+        for n, url in enumerate(urls):
+            crawled.add(PageRecord.of(url, lang, f"{texts[lang]} {n}", [f"{SITE}/{folder}/"]))
+    indexes = UrlPair(f"{SITE}/kaupunki/", f"{SITE}/stad/", PairingPattern.of("fi", "sv"),
+                      1.0, 1.0, "switcher", "fi", "sv")  # fmt: skip
+    unmarked = {u: p for u, p in crawled.pages.items() if not marked_otherwise(p, {"fi", "sv"})}
+    assert len(listed_pairs(unmarked, [indexes])) == 2
+    assert marked_otherwise(crawled.pages[f"{SITE}/kaupunki/kaikki-ovat-ja"], {"fi", "ja"})
