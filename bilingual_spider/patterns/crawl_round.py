@@ -75,13 +75,16 @@ from bilingual_spider.patterns.pair_language import (
 )
 from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
-from bilingual_spider.patterns.units import HOST, host_language, site_of, split_url
+from bilingual_spider.patterns.units import FILE, HOST, host_language, site_of, split_url
 from bilingual_spider.patterns.url_list import mine_url_list
 from bilingual_spider.patterns.verification import PageContent, PairVerifier, content_signals
 
 MAX_TEXT_CHARS = 20_000
 """Main text kept per page: enough for the copy check; memory stays bounded per page."""
 MAX_LINKS = 500
+MAX_MARKED_FILE_UNITS = 3
+"""Words of a file name beyond which a language code among them is a word, not a marker
+(``index-de.html``, ``b.fr.html`` mark a language; a slug does not: :func:`marked_otherwise`)."""
 """Links kept per page for the similarity filter."""
 SIMILARITY_PATTERNS = 30
 """Top global patterns that count in Sim_Pattern (the paper's experiment: 30, C(k) = 1)."""
@@ -595,16 +598,29 @@ def country_host(label: str, html_lang: str | None) -> bool:
 
 
 def marked_otherwise(page: PageRecord, site_languages: Collection[str] | None = None) -> bool:
-    """Whether the page's URL names another language than the page's, one of
-    ``site_languages`` (the base languages of its site's pages; None: any): an untranslated
-    fallback (German text at a ``/RM/`` URL; a Finnish slug's last word ``-ja``, "and", names
-    Japanese, which a Finnish site has no page in), or a page of no language."""
-    marked = url_language(page.url, page.html_lang)
-    return page.language is None or (
-        marked is not None
-        and not same_language(marked, page.language)
-        and (site_languages is None or base_language(marked) in site_languages)
-    )
+    """Whether the page's URL names another language than the page's: an untranslated fallback
+    (German text at a ``/RM/`` URL), or a page of no language. A file name's words mark a
+    language only when they are few (``index-de.html``, ``b.fr.html``; a slug's words are
+    words: Swedish ``envar-har-ratt-till-en-social``, ``en`` "a") and the language is one of
+    ``site_languages`` (the base languages its site's pages are read in or the links to them
+    name; None: any; a Finnish slug's last ``-ja``, "and", names no Japanese the site has)."""
+    if page.language is None:
+        return True
+    units = split_url(page.url).units()
+    slug = sum(unit.kind == FILE for unit in units) > MAX_MARKED_FILE_UNITS
+    marked = set()
+    for unit in units:
+        if unit.kind == HOST:
+            if not country_host(unit.value, page.html_lang):
+                marked.add(host_language(unit.value))
+        elif (language := language_of_unit(unit.value)) is not None and (
+            unit.kind != FILE
+            or not slug
+            and (site_languages is None or base_language(language) in site_languages)
+        ):
+            marked.add(language)
+    marked.discard(None)
+    return len(marked) == 1 and not same_language(marked.pop(), page.language)
 
 
 def as_named(page: PageRecord, named: Mapping[str, set[str]]) -> bool:
@@ -716,10 +732,11 @@ def pair_round(
     declared = alternate_pairs(crawled.pages)
     versions = declared_versions(crawled.pages.values())
     verdicts = [(pair, *judge(pair)) for pair in [*declared, *result.pairs]]
-    site_languages: dict[str, set[str]] = {}
+    site_languages: dict[str, set[str]] = {}  # read in its pages, or named by links to them
     for url, page in crawled.pages.items():
-        if page.language:
-            site_languages.setdefault(site_of(url), set()).add(base_language(page.language))
+        said = {page.language} if page.language else set()
+        for language in said | named_languages.get(url, set()):
+            site_languages.setdefault(site_of(url), set()).add(base_language(language))
     unmarked = {
         url: page
         for url, page in crawled.pages.items()

@@ -89,3 +89,8 @@ def test_a_slugs_last_word_that_spells_a_language_the_site_has_no_page_in_marks_
     unmarked = {u: p for u, p in crawled.pages.items() if not marked_otherwise(p, {"fi", "sv"})}
     assert len(listed_pairs(unmarked, [indexes])) == 2
     assert marked_otherwise(crawled.pages[f"{SITE}/kaupunki/kaikki-ovat-ja"], {"fi", "ja"})
+    # in a slug, a word that spells a language the site has is a word ("en", Swedish "a")
+    swedish = PageRecord.of(f"{SITE}/stad/envar-har-ratt-till-en-social", "sv", "", ())
+    assert not marked_otherwise(swedish, {"sv", "en"})
+    fallback = PageRecord.of(f"{SITE}/docs/index-sv.html", "fi", "", ())
+    assert marked_otherwise(fallback, {"sv", "fi"})  # a short file name's suffix marks
