@@ -748,6 +748,18 @@ def pair_round(
     ):
         judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
         paired = [found for _, found, _ in verdicts if found is not None]
+        paired += [  # where a URL pattern placed its translation, another edition's chapter
+            replace(
+                pair,
+                source_language=unmarked[pair.source].language,
+                target_language=unmarked[pair.target].language,
+            )  # fmt: skip
+            for pair, found, _ in verdicts
+            if found is None
+            and not is_declared(pair)  # a CMS mixing declarations up places nothing
+            and pair.source in unmarked
+            and pair.target in unmarked
+        ]
         verdicts += [
             (pair, *judge(pair))
             for pair in more(paired)

@@ -42,7 +42,8 @@ def listed_pairs(pages: Mapping[str, ListingPage], paired: Iterable[UrlPair]) ->
     """The candidate pairs the pairs ``paired`` (judged: their languages known) list in the same
     places: for a pair of pages in languages L and M, the fetched pages of their site each links
     in its own language that the other does not link (the home, a contact page) and no pair of
-    ``paired`` joins with a page of the other language, paired in order when the two lists are
+    ``paired`` joins with a page of the other language (a URL pattern's rejected pair too: the
+    site's structure placed its translation elsewhere), paired in order when the two lists are
     as long."""
     paired = list(paired)
     partners: dict[str, set[str]] = defaultdict(set)

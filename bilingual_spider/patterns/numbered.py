@@ -75,8 +75,9 @@ def numbered_pairs(
 ) -> list[UrlPair]:
     """The candidate pairs of fetched ``pages`` of one site in two languages whose URLs have one
     skeleton (:func:`url_skeleton`) that at most :data:`MAX_SHARING` pages of each language
-    have; not those one of whose pages is in a pair of ``paired`` (another method's, judged:
-    its languages known) with a page of the other's language."""
+    have; not those one of whose pages is in a pair of ``paired`` (judged, its languages
+    known: another method's kept pairs, and the URL patterns' rejected ones, which place the
+    page's translation elsewhere) with a page of the other's language."""
     partners: dict[str, list[str]] = defaultdict(list)
     for pair in paired:
         partners[pair.source].append(pair.target_language or "")

@@ -348,3 +348,28 @@ def test_declarations_a_url_pattern_corroborates_make_a_site_credible():
     tally = wrong.declarations["museum.example"]
     assert tally.corroborated == 3 and not tally.credible  # p0 and p1 named each other's
     assert pairs_of(wrong) == {(f"p{i}.html", f"p{i}.html") for i in range(9) if i % 3 != 2}
+
+
+def test_a_page_a_url_pattern_placed_elsewhere_pairs_by_no_list():
+    """Another edition's manual: ``/fr/c3.html`` is not ``/en/c3.html``'s document (the URL
+    pattern's pair is rejected by content), and the French index lists its chapters in another
+    order, so by their places ``/en/c3.html`` and ``/fr/c2.html`` would pair, a pair the
+    verifier is fooled by (another edition's chapter, Sylpheed's ``sylpheed-16.html``). A page
+    the site's URL structure placed elsewhere pairs by no list."""
+    crawled = CrawledSites()
+    docs = {"en": ["doc1", "doc2", "doc3"], "fr": ["doc1", "doc8", "doc9"]}
+    order = {"en": (1, 2, 3), "fr": (1, 3, 2)}
+    for lang, names in docs.items():
+        urls = {n: f"{SITE}/{lang}/c{n}.html" for n in (1, 2, 3)}
+        index = f"{SITE}/{lang}/index.html"
+        crawled.add(PageRecord.of(
+            index, lang, f"index {lang} {PROSE[lang]}", [urls[n] for n in order[lang]],
+            page_content(f"<body><p>index {lang} {PROSE[lang]}</p></body>"),
+        ))  # fmt: skip
+        for n, doc in zip((1, 2, 3), names, strict=True):
+            crawled.add(page(urls[n], lang, doc))
+    fooled = frozenset((f"doc3 en {PROSE['en']}", f"doc8 fr {PROSE['fr']}"))
+    result = pair_round(crawled, verifier=ScriptedVerifier({fooled: 0.8}))
+    pairs = {(p.source.rsplit("/", 1)[1], p.target.rsplit("/", 1)[1]) for p in result.pairs}
+    assert ("c1.html", "c1.html") in pairs
+    assert ("c3.html", "c2.html") not in pairs and ("c2.html", "c3.html") not in pairs
