@@ -73,7 +73,7 @@ from bilingual_spider.patterns.pair_language import (
     check_pair_language,
     prose_blocks,
 )
-from bilingual_spider.patterns.pairing import PairingConfig, UrlPair
+from bilingual_spider.patterns.pairing import LOCAL, PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
 from bilingual_spider.patterns.units import FILE, HOST, host_language, site_of, split_url
 from bilingual_spider.patterns.url_list import mine_url_list
@@ -748,15 +748,17 @@ def pair_round(
     ):
         judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
         paired = [found for _, found, _ in verdicts if found is not None]
-        paired += [  # where a URL pattern placed its translation, another edition's chapter
+        paired += [  # where a URL pattern placed its translation: another edition's chapter
             replace(
                 pair,
                 source_language=unmarked[pair.source].language,
                 target_language=unmarked[pair.target].language,
-            )  # fmt: skip
-            for pair, found, _ in verdicts
+            )
+            for pair, found, why in verdicts
             if found is None
-            and not is_declared(pair)  # a CMS mixing declarations up places nothing
+            and why == NOT_TRANSLATION  # by content; a language misread places nothing
+            and pair.method == LOCAL  # a pattern credible on the site; a weak one, a CMS
+            # mixing declarations up place nothing
             and pair.source in unmarked
             and pair.target in unmarked
         ]
