@@ -30,6 +30,7 @@ import weakref
 from scrapy.http import Response, TextResponse
 
 from bilingual_spider.html_page import EMPTY_PAGE, ParsedPage, html_lang, parse_html
+from bilingual_spider.language.codes import same_language
 from bilingual_spider.language.identification import LanguageIdentifier
 from bilingual_spider.language.page_language import PageLanguage, page_language
 from bilingual_spider.patterns.crawl_round import declared_language
@@ -75,10 +76,14 @@ def response_language(response: Response, identifier: LanguageIdentifier) -> Pag
 def page_declared_language(response: Response, page: ParsedPage) -> str | None:
     """The language the site declares for a response's page: its URL's marker, else the one
     the link it was reached by names (:data:`LINKED_LANGUAGE_META`: a template's ``<html
-    lang="en">`` on every page says less), else its ``<html lang>``
+    lang="en">`` on every page says less; its ``<html lang>`` when that is the same language
+    said more closely: ``pt-BR`` for a link's "Português"), else its ``<html lang>``
     (:func:`~bilingual_spider.patterns.crawl_round.declared_language`)."""
     linked = response.meta.get(LINKED_LANGUAGE_META) if _has_meta(response) else None
-    return declared_language(response.url, linked or html_lang(page))
+    own = html_lang(page)
+    if linked and not (own and same_language(linked, own)):
+        return declared_language(response.url, linked)
+    return declared_language(response.url, own)
 
 
 def _has_meta(response: Response) -> bool:

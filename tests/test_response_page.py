@@ -87,3 +87,18 @@ def test_the_cached_tree_goes_with_its_response():
 def test_a_response_that_is_no_text_is_an_empty_page():
     response = Response("http://site.example/a.png", body=b"\x89PNG")
     assert response_page(response) == EMPTY_PAGE
+
+
+def test_a_page_declares_its_language_more_closely_than_the_link_naming_it():
+    """Brazil's ``br.`` site, linked as "Português" (``pt``), declares ``pt-BR``: the page's
+    own word, the same language said more closely, marks ``br.`` as Brazil's (not Breton's)."""
+    from bilingual_spider.response_page import LINKED_LANGUAGE_META, page_declared_language
+
+    def declared(url: str, lang: str, linked: str) -> str | None:
+        request = Request(url, meta={LINKED_LANGUAGE_META: linked})
+        response = HtmlResponse(url, body=page("Todos são iguais.", lang).encode(),
+                                encoding="utf-8", request=request)  # fmt: skip
+        return page_declared_language(response, response_page(response))
+
+    assert declared("http://br.outdoor.example/", "pt-BR", "pt") == "pt-BR"
+    assert declared("http://www.outdoor.example/p/", "en", "fr") == "fr"  # a template's "en"

@@ -443,6 +443,7 @@ def context_hint(context: Any) -> str:
         context.img_alt,
         context.img_src,
         context.lang,
+        context.page_lang,
     )
 
 
@@ -456,18 +457,21 @@ def link_language_hint(
     img_alt: str = "",
     img_src: str = "",
     lang: str = "",
+    page_lang: str = "",
 ) -> str:
     """The language a link names: its ``hreflang``, else its anchor text or image alt text when
     that (or a part of it between brackets, slashes or bars: ``français (fr)``) is a language's
     name or code (``Español``, ``EN``), else the ``lang`` its label is written in
     (:func:`~bilingual_spider.links.features.labelled_language`), else a language parameter's
     value (``?lang=yua``) or a language code as its host's first label (``es.example.com``,
-    any language's two-letter code: :func:`~bilingual_spider.patterns.units.host_language`),
-    else a flag image's name (``flags/fr.png``; a flag is a country's: ``flags/ch.gif`` on a
-    link to ``ch.example.org`` is Chamorro's, not Swiss German's), else a language code among
-    its path and query tokens; "" when there is none. A file name's stem is no marker, nor an anchor
-    that only repeats it (``<a href="os.html">OS</a>``, ``id.html``: modules; of the 3,248 URLs
-    of WMT16's gold pairs, none has a language code or name as its whole file stem).
+    any language's two-letter code: :func:`~bilingual_spider.patterns.units.host_language`;
+    not the country whose region the link's or its page's ``lang`` names: ``uk.example.com``
+    from a page in ``en-GB`` is the United Kingdom's), else a flag image's name
+    (``flags/fr.png``; a flag is a country's: ``flags/ch.gif`` on a link to ``ch.example.org``
+    is Chamorro's, not Swiss German's), else a language code among its path and query tokens;
+    "" when there is none. A file name's stem is no marker, nor an anchor that only repeats it
+    (``<a href="os.html">OS</a>``, ``id.html``: modules; of the 3,248 URLs of WMT16's gold
+    pairs, none has a language code or name as its whole file stem).
 
     >>> link_language_hint("http://x.org/es/index.html"), link_language_hint("http://x/?lang=zh-tw")
     ('es', 'zh-Hant')
@@ -492,7 +496,8 @@ def link_language_hint(
     for parameter, value in parse_qsl(parts.query):  # lang=yua: any language's code
         if LANGUAGE_PARAMETER.fullmatch(parameter) and (code := language_of_unit(f"lang={value}")):
             return code
-    if code := url_host_language(url):  # ch.example.org: any language's code
+    # ch.example.org: any language's code; not uk.example.com linked as en-GB (a country's)
+    if code := url_host_language(url, lang or page_lang):
         return code
     if code := labelled_language(img_src=img_src):  # a flag names a country (ch: Swiss German)
         return code

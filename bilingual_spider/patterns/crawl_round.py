@@ -75,7 +75,14 @@ from bilingual_spider.patterns.pair_language import (
 )
 from bilingual_spider.patterns.pairing import LOCAL, PairingConfig, UrlPair
 from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair, unit_weights
-from bilingual_spider.patterns.units import FILE, HOST, host_language, site_of, split_url
+from bilingual_spider.patterns.units import (
+    FILE,
+    HOST,
+    country_host,
+    host_language,
+    site_of,
+    split_url,
+)
 from bilingual_spider.patterns.url_list import mine_url_list
 from bilingual_spider.patterns.verification import PageContent, PairVerifier, content_signals
 
@@ -586,15 +593,6 @@ def url_language(url: str, html_lang: str | None = None) -> str | None:
         if not (unit.kind == HOST and country_host(unit.value, html_lang))
     } - {None}
     return named.pop() if len(named) == 1 else None
-
-
-def country_host(label: str, html_lang: str | None) -> bool:
-    """Whether a host's first label is the country whose region the page's ``<html lang>``
-    names, not a language: ``br.`` declaring ``pt-BR`` is Brazil's site, not Breton's; ``uk.``
-    declaring ``en-GB`` the United Kingdom's (ISO 3166 reserves ``UK`` for it), not
-    Ukrainian's."""
-    region = html_lang.rpartition("-")[2].lower() if html_lang and "-" in html_lang else ""
-    return len(region) == 2 and {"uk": "gb"}.get(label, label) == region
 
 
 def marked_otherwise(page: PageRecord, site_languages: Collection[str] | None = None) -> bool:

@@ -150,12 +150,24 @@ def host_language(host_unit: str) -> str | None:
     return found
 
 
-def url_host_language(url: str) -> str | None:
+def url_host_language(url: str, declared: str | None = None) -> str | None:
     """The language the first label of ``url``'s host names (:func:`host_language`:
-    ``ch.example.org`` is Chamorro's), None when it names none or the host has no subdomain."""
+    ``ch.example.org`` is Chamorro's), None when it names none, the host has no subdomain, or
+    the label is the country whose region ``declared`` names (:func:`country_host`)."""
     netloc = urlsplit(url).netloc.rpartition("@")[2].lower()
     host_unit = split_host(netloc)[0]
-    return host_language(host_unit) if host_unit else None
+    if not host_unit or country_host(host_unit, declared):
+        return None
+    return host_language(host_unit)
+
+
+def country_host(label: str, html_lang: str | None) -> bool:
+    """Whether a host's first label is the country whose region the page's ``<html lang>``
+    names, not a language: ``br.`` declaring ``pt-BR`` is Brazil's site, not Breton's; ``uk.``
+    declaring ``en-GB`` the United Kingdom's (ISO 3166 reserves ``UK`` for it), not
+    Ukrainian's."""
+    region = html_lang.rpartition("-")[2].lower() if html_lang and "-" in html_lang else ""
+    return len(region) == 2 and {"uk": "gb"}.get(label, label) == region
 
 
 def host_code_label(label: str, url: str) -> str | None:

@@ -112,6 +112,18 @@ def test_a_host_label_says_more_than_a_flag() -> None:
     assert link_language_hint("http://islands.example/?lang=mh", img_src="/flags/us.gif") == "mh"
 
 
+def test_a_host_label_that_is_the_country_the_link_declares_names_no_language() -> None:
+    """A splash page of countries (the sixth held-out set): ``uk.`` linked from a page in
+    ``en-GB`` is the United Kingdom's site, not Ukrainian's; ``br.`` linked as ``pt-BR`` is
+    Brazil's; without a region, the label is the language's (Wikipedia's hosts)."""
+    uk = "http://uk.freight.example/"
+    assert link_language_hint(uk, anchor="United Kingdom", page_lang="en-GB") == ""
+    assert link_language_hint(uk, anchor="United Kingdom") == "uk"
+    assert link_language_hint("http://br.outdoor.example/", lang="pt-BR") == "pt-BR"
+    assert link_language_hint("http://br.outdoor.example/", page_lang="pt-BR") == ""
+    assert link_language_hint("http://br.wiki.example/", page_lang="en") == "br"
+
+
 def test_both_languages_of_interest_make_a_bilingual_site() -> None:
     verdict, asked = run(
         detector(langs=("en", "es")),
