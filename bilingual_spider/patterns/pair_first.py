@@ -143,7 +143,11 @@ class PairFirstOrder:
         yield from self.next_pages(site)
 
     def version_sites(
-        self, site: str, language: str | None, alternates: Sequence[Alternate]
+        self,
+        site: str,
+        language: str | None,
+        alternates: Sequence[Alternate],
+        known: bool = False,
     ) -> list[str]:
         """The URL a page of ``site`` in ``language`` names first on each other site not known
         to the crawl yet as its version in another of the crawl's languages, at most
@@ -153,7 +157,9 @@ class PairFirstOrder:
         their pages pair with the site's by what the pages declare. A link that names no
         language (a toggle, ``FON``: a word as much as Fon's code) takes up no site: a sibling
         site that copies the site's English (a country's site in a language not translated
-        yet) would pair its copies with the site's translations."""
+        yet) would pair its copies with the site's translations. ``known``: the sites taken up
+        already too (a redelivered page's: its first worker may have died before it queued
+        their first pages)."""
         urls: dict[str, str] = {}
         for alternate in alternates:
             other = site_of(alternate.url)
@@ -163,7 +169,7 @@ class PairFirstOrder:
                 or not alternate.language
                 or not self.wanted(alternate.language)
                 or (language and same_language(alternate.language, language))
-                or self.store.found_by(other)
+                or (self.store.found_by(other) and not known)
             ):
                 continue
             urls[other] = alternate.url

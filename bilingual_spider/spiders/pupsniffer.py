@@ -259,6 +259,8 @@ class PupSnifferSpider(scrapy.Spider):
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             inside = [url for url in links.urls if site_of(url) == site]
             yield from self.requests.requested_again(site, inside)
+            for url in self.order.version_sites(site, language, links.alternates, known=True):
+                yield from self.requests.requested_again(site_of(url), [url])
         for url in self.order.version_sites(site, language, links.alternates):
             self.crawler.stats.inc_value("pupsniffer/version_sites")
             yield from self.requests.site(url, f"versions of {site}")

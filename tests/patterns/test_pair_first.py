@@ -238,3 +238,5 @@ def test_a_pages_versions_on_sites_not_known_yet_are_taken_up_once_each():
     assert pages.version_sites(SITE, "en", named) == found[:1]
     pages.store.first_sight("kestrel.de", f"versions of {SITE}")
     assert pages.version_sites(SITE, "en", named)[0] == "http://www.kestrel.fr/a.html"
+    # a redelivered page names them again, known or not (its first worker may have died first)
+    assert pages.version_sites(SITE, "en", named, known=True)[0] == "http://www.kestrel.de/a.html"
