@@ -577,6 +577,7 @@ def test_score_links_reads_column_one_of_the_predictor() -> None:
         img_alt: str = ""
         img_src: str = ""
         lang: str = ""
+        page_lang: str = ""
         title: str = ""
 
     class Predictor:
