@@ -84,6 +84,35 @@ def test_a_page_redelivered_after_its_worker_died_asks_again_for_the_pages_it_co
     ]
 
 
+def test_a_page_redelivered_after_its_worker_died_asks_again_for_its_version_sites():
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.state.request_meta import REDELIVERED_META
+
+    sniffer = spider(seeds="http://www.kestrel.com/")
+    page = sniffer.seed_request("http://www.kestrel.com/")
+    versions = {"de": "http://www.kestrel.de/handbuch.html", "fr": "http://www.kestrel.fr/"}
+    head = "".join(f'<link rel="alternate" hreflang="{k}" href="{u}">' for k, u in versions.items())
+    body = (
+        f'<html lang="en"><head>{head}</head><body><p>The manual of the kestrel.</p>'
+        "<a href='/manual.html'>Manual</a></body></html>"
+    ).encode()
+
+    def asked(response: HtmlResponse) -> list[str]:
+        return sorted(
+            r.url
+            for r in sniffer.parse(response)
+            if r.meta["role"] == "page" and "kestrel.com" not in r.url
+        )
+
+    first = asked(HtmlResponse(page.url, body=body, request=page))
+    assert first == sorted(versions.values())
+    assert not asked(HtmlResponse(page.url, body=body, request=page))  # taken up once
+    page.meta[REDELIVERED_META] = "host:1:dead"  # its worker died before queuing them
+    again = asked(HtmlResponse(page.url, body=body, request=page))
+    assert again == sorted(versions.values())
+
+
 def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
     from bilingual_spider.patterns.crawl_round import PageRecord, pair_round
     from bilingual_spider.patterns.round_state import Stage, StageState
