@@ -78,6 +78,7 @@ from bilingual_spider.patterns.similarity import bilingual_similarity, keep_pair
 from bilingual_spider.patterns.units import (
     FILE,
     HOST,
+    Unit,
     country_host,
     host_language,
     site_of,
@@ -89,10 +90,11 @@ from bilingual_spider.patterns.verification import PageContent, PairVerifier, co
 MAX_TEXT_CHARS = 20_000
 """Main text kept per page: enough for the copy check; memory stays bounded per page."""
 MAX_LINKS = 500
-MAX_MARKED_FILE_UNITS = 3
-"""Words of a file name beyond which a language code among them is a word, not a marker
-(``index-de.html``, ``b.fr.html`` mark a language; a slug does not: :func:`marked_otherwise`)."""
 """Links kept per page for the similarity filter."""
+MAX_MARKED_FILE_UNITS = 3
+"""Words of a file name beyond which a language code among them is a word, not a marker, but
+where a dot or an underscore joins it (``index-de.html``, ``b.fr.html``,
+``getting-started.fr.html`` mark a language; a slug's words do not: :func:`marking_units`)."""
 SIMILARITY_PATTERNS = 30
 """Top global patterns that count in Sim_Pattern (the paper's experiment: 30, C(k) = 1)."""
 NO_SHARED_LINKS = "no_shared_links"
@@ -546,7 +548,7 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
     A ``/de/`` page whose text is English is an untranslated fallback (the Apache manual's
     ``/de/x.html`` is a link to ``/en/x.html``): pairing it would duplicate the real pair of the
     English page under a URL that says German."""
-    values = {unit.value for unit in split_url(url).units()}
+    values = {unit.value for unit in marking_units(url)}
     for unit in (pattern.first, pattern.second):
         if unit and unit in values:
             marked = language_of_unit(unit)
@@ -595,26 +597,41 @@ def url_language(url: str, html_lang: str | None = None) -> str | None:
     return named.pop() if len(named) == 1 else None
 
 
+def marking_units(url: str) -> list[Unit]:
+    """The units of ``url`` that may name a language: every unit but a slug's words. In a file
+    name of more than :data:`MAX_MARKED_FILE_UNITS` words, a word marks when a dot or an
+    underscore joins it (``getting-started.fr.html``, ``report_2020_en.pdf``,
+    ``en_rep_04.htm``); a hyphen's words are words (French ``tenu-en-esclavage``, Swedish
+    ``envar-har-ratt-till-en-social``: ``en`` a word; ``no-one-shall-be``)."""
+    split = split_url(url)
+    units = split.units()
+    if len(split.tokens) <= MAX_MARKED_FILE_UNITS:
+        return units
+    around = ("", *split.separators, "")  # the separators before and after each word
+    return [
+        unit
+        for unit in units
+        if unit.kind != FILE
+        or around[unit.position] in (".", "_")
+        or around[unit.position + 1] == "_"
+    ]
+
+
 def marked_otherwise(page: PageRecord, site_languages: Collection[str] | None = None) -> bool:
     """Whether the page's URL names another language than the page's: an untranslated fallback
     (German text at a ``/RM/`` URL), or a page of no language. A file name's words mark a
-    language only when they are few (``index-de.html``, ``b.fr.html``; a slug's words are
-    words: Swedish ``envar-har-ratt-till-en-social``, ``en`` "a") and the language is one of
+    language only as :func:`marking_units` says and when the language is one of
     ``site_languages`` (the base languages its site's pages are read in or the links to them
-    name; None: any; a Finnish slug's last ``-ja``, "and", names no Japanese the site has)."""
+    name; None: any; a Finnish ``kaikki-ovat-ja``, "and", names no Japanese the site has)."""
     if page.language is None:
         return True
-    units = split_url(page.url).units()
-    slug = sum(unit.kind == FILE for unit in units) > MAX_MARKED_FILE_UNITS
     marked = set()
-    for unit in units:
+    for unit in marking_units(page.url):
         if unit.kind == HOST:
             if not country_host(unit.value, page.html_lang):
                 marked.add(host_language(unit.value))
         elif (language := language_of_unit(unit.value)) is not None and (
-            unit.kind != FILE
-            or not slug
-            and (site_languages is None or base_language(language) in site_languages)
+            unit.kind != FILE or site_languages is None or base_language(language) in site_languages
         ):
             marked.add(language)
     marked.discard(None)

@@ -1,6 +1,8 @@
 """A PupSniffer round on hand-made pages: pairs judged by language, marker and shared links;
 deep-page candidates; the sites of the next round."""
 
+import pytest
+
 from bilingual_spider.patterns.crawl_round import (
     COPY_OF_ANOTHER,
     NO_SHARED_LINKS,
@@ -72,6 +74,21 @@ def test_a_page_that_is_not_in_the_language_its_url_names_is_an_untranslated_fal
     result = pair_round(crawled)
     assert not any("/de/" in url for p in result.pairs for url in (p.source, p.target))
     assert result.rejected.get(NOT_AS_MARKED, 0) >= 1
+
+
+@pytest.mark.parametrize(
+    ("url", "language", "as_its_url_marks"),
+    [
+        ("http://x.example/fr/actualites/10257-nul-ne-sera-tenu-en-esclavage", "fr", True),
+        ("http://x.example/stad/envar-har-ratt-till-en-social", "fr", True),  # words
+        ("http://x.example/docs/getting-started-with-it.en.html", "fr", False),  # a suffix
+        ("http://x.example/files/annual_report_2020_en.pdf", "fr", False),
+        ("http://x.example/en_rep_04.htm", "fr", False),
+        ("http://x.example/b-en.html", "fr", False),  # a short name's words mark
+    ],
+)
+def test_a_slugs_words_name_no_language_its_suffixes_do(url, language, as_its_url_marks):
+    assert as_marked(url, PairingPattern("en", "fr"), language) is as_its_url_marks
 
 
 def test_a_page_its_links_name_in_its_language_is_marked_so_whatever_its_url_says():
