@@ -63,7 +63,7 @@ from bilingual_spider.patterns.declarations import (
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
-from bilingual_spider.patterns.listed import LISTED, listed_pairs
+from bilingual_spider.patterns.listed import LISTED, MAX_SHIFT, listed_pairs
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.numbered import NUMBERED, numbered_pairs
@@ -759,7 +759,9 @@ def pair_round(
     }
     for more in (  # for the pages no pair before joins with a page of the other's language
         lambda paired: numbered_pairs(unmarked, paired),  # their URLs' numbers
-        lambda paired: listed_pairs(unmarked, paired),  # their places in paired lists
+        lambda paired: listed_pairs(  # their places in paired lists
+            unmarked, paired, MAX_SHIFT if verifier is not None else 0
+        ),
     ):
         judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
         paired = [found for _, found, _ in verdicts if found is not None]

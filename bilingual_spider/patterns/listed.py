@@ -5,15 +5,18 @@ read (``/es/ayuntamiento/servicios/``, ``/ca/ajuntament/serveis/``; ``page.php?i
 ``?id=117``) still lists its documents: each language's index links its own documents, in the
 order the original index does. Once two such lists are paired as translations (by a switcher, a
 pattern, their numbers), their documents pair in order: the i-th page in its language one list
-links with the i-th the other links, when both lists name as many (a document missing from one
-language shifts every later place: those lists pair none). Each candidate is then judged as any
-pair is (:func:`.crawl_round.judge_pair`): the content verifier keeps the translations.
+links with the i-th the other links, when both lists name as many. A document missing from one
+language (or one inserted: a manual's chapters renumbered) shifts every later place: of lists a
+few apart, the i-th page of the shorter is a candidate with each of the longer's that many
+places on. Each candidate is then judged as any pair is (:func:`.crawl_round.judge_pair`): the
+content verifier keeps the translations, and of a page's candidates the best verified holds
+(one place in a list is one document's).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from bilingual_spider.language.codes import same_language
@@ -27,6 +30,8 @@ LISTED_CREDIBILITY = 0.25
 """The credibility of a listed pair: under a declaration's and a credible pattern's."""
 MIN_LISTED, MAX_LISTED = 2, 100
 """Pages each list must name: one is no list; more than this many are not read."""
+MAX_SHIFT = 2
+"""Pages one list may name more than the other: documents missing in one language."""
 
 
 class ListingPage(Protocol):
@@ -38,13 +43,16 @@ class ListingPage(Protocol):
     def links(self) -> Sequence[str]: ...
 
 
-def listed_pairs(pages: Mapping[str, ListingPage], paired: Iterable[UrlPair]) -> list[UrlPair]:
+def listed_pairs(
+    pages: Mapping[str, ListingPage], paired: Iterable[UrlPair], max_shift: int = MAX_SHIFT
+) -> list[UrlPair]:
     """The candidate pairs the pairs ``paired`` (judged: their languages known) list in the same
     places: for a pair of pages in languages L and M, the fetched pages of their site each links
     in its own language that the other does not link (the home, a contact page) and no pair of
     ``paired`` joins with a page of the other language (a URL pattern's rejected pair too: the
-    site's structure placed its translation elsewhere), paired in order when the two lists are
-    as long."""
+    site's structure placed its translation elsewhere), paired in order: with the same place
+    when the two lists are as long, else with each place up to ``max_shift`` on in the longer
+    (0 without a content verifier to choose among them)."""
     paired = list(paired)
     partners: dict[str, set[str]] = defaultdict(set)
     for pair in paired:
@@ -65,10 +73,15 @@ def listed_pairs(pages: Mapping[str, ListingPage], paired: Iterable[UrlPair]) ->
         ]
         shared = set(source.links) & set(target.links)  # the home, a contact page
         first, second = ([url for url in urls if url not in shared] for urls in lists)
-        if not (MIN_LISTED <= len(first) == len(second) <= MAX_LISTED):
+        shift = len(second) - len(first)
+        if not (
+            min(len(first), len(second)) >= MIN_LISTED
+            and max(len(first), len(second)) <= MAX_LISTED
+            and abs(shift) <= max_shift
+        ):
             continue
         pattern = PairingPattern.of(*languages)  # type: ignore[arg-type]
-        for a, b in zip(first, second, strict=True):
+        for a, b in _in_place(first, second):
             source_url, target_url = (a, b) if pattern.first == languages[0] else (b, a)
             found.setdefault(
                 frozenset((a, b)),
@@ -77,6 +90,16 @@ def listed_pairs(pages: Mapping[str, ListingPage], paired: Iterable[UrlPair]) ->
                 ),  # fmt: skip
             )
     return list(found.values())
+
+
+def _in_place(first: Sequence[str], second: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """The pages of two lists that may hold one place: the same, or in the longer list up to as
+    many places on as it names more."""
+    shift = len(second) - len(first)
+    for i, a in enumerate(first):
+        for j in range(i + min(shift, 0), i + max(shift, 0) + 1):
+            if 0 <= j < len(second):
+                yield a, second[j]
 
 
 def _listed(

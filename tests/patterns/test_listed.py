@@ -52,8 +52,32 @@ def test_two_paired_indexes_pair_their_documents_in_order():
     assert {p.method for p in listed_pairs(municipal(), [INDEXES])} == {LISTED}
 
 
-def test_lists_of_different_lengths_or_pages_paired_already_pair_nothing_more():
-    assert listed_pairs(municipal(skip="agenda-ca"), [INDEXES]) == []
+def test_of_lists_a_document_apart_each_page_is_a_candidate_with_the_longers_next_place():
+    """A document missing in Catalan shifts the later places: each Catalan page is a candidate
+    with the Spanish page in its place and the one after (the content verifier chooses)."""
+    pairs = {
+        (p.source.split("/")[-2], p.target.split("/")[-2])
+        for p in listed_pairs(municipal(skip="agenda-ca"), [INDEXES])
+    }
+    assert pairs == {
+        ("serveis", "servicios"),
+        ("serveis", "agenda"),
+        ("historia-ca", "agenda"),
+        ("historia-ca", "historia"),
+        ("platges", "historia"),
+        ("platges", "playas"),
+    }
+    assert listed_pairs(municipal(skip="agenda-ca"), [INDEXES], max_shift=0) == []
+
+
+def test_lists_too_far_apart_or_pages_paired_already_pair_nothing_more():
+    pages = municipal()
+    index = f"{SITE}/es/"
+    more = [f"{SITE}/es/nuevo-{n}/" for n in range(3)]  # too many more to place
+    for url in more:
+        pages[url] = PageRecord.of(url, "es", TEXTS["es"], [index])
+    pages[index] = PageRecord.of(index, "es", TEXTS["es"], [*more, *pages[index].links])
+    assert listed_pairs(pages, [INDEXES]) == []
     known = UrlPair(f"{SITE}/ca/serveis/", f"{SITE}/es/servicios/", INDEXES.pattern, 1.0, 1.0,
                     "local", "ca", "es")  # fmt: skip
     pairs = listed_pairs(municipal(), [INDEXES, known])
