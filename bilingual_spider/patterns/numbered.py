@@ -10,9 +10,10 @@ patterns nothing to read: every unit differs, so no pattern of one or two units 
 item's id, a date) and its shape. So each URL is reduced to its *skeleton*: its path and query,
 each run of words (letters, and the hyphens, dots and underscores between them) one ``*``, its
 digits and the rest kept: ``/*/*/*/*-03.*``. Two pages of a site in two languages whose URLs have
-one skeleton with a number in it are a candidate pair. A skeleton a few pages of a language
-share (a date: a month's documents) makes each of them a candidate with each of the other
-language's, and of a page's candidates in a language the best verified holds
+one skeleton with a number in it are a candidate pair; a WordPress page whose name was taken
+(``freedom-2``: its slug and ``-2``) has its skeleton without that too. A skeleton a few pages
+of a language share (a date: a month's documents) makes each of them a candidate with each of
+the other language's, and of a page's candidates in a language the best verified holds
 (:func:`.crawl_round._best_attested`); a skeleton more pages share makes none. The content
 verifier judges each pair as it judges any other (:func:`.crawl_round.judge_pair`); a page some
 other method pairs with a page of that language is left to that method.
@@ -44,6 +45,8 @@ MAX_SHARING = 3
 verified, a group of n in each language n * n times."""
 
 _WORDS = re.compile(r"[^\W\d_]+(?:[-_.+~ ]+[^\W\d_]+)*")
+_NAME_TAKEN = re.compile(r"\*-\d(?:\.\*)?(?=/?$)")
+"""WordPress's ``-2`` after a slug whose name another page has (``freedom-2.html``)."""
 
 
 class LanguagePage(Protocol):
@@ -70,6 +73,22 @@ def url_skeleton(url: str) -> str | None:
     return skeleton if any(char.isdigit() for char in skeleton) else None
 
 
+def url_skeletons(url: str) -> tuple[str, ...]:
+    """The URL's skeleton (:func:`url_skeleton`), and, of a slug WordPress numbered because its
+    name was taken, the skeleton without that number if a number is left (``/*/*-7344/*-2`` and
+    ``/*/*-7344/*``).
+
+    >>> url_skeletons("http://x/en/p-7344/freedom-2.html"), url_skeletons("http://x/en/freedom-2")
+    (('/*/*-7344/*-2.*', '/*/*-7344/*'), ('/*/*-2',))
+    """
+    skeleton = url_skeleton(url)
+    if skeleton is None:
+        return ()
+    taken = _NAME_TAKEN.sub("*", skeleton)
+    has_number = taken != skeleton and any(char.isdigit() for char in taken)
+    return (skeleton, taken) if has_number else (skeleton,)
+
+
 def numbered_pairs(
     pages: Mapping[str, LanguagePage], paired: Iterable[UrlPair] = ()
 ) -> list[UrlPair]:
@@ -84,9 +103,10 @@ def numbered_pairs(
         partners[pair.target].append(pair.source_language or "")
     groups: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for url, page in pages.items():
-        if page.language and not page.mixed and (skeleton := url_skeleton(url)) is not None:
-            groups[site_of(url), skeleton][page.language].append(url)
-    pairs = []
+        if page.language and not page.mixed:
+            for skeleton in url_skeletons(url):
+                groups[site_of(url), skeleton][page.language].append(url)
+    pairs: dict[frozenset[str], UrlPair] = {}
     for by_language in groups.values():
         few = sorted(
             (lang, url)
@@ -104,5 +124,8 @@ def numbered_pairs(
             pattern = PairingPattern.of(lang_a, lang_b)
             source, target = (url_a, url_b) if pattern.first == lang_a else (url_b, url_a)
             credibility = NUMBERED_CREDIBILITY
-            pairs.append(UrlPair(source, target, pattern, credibility, credibility, NUMBERED))
-    return pairs
+            pairs.setdefault(
+                frozenset((source, target)),
+                UrlPair(source, target, pattern, credibility, credibility, NUMBERED),
+            )
+    return list(pairs.values())

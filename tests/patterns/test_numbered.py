@@ -27,6 +27,19 @@ def test_a_skeleton_keeps_a_urls_numbers_and_shape_and_drops_its_words():
     assert url_skeleton("http://x/de/menschenrechte/") is None  # no number: every index's
 
 
+def test_a_slug_wordpress_numbered_as_its_name_was_taken_has_the_skeleton_without_it_too():
+    taken = "http://x.example/en/products/p-7344/everyone-has-the-right-to-freedom-2"
+    pages = records(
+        (taken, "en", ENGLISH),
+        ("http://x.example/nl/producten/p-7344/een-ieder-heeft-recht", "nl", GERMAN),
+        ("http://x.example/en/guide/chapter-2.html", "en", ENGLISH),  # no number left: no pair
+        ("http://x.example/de/leitfaden/einleitung.html", "de", GERMAN),
+    )
+    assert [(p.source, p.target) for p in numbered_pairs(pages)] == [
+        (taken, "http://x.example/nl/producten/p-7344/een-ieder-heeft-recht")
+    ]
+
+
 def records(*pages: tuple[str, str, str]) -> dict[str, PageRecord]:
     return {url: PageRecord.of(url, lang, text, ()) for url, lang, text in pages}
 
