@@ -510,14 +510,16 @@ def link_language_hint(
 def same_site(page_url: str, link_url: str, rule: str = "related") -> bool:
     """May a link of ``page_url`` lead to a translation of it? ``host``: the same host;
     ``domain``: also any host of the same registered domain; ``related``: also the same name
-    under another public suffix (``www.example.com`` -> ``www.example.es``). Suffixes are the
-    Public Suffix List's, private ones included: ``a.github.io`` and ``b.github.io`` are two
-    sites.
+    under another public suffix (``www.example.com`` -> ``www.example.es``), or with a language's
+    code joined to it (``www.example-fr.org``). Suffixes are the Public Suffix List's, private
+    ones included: ``a.github.io`` and ``b.github.io`` are two sites.
 
     >>> same_site("http://ex.com/", "http://es.ex.com/"), same_site("http://ex.com/", "http://ex.es")
     (True, True)
     >>> same_site("http://ex.com/", "http://ex2.com/"), same_site("ex.com", "es.ex.com", "host")
     (False, False)
+    >>> same_site("http://ex.org/", "http://ex-fr.org/"), same_site("ex.org", "ex-fr.org", "domain")
+    (True, False)
     """
     a, b = host_of(page_url), host_of(link_url)
     if not a or not b:
@@ -526,9 +528,22 @@ def same_site(page_url: str, link_url: str, rule: str = "related") -> bool:
         return a == b
     name_a, suffix_a = domain_parts(a, private_domains=True)
     name_b, suffix_b = domain_parts(b, private_domains=True)
-    if not name_a or name_a != name_b:
+    if not name_a or not name_b:
         return False
-    return suffix_a == suffix_b or rule == "related"
+    if name_a == name_b:
+        return suffix_a == suffix_b or rule == "related"
+    return rule == "related" and _language_joined(name_a, name_b)
+
+
+def _language_joined(a: str, b: str) -> bool:
+    """Whether one domain name is the other with a language's two-letter code joined to it by a
+    hyphen (``example-fr``, ``fr-example``)."""
+    short, long = sorted((a, b), key=len)
+    if long == f"{short}-{long[-2:]}":
+        return bool(language_of_code(long[-2:]))
+    if long == f"{long[:2]}-{short}":
+        return bool(language_of_code(long[:2]))
+    return False
 
 
 def probe_able(page_url: str, link_url: str, rule: str = "related") -> bool:

@@ -553,6 +553,11 @@ def test_same_site() -> None:
     assert not same_site("http://10.0.0.1/", "http://10.0.0.2/")
     assert not same_site("http://a.github.io/", "http://b.github.io/", "domain")  # PSL private
     assert not same_site("http://www.example.com/", "http://es.example.com/", "host")
+    # a language's code joined to the name: the French site of the association
+    assert same_site("http://www.alpinebridges.org/", "http://www.alpinebridges-fr.org/x")
+    assert same_site("http://fr-alpinebridges.org/", "http://alpinebridges.ch/")
+    assert not same_site("http://www.alpinebridges.org/", "http://www.alpinebridges-xq.org/")
+    assert not same_site("http://alpinebridges.org/", "http://alpinebridges-fr.org/", "domain")
 
 
 def test_link_language_hints() -> None:
