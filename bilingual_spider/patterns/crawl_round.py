@@ -63,7 +63,7 @@ from bilingual_spider.patterns.declarations import (
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
 from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
-from bilingual_spider.patterns.listed import LISTED, MAX_SHIFT, listed_pairs
+from bilingual_spider.patterns.listed import LISTED, MAX_LEVELS, MAX_SHIFT, listed_pairs
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.numbered import NUMBERED, numbered_pairs
@@ -757,12 +757,9 @@ def pair_round(
         for url, page in crawled.pages.items()
         if not marked_otherwise(page, site_languages.get(site_of(url), set()))
     }
-    for more in (  # for the pages no pair before joins with a page of the other's language
-        lambda paired: numbered_pairs(unmarked, paired),  # their URLs' numbers
-        lambda paired: listed_pairs(  # their places in paired lists
-            unmarked, paired, MAX_SHIFT if verifier is not None else 0
-        ),
-    ):
+
+    def more_pairs(find: Callable[[list[UrlPair]], list[UrlPair]]) -> bool:
+        """Judge the pairs ``find`` makes of the pairs judged so far; whether it kept one."""
         judged = {frozenset((pair.source, pair.target)) for pair, _, _ in verdicts}
         paired = [found for _, found, _ in verdicts if found is not None]
         paired += [  # where a URL pattern placed its translation: another edition's chapter
@@ -779,11 +776,21 @@ def pair_round(
             and pair.source in unmarked
             and pair.target in unmarked
         ]
-        verdicts += [
+        found_now = [
             (pair, *judge(pair))
-            for pair in more(paired)
+            for pair in find(paired)
             if frozenset((pair.source, pair.target)) not in judged
         ]
+        verdicts.extend(found_now)
+        return any(found is not None for _, found, _ in found_now)
+
+    # for the pages no pair before joins with a page of the other's language: their URLs'
+    # numbers, then their places in paired lists, level by level (a home's sections, theirs)
+    more_pairs(lambda paired: numbered_pairs(unmarked, paired))
+    shift = MAX_SHIFT if verifier is not None else 0
+    for _ in range(MAX_LEVELS):
+        if not more_pairs(lambda paired: listed_pairs(unmarked, paired, shift)):
+            break
     pattern_pairs = {frozenset((pair.source, pair.target)) for pair in result.pairs}
     tallies = tally_declarations(((pair, why) for pair, _, why in verdicts), pattern_pairs)
     candidates: list[UrlPair] = []

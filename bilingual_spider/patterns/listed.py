@@ -32,6 +32,9 @@ MIN_LISTED, MAX_LISTED = 2, 100
 """Pages each list must name: one is no list; more than this many are not read."""
 MAX_SHIFT = 2
 """Pages one list may name more than the other: documents missing in one language."""
+MAX_LEVELS = 3
+"""Levels of lists followed down from the pairs found otherwise: a home's sections, a section's
+documents (each level's pairs, judged, list the next's)."""
 
 
 class ListingPage(Protocol):

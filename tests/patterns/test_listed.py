@@ -118,3 +118,30 @@ def test_a_slugs_last_word_that_spells_a_language_the_site_has_no_page_in_marks_
     assert not marked_otherwise(swedish, {"sv", "en"})
     fallback = PageRecord.of(f"{SITE}/docs/index-sv.html", "fi", "", ())
     assert marked_otherwise(fallback, {"sv", "fi"})  # a short file name's suffix marks
+
+
+def test_lists_are_followed_down_a_level_at_a_time_from_the_pairs_found_otherwise():
+    """Each home lists its sections, each section its documents, under translated folder and
+    file names: the homes' pattern pairs the sections by their places, and those pairs the
+    documents by theirs."""
+    sections = {"es": ("servicios", "cultura"), "ca": ("serveis", "cultura-ca")}
+    documents = {"es": ("horarios", "tasas", "museo", "teatro"),
+                 "ca": ("horaris", "taxes", "museu", "teatre")}  # fmt: skip
+    crawled = CrawledSites()
+    for lang in ("es", "ca"):
+        home = f"{SITE}/{lang}/"
+        folders = [f"{home}{section}/" for section in sections[lang]]
+        crawled.add(PageRecord.of(home, lang, TEXTS[lang], [f"{SITE}/", *folders]))
+        for n, folder in enumerate(folders):
+            docs = [f"{folder}{doc}.html" for doc in documents[lang][2 * n : 2 * n + 2]]
+            crawled.add(PageRecord.of(folder, lang, f"{TEXTS[lang]} {n}", [home, *docs]))
+            for m, url in enumerate(docs):
+                links = [f"{SITE}/", folder]  # the logo, the section
+                crawled.add(PageRecord.of(url, lang, f"{TEXTS[lang]} {n} {m}", links))
+    listed = {
+        (p.source.split("/")[-1] or p.source.split("/")[-2], p.target.split("/")[-1] or "")
+        for p in pair_round(crawled).pairs
+        if p.method == LISTED
+    }
+    assert {("horaris.html", "horarios.html"), ("teatre.html", "teatro.html")} <= listed
+    assert len(listed) == 6  # two sections, four documents
