@@ -104,3 +104,15 @@ def html_lang(page: ParsedPage) -> str | None:
 
 
 _XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def canonical_link(page: ParsedPage) -> str | None:
+    """The ``href`` of the page's ``<link rel="canonical">`` as written (relative or not), None
+    when it has none: the URL a print version, a mobile copy or a search-highlighted copy names
+    as the page it copies."""
+    if page.root is None:
+        return None
+    for link in page.root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            return link.get("href").strip() or None
+    return None

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import logging
 from typing import Any, NamedTuple
+from urllib.parse import urldefrag, urljoin
 
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
-from bilingual_spider.html_page import html_lang
+from bilingual_spider.html_page import canonical_link, html_lang
 from bilingual_spider.language.declared_language import Signal
 from bilingual_spider.language.identification import UNDETERMINED, default_identifier
 from bilingual_spider.language.page_language import (
@@ -61,6 +62,9 @@ class PageLinks(NamedTuple):
 
     urls: list[str]
     alternates: tuple[Alternate, ...]
+    canonical: str | None = None
+    """The page it copies, when it names another as canonical (a print version, a mobile
+    copy)."""
 
 
 def is_html(response: TextResponse) -> bool:
@@ -75,9 +79,15 @@ def page_links(response: TextResponse) -> PageLinks:
     menu's URL options) and the translations it names among them."""
     if not is_html(response):  # a JSON or plain-text body: no links
         return PageLinks([], ())
-    contexts = extract_link_contexts(response_page(response), response.url)
+    parsed = response_page(response)
+    contexts = extract_link_contexts(parsed, response.url)
     links = [c.url for c in contexts if c.url.startswith(("http://", "https://"))]
-    return PageLinks(links, page_alternates(contexts))
+    canonical = canonical_link(parsed)
+    if canonical is not None:
+        canonical = urldefrag(urljoin(response.url, canonical))[0]
+        if not canonical.startswith(("http://", "https://")) or canonical == response.url:
+            canonical = None
+    return PageLinks(links, page_alternates(contexts), canonical)
 
 
 def page_record(

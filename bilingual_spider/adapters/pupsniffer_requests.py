@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy.crawler import Crawler
 
+from bilingual_spider.detection.ladder import ancestor_urls
 from bilingual_spider.patterns.pair_first import PageAsk, PairFirstOrder
 from bilingual_spider.patterns.round_state import SEEN, RoundStore
 from bilingual_spider.patterns.units import site_of
@@ -54,17 +55,22 @@ class PageRequests:
         self.page_callback, self.not_found_callback, self.failed = page, not_found, failed
 
     def site(self, url: str, found_by: str) -> list[scrapy.Request]:
-        """The first page of a new site and a URL that cannot exist on it; for a site known
-        already (several seeds of one site), the page alone."""
+        """The first page of a new site, the pages above it (its directories and the home,
+        :func:`~bilingual_spider.detection.ladder.ancestor_urls`: a site entered deep, at a
+        page that links none of them, a print version, is entered at its sections too) and a
+        URL that cannot exist on it; for a site known already (several seeds of one site), the
+        page and those above it."""
         site = site_of(url)
         if not site:
             return []
-        if not self.store.first_sight(site, found_by):  # another seed of a known site: a page
-            return list(self.pages(self.order.pages(site, [url])))
+        new = self.store.first_sight(site, found_by)  # else another seed of a known site
+        first = list(self.pages(self.order.pages(site, [url, *ancestor_urls(url)])))
+        if not new:
+            return first
         self.crawler.stats.inc_value("pupsniffer/sites")
         parts = urlsplit(url)
         missing = f"{parts.scheme}://{parts.netloc}/{uuid.uuid4().hex}-not-found.html"
-        return [*self.pages(self.order.pages(site, [url])), self.not_found(missing, site)]
+        return [*first, self.not_found(missing, site)]
 
     def not_found(self, url: str, site: str) -> scrapy.Request:
         return scrapy.Request(
@@ -105,6 +111,10 @@ class PageRequests:
             meta.get(COUNTERPART_SECTION_META, ""),
         )
         return self.pages(self.order.next_pages(site))
+
+    def site_again(self, url: str) -> Iterator[scrapy.Request]:
+        """:meth:`requested_again` for the pages :meth:`site` asks for ``url``."""
+        yield from self.requested_again(site_of(url), [url, *ancestor_urls(url)])
 
     def requested_again(self, site: str, urls: list[str]) -> Iterator[scrapy.Request]:
         """The pages a page's links counted in its site's budget: the worker that processed it

@@ -113,7 +113,9 @@ class PupSnifferStages:
             found_by = f"round {round}: WPR {external.wpr:.3g} from {external.in_links} site(s)"
             # a site known already but never crawled: its first page failed, or the worker that
             # picked it died before queuing it (asked again; a duplicate filter drops the first)
-            requests = self.requests.site(url, found_by) or [self.requests.page(external.site, url)]
+            requests = self.requests.site(url, found_by)
+            if url not in {request.url for request in requests}:
+                requests.insert(0, self.requests.page(external.site, url))
             for request in requests:
                 self.crawl(request)
 

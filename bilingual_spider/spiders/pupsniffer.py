@@ -253,17 +253,20 @@ class PupSnifferSpider(scrapy.Spider):
         page = self._language_and_text(response)
         language = page.language
         links = page_links(response)
-        links = PageLinks(links.urls, self.sitemaps.alternates(response, links.alternates))
+        links = links._replace(alternates=self.sitemaps.alternates(response, links.alternates))
         outside = [link for link in links.urls if site_of(link) != site]
         self.store.add_page(self._record(response, page, links), outside)
         if REDELIVERED_META in response.meta:  # its worker died while processing it
             inside = [url for url in links.urls if site_of(url) == site]
             yield from self.requests.requested_again(site, inside)
-            for url in self.order.version_sites(site, language, links.alternates, known=True):
-                yield from self.requests.requested_again(site_of(url), [url])
+            others = self.order.version_sites(site, language, links.alternates, known=True)
+            for url in [*others, *([links.canonical] if links.canonical else [])]:
+                yield from self.requests.site_again(url)
         for url in self.order.version_sites(site, language, links.alternates):
             self.crawler.stats.inc_value("pupsniffer/version_sites")
             yield from self.requests.site(url, f"versions of {site}")
+        if links.canonical:  # the original of a print version, a mobile copy (www.)
+            yield from self.requests.site(links.canonical, f"canonical of {site}")
         asks = self.order.page_came(site, response.url, language, links.urls, links.alternates)
         yield from self.requests.pages(asks)
         yield from self.requests.pages(self.sitemaps.asks(site, response))  # BILINGUAL_SITEMAPS

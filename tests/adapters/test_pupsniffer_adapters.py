@@ -83,10 +83,17 @@ def test_a_new_site_asks_its_page_and_a_not_found_page_a_known_one_its_page_alon
     store, made = InMemoryRoundStore(), crawler()
     requests = PageRequests(made, store, PairFirstOrder(store, 10), page, not_found, failed)
     first = requests.site("http://www.museum.example/en/", "seed")
-    assert [r.meta["role"] for r in first] == ["page", "not_found"]
-    assert first[1].url.startswith("http://www.museum.example/") and first[1].callback is not_found
+    assert [(r.url, r.meta["role"]) for r in first[:2]] == [
+        ("http://www.museum.example/en/", "page"),
+        ("http://www.museum.example/", "page"),  # the home above it
+    ]
+    assert first[2].meta["role"] == "not_found" and len(first) == 3
+    assert first[2].url.startswith("http://www.museum.example/") and first[2].callback is not_found
     again = requests.site("http://museum.example/fr/", "seed")
-    assert [(r.url, r.meta["role"]) for r in again] == [("http://museum.example/fr/", "page")]
+    assert [(r.url, r.meta["role"]) for r in again] == [
+        ("http://museum.example/fr/", "page"),
+        ("http://museum.example/", "page"),
+    ]
     assert made.stats.values["pupsniffer/sites"] == 1
     ask = PageAsk("museum.example", "http://www.museum.example/fr/a.html", 10, EN_FR, section="")
     (counterpart,) = requests.pages([ask])

@@ -20,11 +20,20 @@ def test_every_seed_of_a_site_is_crawled_and_its_not_found_page_asked_once():
     seeds = "http://www.x.example/doc/a/,http://x.example/manual/,http://d-i.x.example/manual/"
     sniffer = spider(seeds=seeds)
     first, second, other = (sniffer.requests.site(url, "seed") for url in sniffer.seed_urls)
-    assert [r.meta["role"] for r in first] == ["page", "not_found"]
-    assert [(r.url, r.meta["role"]) for r in second] == [("http://x.example/manual/", "page")]
+    # a site entered deep is entered at the directories above the page and its home too
+    assert [(r.url, r.meta["role"]) for r in first[:-1]] == [
+        ("http://www.x.example/doc/a/", "page"),
+        ("http://www.x.example/doc/", "page"),
+        ("http://www.x.example/", "page"),
+    ]
+    assert first[-1].meta["role"] == "not_found"
+    assert [(r.url, r.meta["role"]) for r in second] == [
+        ("http://x.example/manual/", "page"),
+        ("http://x.example/", "page"),
+    ]
     assert first[0].meta["site"] == second[0].meta["site"] == "x.example"
     # another project of the domain is another site, with its own not-found page
-    assert [r.meta["role"] for r in other] == ["page", "not_found"]
+    assert [r.meta["role"] for r in other] == ["page", "page", "not_found"]
     assert other[0].meta["site"] == "d-i.x.example"
 
 
@@ -106,11 +115,11 @@ def test_a_page_redelivered_after_its_worker_died_asks_again_for_its_version_sit
         )
 
     first = asked(HtmlResponse(page.url, body=body, request=page))
-    assert first == sorted(versions.values())
+    assert first == sorted([*versions.values(), "http://www.kestrel.de/"])  # and its home
     assert not asked(HtmlResponse(page.url, body=body, request=page))  # taken up once
     page.meta[REDELIVERED_META] = "host:1:dead"  # its worker died before queuing them
     again = asked(HtmlResponse(page.url, body=body, request=page))
-    assert again == sorted(versions.values())
+    assert again == first
 
 
 def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
@@ -128,7 +137,7 @@ def test_a_next_round_site_counted_but_never_crawled_is_asked_for_again():
     sniffer.stages.crawl = queued.append
     following = sniffer.driver.next_stage(StageState(1, Stage.DEEP), sniffer.stages)
     assert following == StageState(2, Stage.CRAWL)
-    assert [(r.url, r.meta["role"]) for r in queued] == [(other, "page")]
+    assert [(r.url, r.meta["role"]) for r in queued][:1] == [(other, "page")]
 
 
 def test_a_select_language_menu_is_followed() -> None:
@@ -161,4 +170,23 @@ def test_a_json_body_has_no_links() -> None:
 
     body = b'{"next": "http://www.example.org/doc/b.html", "items": []}'
     page = TextResponse("http://www.example.org/api", body=body, encoding="utf-8")
-    assert page_links(page) == ([], ())
+    assert page_links(page) == ([], (), None)
+
+
+def test_a_print_version_names_the_page_it_copies_and_its_original_site_is_taken_up() -> None:
+    from scrapy.http import HtmlResponse
+
+    from bilingual_spider.adapters.pupsniffer_pages import page_links
+
+    url = "http://www.x.example/print/en/analysis/1224-all-equal/"
+    body = b'<html><head><link rel="canonical" href="/en/analysis/1224-all-equal/#top"></head>'
+    body += b"<body><p>All are equal before the law.</p></body></html>"
+    page = HtmlResponse(url, body=body)
+    assert page_links(page).canonical == "http://www.x.example/en/analysis/1224-all-equal/"
+    sniffer = spider(seeds="http://m.x.example/")
+    seed = sniffer.seed_request("http://m.x.example/kreol/18763/dan-sak/")
+    mobile = b'<html><head><link rel="canonical" href="http://www.x.example/kreol/2/"></head>'
+    mobile += b"<body><p>Dan sak pei.</p></body></html>"
+    asked = [r.url for r in sniffer.parse(HtmlResponse(seed.url, body=mobile, request=seed))]
+    assert asked[:2] == ["http://www.x.example/kreol/2/", "http://www.x.example/kreol/"]
+    assert page_links(HtmlResponse(url, body=b"<html><body>x</body></html>")).canonical is None
