@@ -489,12 +489,9 @@ def judge_pair(
         return None, check.verdict.value
     named = named_languages or {}
     if not all(
-        as_marked(url, pair.pattern, language)
-        or any(same_language(language, said) for said in named.get(url, ()))
-        for url, language in (
-            (source.url, check.source_language),
-            (target.url, check.target_language),
-        )
+        as_marked(page.url, pair.pattern, language, page.html_lang)
+        or any(same_language(language, said) for said in named.get(page.url, ()))
+        for page, language in ((source, check.source_language), (target, check.target_language))
     ):
         return None, NOT_AS_MARKED
     # the pair's own pattern counts too: a site in 19 languages has 171 language-pair
@@ -542,8 +539,11 @@ def copy_side(first: PageRecord, second: PageRecord) -> str | None:
     return None
 
 
-def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
-    """Whether the page's language is the one its side of the pattern names, if it names one.
+def as_marked(
+    url: str, pattern: PairingPattern, language: str, html_lang: str | None = None
+) -> bool:
+    """Whether the page's language is the one its side of the pattern names, if it names one
+    (as :func:`unit_language` reads it, the page's ``<html lang>`` first).
 
     A ``/de/`` page whose text is English is an untranslated fallback (the Apache manual's
     ``/de/x.html`` is a link to ``/en/x.html``): pairing it would duplicate the real pair of the
@@ -551,7 +551,7 @@ def as_marked(url: str, pattern: PairingPattern, language: str) -> bool:
     values = {unit.value for unit in marking_units(url)}
     for unit in (pattern.first, pattern.second):
         if unit and unit in values:
-            marked = language_of_unit(unit)
+            marked = unit_language(unit, html_lang)
             return marked is None or same_language(marked, language)
     return True
 
@@ -565,7 +565,7 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
     if named is not None:
         return in_declared_script(named, html_lang)
     if html_lang and not any(
-        language_of_unit(unit.value)
+        unit_language(unit.value, html_lang)
         for unit in split_url(url).units()
         if not (unit.kind == HOST and country_host(unit.value, html_lang))
     ):
@@ -590,11 +590,20 @@ def url_language(url: str, html_lang: str | None = None) -> str | None:
     code (``ch.example.org``, :func:`~.units.host_language`), unless it is the country the
     page's ``<html lang>`` names (:func:`country_host`)."""
     named = {
-        host_language(unit.value) if unit.kind == HOST else language_of_unit(unit.value)
+        host_language(unit.value) if unit.kind == HOST else unit_language(unit.value, html_lang)
         for unit in split_url(url).units()
         if not (unit.kind == HOST and country_host(unit.value, html_lang))
     } - {None}
     return named.pop() if len(named) == 1 else None
+
+
+def unit_language(unit: str, html_lang: str | None = None) -> str | None:
+    """The language a URL unit names: the page's own ``<html lang>``'s where the unit is its
+    code (Sardinian's ``/sc/``, ``lang="sc"``; Hong Kong's ``/sc/`` is Simplified Chinese),
+    else the marker's (:func:`~.markers.language_of_unit`)."""
+    if html_lang and unit.lower() == html_lang.strip().lower():
+        return normalize_language_code(html_lang) or language_of_unit(unit)
+    return language_of_unit(unit)
 
 
 def marking_units(url: str) -> list[Unit]:
@@ -630,7 +639,7 @@ def marked_otherwise(page: PageRecord, site_languages: Collection[str] | None = 
         if unit.kind == HOST:
             if not country_host(unit.value, page.html_lang):
                 marked.add(host_language(unit.value))
-        elif (language := language_of_unit(unit.value)) is not None and (
+        elif (language := unit_language(unit.value, page.html_lang)) is not None and (
             unit.kind != FILE or site_languages is None or base_language(language) in site_languages
         ):
             marked.add(language)

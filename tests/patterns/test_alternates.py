@@ -21,6 +21,7 @@ from bilingual_spider.patterns.crawl_round import (
     CrawledSites,
     PageRecord,
     pair_round,
+    url_language,
 )
 from bilingual_spider.patterns.mining import PairingPattern
 
@@ -243,20 +244,26 @@ def test_a_page_whose_own_lang_the_identifier_overrules_is_a_fallback_on_a_site_
     ``xml:lang="lua"``; read surely as English, a pattern paired it as English with each
     translation. A template's ``lang="en"`` on every page says nothing of a translation."""
     crawled = CrawledSites()
+    sections = {"en": "a", "fr": "b", "lua": "c"}  # the URL names no language
     for i in range(3):
-        en, fr, lua = (f"{SITE}/docs/p{i}-{lang}.html" for lang in ("en", "fr", "lua"))
-        for url, lang, text in ((en, "en", ENGLISH), (fr, "fr", FRENCH), (lua, "en", ENGLISH)):
-            declared = url.rsplit("-", 1)[1].split(".")[0]
+        en, fr, lua = (f"{SITE}/docs/p{i}-{sections[lang]}.html" for lang in sections)
+        for url, lang, declared, text in (
+            (en, "en", "en", ENGLISH), (fr, "fr", "fr", FRENCH), (lua, "en", "lua", ENGLISH)
+        ):  # fmt: skip
             crawled.add(replace(record(url, lang, f"{text} {i}"), html_lang=declared))
     result = pair_round(crawled)
-    assert {(p.source[-10:], p.target[-10:]) for p in result.pairs} == {
-        (f"p{i}-en.html", f"p{i}-fr.html") for i in range(3)
+    assert {(p.source[-9:], p.target[-9:]) for p in result.pairs} == {
+        (f"p{i}-a.html", f"p{i}-b.html") for i in range(3)
     }
     assert result.rejected[NOT_AS_DECLARED] >= 3
     template = CrawledSites()  # every page says lang="en": a template's
     for page in crawled.pages.values():
         template.add(replace(page, html_lang="en"))
-    assert result.rejected[NOT_AS_DECLARED] and NOT_AS_DECLARED not in pair_round(template).rejected
+    assert NOT_AS_DECLARED not in pair_round(template).rejected
+    # at article-N-lua.html, the file name's "lua", the code its page declares, names
+    # Luba-Lulua: a fallback by its URL too (not_as_marked)
+    lua = f"{SITE}/docs/article-1-lua.html"
+    assert url_language(lua, "lua") == "lua" and url_language(lua) is None
 
 
 def test_a_regional_language_read_as_its_neighbour_is_paired_as_it_declares():

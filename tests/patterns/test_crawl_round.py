@@ -12,6 +12,7 @@ from bilingual_spider.patterns.crawl_round import (
     as_marked,
     copy_side,
     deep_page_candidates,
+    marked_otherwise,
     next_round_sites,
     pair_round,
     site_languages,
@@ -381,3 +382,18 @@ def test_a_host_label_that_is_the_country_the_page_declares_names_no_language() 
     assert declared_language("http://br.wiki.example/a", None) == "br"
     assert declared_language("http://uk.wiki.example/a", "uk") == "uk"
     assert declared_language("http://br.wiki.example/a", "en-US") == "br"
+
+
+def test_a_url_unit_that_is_the_pages_own_html_lang_names_that_language():
+    """``/sc/`` is Simplified Chinese on Hong Kong's sites, Sardinian on Sardinia's, whose
+    pages say ``<html lang="sc">``."""
+    from bilingual_spider.patterns.crawl_round import declared_language, url_language
+
+    sardinian = "http://www.sardegna.example/sc/decraratzione/articulu-1.html"
+    assert url_language(sardinian) == "zh-Hans"
+    assert url_language(sardinian, "sc") == declared_language(sardinian, "sc") == "sc"
+    assert url_language("http://www.info.gov.hk/sc/news.htm", "zh-Hans") == "zh-Hans"
+    assert as_marked(sardinian, PairingPattern("it", "sc"), "sc", "sc")
+    assert not as_marked(sardinian, PairingPattern("it", "sc"), "sc")
+    record = PageRecord.of(sardinian, "sc", "Totu sos èsseres umanos", (), html_lang="sc")
+    assert not marked_otherwise(record)
