@@ -217,8 +217,10 @@ def _language(value: str) -> str:
 
 
 def absolute_url(base: str, href: str | None) -> str | None:
-    """``href`` resolved against ``base``, without fragment; None when it leads to no other
-    HTTP(S) page (empty, ``#...``, ``javascript:``, ``mailto:``, no host)."""
+    """``href`` resolved against ``base``, without fragment and without the parameters that
+    only track a campaign (``utm_source``, ``fbclid``: the page is the same, and each tracked
+    link would be another URL of it to fetch and pair); None when it leads to no other HTTP(S)
+    page (empty, ``#...``, ``javascript:``, ``mailto:``, no host)."""
     if not href:
         return None
     href = _URL_CONTROL.sub("", href.strip())
@@ -244,7 +246,26 @@ def absolute_url(base: str, href: str | None) -> str | None:
             url = safe_url_string(url)
         except ValueError:
             return None
+    if "?" in url and _TRACKING.search(url):
+        url = without_tracking(url)
     return url
+
+
+_TRACKING = re.compile(r"[?&](?:utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_[ce]id)=", re.I)
+"""A query parameter that only tracks a campaign or a click."""
+
+
+def without_tracking(url: str) -> str:
+    """``url`` without its tracking parameters (:data:`_TRACKING`), its others kept in order.
+
+    >>> without_tracking("http://x.ca/?utm_source=a&utm_medium=b&p=2")
+    'http://x.ca/?p=2'
+    >>> without_tracking("http://x.ca/blog/?utm_campaign=c")
+    'http://x.ca/blog/'
+    """
+    address, _, query = url.partition("?")
+    kept = [part for part in query.split("&") if not _TRACKING.match("&" + part)]
+    return f"{address}?{'&'.join(kept)}" if kept else address
 
 
 def _plain_join(base: str, href: str) -> str | None:

@@ -50,6 +50,19 @@ def test_relative_and_protocol_relative_urls_are_resolved_without_fragment():
     ]
 
 
+def test_a_links_tracking_parameters_are_dropped_its_others_kept():
+    found = links(
+        '<a href="/?utm_source=linkedin&amp;utm_medium=social">home</a>'
+        '<a href="/blog/?page=2&amp;fbclid=IwAR0x">blog</a><a href="/s?q=utm_source">s</a>',
+        page_url="http://digital.example.ca/en/",
+    )
+    assert [c.url for c in found] == [
+        "http://digital.example.ca/",
+        "http://digital.example.ca/blog/?page=2",
+        "http://digital.example.ca/s?q=utm_source",
+    ]
+
+
 def test_base_href_is_the_base_of_every_link_and_image():
     found = links(
         '<html><head><base href="/site/v2/"></head><body>'
