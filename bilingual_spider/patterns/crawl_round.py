@@ -21,6 +21,7 @@ from collections import ChainMap, Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from bilingual_spider.language.codes import (
     base_language,
@@ -277,17 +278,38 @@ def page_declaration(
 ) -> tuple[str | None, bool]:
     """The language the site declares for a page, and whether the links naming it declared it:
     its URL's, else the one every link naming it declares (``named``,
-    :func:`.alternates.linked_languages`), else its own ``<html lang>`` on a site whose pages
-    declare several (``declaring``, :func:`sites_declaring_several`); None when none does."""
+    :func:`.alternates.linked_languages`), or naming the closest directory above it that links
+    name (:func:`named_above`), else its own ``<html lang>`` on a site whose pages declare
+    several (``declaring``, :func:`sites_declaring_several`); None when none does."""
     declared = url_language(url, page.html_lang)
     if declared is not None:
         return in_declared_script(declared, page.html_lang), False
-    languages = named.get(url, ())
+    languages = named.get(url) or named_above(url, named)
     if len({base_language(lang) for lang in languages}) == 1:
         return min(languages), True
     if page.html_lang and site_of(url) in declaring:
         return page.html_lang, False
     return None, False
+
+
+def named_above(url: str, named: Mapping[str, set[str]]) -> set[str]:
+    """The languages the links naming the closest directory above ``url`` declare (``named``),
+    the site's root apart: a language's section whose URL names no language (``/gag/``, which
+    only the home's switcher names, "Gagauz"; ``/francais/``) is in that language, each page
+    below it too, however few links name them.
+
+    >>> named_above("http://x.md/gag/kultura/miras/a.html", {"http://x.md/gag/": {"gag"}})
+    {'gag'}
+    >>> named_above("http://x.md/a/b.html", {"http://x.md/": {"ro"}})
+    set()
+    """
+    parts = urlsplit(url)
+    directories = parts.path.split("/")[1:-1]
+    for depth in range(len(directories), 0, -1):
+        above = f"{parts.scheme}://{parts.netloc}/{'/'.join(directories[:depth])}/"
+        if above != url and above in named:
+            return named[above]
+    return set()
 
 
 def languages_of_sites(
@@ -470,7 +492,8 @@ def judge_pair(
     ``weights``: C(k) of the patterns Sim_Pattern counts (eq. 9), besides the pair's own. With
     a ``verifier``, a pair whose two pages both have their content kept must also be a
     translation by content (:mod:`.verification`), its probability at least ``threshold`` (the
-    verifier's own by default); its signals go on the pair. ``declared``: the versions pages
+    verifier's own by default); its signals go on the pair, and two pages that link nothing
+    are judged on it alone, without the link filter. ``declared``: the versions pages
     name of each URL, whose link pairs count in the similarity as a pattern's
     (:func:`.alternates.declared_versions`). ``named_languages``: the languages the links naming
     each URL declare (:func:`.alternates.linked_languages`); a page they name in its language
@@ -499,10 +522,13 @@ def judge_pair(
     similarity = bilingual_similarity(
         target.links, source.links, {**weights, pair.pattern: 1.0}, declared=declared
     )
-    if not keep_pair(similarity):
+    by_content = verifier is not None and source.content is not None and target.content is not None
+    # two pages that link nothing (a report's page, a print version) give the links no say:
+    # their content alone is judged
+    if not keep_pair(similarity) and not (by_content and not source.links and not target.links):
         return None, NO_SHARED_LINKS
     verification = None
-    if verifier is not None and source.content is not None and target.content is not None:
+    if by_content:
         signals = content_signals(source.content, target.content)
         probability = verifier.probability(signals)
         if probability < (verifier.threshold if threshold is None else threshold):

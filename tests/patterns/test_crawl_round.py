@@ -216,6 +216,23 @@ def test_with_a_verifier_a_pair_must_be_a_translation_by_content():
     assert pair_round(crawled).pairs[1].verification is None  # no verifier: both pairs kept
 
 
+def test_two_pages_that_link_nothing_are_judged_on_their_content_alone():
+    """A registry's reports link nothing (no menu, no breadcrumb): the link filter has nothing
+    to weigh, so a verifier's word decides; without one, they share no links as before."""
+    from bilingual_spider.patterns.crawl_round import judge_pair
+    from bilingual_spider.patterns.pairing import UrlPair
+
+    verifier, english, french, other = _verifier()
+    pattern = PairingPattern("en", "fr")
+    pairs = []
+    for name, content in (("r1", french), ("r2", other)):
+        en = PageRecord.of(f"http://x.example/en/{name}.html", "en", ENGLISH, (), english)
+        fr = PageRecord.of(f"http://x.example/fr/{name}.html", "fr", FRENCH, (), content)
+        pair = UrlPair(en.url, fr.url, pattern, 0.5, 0.5, LOCAL)
+        pairs.append((judge_pair(pair, en, fr, {}, verifier)[1], judge_pair(pair, en, fr, {})[1]))
+    assert pairs == [("kept", NO_SHARED_LINKS), ("not_translation", NO_SHARED_LINKS)]
+
+
 def test_a_pair_both_pages_declare_by_hreflang_is_judged_on_its_content():
     """Two pages of another shape that name each other by hreflang are no translation on a
     site with too few declarations to be credible, named both ways or one way

@@ -232,3 +232,23 @@ def test_a_page_read_as_its_language_takes_the_variety_its_url_declares_beside_a
         for code in ("en", "en-us")
     }
     assert linked_language_pages(bare) == {}
+
+
+def test_the_pages_below_a_section_the_links_name_take_its_language(identifier):
+    """Only the home's switcher names ``/rdzong/`` Dzongkha (a directory no URL marker reads,
+    as Gagauz's ``/gag/``); the pages below it, linked from that section alone under a
+    template's ``lang="en"``, take its language as a page the links name would."""
+    texts, english = catalog_sentences("dz")
+    section = f"{SITE}/rdzong/"
+    pages = {
+        f"{SITE}/": PageRecord.of(f"{SITE}/", "en", " ".join(english[:10]), [section],
+                                  alternates=[Alternate(section, "dz", SWITCHER)]),
+    }  # fmt: skip
+    below = [f"{SITE}/rdzong/chos/{n}.html" for n in range(2)]
+    for n, url in enumerate(below):
+        text = " ".join(texts[n * 10 : n * 10 + 10])
+        guess = identifier.identify(text)[0].lang
+        pages[url] = PageRecord.of(url, guess, text, [section], html_lang="en")
+    assert {pages[url].language for url in below} == {"bo"}  # a stand-in
+    linked = linked_language_pages(pages, identifier.knows)
+    assert {linked[url].language for url in below} == {"dz"}
