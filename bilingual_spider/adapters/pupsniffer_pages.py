@@ -100,6 +100,7 @@ def page_record(
     return PageRecord.of(
         response.url, page.language, page.text, links.urls, content, links.alternates,
         page.mixed_blocks, page.language_share, page.prose, page.signal or "identifier", own,
+        links.canonical,
     )  # fmt: skip
 
 

@@ -116,6 +116,9 @@ SUPERSEDED = "superseded"
 """A pair one of whose pages has a better attested partner in the other's language
 (:func:`.declarations.evidence`): a pattern pair against the page's verified hreflang, or a
 wrong hreflang against the pattern's pair."""
+COPY_OF_CANONICAL = "copy_of_canonical"
+"""A page that names as its canonical page another page of its language the crawl fetched (a
+print version, a mobile copy): its pairs are that page's."""
 COPY_OF_ANOTHER = "copy_of_another"
 """A page found, in another pair of the round, to be half or more a copy of a page in one
 language (:func:`copy_side`): mostly untranslated, it is no translation in any pair."""
@@ -171,6 +174,9 @@ class PageRecord:
     )."""
     html_lang: str | None = None
     """The language its ``<html lang>`` (or ``xml:lang``) declares; None when none."""
+    canonical: str | None = None
+    """The page it names as the one it copies (``<link rel="canonical">`` to another URL: a
+    print version, a mobile copy); None when it names none."""
 
     @property
     def copy_text(self) -> str:
@@ -194,6 +200,7 @@ class PageRecord:
         prose: str = "",
         language_signal: str = "identifier",
         html_lang: str | None = None,
+        canonical: str | None = None,
     ) -> PageRecord:
         """A record with its texts and links cut to :data:`MAX_TEXT_CHARS` and
         :data:`MAX_LINKS` (a mixed page's blocks too, to the first :data:`MAX_TEXT_CHARS`
@@ -224,6 +231,7 @@ class PageRecord:
             prose[:MAX_TEXT_CHARS],
             language_signal,
             normalize_language_code(html_lang) if html_lang else None,
+            canonical,
         )
 
 
@@ -259,6 +267,7 @@ class RoundPairs:
     rejected: Mapping[str, int]
     """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
     ``not_as_marked``, ``not_as_named``, ``not_as_declared``, ``no_shared_links``,
+    ``copy_of_canonical``,
     ``not_translation``."""
     credibility: Credibility
     declarations: Mapping[str, DeclarationTally] = field(default_factory=dict)
@@ -766,6 +775,8 @@ def pair_round(
 
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
+        if any(copies_canonical(page, crawled.pages) for page in (source, target)):
+            return None, COPY_OF_CANONICAL
         if not all(as_named(page, named_languages) for page in (source, target)):
             return None, NOT_AS_NAMED
         if any(own_word_overruled(page, declaring) for page in (source, target)):
@@ -858,6 +869,19 @@ def pair_round(
         (p.url, p.language, p.language_signal) for p in linked.values() if p.language
     )
     return RoundPairs(tuple(kept), dict(rejected), result.credibility, tallies, linked_pages)
+
+
+def copies_canonical(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
+    """Whether ``page`` names as its canonical page another of ``pages`` in its language (a
+    translation whose canonical is its original's, a common mistake, is no copy)."""
+    original = pages.get(page.canonical) if page.canonical else None
+    return (
+        original is not None
+        and original.url != page.url
+        and page.language is not None
+        and original.language is not None
+        and same_language(page.language, original.language)
+    )
 
 
 def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:

@@ -414,3 +414,21 @@ def test_a_url_unit_that_is_the_pages_own_html_lang_names_that_language():
     assert not as_marked(sardinian, PairingPattern("it", "sc"), "sc")
     record = PageRecord.of(sardinian, "sc", "Totu sos èsseres umanos", (), html_lang="sc")
     assert not marked_otherwise(record)
+
+
+def test_a_print_version_of_a_fetched_page_is_in_no_pair_but_a_translation_naming_it_is():
+    """A print version names its page as canonical: its pairs would be that page's, again. A
+    translation that names its original as canonical (a common mistake) is still paired."""
+    from bilingual_spider.patterns.crawl_round import COPY_OF_CANONICAL
+    from bilingual_spider.patterns.numbered import NUMBERED
+
+    report = "http://x.example/en/reports/report-7.html"
+    printed = "http://x.example/en/print/report-7.html"
+    french = "http://x.example/fr/rapports/rapport-7.html"
+    crawled = CrawledSites()
+    crawled.add(PageRecord.of(printed, "en", ENGLISH, ["http://x.example/"], canonical=report))
+    crawled.add(PageRecord.of(report, "en", ENGLISH, ["http://x.example/"]))
+    crawled.add(PageRecord.of(french, "fr", FRENCH, ["http://x.example/"], canonical=report))
+    result = pair_round(crawled)
+    assert [(p.source, p.target, p.method) for p in result.pairs] == [(report, french, NUMBERED)]
+    assert result.rejected[COPY_OF_CANONICAL] == 1
