@@ -709,12 +709,16 @@ def own_word_overruled(page: PageRecord, declaring: Collection[str]) -> bool:
     :func:`sites_declaring_several`), that the identifier overruled, reading it surely as
     another (a close neighbour or a language it lacks would have been taken at its word:
     :func:`~bilingual_spider.language.declared_language.resolve_language`); a page whose URL
-    names its language is judged by that (``not_as_marked``)."""
+    names another language is judged by that (``not_as_marked``), one whose URL names its
+    ``<html lang>``'s code (``article-1-lua.html``, ``lang="lua"``) by its own word too."""
     if not page.html_lang or page.language is None or page.mixed:
         return False
     if page.language_signal != "identifier" or same_language(page.html_lang, page.language):
         return False
-    return site_of(page.url) in declaring and url_language(page.url, page.html_lang) is None
+    named = url_language(page.url, page.html_lang)
+    return site_of(page.url) in declaring and (
+        named is None or same_language(named, page.html_lang)
+    )
 
 
 def marked_language(url: str, shares: Mapping[str, float]) -> str | None:
