@@ -600,7 +600,7 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
     if named is not None:
         return in_declared_script(named, html_lang)
     if html_lang and not any(
-        unit_language(unit.value, html_lang)
+        language_of_unit(unit.value)
         for unit in split_url(url).units()
         if not (unit.kind == HOST and country_host(unit.value, html_lang))
     ):

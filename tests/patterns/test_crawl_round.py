@@ -410,6 +410,8 @@ def test_a_url_unit_that_is_the_pages_own_html_lang_names_that_language():
     assert url_language(sardinian) == "zh-Hans"
     assert url_language(sardinian, "sc") == declared_language(sardinian, "sc") == "sc"
     assert url_language("http://www.info.gov.hk/sc/news.htm", "zh-Hans") == "zh-Hans"
+    # a host label that is the page's own code is no other declaration than the page's
+    assert declared_language("http://pcd.langues.example/", "pcd") == "pcd"
     assert as_marked(sardinian, PairingPattern("it", "sc"), "sc", "sc")
     assert not as_marked(sardinian, PairingPattern("it", "sc"), "sc")
     record = PageRecord.of(sardinian, "sc", "Totu sos èsseres umanos", (), html_lang="sc")
