@@ -117,7 +117,7 @@ def page_text(response: TextResponse, identifier: Any = None, stats: Any = None)
     # its share of each language is its whole main text's (a page with a fifth of it in
     # other languages may be the copy of another: crawl_round.copy_side); a mixed page's own
     # language is its prose's, decided against each pair's other page (own_prose)
-    judged = language_blocks(blocks, identifier=identifier, declared=declared)
+    judged = language_blocks(blocks, identifier=identifier, declared=declared, unsure_declared=True)
     found = language_of_blocks(judged, truncated)
     prose_blocks, _ = main_text_blocks(parsed, code=False, navigation=False)
     language: str | None = None
@@ -126,7 +126,9 @@ def page_text(response: TextResponse, identifier: Any = None, stats: Any = None)
         language = found.lang
     elif not found.undetermined:  # mixed: each pair decides (pair_language.own_prose)
         language = marked_language(response.url, found.shares)
-        prose = language_blocks(prose_blocks, identifier=identifier, declared=declared)
+        prose = language_blocks(
+            prose_blocks, identifier=identifier, declared=declared, unsure_declared=True
+        )
         mixed = tuple(prose or judged)
     logger.debug(
         "pupsniffer page language %s (%s) %s", language or UNDETERMINED, found.signal, response.url

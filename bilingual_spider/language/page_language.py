@@ -221,6 +221,7 @@ def language_blocks(
     identifier: LanguageIdentifier,
     declared: str | None = None,
     offered: Collection[str] | None = None,
+    unsure_declared: bool = False,
 ) -> list[LanguageBlock]:
     """The blocks long enough to judge (:data:`MIN_BLOCK_CHARS`; all of them together when
     none is), each with its language: the identifier's, or the ``declared`` language of the
@@ -237,7 +238,7 @@ def language_blocks(
         else LanguageBlock(block, None)
         for block, guesses in zip(judged, identifier.identify_many(judged), strict=True)
     ]
-    return resolved_blocks(guessed, declared, identifier.knows, offered)
+    return resolved_blocks(guessed, declared, identifier.knows, offered, unsure_declared)
 
 
 def resolved_blocks(
@@ -245,6 +246,7 @@ def resolved_blocks(
     declared: str | None,
     knows: Callable[[str], bool],
     offered: Collection[str] | None = None,
+    unsure_declared: bool = False,
 ) -> list[LanguageBlock]:
     """Blocks whose identified language the ``declared`` one overrules where
     :func:`~.declared_language.resolve_language` says so, each guess weighed with all the
@@ -259,8 +261,14 @@ def resolved_blocks(
             by_guess.setdefault(block.lang, []).append(block)
     resolved = {
         lang: resolve_language(
-            lang, " ".join(b.text for b in named), declared, knows, _confidence(named), offered
-        )
+            lang,
+            " ".join(b.text for b in named),
+            declared,
+            knows,
+            _confidence(named),
+            offered,
+            unsure_declared,
+        )  # fmt: skip
         for lang, named in by_guess.items()
     }
     found = []

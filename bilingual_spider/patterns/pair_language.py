@@ -199,7 +199,9 @@ def text_language(text: str, identifier: LanguageIdentifier, declared: str | Non
     found = decide(identifier.identify(text), text, default_calibration())
     if found.undetermined:
         return UNDETERMINED
-    resolved = resolve_language(found.lang, text, declared, identifier.knows, found.score)
+    resolved = resolve_language(
+        found.lang, text, declared, identifier.knows, found.score, unsure_declared=True
+    )
     return resolved.lang if resolved else UNDETERMINED
 
 
