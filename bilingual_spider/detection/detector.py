@@ -78,6 +78,7 @@ from bilingual_spider.language.codes import base_language, normalize_language_co
 from bilingual_spider.language.names import language_of_code, names_a_language
 from bilingual_spider.language.tld import domain_parts, host_of
 from bilingual_spider.links.features import labelled_language, leads_to_languages
+from bilingual_spider.patterns.crawl_round import named_above
 from bilingual_spider.patterns.markers import LANGUAGE_PARAMETER, language_of_unit
 from bilingual_spider.patterns.units import host_code_label, url_host_language
 
@@ -369,6 +370,10 @@ class DetectionState:
     switcher_read: bool = False
     """Whether a probe's own switcher was read (:meth:`BilingualSiteDetector.record`), once a
     site."""
+    start_section: str = ""
+    """The language an ancestor's switcher names the first page's section in
+    (:func:`~bilingual_spider.patterns.crawl_round.named_above`: ``/gag/``, "Gagauzça", above
+    a Gagauz page lid.176 reads as Turkish), or "": none named."""
     climb: bool = True
     """Whether this site may climb the ladder (a crawl may judge some pages' sites from the page
     alone: a backlink page fetched for its links)."""
@@ -388,6 +393,8 @@ class DetectionState:
         names English, Faroese and Sami: the ``offered`` of
         :func:`~bilingual_spider.language.declared_language.resolve_language`)."""
         own = (self.start.lang,) if self.start.lang not in ("", "und") else ()
+        if self.start_section:  # the language its section is named in overrules its reading
+            own = (self.start_section,)
         return tuple(dict.fromkeys((*own, *self.named)))
 
 
@@ -869,21 +876,31 @@ class BilingualSiteDetector:
         found = languages_found((state.start, *state.results))
         page_urls = [url for url in (result.url, result.final_url) if url]
         asked = _asked(state) | {_without_fragment(link.url) for link in state.queue}
+        links = list(links)
+        section = _section_language(state.start, [link for link in links if link.hint])
         named: list[LinkScore] = []
         for link in links:
             url = _without_fragment(link.url)
-            if not link.hint or _names_found(link, found) or url in asked:
+            if not link.hint or _names_found(link, found):
                 continue
             if not interesting([link.hint], self.config.langs):
+                continue
+            if url in asked:  # the first page's section, read as another language: asked again
+                ours = section and _same_language(link.hint, section)
+                if ours and _is_above(url, state.start) and section not in state.second_looks:
+                    named.append(LinkScore(url, link.score, section, via=SECOND_LOOK))
                 continue
             if probe_able_from(page_urls, link.url, self.config.hosts):
                 named.append(LinkScore(url, link.score, link.hint))
                 asked.add(url)
+        looks = tuple(link.hint for link in named if link.via == SECOND_LOOK)
         return replace(
             state,
             queue=(*state.queue, *named),
             switcher_read=True,
             hints_used=state.hints_used or bool(named),
+            start_section=section or state.start_section,
+            second_looks=(*state.second_looks, *looks),
         )
 
     def wants_links(self, state: DetectionState, result: ProbeResult) -> bool:
@@ -1192,6 +1209,7 @@ class BilingualSiteDetector:
             queue=tuple(queue),
             hinted=(),
             named=named_languages(switcher),
+            start_section=_section_language(state.start, switcher) or state.start_section,
             hints_used=True,
             rung_start=len(state.results),
         )
@@ -1295,6 +1313,23 @@ def _linked_ancestors(start: ProbeResult, links: Iterable[LinkScore]) -> tuple[s
     """The links of the first page to the pages above it (its home page, a breadcrumb)."""
     url = start.final_url or start.url
     return linked_ancestors(url, _marker_language(url, start.counted), [u.url for u in links])
+
+
+def _section_language(start: ProbeResult, switcher: Iterable[LinkScore]) -> str:
+    """The language the links naming a language (``switcher``) name the first page's section
+    in (:func:`~bilingual_spider.patterns.crawl_round.named_above`: ``/gag/``, "Gagauzça"), or
+    "": none, or several."""
+    sections: dict[str, set[str]] = {}
+    for link in switcher:
+        sections.setdefault(_without_fragment(link.url), set()).add(link.hint)
+    named = named_above(start.final_url or start.url, sections)
+    return next(iter(named)) if len(named) == 1 else ""
+
+
+def _is_above(url: str, start: ProbeResult) -> bool:
+    """Whether ``url`` is a directory above the first page."""
+    page = start.final_url or start.url
+    return url != page and url.endswith("/") and page.startswith(url)
 
 
 def _marker_language(url: str, own: str) -> str:

@@ -301,3 +301,23 @@ def test_a_linked_home_page_that_fails_leaves_the_neutral_root_to_ask() -> None:
     step = _answer(detector, step, "und", [LinkScore("http://www.x.org/doc/2.4/de/", 0.1, "de")])
     verdict = _answer(detector, step, "de").verdict
     assert verdict is not None and verdict.bilingual
+
+
+def test_a_section_a_switcher_names_in_another_language_is_asked_again_in_it() -> None:
+    """A Gagauz page lid.176 reads as Turkish, entered deep under ``/gag/``: the Romanian home's
+    switcher names ``/gag/`` Gagauz, so the section is asked again as Gagauz, and Turkish, the
+    first page's reading, is no longer among the site's languages a guess may stand in for."""
+    detector = BilingualSiteDetector(DetectorConfig(langs=("en", "gag")))
+    step = detector.begin("x.md", detector.page("http://x.md/gag/kultura/a.html", Lang("tr")), [])
+    home = [LinkScore("http://x.md/", 0.3, "ro"), LinkScore("http://x.md/en/", 0.3, "en")]
+    step = detector.record(step.state, detector.page("http://x.md/gag/", Lang("tr")), home)
+    assert step.state is not None and "tr" in step.state.site_languages
+    switcher = [LinkScore("http://x.md/en/", 0.3, "en"), LinkScore("http://x.md/gag/", 0.3, "gag")]
+    for probe in sorted(step.probes, key=lambda p: p.hint != "ro"):  # the Romanian home first
+        assert step.state is not None
+        step = detector.record(step.state, detector.page(probe.url, Lang(probe.hint)), switcher)
+    assert step.state is not None
+    assert [(p.url, p.hint) for p in step.probes] == [("http://x.md/gag/", "gag")]
+    assert step.state.site_languages == ("gag", "ro", "en")
+    verdict = _answer(detector, step, "gag").verdict
+    assert verdict is not None and verdict.bilingual and "gag" in verdict.languages
