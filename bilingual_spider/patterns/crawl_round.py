@@ -63,7 +63,12 @@ from bilingual_spider.patterns.declarations import (
 )
 from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
-from bilingual_spider.patterns.groups import TranslationGroup, build_groups, implied_pair
+from bilingual_spider.patterns.groups import (
+    TranslationGroup,
+    build_groups,
+    implied_pair,
+    url_difference,
+)
 from bilingual_spider.patterns.listed import LISTED, MAX_LEVELS, MAX_SHIFT, listed_pairs
 from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
@@ -527,9 +532,12 @@ def judge_pair(
     ):
         return None, NOT_AS_MARKED
     # the pair's own pattern counts too: a site in 19 languages has 171 language-pair
-    # patterns, and the top global ones cannot hold them all
+    # patterns, and the top global ones cannot hold them all; so does the unit its two URLs
+    # differ in, where a declared pair's pattern is its languages' (``<de,es>`` for
+    # ``guide.de.html/`` and ``guide.es.html/``, whose chapters its links name)
+    own = dict.fromkeys(filter(None, (pair.pattern, url_difference(source.url, target.url))), 1.0)
     similarity = bilingual_similarity(
-        target.links, source.links, {**weights, pair.pattern: 1.0}, declared=declared
+        target.links, source.links, {**weights, **own}, declared=declared
     )
     by_content = verifier is not None and source.content is not None and target.content is not None
     # two pages that link nothing (a report's page, a print version) give the links no say:

@@ -185,6 +185,23 @@ def test_a_pair_whose_pattern_is_not_among_the_counted_ones_still_shares_its_lin
     assert judged is not None and why == "kept" and judged.similarity > 0
 
 
+def test_a_declared_pair_shares_the_links_its_urls_differ_as():
+    """A pair hreflang declares has its languages' pattern, ``<de,en>``, which no link of a
+    Debian manual's ``guide.de.html/`` matches: the unit its two URLs differ in does."""
+    from bilingual_spider.patterns.alternates import HREFLANG
+    from bilingual_spider.patterns.crawl_round import judge_pair
+    from bilingual_spider.patterns.pairing import UrlPair
+
+    root = "http://www.debian.org/doc/manuals/apt-guide/"
+    source = page(root + "guide.de.html/index.html", "de", GERMAN, root + "guide.de.html/ch1.html")
+    target = page(root + "guide.html/index.html", "en", ENGLISH, root + "guide.html/ch1.html")
+    pair = UrlPair(source.url, target.url, PairingPattern("de", "en"), 1.0, 1.0, HREFLANG)
+    judged, why = judge_pair(pair, source, target, {})
+    assert judged is not None and why == "kept" and judged.similarity > 0
+    other = page(root + "offline.html/index.html", "en", ENGLISH, root + "offline.html/ch2.html")
+    assert judge_pair(pair, source, other, {})[1] == NO_SHARED_LINKS  # another chapter
+
+
 def _verifier():
     """A verifier fitted on two hand-made kinds: aligned pages and pages of another shape."""
     from bilingual_spider.patterns.verification import PairVerifier, page_content, pair_signals
