@@ -74,6 +74,7 @@ from bilingual_spider.patterns.markers import language_of_unit
 from bilingual_spider.patterns.mining import PairingPattern
 from bilingual_spider.patterns.numbered import NUMBERED, numbered_pairs
 from bilingual_spider.patterns.pair_language import (
+    MAX_COPIED_SHARE,
     MIN_LANGUAGE_SHARE,
     PairLanguageVerdict,
     check_pair_language,
@@ -122,8 +123,8 @@ SUPERSEDED = "superseded"
 (:func:`.declarations.evidence`): a pattern pair against the page's verified hreflang, or a
 wrong hreflang against the pattern's pair."""
 COPY_OF_CANONICAL = "copy_of_canonical"
-"""A page that names as its canonical page another page of its language the crawl fetched (a
-print version, a mobile copy): its pairs are that page's."""
+"""A page that names as its canonical page another page of its language the crawl fetched, and
+copies half or more of its prose (a print version, a mobile copy): its pairs are that page's."""
 COPY_OF_ANOTHER = "copy_of_another"
 """A page found, in another pair of the round, to be half or more a copy of a page in one
 language (:func:`copy_side`): mostly untranslated, it is no translation in any pair."""
@@ -884,8 +885,10 @@ def pair_round(
 
 
 def copies_canonical(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
-    """Whether ``page`` names as its canonical page another of ``pages`` in its language (a
-    translation whose canonical is its original's, a common mistake, is no copy)."""
+    """Whether ``page`` names as its canonical page another of ``pages`` in its language, half
+    or more of whose prose it copies (a print version, a mobile copy). A translation whose
+    canonical is its original's and a document whose canonical is its language's home page,
+    two common mistakes, are no copies."""
     original = pages.get(page.canonical) if page.canonical else None
     return (
         original is not None
@@ -893,6 +896,8 @@ def copies_canonical(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
         and page.language is not None
         and original.language is not None
         and same_language(page.language, original.language)
+        and mutual_copied_share(prose_blocks(page.copy_text), prose_blocks(original.copy_text))
+        >= MAX_COPIED_SHARE
     )
 
 

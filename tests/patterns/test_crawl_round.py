@@ -451,3 +451,19 @@ def test_a_print_version_of_a_fetched_page_is_in_no_pair_but_a_translation_namin
     result = pair_round(crawled)
     assert [(p.source, p.target, p.method) for p in result.pairs] == [(report, french, NUMBERED)]
     assert result.rejected[COPY_OF_CANONICAL] == 1
+
+
+def test_a_document_whose_canonical_is_its_languages_home_is_no_copy_of_it():
+    """A CMS that names every French document's canonical the French home: the documents copy
+    nothing of it, and pair with their English versions."""
+    crawled = CrawledSites()
+    home = "http://x.example/fr/"
+    crawled.add(PageRecord.of(home, "fr", "Bienvenue au musée.", ["http://x.example/en/"]))
+    for i in range(3):
+        english = f"http://x.example/en/doc-{i}.html"
+        french = f"http://x.example/fr/doc-{i}.html"
+        crawled.add(PageRecord.of(english, "en", f"{ENGLISH} {i}", ["http://x.example/en/"]))
+        crawled.add(PageRecord.of(french, "fr", f"{FRENCH} {i}", [home], canonical=home))
+    result = pair_round(crawled)
+    assert len(result.pairs) == 3, result.rejected
+    assert "copy_of_canonical" not in result.rejected
