@@ -960,7 +960,8 @@ class BilingualSiteDetector:
     ) -> LinkScore | None:
         """The second page of the language ``probe`` named (:meth:`_second_look_due`): another
         link of the page naming it (queued or in the language-hint tier), else a link of the
-        probe's own page naming it (``/nn/index.html`` -> ``/nn/apt.html``), else, when the
+        probe's own page naming it (``/nn/index.html`` -> ``/nn/apt.html``), by its label or its
+        URL (:func:`_leads_to`: a switcher's swapped labels), else, when the
         probe's page has less text than a chooser (``chooser_max_chars``) and counts for no
         language or for one no other page of the site showed (a stand-in's reading of X), its
         first link that names no language and is no page above it, one in its own directory
@@ -973,15 +974,15 @@ class BilingualSiteDetector:
         lang = probe.hint
         asked = _asked(state) | {_without_fragment(result.final_url or result.url)}
         for link in (*state.queue, *state.hinted):
-            if link.hint and _same_language(link.hint, lang) and link.url not in asked:
-                return replace(link, via=SECOND_LOOK)
+            if _leads_to(link, lang) and link.url not in asked:
+                return replace(link, hint=lang, via=SECOND_LOOK)
         page_urls = [url for url in (result.url, result.final_url) if url]
         links = list(links)
         for link in links:
             url = _without_fragment(link.url)
             if url in asked or not probe_able_from(page_urls, link.url, self.config.hosts):
                 continue
-            if link.hint and _same_language(link.hint, lang):
+            if _leads_to(link, lang):
                 return LinkScore(url, link.score, lang, via=SECOND_LOOK)
         # too little prose to count, or a language the site shows nowhere else: X misread?
         unsure = not result.counted or not any(_same_language(result.counted, f) for f in found)
@@ -1340,6 +1341,12 @@ def _marker_language(url: str, own: str) -> str:
     if own and own_markers(url, own):
         return own
     return path_language(url) or own
+
+
+def _leads_to(link: LinkScore, lang: str) -> bool:
+    """Whether ``link`` names ``lang``, by its label or by its URL's path (a switcher whose
+    labels are swapped: ``/sk/`` labelled "Slovenščina")."""
+    return _same_language(link.hint, lang) or _same_language(path_language(link.url), lang)
 
 
 def _same_language(a: str, b: str) -> bool:

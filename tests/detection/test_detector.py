@@ -816,3 +816,19 @@ def test_a_home_whose_links_name_no_language_climbs_to_the_page_it_links_as_its_
     home_links[1] = LinkScore(listing, 0.02)
     verdict, asked = run(detector(langs=("en", "bem")), Lang("en"), home_links, pages, listed)
     assert not verdict.bilingual and asked == []
+
+
+def test_a_switchers_swapped_labels_lead_to_a_second_look_behind_the_url_naming_the_language() -> (
+    None
+):
+    """``/sl/`` labelled "Slovenčina" and ``/sk/`` labelled "Slovenščina": the page behind the
+    Slovak label is Slovenian, so the link whose URL names Slovak is looked at next."""
+    bsd = detector(langs=("en", "sk"))
+    switcher = [LinkScore(HOME + "sl/", 0.9, "sk"), LinkScore(HOME + "sk/", 0.9, "sl")]
+    step = bsd.begin(SITE, bsd.page(HOME, Lang("en")), switcher)
+    assert step.state is not None and [p.url for p in step.probes] == [HOME + "sl/"]
+    step = bsd.record(step.state, bsd.page(HOME + "sl/", Lang("sl")), switcher)
+    assert step.state is not None
+    assert [(p.url, p.hint, p.via) for p in step.probes] == [(HOME + "sk/", "sk", SECOND_LOOK)]
+    verdict = bsd.record(step.state, bsd.page(HOME + "sk/", Lang("sk"))).verdict
+    assert verdict is not None and verdict.bilingual and verdict.languages == ("en", "sl", "sk")
