@@ -259,6 +259,11 @@ BILINGUAL_DETECTOR_SECOND_LOOK = True
 page whose untranslated licence outweighs its table of contents, an English copy under X's path),
 probe one more page of X within the probe budget before calling X absent: another link naming X,
 else a link of that page naming X. Issue 49."""
+BILINGUAL_DETECTOR_OTHER_SITES = True
+"""When nothing else is left to probe, probe the first page's links naming another language of
+interest on another site (a toggle from ``www.parks-NAME.ca`` to ``www.parcs-NAME.ca``), each
+counting only when its page links back to the first page's site naming the first page's
+language. Only with ``BILINGUAL_DETECTOR_HOSTS = "related"``."""
 BILINGUAL_DETECTOR_MODE = "detector"
 """``detector`` (Link Predictor + language identification) or ``link_predictor`` (the Link
 Predictor alone: bilingual when a link scores >= the minimum likelihood; one page per site)."""

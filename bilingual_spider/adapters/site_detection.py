@@ -25,7 +25,8 @@ nothing, see
 answered with the page itself or a redirect to the home page), ``detector/ladder/ancestors_skipped``
 (an ancestor page that failed, ``HTTP 404`` most often: the climb goes on above it),
 ``detector/second_looks`` (a second page of a language whose first page behind a link naming it
-showed another language, ``BILINGUAL_DETECTOR_SECOND_LOOK``).
+showed another language, ``BILINGUAL_DETECTOR_SECOND_LOOK``), ``detector/other_sites`` (a
+link of the first page naming a language on another site, ``BILINGUAL_DETECTOR_OTHER_SITES``).
 
 **A worker that died mid-way** (a distributed crawl): the request it was processing comes back
 to another worker marked as redelivered (``REDELIVERED_META``, the dead worker's name). The
@@ -74,6 +75,7 @@ from twisted.internet.error import (
 from twisted.python.failure import Failure
 
 from bilingual_spider.detection.detector import (
+    OTHER_SITE,
     SECOND_LOOK,
     BilingualSiteDetector,
     DetectionState,
@@ -82,6 +84,7 @@ from bilingual_spider.detection.detector import (
     ProbeResult,
     SiteVerdict,
     Step,
+    context_hint,
     parse_langs,
     probe_able_from,
     same_site,
@@ -204,6 +207,7 @@ def detector_config(settings: BaseSettings) -> DetectorConfig:
         ladder_siblings=settings.getint("BILINGUAL_DETECTOR_LADDER_SIBLINGS"),
         ladder_ancestors=settings.getint("BILINGUAL_DETECTOR_LADDER_ANCESTORS"),
         second_look=settings.getbool("BILINGUAL_DETECTOR_SECOND_LOOK"),
+        other_sites=settings.getbool("BILINGUAL_DETECTOR_OTHER_SITES"),
     )
 
 
@@ -470,8 +474,7 @@ class SiteDetection:
             start = self._first_page(first_url, response)
             if start.ok and isinstance(response, TextResponse):
                 page_urls = (first_url,) if first_url == response.url else (first_url, response.url)
-                links = self._scored_links(response, page_urls, contexts)
-                self._inc("detector/links_scored", len(links))
+                links = self._scored_links(response, page_urls, contexts, elsewhere=True)
                 named = sitemap_link_scores(response)  # BILINGUAL_SITEMAPS
                 if named:
                     self._inc("detector/sitemap_links", len(named))
@@ -490,17 +493,29 @@ class SiteDetection:
         response: TextResponse,
         page_urls: Sequence[str],
         contexts: Sequence[LinkContext] | None,
+        elsewhere: bool = False,
     ) -> list[LinkScore]:
-        """The Link Predictor's scores of the page's probe-able links (the only ones the
-        detector can use: a hub's out-of-site links are never scored)."""
+        """The Link Predictor's scores of the page's probe-able links (the only ones it
+        scores: a hub's out-of-site links never are), counted in ``detector/links_scored``;
+        ``elsewhere``: then its links naming a language on another site, unscored (a toggle to
+        another domain, or back from it:
+        :data:`~bilingual_spider.detection.detector.OTHER_SITE`)."""
         if not isinstance(self.scorer, PredictorLinkScorer):
-            return self.scorer.score(response.text, response.url)
+            scores = self.scorer.score(response.text, response.url)
+            self._inc("detector/links_scored", len(scores))
+            return scores
         if contexts is None:
             page = response_page(response)
             contexts = extract_link_contexts(page, response.url, self.scorer.around_words)
         rule = self.config.hosts
         own = [c for c in contexts if probe_able_from(page_urls, c.url, rule)]
-        return self.scorer.score(response.text, response.url, own)
+        scores = self.scorer.score(response.text, response.url, own)
+        self._inc("detector/links_scored", len(scores))
+        if elsewhere and self.config.other_sites:
+            scored = {id(c) for c in own}
+            hinted = ((c, context_hint(c)) for c in contexts if id(c) not in scored)
+            scores += [LinkScore(c.url, 0.0, hint) for c, hint in hinted if hint]
+        return scores
 
     def _unreadable(self, url: str, response: Response, error: Exception) -> ProbeResult:
         logger.warning("cannot read %s: %r", response.url, error, exc_info=True)
@@ -545,7 +560,7 @@ class SiteDetection:
         if not isinstance(response, TextResponse):
             result = self.detector.failed(url, "not a web page", score, response.url)
             self._inc("detector/probes_failed/not_html")
-        elif not same_site(page_url, response.url, self.config.hosts):
+        elif not same_site(url if via == OTHER_SITE else page_url, response.url, self.config.hosts):
             reason = f"redirected off-site to {host_of(response.url)}"
             result = self.detector.failed(url, reason, score, response.url)
             self._inc("detector/probes_failed/offsite_redirect")
@@ -557,8 +572,7 @@ class SiteDetection:
                 result = self.detector.page(url, self._language(response), score, response.url)
                 if self.detector.wants_links(state, result):  # an ancestor, a second look
                     page_urls = (url,) if url == response.url else (url, response.url)
-                    links = self._scored_links(response, page_urls, None)
-                    self._inc("detector/links_scored", len(links))
+                    links = self._scored_links(response, page_urls, None, via == OTHER_SITE)
             except Exception as exc:  # counted as a failed probe
                 result = replace(self._unreadable(url, response, exc), score=score)
         if not result.ok:
@@ -688,6 +702,8 @@ class SiteDetection:
             self._inc("detector/probes")
             if probe.via == SECOND_LOOK:
                 self._inc("detector/second_looks")
+            elif probe.via == OTHER_SITE:
+                self._inc("detector/other_sites")
             elif probe.via:
                 self._inc(f"detector/ladder/{probe.via.replace(' ', '_')}")
             yield self._probe_request(step.state, probe)

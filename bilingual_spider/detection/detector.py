@@ -96,6 +96,10 @@ with another language's unit, or an ancestor page judged by the first three rule
 SECOND_LOOK = "second look"
 """The ``via`` of a probe asked because the page behind a link naming its language showed
 another (``second_look``): it counts as a probe of the page's links."""
+OTHER_SITE = "other site"
+"""The ``via`` of a probe of a link of the first page naming another language on another site
+(``other_sites``): its page counts only when it links back to the first page's site naming the
+first page's language."""
 HOST_RULES = ("host", "domain", "related")
 SKIPPED_EXTENSIONS = frozenset(
     {
@@ -163,6 +167,11 @@ class DetectorConfig:
     second_look:
         When a probe behind a link naming a language shows another one, probe one more page of
         that language (within ``max_probes``) before calling it absent.
+    other_sites:
+        When nothing else is left to probe, the first page's links naming another language of
+        interest on another site (``hosts="related"`` only: a toggle from
+        ``www.parks-NAME.ca`` to ``www.parcs-NAME.ca``) are probed, each counting only when its
+        page links back to the first page's site naming the first page's language.
     """
 
     langs: tuple[str, ...] = ()
@@ -180,6 +189,7 @@ class DetectorConfig:
     ladder_siblings: int = 1
     ladder_ancestors: int = 2
     second_look: bool = True
+    other_sites: bool = True
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_likelihood <= 1.0:
@@ -370,6 +380,9 @@ class DetectionState:
     switcher_read: bool = False
     """Whether a probe's own switcher was read (:meth:`BilingualSiteDetector.record`), once a
     site."""
+    elsewhere: tuple[LinkScore, ...] = ()
+    """The first page's links naming another language of interest on another site, asked
+    last (``other_sites``)."""
     start_section: str = ""
     """The language an ancestor's switcher names the first page's section in
     (:func:`~bilingual_spider.patterns.crawl_round.named_above`: ``/gag/``, "Gagauzça", above
@@ -560,11 +573,7 @@ def probe_able(page_url: str, link_url: str, rule: str = "related") -> bool:
 
 def probe_able_from(page_urls: Sequence[str], link_url: str, rule: str = "related") -> bool:
     """:func:`probe_able` from any of a page's URLs (the one asked for, the one redirected to)."""
-    parts = urlsplit(link_url)
-    if parts.scheme not in ("http", "https"):
-        return False
-    name = parts.path.rsplit("/", 1)[-1]
-    if "." in name and name.rpartition(".")[2].lower() in SKIPPED_EXTENSIONS:
+    if not _web_page(link_url):
         return False
     link = _without_fragment(link_url)
     return any(
@@ -574,6 +583,15 @@ def probe_able_from(page_urls: Sequence[str], link_url: str, rule: str = "relate
 
 
 @lru_cache(maxsize=4096)
+def _web_page(url: str) -> bool:
+    """An http(s) URL not of a file :data:`SKIPPED_EXTENSIONS` names."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return False
+    name = parts.path.rsplit("/", 1)[-1]
+    return not ("." in name and name.rpartition(".")[2].lower() in SKIPPED_EXTENSIONS)
+
+
 def _without_fragment(url: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc.lower(), parts.path or "/", parts.query, ""))
@@ -790,6 +808,7 @@ class BilingualSiteDetector:
             max((link.score for link in probe_able.values()), default=None),
             hinted=tuple(hinted_links(probe_able.values(), self.config, start.counted)),
             named=named_languages(probe_able.values()),
+            elsewhere=tuple(self._elsewhere(page_urls, links, start.counted)),
             codes=_site_codes(page_urls, links) if climb else (),
             linked_ancestors=_linked_ancestors(start, links) if climb else (),
             languages_pages=_languages_pages(page_urls, links, self.config) if climb else (),
@@ -823,6 +842,9 @@ class BilingualSiteDetector:
                 result = replace(result, counted="", reason=reason, lang=result.lang)
             state = replace(state, pending=pending, results=(*state.results, result))
             return self._advance(self._climbed(state, result, links or ()))
+        if probe.via == OTHER_SITE and result.counted and not self._links_back(state, links or ()):
+            site = host_of(state.start.final_url or state.start.url)
+            result = replace(result, counted="", reason=f"no link back to {site}: not counted")
         found = languages_found((state.start, *state.results))
         second = self._second_page(state, probe, result, found, links or ())
         looked_again = probe.via == SECOND_LOOK
@@ -910,7 +932,7 @@ class BilingualSiteDetector:
         probe = next((p for p in state.pending if p.url == result.url), None)
         if probe is None:
             return False
-        if probe.via == ANCESTORS:
+        if probe.via in (ANCESTORS, OTHER_SITE):
             return True
         found = languages_found((state.start, *state.results))
         if self._switcher_due(state, probe, result, found):
@@ -918,6 +940,37 @@ class BilingualSiteDetector:
         if not self._second_look_due(state, probe, result, found):
             return False
         return self._second_page(state, probe, result, found, ()) is None
+
+    def _elsewhere(
+        self, page_urls: Sequence[str], links: Iterable[LinkScore], own: str
+    ) -> list[LinkScore]:
+        """The first page's links naming another language of interest on another site, one a
+        language (:attr:`DetectorConfig.other_sites`)."""
+        config = self.config
+        if not (config.other_sites and config.hosts == "related" and config.mode == "detector"):
+            return []
+        chosen: dict[str, LinkScore] = {}
+        for link in links:
+            lang = link.hint
+            if not lang or (own and _same_language(lang, own)) or lang in chosen:
+                continue
+            if not interesting([lang], config.langs) or not _web_page(link.url):
+                continue
+            if not any(same_site(url, link.url, config.hosts) for url in page_urls):
+                chosen[lang] = LinkScore(_without_fragment(link.url), 0.0, lang, via=OTHER_SITE)
+        return list(chosen.values())
+
+    def _links_back(self, state: DetectionState, links: Iterable[LinkScore]) -> bool:
+        """Whether a page of another site links back to the first page's site naming the first
+        page's language (a toggle's other side: ``English``, ``hreflang="en"``)."""
+        start = state.start
+        own = start.counted or start.lang
+        return any(
+            link.hint
+            and _same_language(link.hint, own)
+            and same_site(start.final_url or start.url, link.url, self.config.hosts)
+            for link in links
+        )
 
     @staticmethod
     def _pending(state: DetectionState, result: ProbeResult) -> LinkScore:
@@ -1070,6 +1123,8 @@ class BilingualSiteDetector:
                 start_below=None,
                 second_looks=(*state.second_looks, look.hint),
             )
+        if not state.queue and budget > 0 and state.elsewhere:
+            state = replace(state, queue=state.elsewhere, elsewhere=(), hints_used=True)
         if not state.queue or budget <= 0:
             return Step(None, verdict=self._final(state, False, found))
         missing = max(1, 2 - len(interesting(found, self.config.langs)))

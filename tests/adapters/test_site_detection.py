@@ -421,3 +421,29 @@ def test_a_home_of_headings_is_not_looked_below_when_no_other_language_was_found
     [probe] = list(detection.examine(response(HOME, headings)))
     [item] = list(detection.probe_answered(response(probe.url, page("en", ENGLISH), probe)))
     assert isinstance(item, SiteVerdictItem) and not item.bilingual
+
+
+def test_a_toggle_to_another_site_is_probed_last_and_counts_when_it_links_back() -> None:
+    """``www.museo.example``'s only "Español" goes to ``www.museum-espanol.example``, another
+    site: not scored, it is asked when nothing else is left (its links naming a language read,
+    unscored: the one back), and counts because its "English" links back."""
+    stats = Stats()
+    recording = RecordingPredictor()
+    detection = SiteDetection(
+        BilingualSiteDetector(DetectorConfig(langs=("en", "es"))),
+        PredictorLinkScorer(recording, around_words=10),
+        stats=stats,  # type: ignore[arg-type]
+        identifier=default_identifier(),
+        probe_callback=callback,
+        probe_errback=errback,
+    )
+    toggle = "http://www.museum-espanol.example/"
+    first = response(HOME, page("en", ENGLISH, ("/about.html", "About"), (toggle, "Español")))
+    [probe] = list(detection.examine(first))
+    assert (probe.url, probe.meta["detector_via"]) == (toggle, "other site")
+    assert recording.scored == [HOME + "about.html"]
+    assert stats.values["detector/other_sites"] == 1
+    back = page("es", SPANISH, (HOME, "English"), ("/sobre.html", "Sobre"))
+    [item] = list(detection.probe_answered(response(toggle, back, probe)))
+    assert item.bilingual and item.languages == ["en", "es"]
+    assert [e["via"] for e in item.evidence] == ["", "other site"]

@@ -818,9 +818,7 @@ def test_a_home_whose_links_name_no_language_climbs_to_the_page_it_links_as_its_
     assert not verdict.bilingual and asked == []
 
 
-def test_a_switchers_swapped_labels_lead_to_a_second_look_behind_the_url_naming_the_language() -> (
-    None
-):
+def test_swapped_labels_lead_to_a_second_look_behind_the_url_naming_the_language() -> None:
     """``/sl/`` labelled "Slovenčina" and ``/sk/`` labelled "Slovenščina": the page behind the
     Slovak label is Slovenian, so the link whose URL names Slovak is looked at next."""
     bsd = detector(langs=("en", "sk"))
@@ -832,3 +830,37 @@ def test_a_switchers_swapped_labels_lead_to_a_second_look_behind_the_url_naming_
     assert [(p.url, p.hint, p.via) for p in step.probes] == [(HOME + "sk/", "sk", SECOND_LOOK)]
     verdict = bsd.record(step.state, bsd.page(HOME + "sk/", Lang("sk"))).verdict
     assert verdict is not None and verdict.bilingual and verdict.languages == ("en", "sl", "sk")
+
+
+@pytest.mark.parametrize(
+    ("back", "hosts", "bilingual", "asked"),
+    [
+        ("http://www.parks-laurentia.ca/", "related", True, 1),  # the toggle's other side
+        ("http://www.elsewhere.ca/", "related", False, 1),  # links back to no page of the site
+        ("http://www.parks-laurentia.ca/", "domain", False, 0),  # other sites never probed
+    ],
+)
+def test_a_toggle_to_another_site_counts_when_its_page_links_back(
+    back: str, hosts: str, bilingual: bool, asked: int
+) -> None:
+    """Canada's two-domain sites: ``www.parks-NAME.ca``'s only "Français" link goes to
+    ``www.parcs-NAME.ca``, whose "English" links back."""
+    from bilingual_spider.detection.detector import OTHER_SITE
+
+    bsd = detector(langs=("en", "fr"), hosts=hosts)
+    home = "http://www.parks-laurentia.ca/"
+    toggle = [LinkScore("http://www.parcs-laurentia.ca/", 0.0, "fr")]
+    own = [LinkScore(home + "human-rights/article-1/", 0.01)]
+    step = bsd.begin("www.parks-laurentia.ca", bsd.page(home, Lang("en")), own + toggle)
+    probes = []
+    while step.verdict is None:
+        assert step.state is not None and len(step.probes) == 1
+        probe = step.probes[0]
+        probes.append(probe)
+        assert bsd.wants_links(step.state, bsd.page(probe.url, Lang("fr")))
+        page = bsd.page(probe.url, Lang("fr"))
+        step = bsd.record(step.state, page, [LinkScore(back, 0.0, "en")])
+    assert [p.via for p in probes] == [OTHER_SITE] * asked
+    assert step.verdict.bilingual is bilingual
+    if asked and not bilingual:
+        assert "no link back" in step.verdict.evidence[-1].reason
