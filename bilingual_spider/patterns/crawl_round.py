@@ -610,7 +610,7 @@ def declared_language(url: str, html_lang: str | None = None) -> str | None:
         return in_declared_script(named, html_lang)
     if html_lang and not any(
         language_of_unit(unit.value)
-        for unit in split_url(url).units()
+        for unit in marking_units(url)
         if not (unit.kind == HOST and country_host(unit.value, html_lang))
     ):
         return normalize_language_code(html_lang)
@@ -628,14 +628,14 @@ def in_declared_script(language: str, html_lang: str | None) -> str:
 
 @lru_cache(maxsize=65536)
 def url_language(url: str, html_lang: str | None = None) -> str | None:
-    """The language ``url`` names (:func:`declared_language`'s first), None when it names none
-    or two; remembered, as each crawl stage asks it of every page
-    (:func:`linked_language_pages`). A host's first label names any language's two-letter
-    code (``ch.example.org``, :func:`~.units.host_language`), unless it is the country the
-    page's ``<html lang>`` names (:func:`country_host`)."""
+    """The language ``url`` names (:func:`declared_language`'s first; a slug's words name none:
+    :func:`marking_units`), None when it names none or two; remembered, as each crawl stage
+    asks it of every page (:func:`linked_language_pages`). A host's first label names any
+    language's two-letter code (``ch.example.org``, :func:`~.units.host_language`), unless it
+    is the country the page's ``<html lang>`` names (:func:`country_host`)."""
     named = {
         host_language(unit.value) if unit.kind == HOST else unit_language(unit.value, html_lang)
-        for unit in split_url(url).units()
+        for unit in marking_units(url)
         if not (unit.kind == HOST and country_host(unit.value, html_lang))
     } - {None}
     return named.pop() if len(named) == 1 else None

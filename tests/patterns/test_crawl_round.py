@@ -92,6 +92,22 @@ def test_a_slugs_words_name_no_language_its_suffixes_do(url, language, as_its_ur
     assert as_marked(url, PairingPattern("en", "fr"), language) is as_its_url_marks
 
 
+@pytest.mark.parametrize(
+    ("url", "html_lang", "declared"),
+    [
+        ("http://x.example/vijesti/51233-svi-su-pred-zakonom-jednaki-i.html", None, None),
+        ("http://x.example/vijesti/51233-svi-su-pred-zakonom-jednaki-i.html", "hr", "hr"),
+        ("http://x.example/docs/getting-started-with-it.fr.html", None, "fr"),
+        ("http://x.example/su/index.html", None, "su"),
+    ],
+)
+def test_a_slugs_words_declare_no_language(url, html_lang, declared):
+    """Bosnian ``svi su pred zakonom``, "all are before the law": ``su`` is no Sundanese."""
+    from bilingual_spider.patterns.crawl_round import declared_language
+
+    assert declared_language(url, html_lang) == declared
+
+
 def test_a_page_its_links_name_in_its_language_is_marked_so_whatever_its_url_says():
     """``uk.`` is the British site, ``ua.`` the Ukrainian one: each names the other (hreflang
     en-GB, uk-UA). The host's ``uk`` says Ukrainian; the links naming the page say English."""
