@@ -286,8 +286,8 @@ class RecordingPredictor:
         return self.predictor.predict_proba(contexts)
 
 
-def test_only_links_the_detector_could_probe_are_scored() -> None:
-    """A first page's out-of-site links (a hub's entries) can never be probes: not scored."""
+def predicting_detection() -> tuple[SiteDetection, Stats, RecordingPredictor]:
+    """An adapter scoring links with the shipped Link Predictor (recording what it scores)."""
     stats = Stats()
     recording = RecordingPredictor()
     detection = SiteDetection(
@@ -298,6 +298,12 @@ def test_only_links_the_detector_could_probe_are_scored() -> None:
         probe_callback=callback,
         probe_errback=errback,
     )
+    return detection, stats, recording
+
+
+def test_only_links_the_detector_could_probe_are_scored() -> None:
+    """A first page's out-of-site links (a hub's entries) can never be probes: not scored."""
+    detection, stats, recording = predicting_detection()
     links = (
         ("/es/", "Español"),
         ("http://www.museo.es/", "España"),  # the same name under another suffix: related
@@ -427,16 +433,7 @@ def test_a_toggle_to_another_site_is_probed_last_and_counts_when_it_links_back()
     """``www.museo.example``'s only "Español" goes to ``www.museum-espanol.example``, another
     site: not scored, it is asked when nothing else is left (its links naming a language read,
     unscored: the one back), and counts because its "English" links back."""
-    stats = Stats()
-    recording = RecordingPredictor()
-    detection = SiteDetection(
-        BilingualSiteDetector(DetectorConfig(langs=("en", "es"))),
-        PredictorLinkScorer(recording, around_words=10),
-        stats=stats,  # type: ignore[arg-type]
-        identifier=default_identifier(),
-        probe_callback=callback,
-        probe_errback=errback,
-    )
+    detection, stats, recording = predicting_detection()
     toggle = "http://www.museum-espanol.example/"
     first = response(HOME, page("en", ENGLISH, ("/about.html", "About"), (toggle, "Español")))
     [probe] = list(detection.examine(first))
