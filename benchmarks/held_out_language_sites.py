@@ -514,11 +514,20 @@ def build_world(root: Path) -> World:
     )
 
 
-def run_detect(world: World, site: Site, langs: str) -> dict[str, Any] | str:
-    """The verdict line of ``detect --langs LANGS`` from the site's home, or the CLI's error
-    (a code it does not accept)."""
+def run_detect(
+    world: World,
+    site: Any,
+    langs: str,
+    start: str | None = None,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any] | str:
+    """The verdict line of ``detect --langs LANGS`` from ``start`` (the site's home by default),
+    with ``settings`` (``-s KEY=VALUE``), or the CLI's error (a code it does not accept)."""
     command = [sys.executable, "-m", "bilingual_spider.cli", "detect", "--langs", langs]
-    command += ["--sandbox-config", str(world.config.resolve()), f"http://{site.host}/"]
+    for key, value in (settings or {}).items():
+        command += ["-s", f"{key}={value}"]
+    start = start or f"http://{site.host}/"
+    command += ["--sandbox-config", str(world.config.resolve()), start]
     with tempfile.TemporaryDirectory() as empty:  # python -m runs what its cwd holds first
         done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=empty)
     if done.returncode != 0:
@@ -526,14 +535,20 @@ def run_detect(world: World, site: Site, langs: str) -> dict[str, Any] | str:
     return json.loads(done.stdout.splitlines()[0])
 
 
-def detect(world: World, site: Site, lang: str) -> dict[str, Any]:
-    """``detect --langs en,X``; where the CLI refuses X's code, a not-bilingual verdict with the
-    refusal, and ``detect --langs any`` besides (what the detector says of the site without
-    being told the language)."""
+def detect(
+    world: World,
+    site: Any,
+    lang: str,
+    start: str | None = None,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``detect --langs en,X`` (:func:`run_detect`); where the CLI refuses X's code, a
+    not-bilingual verdict with the refusal, and ``detect --langs any`` besides (what the
+    detector says of the site without being told the language)."""
     translated = lang in site.languages
-    verdict = run_detect(world, site, f"en,{lang}")
+    verdict = run_detect(world, site, f"en,{lang}", start, settings)
     if isinstance(verdict, str):
-        any_two = run_detect(world, site, "any")
+        any_two = run_detect(world, site, "any", start, settings)
         return {
             "translated": translated,
             "bilingual": False,
@@ -661,6 +676,43 @@ def main_before_detector(
         return done
     chosen = [s for s in sites if not args.site or s.host in args.site]
     return args, json.loads(args.out.read_text()), chosen
+
+
+def main_of_later_set(
+    argv: list[str] | None,
+    *,
+    world: Callable[[], Any],
+    detect: Callable[[Any, list[Any]], dict[str, Any]],
+    score: Callable[[list[Any], Any, Path], dict[str, Any]],
+    print_table: Callable[[dict[str, Any]], None],
+    crawl: Callable[[Any, list[Any], Path, bool], dict[str, Any]] | None = None,
+    **begin: Any,
+) -> int:
+    """A later held-out set's ``main``: :func:`main_before_detector` (``begin``: its keywords;
+    its crawls from each home, or the set's own ``crawl``), then the set's detector runs
+    (``detect``) and scores (``score``, printed by ``print_table``) of the ``world`` it built;
+    the result written to ``--out``."""
+    started = time.monotonic()
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--no-crawl", action="store_true")
+    crawling = not parser.parse_known_args(given)[0].no_crawl
+    begun = main_before_detector(given if crawl is None else [*given, "--no-crawl"], **begin)
+    if isinstance(begun, int):
+        return begun
+    args, result, chosen = begun
+    built = world()
+    if crawling and crawl is not None:
+        result["pupsniffer"] = crawl(built, chosen, args.work, args.reuse)
+    if not args.no_detect:
+        result["detector"] = detect(built, chosen)
+    if crawling:
+        result["scores"] = score(chosen, built, args.work)
+        print_table(result)
+    result["seconds"] = round(time.monotonic() - started, 1)
+    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    print(f"results in {args.out} ({result['seconds']} s)")
+    return 0
 
 
 def main(

@@ -80,12 +80,8 @@ detector's runs of the languages such a claim concerns. ``--reuse``: score the c
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
@@ -1185,48 +1181,6 @@ def crawl_sites(world: World, chosen: list[Site], work: Path, reuse: bool) -> di
     }
 
 
-def run_detect(world: World, site: Site, langs: str) -> dict[str, Any] | str:
-    """The verdict line of ``detect --langs LANGS`` from the site's home (with the site's
-    :func:`crawl_settings`), or the CLI's error."""
-    command = [sys.executable, "-m", "bilingual_spider.cli", "detect", "--langs", langs]
-    for key, value in crawl_settings(site).items():
-        command += ["-s", f"{key}={value}"]
-    command += ["--sandbox-config", str(world.config.resolve()), f"http://{site.host}/"]
-    with tempfile.TemporaryDirectory() as empty:  # python -m runs what its cwd holds first
-        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=empty)
-    if done.returncode != 0:
-        return (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
-    return json.loads(done.stdout.splitlines()[0])
-
-
-def detect_pair(world: World, site: Site, lang: str) -> dict[str, Any]:
-    """``detect --langs en,CODE`` (it must say bilingual); where the CLI refuses the code, a
-    not-bilingual verdict with the refusal and ``--langs any`` besides."""
-    verdict = run_detect(world, site, f"en,{lang}")
-    if isinstance(verdict, str):
-        any_two = run_detect(world, site, "any")
-        return {
-            "bilingual": False,
-            "right": False,
-            "languages": None,
-            "rule": f"refused: {verdict}",
-            "pages": 0,
-            "langs_any": any_two
-            if isinstance(any_two, str)
-            else {
-                k: any_two.get(k) for k in ("bilingual", "languages", "rule", "pages_downloaded")
-            },
-        }
-    return {
-        "bilingual": verdict["bilingual"],
-        "right": bool(verdict["bilingual"]),
-        "languages": verdict.get("languages"),
-        "rule": verdict.get("rule") or verdict.get("reason"),
-        "pages": verdict.get("pages_downloaded"),
-        **({} if verdict["bilingual"] else {"verdict": verdict}),
-    }
-
-
 def lied_about(site: Site, lang: str) -> list[str]:
     """The claim kinds of the site's wrong claims made by or naming a page of ``lang``."""
     langs = {
@@ -1248,7 +1202,9 @@ def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     verdicts = {}
     for s in chosen:
         for lang in s.languages:
-            v = verdicts[f"{s.host} en,{lang}"] = detect_pair(world, s, lang)
+            v = verdicts[f"{s.host} en,{lang}"] = held_out.detect(
+                world, s, lang, settings=crawl_settings(s)
+            )
             v["kind"], v["lied_about"] = s.kind, lied_about(s, lang)
             print(
                 f"  detect {s.host:32} en,{lang:4} bilingual={v['bilingual']!s:5} "
@@ -1400,30 +1356,11 @@ def main(argv: list[str] | None = None) -> int:
     """``held_out_language_sites.main`` (the world and the sites' facts; its crawls and its
     ``en,X`` detector runs left out), then the crawls and the detector from each site's home,
     and the scores by kind, split and claim kind."""
-    started = time.monotonic()
-    given = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--no-crawl", action="store_true")
-    crawling = not parser.parse_known_args(given)[0].no_crawl
-    begun = held_out.main_before_detector(
-        [*given, "--no-crawl"], name=NAME, description=__doc__.split("\n\n")[0], sites=SITES,
+    return held_out.main_of_later_set(
+        argv, world=lambda: _built["world"], crawl=crawl_sites, detect=detect, score=scores,
+        print_table=print_table, name=NAME, description=__doc__.split("\n\n")[0], sites=SITES,
         build=build_world, archive=ARCHIVE, site_info=site_info,
     )  # fmt: skip
-    if isinstance(begun, int):
-        return begun
-    args, result, chosen = begun
-    world = _built["world"]
-    if crawling:
-        result["pupsniffer"] = crawl_sites(world, chosen, args.work, args.reuse)
-    if not args.no_detect:
-        result["detector"] = detect(world, chosen)
-    if crawling:
-        result["scores"] = scores(chosen, world, args.work)
-        print_table(result)
-    result["seconds"] = round(time.monotonic() - started, 1)
-    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    print(f"results in {args.out}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -65,7 +65,6 @@ fragment (``4711`` in ``47110``). ``--reuse``: score the crawls left in ``--work
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -672,24 +671,11 @@ def print_table(result: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``held_out_language_sites.main`` (the world, the crawls, the per-language scoring; its
     ``en,X`` detector runs left out), then the detector and the scores by kind and split."""
-    started = time.monotonic()
-    begun = held_out.main_before_detector(
-        argv, name=NAME, description=__doc__.split("\n\n")[0], sites=SITES, build=build_world,
-        archive=ARCHIVE, site_info=site_info,
+    return held_out.main_of_later_set(
+        argv, world=lambda: _built["world"], detect=detect, score=scores,
+        print_table=print_table, name=NAME, description=__doc__.split("\n\n")[0], sites=SITES,
+        build=build_world, archive=ARCHIVE, site_info=site_info,
     )  # fmt: skip
-    if isinstance(begun, int):
-        return begun
-    args, result, chosen = begun
-    world = _built["world"]
-    if not args.no_detect:
-        result["detector"] = detect(world, chosen)
-    if not args.no_crawl:
-        result["scores"] = scores(chosen, world, args.work)
-        print_table(result)
-    result["seconds"] = round(time.monotonic() - started, 1)
-    args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
-    print(f"results in {args.out} ({result['seconds']} s)")
-    return 0
 
 
 if __name__ == "__main__":
