@@ -1240,38 +1240,14 @@ def crawl_sites(world: World, chosen: list[Site], work: Path, reuse: bool) -> di
 
 def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     """``detect --langs en,CODE`` from each site's start for each language of the site."""
-    started = time.monotonic()
-    verdicts = {}
-    for s in chosen:
+
+    def runs(s: Site) -> Iterator[tuple[str, dict[str, Any]]]:
         for code in s.languages:
-            v = verdicts[f"{s.host} en,{code}"] = held_out.detect(world, s, code, start_url(s))
-            v["kind"], v["start"] = s.kind, start_url(s)
-            print(
-                f"  detect {s.host:32} en,{code:4} bilingual={v['bilingual']!s:5} "
-                f"{v['languages']} {v['pages']} pages {v['rule']}"
-                + ("" if v["right"] else " MISS"),
-                flush=True,
-            )
+            verdict = held_out.detect(world, s, code, start_url(s))
+            yield code, {**verdict, "kind": s.kind, "start": start_url(s)}
 
-    def totals(keys: list[str]) -> dict[str, Any]:
-        return fifth.detect_totals(verdicts[k] for k in keys)
-
-    return {
-        "command": "bilingual_spider.cli detect --langs en,CODE --sandbox-config <world> "
-        "START (the site's start; cwd: a temp directory)",
-        "totals": totals(list(verdicts)),
-        "totals_but_control": totals([k for k, v in verdicts.items() if v["kind"] != "control"]),
-        "per_kind": {
-            k: totals([key for key, v in verdicts.items() if v["kind"] == k])
-            for k in KINDS
-            if any(v["kind"] == k for v in verdicts.values())
-        },
-        "per_site": {
-            s.host: totals([k for k in verdicts if k.startswith(f"{s.host} ")]) for s in chosen
-        },
-        "verdicts": verdicts,
-        "seconds": round(time.monotonic() - started, 1),
-    }
+    start = "START (the site's start; cwd: a temp directory)"
+    return fifth.detect_sites(chosen, runs, start, KINDS)
 
 
 def site_info(site: Site) -> dict[str, Any]:

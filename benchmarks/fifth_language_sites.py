@@ -78,7 +78,7 @@ import json
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from html import escape
@@ -623,28 +623,58 @@ def detect_totals(verdicts: Iterable[dict[str, Any]]) -> dict[str, Any]:
 def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     """``detect --langs en,CODE`` from each home for each canonical code of its languages (the
     fourth set's runs: it must say bilingual; a code the CLI refuses is a miss)."""
-    started = time.monotonic()
-    verdicts = {}
-    for s in chosen:
+
+    def runs(s: Site) -> Iterator[tuple[str, dict[str, Any]]]:
         for code in dict.fromkeys(LANGUAGES[lang][2] for lang in s.regional):
-            v = verdicts[f"{s.host} en,{code}"] = fourth.detect_pair(world, s, code)
+            yield code, fourth.detect_pair(world, s, code)
+
+    command = "http://SITE/ (cwd: a temp directory)"
+    return detect_sites(chosen, runs, command)
+
+
+def detect_sites(
+    chosen: list[Any],
+    runs: Callable[[Any], Iterable[tuple[str, dict[str, Any]]]],
+    start: str,
+    kinds: Sequence[str] = (),
+    groups: Mapping[str, tuple[Sequence[str], Callable[[dict[str, Any], str], bool]]] | None = None,
+) -> dict[str, Any]:
+    """A held-out set's ``detect --langs en,CODE`` runs: ``runs(site)`` yields each code and its
+    verdict (with its site's ``kind`` where ``kinds`` are given), printed as they come; the
+    totals pooled, but the control (where a site is one), per kind, per group (name -> its keys
+    and whether a verdict is in a key's group) and per site. ``start``: what the command
+    starts from, as the results say it."""
+    started = time.monotonic()
+    verdicts: dict[str, dict[str, Any]] = {}
+    for s in chosen:
+        for code, v in runs(s):
+            verdicts[f"{s.host} en,{code}"] = v
             print(
-                f"  detect {s.host:38} en,{code:8} bilingual={v['bilingual']!s:5} "
+                f"  detect {s.host:34} en,{code:6} bilingual={v['bilingual']!s:5} "
                 f"{v['languages']} {v['pages']} pages {v['rule']}"
                 + ("" if v["right"] else " MISS"),
                 flush=True,
             )
-    return {
-        "command": "bilingual_spider.cli detect --langs en,CODE --sandbox-config <world> "
-        "http://SITE/ (cwd: a temp directory)",
-        "totals": detect_totals(verdicts.values()),
-        "per_site": {
-            s.host: detect_totals(v for k, v in verdicts.items() if k.startswith(f"{s.host} "))
-            for s in chosen
-        },
-        "verdicts": verdicts,
-        "seconds": round(time.monotonic() - started, 1),
+    rows = verdicts.values()
+    found: dict[str, Any] = {
+        "command": f"bilingual_spider.cli detect --langs en,CODE --sandbox-config <world> {start}",
+        "totals": detect_totals(rows),
     }
+    if any(v.get("kind") == "control" for v in rows):
+        found["totals_but_control"] = detect_totals(v for v in rows if v["kind"] != "control")
+    in_groups = {"per_kind": (kinds, lambda v, k: v["kind"] == k), **(groups or {})}
+    for name, (keys, has) in in_groups.items():
+        if keys:
+            found[name] = {
+                k: detect_totals(v for v in rows if has(v, k))
+                for k in keys
+                if any(has(v, k) for v in rows)
+            }
+    found["per_site"] = {
+        s.host: detect_totals(v for k, v in verdicts.items() if k.startswith(f"{s.host} "))
+        for s in chosen
+    }
+    return {**found, "verdicts": verdicts, "seconds": round(time.monotonic() - started, 1)}
 
 
 def site_info(site: Site) -> dict[str, Any]:

@@ -1198,45 +1198,15 @@ def lied_about(site: Site, lang: str) -> list[str]:
 
 def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     """``detect --langs en,CODE`` from each site's home for each language of the site."""
-    started = time.monotonic()
-    verdicts = {}
-    for s in chosen:
+
+    def runs(s: Site) -> Iterator[tuple[str, dict[str, Any]]]:
         for lang in s.languages:
-            v = verdicts[f"{s.host} en,{lang}"] = held_out.detect(
-                world, s, lang, settings=crawl_settings(s)
-            )
-            v["kind"], v["lied_about"] = s.kind, lied_about(s, lang)
-            print(
-                f"  detect {s.host:32} en,{lang:4} bilingual={v['bilingual']!s:5} "
-                f"{v['languages']} {v['pages']} pages {v['rule']}"
-                + ("" if v["right"] else " MISS"),
-                flush=True,
-            )
+            verdict = held_out.detect(world, s, lang, settings=crawl_settings(s))
+            yield lang, {**verdict, "kind": s.kind, "lied_about": lied_about(s, lang)}
 
-    def totals(keys: list[str]) -> dict[str, Any]:
-        return fifth.detect_totals(verdicts[k] for k in keys)
-
-    return {
-        "command": "bilingual_spider.cli detect --langs en,CODE --sandbox-config <world> "
-        "http://SITE/ (the sitemap site: -s BILINGUAL_SITEMAPS=True; cwd: a temp directory)",
-        "totals": totals(list(verdicts)),
-        "totals_but_control": totals([k for k, v in verdicts.items() if v["kind"] != "control"]),
-        "per_kind": {
-            k: totals([key for key, v in verdicts.items() if v["kind"] == k])
-            for k in KINDS
-            if any(v["kind"] == k for v in verdicts.values())
-        },
-        "per_claim_kind": {
-            k: totals([key for key, v in verdicts.items() if k in v["lied_about"]])
-            for k in CLAIM_KINDS
-            if any(k in v["lied_about"] for v in verdicts.values())
-        },
-        "per_site": {
-            s.host: totals([k for k in verdicts if k.startswith(f"{s.host} ")]) for s in chosen
-        },
-        "verdicts": verdicts,
-        "seconds": round(time.monotonic() - started, 1),
-    }
+    start = "http://SITE/ (the sitemap site: -s BILINGUAL_SITEMAPS=True; cwd: a temp directory)"
+    claims = (CLAIM_KINDS, lambda v, k: k in v["lied_about"])
+    return fifth.detect_sites(chosen, runs, start, KINDS, {"per_claim_kind": claims})
 
 
 def lies_of(site: Site) -> dict[str, Any]:

@@ -67,7 +67,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -578,37 +577,12 @@ def scores(chosen: list[Site], world: World, work: Path) -> dict[str, Any]:
 def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     """``detect --langs en,CODE`` from each home for each language of the site (the fourth
     set's runs: it must say bilingual; a code the CLI refuses is a miss)."""
-    started = time.monotonic()
-    verdicts = {}
-    for s in chosen:
+
+    def runs(s: Site) -> Iterator[tuple[str, dict[str, Any]]]:
         for code in s.regional:
-            v = verdicts[f"{s.host} en,{code}"] = fourth.detect_pair(world, s, code)
-            v["kind"] = s.kind
-            print(
-                f"  detect {s.host:32} en,{code:3} bilingual={v['bilingual']!s:5} "
-                f"{v['languages']} {v['pages']} pages {v['rule']}"
-                + ("" if v["right"] else " MISS"),
-                flush=True,
-            )
+            yield code, {**fourth.detect_pair(world, s, code), "kind": s.kind}
 
-    def totals(keys: list[str]) -> dict[str, Any]:
-        return fifth.detect_totals(verdicts[k] for k in keys)
-
-    return {
-        "command": "bilingual_spider.cli detect --langs en,CODE --sandbox-config <world> "
-        "http://HOME/ (cwd: a temp directory)",
-        "totals": totals(list(verdicts)),
-        "per_kind": {
-            k: totals([key for key, v in verdicts.items() if v["kind"] == k])
-            for k in KINDS
-            if any(v["kind"] == k for v in verdicts.values())
-        },
-        "per_site": {
-            s.host: totals([k for k in verdicts if k.startswith(f"{s.host} ")]) for s in chosen
-        },
-        "verdicts": verdicts,
-        "seconds": round(time.monotonic() - started, 1),
-    }
+    return fifth.detect_sites(chosen, runs, "http://HOME/ (cwd: a temp directory)", KINDS)
 
 
 def site_info(site: Site) -> dict[str, Any]:

@@ -63,7 +63,6 @@ from __future__ import annotations
 
 import re
 import sys
-import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -685,36 +684,12 @@ def scores(chosen: list[Site], world: World, work: Path) -> dict[str, Any]:
 def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     """``detect --langs en,CODE`` from each home for each gold code of its languages (the fourth
     set's runs: it must say bilingual; a code the CLI refuses is a miss)."""
-    started = time.monotonic()
-    verdicts = {}
-    for s in chosen:
+
+    def runs(s: Site) -> Iterator[tuple[str, dict[str, Any]]]:
         for code in dict.fromkeys(LANGUAGES[lang][2] for lang in s.regional):
-            v = verdicts[f"{s.host} en,{code}"] = fourth.detect_pair(world, s, code)
-            v["kind"] = s.kind
-            print(
-                f"  detect {s.host:28} en,{code:6} bilingual={v['bilingual']!s:5} "
-                f"{v['languages']} {v['pages']} pages {v['rule']}"
-                + ("" if v["right"] else " MISS"),
-                flush=True,
-            )
-    return {
-        "command": "bilingual_spider.cli detect --langs en,CODE --sandbox-config <world> "
-        "http://HOME/ (cwd: a temp directory)",
-        "totals": fifth.detect_totals(verdicts.values()),
-        "per_kind": {
-            k: fifth.detect_totals(v for v in verdicts.values() if v["kind"] == k)
-            for k in KINDS
-            if any(v["kind"] == k for v in verdicts.values())
-        },
-        "per_site": {
-            s.host: fifth.detect_totals(
-                v for k, v in verdicts.items() if k.startswith(f"{s.host} ")
-            )
-            for s in chosen
-        },
-        "verdicts": verdicts,
-        "seconds": round(time.monotonic() - started, 1),
-    }
+            yield code, {**fourth.detect_pair(world, s, code), "kind": s.kind}
+
+    return fifth.detect_sites(chosen, runs, "http://HOME/ (cwd: a temp directory)", KINDS)
 
 
 def row(name: str, s: dict[str, Any], detected: str = "") -> str:
