@@ -632,6 +632,27 @@ def detect(world: World, chosen: list[Site]) -> dict[str, Any]:
     return detect_sites(chosen, runs, command)
 
 
+def print_kinds(result: dict[str, Any], header: str, row: Callable[..., str]) -> None:
+    """A later held-out set's table: ``header``, then each kind's sites and the kind pooled,
+    the sites pooled but the control (where there is one) and pooled, each by ``row(name,
+    scores, detector)`` (its figure ``N of M`` of bilingual verdicts)."""
+    found, detector = result["scores"], result.get("detector", {})
+
+    def said(group: str, key: str) -> str:
+        return str(detector.get(group, {}).get(key, {}).get("bilingual", ""))
+
+    print(header)
+    for kind, pooled in found["kinds"].items():
+        for host, run in found["sites"].items():
+            if run["kind"] == kind:
+                print(row(host, run, said("per_site", host)))
+        print(row(f"[{kind}] ({pooled['sites']})", pooled, said("per_kind", kind)))
+    if "pooled_but_control" in found:
+        but = detector.get("totals_but_control", {}).get("bilingual", "")
+        print(row("[pooled but control]", found["pooled_but_control"], but))
+    print(row("[pooled]", found["pooled"], detector.get("totals", {}).get("bilingual", "")))
+
+
 def detect_sites(
     chosen: list[Any],
     runs: Callable[[Any], Iterable[tuple[str, dict[str, Any]]]],

@@ -1285,21 +1285,14 @@ def claim_row(name: str, c: dict[str, Any], detect_figure: str = "") -> str:
 
 
 def print_table(result: dict[str, Any]) -> None:
-    found, detector = result["scores"], result.get("detector", {})
-    per_site, per_kind = detector.get("per_site", {}), detector.get("per_kind", {})
-    print(
+    fifth.print_kinds(
+        result,
         "ninth set: site / kind, gold pairs (index/document), gold pages fetched, recall of "
         "fetched (pairs fetched), of fetched documents, recall of all, pairs, precision, false "
-        "(other page, one-sided, one language, with a copy), pairs with a copy, detector"
+        "(other page, one-sided, one language, with a copy), pairs with a copy, detector",
+        row,
     )
-    for kind, pooled in found["kinds"].items():
-        for host, run in found["sites"].items():
-            if run["kind"] == kind:
-                print(row(host, run, detected(per_site, host)))
-        print(row(f"[{kind}] ({pooled['sites']})", pooled, detected(per_kind, kind)))
-    but = detector.get("totals_but_control", {}).get("bilingual", "")
-    print(row("[pooled but control]", found["pooled_but_control"], but))
-    print(row("[pooled]", found["pooled"], detector.get("totals", {}).get("bilingual", "")))
+    found, detector = result["scores"], result.get("detector", {})
     untouched = found["pooled"]["untouched"]
     print(
         f"  gold pairs no wrong claim touches: {untouched['gold_pairs']}, recall of fetched "

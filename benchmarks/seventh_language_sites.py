@@ -622,24 +622,13 @@ def row(name: str, s: dict[str, Any], detected: str = "") -> str:
 
 
 def print_table(result: dict[str, Any]) -> None:
-    found, detector = result["scores"], result.get("detector", {})
-    per_site, per_kind = detector.get("per_site", {}), detector.get("per_kind", {})
-    print(
+    fifth.print_kinds(
+        result,
         "seventh set: site / kind, gold pairs (index/document), gold pages fetched, recall of "
         "fetched (pairs fetched), of fetched documents, recall of all, pairs, precision, false "
-        "(other document, one-sided, sharing a number, a fragment), with a copy, detector"
+        "(other document, one-sided, sharing a number, a fragment), with a copy, detector",
+        row,
     )
-    for kind, pooled in found["kinds"].items():
-        for host, run in found["sites"].items():
-            if run["kind"] == kind:
-                print(row(host, run, per_site.get(host, {}).get("bilingual", "")))
-        print(
-            row(
-                f"[{kind}] ({pooled['sites']})", pooled, per_kind.get(kind, {}).get("bilingual", "")
-            )
-        )
-    print(row("[pooled but control]", found["pooled_but_control"]))
-    print(row("[pooled]", found["pooled"], detector.get("totals", {}).get("bilingual", "")))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -703,22 +703,13 @@ def row(name: str, s: dict[str, Any], detected: str = "") -> str:
 
 
 def print_table(result: dict[str, Any]) -> None:
-    found, detector = result["scores"], result.get("detector", {})
-    per_site, per_kind = detector.get("per_site", {}), detector.get("per_kind", {})
-    print(
+    fifth.print_kinds(
+        result,
         "sixth set: site / kind, gold pairs (cross/same host), gold pages fetched, recall of "
-        "fetched (pairs fetched), recall of all, pairs, precision, with a copy, detector"
+        "fetched (pairs fetched), recall of all, pairs, precision, with a copy, detector",
+        row,
     )
-    for kind, pooled in found["kinds"].items():
-        for host, run in found["sites"].items():
-            if run["kind"] == kind:
-                print(row(host, run, per_site.get(host, {}).get("bilingual", "")))
-        print(
-            row(
-                f"[{kind}] ({pooled['sites']})", pooled, per_kind.get(kind, {}).get("bilingual", "")
-            )
-        )
-    print(row("[pooled]", found["pooled"], detector.get("totals", {}).get("bilingual", "")))
+    found = result["scores"]
     print(
         "by place: kind, place: gold pairs, recall of fetched (fetched), recall of all, pairs, "
         "precision"
