@@ -84,7 +84,6 @@ from bilingual_spider.detection.detector import (
     ProbeResult,
     SiteVerdict,
     Step,
-    context_hint,
     parse_langs,
     probe_able_from,
     same_site,
@@ -100,6 +99,7 @@ from bilingual_spider.detection.store import (
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
+from bilingual_spider.links.features import labelled_language
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.middlewares.sitemaps import SITEMAP_META
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
@@ -511,9 +511,13 @@ class SiteDetection:
         own = [c for c in contexts if probe_able_from(page_urls, c.url, rule)]
         scores = self.scorer.score(response.text, response.url, own)
         self._inc("detector/links_scored", len(scores))
-        if elsewhere and self.config.other_sites:
-            scored = {id(c) for c in own}
-            hinted = ((c, context_hint(c)) for c in contexts if id(c) not in scored)
+        if elsewhere and self.config.other_sites:  # named by their labels, not their URLs
+            scored = {id(c) for c in own}  # (``fr.wikipedia.org`` is no toggle)
+            hinted = (
+                (c, labelled_language(c.hreflang, c.anchor, c.img_alt, lang=c.lang))
+                for c in contexts
+                if id(c) not in scored
+            )
             scores += [LinkScore(c.url, 0.0, hint) for c, hint in hinted if hint]
         return scores
 

@@ -432,10 +432,12 @@ def test_a_home_of_headings_is_not_looked_below_when_no_other_language_was_found
 def test_a_toggle_to_another_site_is_probed_last_and_counts_when_it_links_back() -> None:
     """``www.museo.example``'s only "Español" goes to ``www.museum-espanol.example``, another
     site: not scored, it is asked when nothing else is left (its links naming a language read,
-    unscored: the one back), and counts because its "English" links back."""
+    unscored: the one back), and counts because its "English" links back. A link to another
+    site that only its URL says is Spanish is no toggle."""
     detection, stats, recording = predicting_detection()
     toggle = "http://www.museum-espanol.example/"
-    first = response(HOME, page("en", ENGLISH, ("/about.html", "About"), (toggle, "Español")))
+    wiki = ("http://es.wikipedia.org/wiki/Museo", "Wikipedia")  # its URL names Spanish, no label
+    first = response(HOME, page("en", ENGLISH, ("/about.html", "About"), wiki, (toggle, "Español")))
     [probe] = list(detection.examine(first))
     assert (probe.url, probe.meta["detector_via"]) == (toggle, "other site")
     assert recording.scored == [HOME + "about.html"]
