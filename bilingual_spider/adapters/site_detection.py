@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from typing import Any, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
@@ -97,12 +97,14 @@ from bilingual_spider.detection.store import (
     SiteStore,
 )
 from bilingual_spider.items import SiteVerdictItem
+from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.language.tld import host_of
 from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.links.features import labelled_language
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.middlewares.sitemaps import SITEMAP_META
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
+from bilingual_spider.patterns.pair_language import BLOCK_SEPARATOR
 from bilingual_spider.response_page import LINKED_LANGUAGE_META, SITE_LANGUAGES_META
 from bilingual_spider.state import CrawlState
 from bilingual_spider.state.request_meta import REDELIVERED_META
@@ -231,8 +233,15 @@ def verdict_item(verdict: SiteVerdict) -> SiteVerdictItem:
     )
 
 
+def _prose(response: TextResponse) -> str:
+    """The page's prose (main text without code and navigation), its blocks joined as
+    PupSniffer's pages join theirs."""
+    blocks, _ = main_text_blocks(response_page(response), code=False, navigation=False)
+    return BLOCK_SEPARATOR.join(blocks)
+
+
 def _evidence(page: ProbeResult) -> dict[str, Any]:
-    record = asdict(page)
+    record = page.to_dict()
     record["shares"] = dict(list(page.shares.items())[:5])
     if page.score is not None:
         record["score"] = round(page.score, 4)
@@ -545,8 +554,11 @@ class SiteDetection:
         if not same_site(url, response.url, self.config.hosts):
             reason = f"redirected off-site to {host_of(response.url)}"
             return self.detector.failed(url, reason, final_url=response.url)
-        language = self._language(response) if self.config.mode == "detector" else None
-        return self.detector.page(url, language, final_url=response.url)
+        if self.config.mode != "detector":
+            return self.detector.page(url, None, final_url=response.url)
+        return self.detector.page(
+            url, self._language(response), None, response.url, _prose(response)
+        )
 
     # --- probes ------------------------------------------------------------------------------
 
@@ -573,7 +585,8 @@ class SiteDetection:
             self._inc("detector/ladder/soft_404")
         else:
             try:
-                result = self.detector.page(url, self._language(response), score, response.url)
+                language, prose = self._language(response), _prose(response)
+                result = self.detector.page(url, language, score, response.url, prose)
                 if self.detector.wants_links(state, result):  # an ancestor, a second look
                     page_urls = (url,) if url == response.url else (url, response.url)
                     links = self._scored_links(response, page_urls, None, via == OTHER_SITE)

@@ -62,13 +62,15 @@ def run(
     page_links: list[LinkScore],
     pages: dict[str, Lang | str],
     probe_links: dict[str, list[LinkScore]] | None = None,
+    prose: dict[str, str] | None = None,
 ) -> tuple[SiteVerdict, list[str]]:
     """Drive the detector to its verdict; ``pages`` answers each probe with a language or, as a
     string, a failure reason, ``probe_links`` gives a probe's page its links (handed over when
-    the detector wants them). Returns the verdict and the probes in the order they were
-    asked."""
+    the detector wants them), ``prose`` a page its prose. Returns the verdict and the probes in
+    the order they were asked."""
+    prose = prose or {}
     asked: list[str] = []
-    step = bsd.begin(SITE, bsd.page(HOME, start), page_links)
+    step = bsd.begin(SITE, bsd.page(HOME, start, prose=prose.get(HOME, "")), page_links)
     while step.verdict is None:
         assert step.state is not None
         assert step.probes or step.state.pending, "a detection waits for nothing"
@@ -78,7 +80,7 @@ def run(
             if isinstance(answer, str):
                 result = bsd.failed(probe.url, answer, probe.score)
             else:
-                result = bsd.page(probe.url, answer, probe.score)
+                result = bsd.page(probe.url, answer, probe.score, prose=prose.get(probe.url, ""))
             own = (probe_links or {}).get(probe.url, [])
             step = bsd.record(
                 step.state, result, own if bsd.wants_links(step.state, result) else None
@@ -314,6 +316,41 @@ def test_a_page_behind_a_language_hint_counts_only_in_the_language_named() -> No
     pages = {"http://www.example.com/pt/": Lang("pt-BR")}
     verdict, _ = run(detector(langs=()), Lang("en"), page_links, pages)
     assert verdict.bilingual and verdict.languages == ("en", "pt-BR")
+
+
+FRENCH_HOME = """Tous les êtres humains naissent libres et égaux en dignité et en droits.
+Ils sont doués de raison et de conscience et doivent agir les uns envers les autres.
+Chacun peut se prévaloir de tous les droits et de toutes les libertés proclamés."""
+WALLOON_HOME = """Tos les djins vinèt å monde libes, et s' ont tos les minmes drets.
+Il ont tos ene tchoke et ene conscieince, et s' divèt viker come des fréres.
+Tchaeke del vicaedje a dreut a tos les dreuts et totes les libertés."""
+WA = "http://wa.example.com/"
+
+
+def test_a_page_read_as_the_first_pages_language_is_the_named_one_when_it_copies_none() -> None:
+    # Walloon read as French behind the French home's link "Walon": its prose is no copy of
+    # the home's, and the identifier reads a share of it as Walloon (versions apart)
+    walloon = Lang("fr", 900, {"fr": 0.83, "wa": 0.17})
+    link = [LinkScore(WA, 0.76, "wa")]
+    prose = {HOME: FRENCH_HOME, WA: WALLOON_HOME}
+    verdict, _ = run(detector(langs=("fr", "wa")), Lang("fr"), link, {WA: walloon}, prose=prose)
+    assert verdict.bilingual and verdict.languages == ("fr", "wa")
+    probe = verdict.evidence[1]
+    assert probe.counted == "wa" and probe.lang == "fr"
+    assert probe.reason == "read as fr, no copy of the first page: wa (versions apart)"
+    assert all(page.prose == "" for page in verdict.evidence)  # no prose kept in a verdict
+    assert "prose" not in verdict.to_dict()["evidence"][0]
+    # an untranslated fallback copies the home's prose: French, not counted
+    fallback = {HOME: FRENCH_HOME, WA: FRENCH_HOME}
+    verdict, _ = run(detector(langs=("fr", "wa")), Lang("fr"), link, {WA: walloon}, prose=fallback)
+    assert not verdict.bilingual and verdict.languages == ("fr",)
+    # read all French, no share of it Walloon: not counted
+    french = Lang("fr", 900, {"fr": 1.0})
+    verdict, _ = run(detector(langs=("fr", "wa")), Lang("fr"), link, {WA: french}, prose=prose)
+    assert not verdict.bilingual
+    # a link naming a language not asked for
+    verdict, _ = run(detector(langs=("fr", "de")), Lang("fr"), link, {WA: walloon}, prose=prose)
+    assert not verdict.bilingual
 
 
 NN_INDEX = "http://www.example.com/nn/index.html"
