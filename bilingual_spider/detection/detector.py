@@ -40,6 +40,10 @@ Where the paper is silent, we chose (and :class:`DetectorConfig` makes each a se
   language or for one no other page showed, its first link naming no language and no page above
   it, one in its own directory first (at opaque URLs, a table of contents' first entry). Two
   pages of X in another language: X is absent.
+- **A regional language read as its neighbour** (:func:`read_apart`). A probe behind a first
+  page's link naming X, read in the first page's language, counts for X when it copies next to
+  none of the first page's prose (an untranslated fallback copies it) and a share of it reads
+  as X (Walloon behind a French home).
 - **A probed page's switcher.** When the first page's links name no language but those found
   (a home that links its English documentation only) and the page behind a link naming a
   language shows that language, that page's links naming other languages of interest are
