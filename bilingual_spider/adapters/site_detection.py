@@ -96,6 +96,7 @@ from bilingual_spider.detection.store import (
     SiteJudged,
     SiteStore,
 )
+from bilingual_spider.html_page import html_lang
 from bilingual_spider.items import SiteVerdictItem
 from bilingual_spider.language.page_language import main_text_blocks
 from bilingual_spider.language.tld import host_of
@@ -103,6 +104,7 @@ from bilingual_spider.links.contexts import LinkContext, extract_link_contexts
 from bilingual_spider.links.features import labelled_language
 from bilingual_spider.middlewares.outlinks import response_page
 from bilingual_spider.middlewares.sitemaps import SITEMAP_META
+from bilingual_spider.patterns.crawl_round import declared_language
 from bilingual_spider.patterns.deep_pages import CandidateStatus, judge_candidate
 from bilingual_spider.patterns.pair_language import BLOCK_SEPARATOR
 from bilingual_spider.response_page import LINKED_LANGUAGE_META, SITE_LANGUAGES_META
@@ -231,13 +233,6 @@ def verdict_item(verdict: SiteVerdict) -> SiteVerdictItem:
         langs=list(verdict.langs),
         evidence=[_evidence(page) for page in verdict.evidence],
     )
-
-
-def _prose(response: TextResponse) -> str:
-    """The page's prose (main text without code and navigation), its blocks joined as
-    PupSniffer's pages join theirs."""
-    blocks, _ = main_text_blocks(response_page(response), code=False, navigation=False)
-    return BLOCK_SEPARATOR.join(blocks)
 
 
 def _evidence(page: ProbeResult) -> dict[str, Any]:
@@ -556,8 +551,17 @@ class SiteDetection:
             return self.detector.failed(url, reason, final_url=response.url)
         if self.config.mode != "detector":
             return self.detector.page(url, None, final_url=response.url)
+        return self._read(url, response, None)
+
+    def _read(self, url: str, response: TextResponse, score: float | None) -> ProbeResult:
+        """A fetched page as the detector reads it: its language, its prose and the language
+        its URL or ``<html lang>`` declares."""
+        page = response_page(response)
+        blocks, _ = main_text_blocks(page, code=False, navigation=False)
+        declared = declared_language(response.url, html_lang(page)) or ""
+        prose = BLOCK_SEPARATOR.join(blocks)
         return self.detector.page(
-            url, self._language(response), None, response.url, _prose(response)
+            url, self._language(response), score, response.url, prose, declared
         )
 
     # --- probes ------------------------------------------------------------------------------
@@ -585,8 +589,7 @@ class SiteDetection:
             self._inc("detector/ladder/soft_404")
         else:
             try:
-                language, prose = self._language(response), _prose(response)
-                result = self.detector.page(url, language, score, response.url, prose)
+                result = self._read(url, response, score)
                 if self.detector.wants_links(state, result):  # an ancestor, a second look
                     page_urls = (url,) if url == response.url else (url, response.url)
                     links = self._scored_links(response, page_urls, None, via == OTHER_SITE)

@@ -300,11 +300,15 @@ class ProbeResult:
     :data:`APART_PROSE_CHARS`), kept while the site is under way: a page read in the first
     page's language behind a link naming another may be that language (:func:`read_apart`).
     A verdict's evidence carries none."""
+    declared: str = field(default="", repr=False)
+    """The language the page's URL, else its ``<html lang>``, declares ("" none:
+    ``crawl_round.declared_language``), for :func:`read_apart`."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The page as plain values, without its prose."""
+        """The page as plain values, without its prose and declaration (kept for
+        :func:`read_apart` only)."""
         record = asdict(self)
-        del record["prose"]
+        del record["prose"], record["declared"]
         return record
 
 
@@ -741,11 +745,14 @@ def read_apart(start: ProbeResult, page: ProbeResult, langs: Sequence[str] = ())
     language is read as its national neighbour (Walloon as French, Scots as English), as an
     untranslated fallback is; the fallback copies the first page's prose, the translation
     next to none of it (:data:`~bilingual_spider.patterns.crawl_round.MAX_APART_COPIED_SHARE`,
-    as PupSniffer's ``versions_apart`` tells them apart). The page must be written in the named
-    language's script, and the identifier must read at least :data:`MIN_APART_SHARE` of it in
-    that language."""
+    as PupSniffer's ``versions_apart`` tells them apart). The page must declare the named
+    language itself, by its URL or its ``<html lang>`` (a menu's "Filipino (Dvorak Baybayin)"
+    names a keyboard, its page declares English), be written in that language's script, and
+    the identifier must read at least :data:`MIN_APART_SHARE` of it in that language."""
     hint, read = page.hint, page.counted
     if not (hint and read and start.counted and start.prose and page.prose):
+        return False
+    if not _same_language(page.declared, hint):
         return False
     if _same_language(hint, read) or not _same_language(read, start.counted):
         return False
@@ -804,9 +811,11 @@ class BilingualSiteDetector:
         score: float | None = None,
         final_url: str = "",
         prose: str = "",
+        declared: str = "",
     ) -> ProbeResult:
         """A page that was fetched, with its language (None: not identified, as in
-        ``link_predictor`` mode) and its ``prose`` (blocks joined by ``BLOCK_SEPARATOR``)."""
+        ``link_predictor`` mode), its ``prose`` (blocks joined by ``BLOCK_SEPARATOR``) and the
+        language its URL or ``<html lang>`` ``declared``."""
         final = final_url if final_url and final_url != url else ""
         if language is None:
             return ProbeResult(url, score, True, final_url=final)
@@ -824,6 +833,7 @@ class BilingualSiteDetector:
             if language.undetermined
             else counted_language(shares, language.chars, self.config),
             prose=prose[:APART_PROSE_CHARS],
+            declared=declared,
         )
 
     @staticmethod

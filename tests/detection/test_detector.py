@@ -63,14 +63,17 @@ def run(
     pages: dict[str, Lang | str],
     probe_links: dict[str, list[LinkScore]] | None = None,
     prose: dict[str, str] | None = None,
+    declared: dict[str, str] | None = None,
 ) -> tuple[SiteVerdict, list[str]]:
     """Drive the detector to its verdict; ``pages`` answers each probe with a language or, as a
     string, a failure reason, ``probe_links`` gives a probe's page its links (handed over when
-    the detector wants them), ``prose`` a page its prose. Returns the verdict and the probes in
-    the order they were asked."""
-    prose = prose or {}
+    the detector wants them), ``prose`` a page its prose, ``declared`` the language its URL or
+    ``<html lang>`` declares. Returns the verdict and the probes in the order they were
+    asked."""
+    prose, declared = prose or {}, declared or {}
     asked: list[str] = []
-    step = bsd.begin(SITE, bsd.page(HOME, start, prose=prose.get(HOME, "")), page_links)
+    first = bsd.page(HOME, start, prose=prose.get(HOME, ""), declared=declared.get(HOME, ""))
+    step = bsd.begin(SITE, first, page_links)
     while step.verdict is None:
         assert step.state is not None
         assert step.probes or step.state.pending, "a detection waits for nothing"
@@ -80,7 +83,8 @@ def run(
             if isinstance(answer, str):
                 result = bsd.failed(probe.url, answer, probe.score)
             else:
-                result = bsd.page(probe.url, answer, probe.score, prose=prose.get(probe.url, ""))
+                own_prose, own_declared = prose.get(probe.url, ""), declared.get(probe.url, "")
+                result = bsd.page(probe.url, answer, probe.score, None, own_prose, own_declared)
             own = (probe_links or {}).get(probe.url, [])
             step = bsd.record(
                 step.state, result, own if bsd.wants_links(step.state, result) else None
@@ -328,28 +332,36 @@ WA = "http://wa.example.com/"
 
 
 def test_a_page_read_as_the_first_pages_language_is_the_named_one_when_it_copies_none() -> None:
-    # Walloon read as French behind the French home's link "Walon": its prose is no copy of
-    # the home's, and the identifier reads a share of it as Walloon (versions apart)
+    # Walloon read as French behind the French home's link "Walon", at wa.example.com: its
+    # prose is no copy of the home's, and the identifier reads a share of it as Walloon
+    # (versions apart)
     walloon = Lang("fr", 900, {"fr": 0.83, "wa": 0.17})
     link = [LinkScore(WA, 0.76, "wa")]
     prose = {HOME: FRENCH_HOME, WA: WALLOON_HOME}
-    verdict, _ = run(detector(langs=("fr", "wa")), Lang("fr"), link, {WA: walloon}, prose=prose)
+    bsd, pages, declared = detector(langs=("fr", "wa")), {WA: walloon}, {WA: "wa"}
+    verdict, _ = run(bsd, Lang("fr"), link, pages, prose=prose, declared=declared)
     assert verdict.bilingual and verdict.languages == ("fr", "wa")
     probe = verdict.evidence[1]
     assert probe.counted == "wa" and probe.lang == "fr"
     assert probe.reason == "read as fr, no copy of the first page: wa (versions apart)"
     assert all(page.prose == "" for page in verdict.evidence)  # no prose kept in a verdict
-    assert "prose" not in verdict.to_dict()["evidence"][0]
+    assert {"prose", "declared"}.isdisjoint(verdict.to_dict()["evidence"][1])
     # an untranslated fallback copies the home's prose: French, not counted
     fallback = {HOME: FRENCH_HOME, WA: FRENCH_HOME}
-    verdict, _ = run(detector(langs=("fr", "wa")), Lang("fr"), link, {WA: walloon}, prose=fallback)
+    verdict, _ = run(bsd, Lang("fr"), link, pages, prose=fallback, declared=declared)
     assert not verdict.bilingual and verdict.languages == ("fr",)
+    # a page that declares French (a menu's "Walon" that happens to name a language): not
+    # counted, nor one that declares nothing
+    for declaration in ({WA: "fr"}, {}):
+        verdict, _ = run(bsd, Lang("fr"), link, pages, prose=prose, declared=declaration)
+        assert not verdict.bilingual
     # read all French, no share of it Walloon: not counted
-    french = Lang("fr", 900, {"fr": 1.0})
-    verdict, _ = run(detector(langs=("fr", "wa")), Lang("fr"), link, {WA: french}, prose=prose)
+    french = {WA: Lang("fr", 900, {"fr": 1.0})}
+    verdict, _ = run(bsd, Lang("fr"), link, french, prose=prose, declared=declared)
     assert not verdict.bilingual
     # a link naming a language not asked for
-    verdict, _ = run(detector(langs=("fr", "de")), Lang("fr"), link, {WA: walloon}, prose=prose)
+    bsd = detector(langs=("fr", "de"))
+    verdict, _ = run(bsd, Lang("fr"), link, pages, prose=prose, declared=declared)
     assert not verdict.bilingual
 
 
