@@ -82,14 +82,16 @@ SWITCHER_PHRASES = {
     "ny": ("chichewa", "chi-chewa"), "qu": ("runa simi",), "sm": ("gagana samoa",),
     "mi": ("te reo māori",), "bm": ("bamanankan",), "fj": ("na vosa vakaviti", "vosa vakaviti"),
     "to": ("lea faka-tonga",), "ay": ("aymar aru",),
+    "lad": ("djudeo-espanyol", "judeo-espanyol"),
 }  # fmt: skip
 """Project code -> what switchers write for it that no name of it contains: the adverb "in X"
 (``Česky``, ``magyarul``, ``po polsku``, ``по-русски``) and the Chinese scripts' toggles
 (``繁體 | 简体``); and the own names Wikipedia's list of languages gives where CLDR's lacks a
 word or has another (``Bahasa Indonesia``, ``Afaan Oromoo``, ``Soomaaliga``: CLDR says
-``Indonesia``, ``Oromoo``, ``Soomaali``), which a link's label must match whole
-(``links.features.labelled_language``). A phrase around a name (``en français``, ``中文版``)
-needs none: the link features find the name in it word by word."""
+``Indonesia``, ``Oromoo``, ``Soomaali``; Ladino's ``Djudeo-espanyol``, which CLDR lacks),
+which a link's label must match whole (``links.features.labelled_language``). A phrase
+around a name (``en français``, ``中文版``) needs none: the link features find the name in it
+word by word."""
 MIN_LATIN_CHARS = 4
 NOT_NAMES = frozenset(
     {
@@ -221,8 +223,15 @@ def _quoted(text: str) -> str:
     return literal
 
 
+SCRIPTS_WRITTEN = {"lad": "Latn"}
+"""Languages whose writing today is not CLDR's likely script: Ladino, Hebrew (Rashi, Solitreo)
+in CLDR, is written in Latin by its academy (Aki Yerushalayim's spelling), its Wikipedia and
+its UDHR translation."""
+
+
 def build_scripts() -> dict[str, str]:
-    """Project code -> the script its language is written in (see the module docstring)."""
+    """Project code -> the script its language is written in (see the module docstring;
+    :data:`SCRIPTS_WRITTEN` first)."""
     from babel.core import get_global
 
     from bilingual_spider.language.tld_table import CCTLD_LANGUAGES
@@ -231,7 +240,7 @@ def build_scripts() -> dict[str, str]:
     named |= set(three_letter_languages())
     scripts: dict[str, str] = {}
     for key, likely in sorted(get_global("likely_subtags").items()):
-        script = likely.split("_")[1]
+        script = SCRIPTS_WRITTEN.get(key, likely.split("_")[1])
         word = SCRIPT_WORDS.get(script)
         if not key.isalpha() or (word is None and len(key) == 2):
             continue  # Japanese (Jpan: kanji and kana) and Avestan have no one word

@@ -681,6 +681,7 @@ NAMES: dict[str, str] = {
     "divehi dili": "dv",
     "divehų": "dv",
     "diveščina": "dv",
+    "djudeo-espanyol": "lad",
     "dogri": "doi",
     "dogrib": "dgr",
     "dolnoserbšćina": "dsb",
@@ -1345,6 +1346,7 @@ NAMES: dict[str, str] = {
     "jorubų": "yo",
     "jorupski": "yo",
     "judeo-arabic": "jrb",
+    "judeo-espanyol": "lad",
     "judeo-persian": "jpr",
     "julevsámegiella": "smj",
     "jutish": "jut",
@@ -6118,15 +6120,14 @@ _ENGLISH_ONLY = (
     "egy eka elx enm esu ext fan fit fon frc frm fro frp frs gag gan gay gba gbz gil glk "
     "gmh goh gon gor got grb grc guc gur gwi hai hak hax hif hil hit hmn ho hsn hup hur "
     "hz iba ibb ik ikt ilo inh izh jam jpr jrb jut kac kaw kbd kbl kfo kg kha kho khw kiu "
-    "kj kmb koi kos krc kri krj krl kru kum kut kv kwk lad lah lam lez lfn li lil liv lol "
-    "lou loz lsm lua lui lun lus lzh lzz mad maf mag mak man mde mdr men mga mh min mnc "
-    "moe mos mrj mwl mwr mwv mye na nan nap new ng nia niu njo nog non nov nwc nym nyo "
-    "nzi oj ojb ojc ojs ojw oka ota pag pal pam pau pcd pdc pdt peo pfl phn pi pms pnt "
-    "pon pqm pro qug rap rar rgn rom rtm rue rug rup sad sam sas saz sba sco sdc see sei "
-    "sel sga sgs sh shu slh sli sly snk sog srn srr stq str suk sus sux swb syc tce tcy "
-    "tem ter tet tgx tht tiv tkl tkr tl tlh tli tly tmh tog tru tsd tsi ttm ttt tum tvl "
-    "tw ty udm uga umb vep vls vmf vot vro war was wuu xal xmf yao yap ybb zap zbl zea "
-    "zen zun zza"
+    "kj kmb koi kos krc kri krj krl kru kum kut kv kwk lah lam lez lfn li lil liv lol lou "
+    "loz lsm lua lui lun lus lzh lzz mad maf mag mak man mde mdr men mga mh min mnc moe "
+    "mos mrj mwl mwr mwv mye na nan nap new ng nia niu njo nog non nov nwc nym nyo nzi oj "
+    "ojb ojc ojs ojw oka ota pag pal pam pau pcd pdc pdt peo pfl phn pi pms pnt pon pqm "
+    "pro qug rap rar rgn rom rtm rue rug rup sad sam sas saz sba sco sdc see sei sel sga "
+    "sgs sh shu slh sli sly snk sog srn srr stq str suk sus sux swb syc tce tcy tem ter "
+    "tet tgx tht tiv tkl tkr tl tlh tli tly tmh tog tru tsd tsi ttm ttt tum tvl tw ty udm "
+    "uga umb vep vls vmf vot vro war was wuu xal xmf yao yap ybb zap zbl zea zen zun zza"
 )
 NAMED_IN_ENGLISH_ONLY: frozenset[str] = frozenset(_ENGLISH_ONLY.split())
 """The languages CLDR names in English alone: named, never coded in a URL; ``--langs``

@@ -77,7 +77,7 @@ _GROUPED: dict[str, str] = {
     "GUJARATI": "cdi dhn dub gas gbl gu",
     "GURMUKHI": "pa",
     "HANGUL": "jje ko okm",
-    "HEBREW": "aij czk hbo he huy itk jbe jpa jpr jrb jye lad lsd trg yhd yi yih yud zrp",
+    "HEBREW": "aij czk hbo he huy itk jbe jpa jpr jrb jye lsd trg yhd yi yih yud zrp",
     "HLUW": "hlu",
     "ITAL": "ett osc pgn xve",
     "JAVANESE": "osi tes",
