@@ -61,7 +61,12 @@ from bilingual_spider.patterns.declarations import (
     tally_declarations,
     with_site_credibility,
 )
-from bilingual_spider.patterns.deep_pages import DEEP_TOP_PATTERNS, DeepCandidate, deep_candidates
+from bilingual_spider.patterns.deep_pages import (
+    DEEP_TOP_PATTERNS,
+    DeepCandidate,
+    deep_candidates,
+    is_same_page,
+)
 from bilingual_spider.patterns.discovery import ExternalSite, rank_external_sites
 from bilingual_spider.patterns.groups import (
     TranslationGroup,
@@ -125,6 +130,11 @@ wrong hreflang against the pattern's pair."""
 COPY_OF_CANONICAL = "copy_of_canonical"
 """A page that names as its canonical page another page of its language the crawl fetched, and
 copies half or more of its prose (a print version, a mobile copy): its pairs are that page's."""
+COPY_OF_ANCESTOR = "copy_of_ancestor"
+"""A pair one of whose pages is a page above it in its language again, fetched too (its
+language's home, its section's index: :func:`copies_ancestor`), and the other not: what a
+missing translation's URL serves instead of saying it is missing (a soft 404). Two pages that
+are both their homes again (a site whose homes show its first document) may pair."""
 COPY_OF_ANOTHER = "copy_of_another"
 """A page found, in another pair of the round, to be half or more a copy of a page in one
 language (:func:`copy_side`): mostly untranslated, it is no translation in any pair."""
@@ -273,7 +283,7 @@ class RoundPairs:
     rejected: Mapping[str, int]
     """Pairs dropped by reason: ``same_language``, ``copied``, ``undetermined``,
     ``not_as_marked``, ``not_as_named``, ``not_as_declared``, ``no_shared_links``,
-    ``copy_of_canonical``,
+    ``copy_of_canonical``, ``copy_of_ancestor``,
     ``not_translation``."""
     credibility: Credibility
     declarations: Mapping[str, DeclarationTally] = field(default_factory=dict)
@@ -785,11 +795,19 @@ def pair_round(
 
     named_languages = linked_languages(crawled.pages.values())
     declaring = sites_declaring_several(crawled.pages.values())
+    copying_above: dict[str, bool] = {}
+
+    def copies_above(page: PageRecord) -> bool:
+        if page.url not in copying_above:
+            copying_above[page.url] = copies_ancestor(page, crawled.pages)
+        return copying_above[page.url]
 
     def judge(pair: UrlPair, threshold: float | None = None) -> tuple[UrlPair | None, str]:
         source, target = crawled.pages[pair.source], crawled.pages[pair.target]
         if any(copies_canonical(page, crawled.pages) for page in (source, target)):
             return None, COPY_OF_CANONICAL
+        if copies_above(source) != copies_above(target):  # one is its home again: a soft 404
+            return None, COPY_OF_ANCESTOR
         if not all(as_named(page, named_languages) for page in (source, target)):
             return None, NOT_AS_NAMED
         if any(own_word_overruled(page, declaring) for page in (source, target)):
@@ -899,6 +917,44 @@ def copies_canonical(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
         and mutual_copied_share(prose_blocks(page.copy_text), prose_blocks(original.copy_text))
         >= MAX_COPIED_SHARE
     )
+
+
+def directories_above(url: str) -> list[str]:
+    """The URLs of the directories above ``url``'s page, nearest first; not its own directory
+    when the page is that directory's index (``index.html``, ``index.fr.html``: one page).
+
+    >>> directories_above("http://x.org/ta/events/1207.html")
+    ['http://x.org/ta/events/', 'http://x.org/ta/', 'http://x.org/']
+    >>> directories_above("http://x.org/ta/index.ta.html"), directories_above("http://x.org/")
+    (['http://x.org/'], [])
+    """
+    parts = urlsplit(url)
+    *directories, name = parts.path.split("/")[1:] or [""]
+    root = f"{parts.scheme}://{parts.netloc}/"
+    above = [
+        root + "".join(f"{d}/" for d in directories[:i]) for i in range(len(directories), -1, -1)
+    ]
+    is_directory = not name or name.startswith("index.")
+    return above[1:] if is_directory else above
+
+
+def copies_ancestor(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
+    """Whether ``page`` is a page of ``pages`` above it in its language again
+    (:func:`directories_above`: the language's home, the section's index; one page by
+    :func:`.deep_pages.is_same_page`, as PupSniffer's soft-404 check of deep pages says):
+    what a missing translation's URL serves instead of saying so (a soft 404). A document whose
+    home quotes it, or shares a paragraph of its chrome with it, is no copy of its home."""
+    if page.language is None or not page.copy_text:
+        return False
+    for url in directories_above(page.url):
+        above = pages.get(url)
+        if above is None or above.language is None or not above.copy_text:
+            continue
+        if not same_language(page.language, above.language):
+            continue
+        if is_same_page(page.copy_text, above.copy_text):
+            return True
+    return False
 
 
 def _best_attested(pairs: list[UrlPair]) -> list[tuple[UrlPair, bool]]:

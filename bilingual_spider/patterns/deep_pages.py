@@ -109,9 +109,16 @@ def judge_candidate(
         return CandidateStatus.SOFT_404
     if not_found is not None and _is_not_found_page(text, not_found, same_page):
         return CandidateStatus.SOFT_404
-    if resemblance(fingerprint(text), _fingerprint(source_text)) >= same_page:
+    if is_same_page(text, source_text, same_page):
         return CandidateStatus.SAME_AS_SOURCE
     return CandidateStatus.EXISTS
+
+
+def is_same_page(
+    text: str, other: str | Fingerprint, same_page: float = SAME_PAGE_RESEMBLANCE
+) -> bool:
+    """Whether two texts (or a text and another's fingerprint) are one page's."""
+    return resemblance(fingerprint(text), _fingerprint(other)) >= same_page
 
 
 def not_found_fingerprint(text: str) -> Fingerprint:

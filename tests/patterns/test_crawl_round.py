@@ -483,3 +483,30 @@ def test_a_document_whose_canonical_is_its_languages_home_is_no_copy_of_it():
     result = pair_round(crawled)
     assert len(result.pairs) == 3, result.rejected
     assert "copy_of_canonical" not in result.rejected
+
+
+def test_a_missing_translation_serving_its_languages_home_is_in_no_pair() -> None:
+    """A missing translation's URL that serves the French home (a soft 404) copies the home's
+    prose: no pair. A document whose first paragraph the home quotes as a teaser copies a
+    small share of it, and pairs."""
+    from bilingual_spider.patterns.crawl_round import COPY_OF_ANCESTOR
+
+    welcome = "Bienvenue au musée de la ville, ouvert à tous les visiteurs depuis mille neuf cent."
+    teaser = f"{FRENCH} 0"
+    more = "Les collections anciennes occupent les trois étages du bâtiment principal."
+    garden = "Le jardin botanique accueille des expositions de plantes rares chaque printemps."
+    crawled = CrawledSites()
+    home = "http://x.example/fr/"
+    crawled.add(PageRecord.of(home, "fr", f"{welcome} {teaser}", [], prose=f"{welcome}\n{teaser}"))
+    for i in range(3):
+        english = f"http://x.example/en/doc-{i}.html"
+        french = f"http://x.example/fr/doc-{i}.html"
+        crawled.add(PageRecord.of(english, "en", f"{ENGLISH} {i}", ["http://x.example/en/"]))
+        prose = {0: f"{teaser}\n{more}\n{more} {i}", 1: garden, 2: f"{welcome}\n{teaser}"}
+        crawled.add(PageRecord.of(french, "fr", prose[i], [home], prose=prose[i]))
+    result = pair_round(crawled)
+    paired = {(p.source, p.target) for p in result.pairs}
+    assert ("http://x.example/en/doc-0.html", "http://x.example/fr/doc-0.html") in paired
+    assert ("http://x.example/en/doc-1.html", "http://x.example/fr/doc-1.html") in paired
+    assert not any("doc-2" in url for pair in paired for url in pair)
+    assert result.rejected[COPY_OF_ANCESTOR] >= 1

@@ -34,7 +34,8 @@ def municipal(skip: str = "") -> dict[str, PageRecord]:
         pages[index] = PageRecord.of(index, lang, TEXTS[lang], links)
         for n, url in enumerate(urls):
             pages[url] = PageRecord.of(url, lang, f"{TEXTS[lang]} {n}", [index, f"{SITE}/"])
-    pages[f"{SITE}/"] = PageRecord.of(f"{SITE}/", "es", TEXTS["es"], [])
+    welcome = "Bienvenidos al portal de Vilanova, su ciudad junto al mar."
+    pages[f"{SITE}/"] = PageRecord.of(f"{SITE}/", "es", welcome, [])
     return pages
 
 
