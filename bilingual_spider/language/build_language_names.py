@@ -82,16 +82,16 @@ SWITCHER_PHRASES = {
     "ny": ("chichewa", "chi-chewa"), "qu": ("runa simi",), "sm": ("gagana samoa",),
     "mi": ("te reo māori",), "bm": ("bamanankan",), "fj": ("na vosa vakaviti", "vosa vakaviti"),
     "to": ("lea faka-tonga",), "ay": ("aymar aru",),
-    "lad": ("djudeo-espanyol", "judeo-espanyol"),
+    "lad": ("djudeo-espanyol", "judeo-espanyol"), "fkv": ("kainun kieli",),
 }  # fmt: skip
 """Project code -> what switchers write for it that no name of it contains: the adverb "in X"
 (``Česky``, ``magyarul``, ``po polsku``, ``по-русски``) and the Chinese scripts' toggles
 (``繁體 | 简体``); and the own names Wikipedia's list of languages gives where CLDR's lacks a
 word or has another (``Bahasa Indonesia``, ``Afaan Oromoo``, ``Soomaaliga``: CLDR says
-``Indonesia``, ``Oromoo``, ``Soomaali``; Ladino's ``Djudeo-espanyol``, which CLDR lacks),
-which a link's label must match whole (``links.features.labelled_language``). A phrase
-around a name (``en français``, ``中文版``) needs none: the link features find the name in it
-word by word."""
+``Indonesia``, ``Oromoo``, ``Soomaali``; Ladino's ``Djudeo-espanyol`` and Kven's ``Kainun
+kieli``, which CLDR lacks), which a link's label must match whole
+(``links.features.labelled_language``). A phrase around a name (``en français``, ``中文版``)
+needs none: the link features find the name in it word by word."""
 MIN_LATIN_CHARS = 4
 NOT_NAMES = frozenset(
     {

@@ -1359,6 +1359,7 @@ NAMES: dict[str, str] = {
     "kabyle": "kab",
     "kachin": "kac",
     "kaingang": "kgp",
+    "kainun kieli": "fkv",
     "kaje": "kaj",
     "kako": "kkj",
     "kakɔ": "kkj",
