@@ -218,9 +218,11 @@ def _language(value: str) -> str:
 
 def absolute_url(base: str, href: str | None) -> str | None:
     """``href`` resolved against ``base``, without fragment and without the parameters that
-    only track a campaign (``utm_source``, ``fbclid``: the page is the same, and each tracked
-    link would be another URL of it to fetch and pair); None when it leads to no other HTTP(S)
-    page (empty, ``#...``, ``javascript:``, ``mailto:``, no host)."""
+    only track a campaign or a session (``utm_source``, ``fbclid``, ``PHPSESSID``,
+    ``;jsessionid=``: the page is the same, and each tracked link would be another URL of it to
+    fetch and pair; a session's id changes with every answer, an endless space of one site's
+    pages); None when it leads to no other HTTP(S) page (empty, ``#...``, ``javascript:``,
+    ``mailto:``, no host)."""
     if not href:
         return None
     href = _URL_CONTROL.sub("", href.strip())
@@ -246,13 +248,22 @@ def absolute_url(base: str, href: str | None) -> str | None:
             url = safe_url_string(url)
         except ValueError:
             return None
+    if ";" in url:
+        url = _SESSION_PARAMETER.sub("", url)
     if "?" in url and _TRACKING.search(url):
         url = without_tracking(url)
     return url
 
 
-_TRACKING = re.compile(r"[?&](?:utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_[ce]id)=", re.I)
-"""A query parameter that only tracks a campaign or a click."""
+_TRACKING = re.compile(
+    r"[?&](?:(?:utm_[a-z]+|fbclid|gclid|dclid|msclkid|mc_[ce]id|phpsessid|jsessionid|sessionid"
+    r"|session_id|aspsessionid[a-z]*|cfid|cftoken)=|sid=[0-9a-f]{32,}(?:&|$))",
+    re.I,
+)
+"""A query parameter that only tracks a campaign, a click or a session (``sid`` only with a
+session's 32 hexadecimal digits or more: a story's or a site's id is shorter)."""
+_SESSION_PARAMETER = re.compile(r";jsessionid=[^?#/]*", re.I)
+"""A Java servlet's session id in the path (``/kk/;jsessionid=4CB7...``)."""
 
 
 def without_tracking(url: str) -> str:
@@ -262,6 +273,8 @@ def without_tracking(url: str) -> str:
     'http://x.ca/?p=2'
     >>> without_tracking("http://x.ca/blog/?utm_campaign=c")
     'http://x.ca/blog/'
+    >>> without_tracking("http://x.ca/a.php?PHPSESSID=ek7p92&sid=7&id=3")
+    'http://x.ca/a.php?sid=7&id=3'
     """
     address, _, query = url.partition("?")
     kept = [part for part in query.split("&") if not _TRACKING.match("&" + part)]

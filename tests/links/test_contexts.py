@@ -63,6 +63,25 @@ def test_a_links_tracking_parameters_are_dropped_its_others_kept():
     ]
 
 
+def test_a_links_session_id_is_dropped_one_page_one_url():
+    """A session's id, new in every answer, makes every link another URL of the same page:
+    ``;jsessionid=`` in the path, ``PHPSESSID``, a ``sid`` of 32 hexadecimal digits; a short
+    ``sid`` (a story's id) stays."""
+    session = "0123456789abcdef0123456789abcdef"
+    found = links(
+        '<a href="/kk/;jsessionid=4CB78CB8FC37C009614806C8106879E3">kk</a>'
+        '<a href="/en/articles/?PHPSESSID=ek7p9232kerpep8a7gqpfnvvb9&amp;p=2">articles</a>'
+        f'<a href="/news.php?sid={session}&amp;id=4">news</a><a href="/story.php?sid=42">s</a>',
+        page_url="http://www.steppe.example/",
+    )
+    assert [c.url for c in found] == [
+        "http://www.steppe.example/kk/",
+        "http://www.steppe.example/en/articles/?p=2",
+        "http://www.steppe.example/news.php?id=4",
+        "http://www.steppe.example/story.php?sid=42",
+    ]
+
+
 def test_base_href_is_the_base_of_every_link_and_image():
     found = links(
         '<html><head><base href="/site/v2/"></head><body>'
