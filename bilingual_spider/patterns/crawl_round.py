@@ -943,10 +943,18 @@ def copies_ancestor(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
     (:func:`directories_above`: the language's home, the section's index; one page by
     :func:`.deep_pages.is_same_page`, as PupSniffer's soft-404 check of deep pages says):
     what a missing translation's URL serves instead of saying so (a soft 404). A document whose
-    home quotes it, or shares a paragraph of its chrome with it, is no copy of its home."""
+    home quotes it, or shares a paragraph of its chrome with it, is no copy of its home; nor is
+    a page whose URL or ``<html lang>`` declares its own language that is the site's root
+    again: the root is often that language's home or index under another URL (``/`` and
+    ``/en/93210352e4/``, one page), while the English root at ``/tet/`` is a missing
+    translation's fallback."""
     if page.language is None or not page.copy_text:
         return False
-    for url in directories_above(page.url):
+    above = directories_above(page.url)
+    declared = declared_language(page.url, page.html_lang)
+    if declared is not None and same_language(declared, page.language):
+        above = above[:-1]  # the root: its language's home again
+    for url in above:
         above = pages.get(url)
         if above is None or above.language is None or not above.copy_text:
             continue

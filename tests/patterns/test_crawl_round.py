@@ -510,3 +510,21 @@ def test_a_missing_translation_serving_its_languages_home_is_in_no_pair() -> Non
     assert ("http://x.example/en/doc-1.html", "http://x.example/fr/doc-1.html") in paired
     assert not any("doc-2" in url for pair in paired for url in pair)
     assert result.rejected[COPY_OF_ANCESTOR] >= 1
+
+
+def test_a_page_in_its_declared_language_that_is_the_root_again_is_its_home_and_pairs() -> None:
+    """``/`` and ``/en/start/`` are one English index under two URLs: the French index pairs
+    with it. The root again at ``/ku/``, a URL that declares no language read so, is a
+    fallback."""
+    from bilingual_spider.patterns.crawl_round import copies_ancestor
+
+    index = f"{ENGLISH}\nThe collections fill the three floors of the main building."
+    root, start = "http://x.example/", "http://x.example/en/start/"
+    pages = {
+        root: PageRecord.of(root, "en", index, [], prose=index),
+        start: PageRecord.of(start, "en", index, [], prose=index),
+    }
+    assert not copies_ancestor(pages[start], pages)
+    fallback = "http://x.example/docs/ku/"
+    pages[fallback] = PageRecord.of(fallback, "en", index, [], prose=index)
+    assert copies_ancestor(pages[fallback], pages)
