@@ -119,16 +119,16 @@ SKIPPED_EXTENSIONS = frozenset(
 )  # fmt: skip
 """Links to files with these extensions are never probed: no page to identify."""
 DENSE_SCRIPT_WEIGHTS = {"zh": 2.5, "yue": 2.5, "ja": 2.0, "ko": 2.0}
+"""In ``min_text_chars``, a character of these languages counts as this many: the English page
+of a translated pair has this many times the characters of the Chinese, Japanese or Korean one
+(medians measured on gold pairs: real sites zh 2.1-2.4, ja 1.9, ko 2.2; generated web zh 3.0-3.4,
+ja 1.9)."""
 APART_PROSE_CHARS = 4_000
 """The prose of a page kept for :func:`read_apart`: enough to tell a copy from a translation."""
 MIN_APART_SHARE = 0.05
 """A page read in its neighbour's language counts for the language its link named only when
 the identifier reads at least this share of it in that language (the fourth held-out set's
 Walloon home: French 0.83, Walloon 0.17; its Scots home: English 0.94, Scots 0.06)."""
-"""In ``min_text_chars``, a character of these languages counts as this many: the English page
-of a translated pair has this many times the characters of the Chinese, Japanese or Korean one
-(medians measured on gold pairs: real sites zh 2.1-2.4, ja 1.9, ko 2.2; generated web zh 3.0-3.4,
-ja 1.9)."""
 
 
 @dataclass(frozen=True)

@@ -955,12 +955,12 @@ def copies_ancestor(page: PageRecord, pages: Mapping[str, PageRecord]) -> bool:
     if declared is not None and same_language(declared, page.language):
         above = above[:-1]  # the root: its language's home again
     for url in above:
-        above = pages.get(url)
-        if above is None or above.language is None or not above.copy_text:
+        ancestor = pages.get(url)
+        if ancestor is None or ancestor.language is None or not ancestor.copy_text:
             continue
-        if not same_language(page.language, above.language):
+        if not same_language(page.language, ancestor.language):
             continue
-        if is_same_page(page.copy_text, above.copy_text):
+        if is_same_page(page.copy_text, ancestor.copy_text):
             return True
     return False
 
